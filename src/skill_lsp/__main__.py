@@ -1,0 +1,3 @@
+from skill_lsp.cli import main
+
+raise SystemExit(main())
