@@ -1,0 +1,100 @@
+"""Command line: check | preview | catalog | serve | schema | rules.
+
+Never imports pygls or lsprotocol except for `serve`, so `check` starts as fast
+as the interpreter allows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # usage errors exit 2 with one line, as argparse does
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"skill-lsp: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .engine.config import DIALECT_NAMES  # noqa: PLC0415
+    from .engine.profiles import PROFILES  # noqa: PLC0415
+
+    p = _Parser(prog="skill-lsp", description="Language server, linter and activation previewer for Agent Skills.")
+    p.add_argument("--version", action="version", version=f"skill-lsp {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    c = sub.add_parser("check", help="lint skills (workspace folders, skill folders or SKILL.md files)")
+    c.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    c.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
+    c.add_argument("--fail-on", choices=("error", "warning", "info", "hint", "never"), default="error",
+                   help="exit 1 when a finding has at least this severity (default: error)")
+    c.add_argument("--profile", choices=sorted(PROFILES), help="override the configured profile")
+    c.add_argument("--config", help="config file (TOML; default: .skill-lsp.toml or pyproject.toml [tool.skill-lsp])")
+    c.add_argument("--fix", action="store_true", help="apply every safe fix in place")
+    c.add_argument("--diff", action="store_true", help="with --fix: print the fixes as a unified diff, write nothing")
+    c.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    c.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default: CPU count for large runs)")
+
+    for name, helptext in (("preview", "print exactly what a harness hands the model when the skill activates"),
+                           ("catalog", "print the skill catalog a harness shows the model, with per-entry sizes")):
+        q = sub.add_parser(name, help=helptext)
+        if name == "preview":
+            q.add_argument("target", metavar="NAME|PATH", help="skill name (from the workspace catalog) or a skill folder / SKILL.md")
+            q.add_argument("--arguments", help="arguments: a string, or a JSON object for named arguments")
+            q.add_argument("--as-user", action="store_true", help="user-initiated activation (passes disable-model-invocation)")
+            q.add_argument("--workspace", default=".", help="workspace folder for name lookup (default: .)")
+        else:
+            q.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+            q.add_argument("--state", choices=("first", "replacement"), default="first",
+                           help="DSH: first publication or replacement wording")
+        q.add_argument("--dialect", choices=DIALECT_NAMES, default=None)
+        q.add_argument("--format", choices=("text", "json"), default="text")
+        q.add_argument("--config")
+        q.add_argument("--profile", choices=sorted(PROFILES))
+
+    s = sub.add_parser("serve", help="run the language server (stdio by default)")
+    s.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
+    s.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead")
+
+    sub.add_parser("schema", help="print a JSON Schema of the frontmatter (for yaml-language-server)")
+    r = sub.add_parser("rules", help="print the rule table")
+    r.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        if args.command == "check":
+            from .commands.check import run  # noqa: PLC0415
+        elif args.command == "preview":
+            from .commands.preview import run_preview as run  # noqa: PLC0415
+        elif args.command == "catalog":
+            from .commands.preview import run_catalog as run  # noqa: PLC0415
+        elif args.command == "serve":
+            from .commands.serve import run  # noqa: PLC0415
+        elif args.command == "schema":
+            from .commands.schema import run  # noqa: PLC0415
+        else:
+            from .commands.rules import run  # noqa: PLC0415
+        return run(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # `skill-lsp check | head`: the reader went away; exit quietly.
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        except OSError:
+            pass
+        return EXIT_OK

@@ -1,0 +1,59 @@
+"""`skill-lsp check`: lint skills and report in text, JSON, SARIF or GitHub annotations."""
+
+from __future__ import annotations
+
+import os
+import sys
+from argparse import Namespace
+from concurrent.futures import ProcessPoolExecutor
+
+from ..engine.config import Settings
+from ..engine.discovery import Location
+from ..engine.findings import Severity
+from ..engine.workspace import SkillResult, check_file, link_skills
+from . import report
+from .targets import collect
+
+_FAIL_ON = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "hint": Severity.HINT}
+# Below this many skills a process pool costs more than it saves.
+_PARALLEL_MIN = 400
+
+
+def _check_one(job: tuple[Location, Settings]) -> SkillResult:
+    loc, settings = job
+    return check_file(loc.path, settings, loc).slim()
+
+
+def check_locations(locations: list[Location], settings: Settings, jobs: int = 0) -> list[SkillResult]:
+    work = [(loc, settings) for loc in locations]
+    workers = jobs if jobs > 0 else (os.cpu_count() or 1)
+    if workers > 1 and (len(work) >= _PARALLEL_MIN or jobs > 1):
+        chunk = max(16, len(work) // (workers * 8))
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            return list(pool.map(_check_one, work, chunksize=chunk))
+    return [_check_one(job) for job in work]
+
+
+def run(args: Namespace) -> int:
+    targets = collect(args.paths, args.config, args.profile)
+    for problem in targets.problems:
+        print(f"skill-lsp: {problem}", file=sys.stderr)
+    settings = targets.settings
+    in_roots = check_locations(targets.locations, settings, args.jobs)
+    link_skills(in_roots, settings)
+    results = in_roots + check_locations(targets.loose, settings, args.jobs)
+    results.sort(key=lambda r: r.path)
+    if args.fix:
+        from .fix import apply_fixes  # noqa: PLC0415
+
+        results = apply_fixes(results, settings, diff=args.diff, out=sys.stdout)
+        if args.diff:
+            return 0
+    report.write(results, args.format, sys.stdout, color=report.use_color(args.color, sys.stdout))
+    if targets.problems:
+        return 2
+    threshold = _FAIL_ON.get(args.fail_on)
+    if threshold is None:
+        return 0
+    worst = min((f.severity for r in results for f in r.all_findings), default=None)
+    return 1 if worst is not None and worst <= threshold else 0

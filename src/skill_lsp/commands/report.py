@@ -1,0 +1,176 @@
+"""Output formats of `check`: text, json, sarif, github.
+
+Text and GitHub columns are 1-based code points; JSON carries both 1-based
+code point columns and a 0-based UTF-16 LSP range; SARIF declares UTF-16 columns.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, TextIO
+
+from .. import __version__
+from ..engine.findings import RULES, Finding, Severity
+from ..engine.text import Encoding, SourceText
+from ..engine.workspace import SkillResult
+
+DOCS = "https://github.com/skill-lsp/skill-lsp/blob/main/docs/rules.md"
+_COLORS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m", Severity.HINT: "\033[2m"}
+
+
+def use_color(mode: str, stream: TextIO) -> bool:
+    if mode == "always":
+        return True
+    if mode == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def _rel(path: str) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("../../") else rel
+
+
+def _pos(src: SourceText | None, offset: int, enc: Encoding = Encoding.UTF32) -> tuple[int, int]:
+    if src is None:
+        return 0, 0
+    return src.position(offset, enc)
+
+
+def _sorted(results: list[SkillResult]) -> list[tuple[SkillResult, list[Finding]]]:
+    return [(r, r.all_findings) for r in results]
+
+
+def summary(results: list[SkillResult]) -> dict[str, int]:
+    counts = {"error": 0, "warning": 0, "info": 0, "hint": 0}
+    for r in results:
+        for f in r.all_findings:
+            counts[f.severity.label] += 1
+    counts["skills"] = len(results)
+    counts["skills_with_findings"] = sum(1 for r in results if r.all_findings)
+    return counts
+
+
+def write(results: list[SkillResult], fmt: str, out: TextIO, *, color: bool = False) -> None:
+    {"text": _text, "json": _json, "sarif": _sarif, "github": _github}[fmt](results, out, color)
+
+
+def _text(results: list[SkillResult], out: TextIO, color: bool) -> None:
+    reset = "\033[0m" if color else ""
+    for r, findings in _sorted(results):
+        path = _rel(r.path)
+        for f in findings:
+            line, col = _pos(r.src, f.start)
+            sev = f.severity.label
+            if color:
+                sev = f"{_COLORS[f.severity]}{sev}{reset}"
+            out.write(f"{path}:{line + 1}:{col + 1}: {sev} {f.code} {f.message}\n")
+    c = summary(results)
+    parts = [f"{c[k]} {k}{'s' if c[k] != 1 and k != 'info' else ''}" for k in ("error", "warning", "info", "hint") if c[k]]
+    skills = f"{c['skills']} skill{'s' if c['skills'] != 1 else ''}"
+    line = (", ".join(parts) + f" in {c['skills_with_findings']} of {skills}") if parts else f"no findings in {skills}"
+    out.write(f"{line}\n")
+
+
+def _range(src: SourceText | None, f: Finding) -> dict[str, Any]:
+    sl, sc = _pos(src, f.start, Encoding.UTF16)
+    el, ec = _pos(src, f.end, Encoding.UTF16)
+    return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
+
+
+def _json(results: list[SkillResult], out: TextIO, color: bool) -> None:
+    srcs = {r.path: r.src for r in results}
+    rows = []
+    for r, findings in _sorted(results):
+        for f in findings:
+            line, col = _pos(r.src, f.start)
+            eline, ecol = _pos(r.src, f.end)
+            rows.append({
+                "path": r.path,
+                "code": f.code,
+                "severity": f.severity.label,
+                "message": f.message,
+                "line": line + 1,
+                "column": col + 1,
+                "endLine": eline + 1,
+                "endColumn": ecol + 1,
+                "range": _range(r.src, f),
+                "data": f.data,
+                "related": [{"path": rel.path, "message": rel.message,
+                             "range": _range(srcs.get(rel.path), Finding(f.code, f.severity, "", rel.start, rel.end))}
+                            for rel in f.related],
+            })
+    skills = [{"path": r.path, "name": r.name, "root": r.location.root if r.location and r.location.root_index >= 0 else None,
+               "rootIndex": r.location.root_index if r.location else -1} for r in results]
+    json.dump({"version": __version__, "summary": summary(results), "skills": skills, "findings": rows}, out,
+              ensure_ascii=False, indent=2)
+    out.write("\n")
+
+
+def _sarif(results: list[SkillResult], out: TextIO, color: bool) -> None:
+    level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.HINT: "note"}
+    srcs = {r.path: r.src for r in results}
+
+    def region(src: SourceText | None, start: int, end: int) -> dict[str, int]:
+        sl, sc = _pos(src, start, Encoding.UTF16)
+        el, ec = _pos(src, end, Encoding.UTF16)
+        return {"startLine": sl + 1, "startColumn": sc + 1, "endLine": el + 1, "endColumn": ec + 1}
+
+    def location(path: str, src: SourceText | None, start: int, end: int, message: str | None = None) -> dict[str, Any]:
+        loc: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": _rel(path).replace(os.sep, "/")},
+                                                    "region": region(src, start, end)}}
+        if message:
+            loc["message"] = {"text": message}
+        return loc
+
+    sarif_results = []
+    for r, findings in _sorted(results):
+        for f in findings:
+            item: dict[str, Any] = {
+                "ruleId": f.code,
+                "level": level[f.severity],
+                "message": {"text": f.message},
+                "locations": [location(r.path, r.src, f.start, f.end)],
+            }
+            if f.related:
+                item["relatedLocations"] = [location(x.path, srcs.get(x.path), x.start, x.end, x.message) for x in f.related]
+            sarif_results.append(item)
+    rules = [{"id": code, "name": code, "shortDescription": {"text": rule.title},
+              "fullDescription": {"text": rule.doc}, "helpUri": f"{DOCS}#{code.lower()}",
+              "defaultConfiguration": {"level": level[rule.severity]}} for code, rule in RULES.items()]
+    doc = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "skill-lsp", "version": __version__, "informationUri": DOCS, "rules": rules}},
+            "columnKind": "utf16CodeUnits",
+            "results": sarif_results,
+        }],
+    }
+    json.dump(doc, out, ensure_ascii=False, indent=2)
+    out.write("\n")
+
+
+def _escape_data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_prop(s: str) -> str:
+    return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
+
+
+def _github(results: list[SkillResult], out: TextIO, color: bool) -> None:
+    kind = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice", Severity.HINT: "notice"}
+    for r, findings in _sorted(results):
+        path = _rel(r.path)
+        for f in findings:
+            line, col = _pos(r.src, f.start)
+            eline, ecol = _pos(r.src, f.end)
+            props = f"file={_escape_prop(path)},line={line + 1},col={col + 1},endLine={eline + 1},endColumn={ecol + 1},title={_escape_prop(f.code)}"
+            out.write(f"::{kind[f.severity]} {props}::{_escape_data(f.message)}\n")
+    c = summary(results)
+    out.write(f"skill-lsp: {c['error']} errors, {c['warning']} warnings in {c['skills']} skills\n")

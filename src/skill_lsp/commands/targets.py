@@ -1,0 +1,71 @@
+"""What `check` and `catalog` run on: configured roots plus a recursive search."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from ..engine import discovery
+from ..engine.config import Settings, load_workspace, merge
+
+
+@dataclass(slots=True)
+class Targets:
+    workspace: str
+    settings: Settings
+    problems: list[str] = field(default_factory=list)
+    locations: list[discovery.Location] = field(default_factory=list)  # in roots, with precedence
+    loose: list[discovery.Location] = field(default_factory=list)  # found elsewhere by the recursive search
+
+
+def load_settings(workspace: str, config: str | None, profile: str | None) -> tuple[Settings, list[str]]:
+    if config is not None and not os.path.isfile(config):
+        return Settings(), [f"config file not found: {config}"]
+    settings, problems = load_workspace(workspace, config)
+    if profile:
+        settings, more = merge(settings, {"profile": profile}, "--profile")
+        problems += more
+    return settings, problems
+
+
+def collect(paths: list[str], config: str | None, profile: str | None) -> Targets:
+    """Resolve CLI paths into skill locations.
+
+    A folder holding SKILL.md is one skill; any other folder is a workspace whose
+    configured (or default) roots are scanned with precedence, and which is also
+    searched recursively for SKILL.md files anywhere else.
+    """
+    first_dir = next((p for p in paths if os.path.isdir(p)), None)
+    workspace = os.path.abspath(first_dir or os.path.dirname(os.path.abspath(paths[0])) if paths else ".")
+    settings, problems = load_settings(workspace, config, profile)
+    t = Targets(workspace, settings, problems)
+    seen: set[str] = set()
+
+    def add(loc: discovery.Location, into: list[discovery.Location]) -> None:
+        key = os.path.normpath(loc.path)
+        if key not in seen:
+            seen.add(key)
+            into.append(loc)
+
+    for raw in paths:
+        path = os.path.abspath(raw)
+        if not os.path.lexists(path):
+            problems.append(f"no such file or folder: {raw}")
+            continue
+        if not os.path.isdir(path):
+            d = os.path.dirname(path)
+            add(discovery.Location(d, path, -1, d), t.loose)
+            continue
+        direct = discovery.locate(path, os.path.dirname(path), -1, [], settings.sensitive_patterns)
+        if direct is not None:
+            add(direct, t.loose)
+            continue
+        roots = settings.resolved_roots(path)
+        for loc in discovery.scan_roots(roots, settings.sensitive_patterns):
+            add(loc, t.locations)
+        for md in discovery.find_skill_files(path):
+            d = os.path.dirname(md)
+            # Fenced to the folder given on the command line.
+            loc = discovery.locate(d, path, -1, [path], settings.sensitive_patterns)
+            add(loc or discovery.Location(d, md, -1, path), t.loose)
+    return t

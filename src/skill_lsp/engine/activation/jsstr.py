@@ -1,0 +1,146 @@
+"""JavaScript string semantics needed to reproduce JS reference output byte for byte.
+
+The DSH packages and the skill-tool reference are JavaScript/TypeScript; a few of
+their observable behaviours depend on JS string rules that differ from Python's:
+
+* ``/\\s/`` and ``String.prototype.trim`` use the ECMAScript WhiteSpace +
+  LineTerminator set (which includes U+FEFF but not U+0085 or U+001C..U+001F,
+  unlike ``str.strip``);
+* ``length`` and ``slice`` count UTF-16 code units, not code points;
+* ``Array.prototype.sort`` without a comparator orders by UTF-16 code units;
+* ``JSON.stringify`` escapes only ``"``, ``\\``, control characters and lone
+  surrogates;
+* ``\\b`` in a non-unicode RegExp knows only ASCII word characters.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+__all__ = [
+    "JS_WHITESPACE",
+    "js_trim",
+    "js_split_ws",
+    "js_collapse_ws",
+    "utf16_len",
+    "utf16_slice",
+    "utf16_key",
+    "js_json_string",
+    "js_string",
+    "js_number",
+    "to_utf8_bytes",
+]
+
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+_WS_CLASS = "[" + re.escape(JS_WHITESPACE) + "]"
+_WS_RUN = re.compile(_WS_CLASS + "+")
+
+
+def js_trim(value: str) -> str:
+    """``String.prototype.trim``."""
+    return value.strip(JS_WHITESPACE)
+
+
+def js_split_ws(value: str) -> list[str]:
+    """``value.trim().split(/\\s+/)`` with the empty string giving ``[]``."""
+    trimmed = js_trim(value)
+    if not trimmed:
+        return []
+    return _WS_RUN.split(trimmed)
+
+
+def js_collapse_ws(value: str) -> str:
+    """``value.replaceAll(/\\s+/g, " ").trim()``."""
+    return js_trim(_WS_RUN.sub(" ", value))
+
+
+def utf16_len(value: str) -> int:
+    """``value.length``: UTF-16 code units."""
+    return len(value.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def utf16_slice(value: str, end: int) -> str:
+    """``value.slice(0, end)``; may leave a lone surrogate exactly like JS."""
+    data = value.encode("utf-16-le", "surrogatepass")[: max(end, 0) * 2]
+    return data.decode("utf-16-le", "surrogatepass")
+
+
+def utf16_key(value: str) -> bytes:
+    """Sort key equal to the JS default sort (UTF-16 code unit order)."""
+    return value.encode("utf-16-be", "surrogatepass")
+
+
+_JSON_SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def js_json_string(value: str) -> str:
+    """``JSON.stringify(value)`` for a string (well-formed JSON.stringify, ES2019+)."""
+    out = ['"']
+    for ch in value:
+        code = ord(ch)
+        short = _JSON_SHORT.get(ch)
+        if short is not None:
+            out.append(short)
+        elif code < 0x20 or 0xD800 <= code <= 0xDFFF:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def js_number(value: float | int) -> str:
+    """``String(number)`` for the values YAML can produce."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "0"
+    if value.is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    text = repr(value)
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        exp = int(exponent)
+        if -7 < exp < 21:
+            # JS switches to exponent notation only outside [1e-7, 1e21).
+            return format(value, "f").rstrip("0").rstrip(".") if exp < 0 else str(int(value))
+        sign = "+" if exp > 0 else "-"
+        return f"{mantissa}e{sign}{abs(exp)}"
+    return text
+
+
+def js_string(value: object) -> str:
+    """``String(value)`` for plain YAML values."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return js_number(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        return ",".join("" if v is None else js_string(v) for v in value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    return str(value)
+
+
+def to_utf8_bytes(value: str) -> bytes:
+    """UTF-8 as Node encodes a JS string: lone surrogates become U+FFFD."""
+    # Python keeps a *paired* surrogate as one astral code point, so every
+    # surrogate left in a str is a lone one.
+    return _SURROGATE.sub("\ufffd", value).encode("utf-8")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")

@@ -1,0 +1,19 @@
+"""The input shape the activation engine consumes (produced by discovery)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SkillRecord:
+    name: str  # catalog key: frontmatter name if a valid string, else folder name
+    folder: str  # folder basename
+    dir: str  # absolute skill dir as discovered (not symlink-resolved)
+    path: str  # absolute SKILL.md path
+    root_index: int  # index of its configured root; lower wins
+    root: str  # absolute root path
+    frontmatter: dict  # parsed plain values in file order; {} when unparseable.
+    body: str  # byte-exact body: the text after the closing --- line (whole text when no frontmatter)
+    error: tuple[str, str] | None = None  # (code, message) when it cannot be activated
+    shadowed: tuple[str, ...] = ()  # dirs of lower-precedence skills with the same name

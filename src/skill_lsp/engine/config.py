@@ -1,0 +1,168 @@
+"""One frozen settings object, from defaults, a config file and editor options.
+
+Order (later wins): defaults < `[tool.skill-lsp]` in pyproject.toml or
+`.skill-lsp.toml` < initializationOptions < workspace/configuration. Invalid
+values are reported by name and replaced by the default, never fatal.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .findings import RULES, Severity
+from .profiles import DEFAULT_PROFILE, PROFILES
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+DIALECT_NAMES = ("skill-tool", "dsh", "agentskills", "claude-code", "codex", "opencode", "gemini")
+DEFAULT_ROOTS = (".agents/skills", ".claude/skills", ".skills", "skills")
+DEFAULT_SENSITIVE = ("**/.env/**", "**/secrets/**")
+
+
+@dataclass(frozen=True)
+class Settings:
+    profile: str = DEFAULT_PROFILE
+    roots: tuple[str, ...] = ()  # empty: DEFAULT_ROOTS that exist
+    dialect: str = "skill-tool"
+    severity: dict[str, Severity | None] = field(default_factory=dict)  # None = off
+    check_links: bool = True
+    sensitive_patterns: tuple[str, ...] = DEFAULT_SENSITIVE
+    hide_builtin_duplicates: bool = False
+    debounce_ms: int = 50
+
+    def resolved_roots(self, workspace: str) -> list[str]:
+        """Absolute roots in precedence order (configured, or the defaults that exist)."""
+        if self.roots:
+            return [os.path.normpath(os.path.join(workspace, r)) for r in self.roots]
+        out = []
+        for r in DEFAULT_ROOTS:
+            p = os.path.join(workspace, r)
+            if os.path.isdir(p):
+                out.append(os.path.normpath(p))
+        return out
+
+
+# Codes VS Code's built-in skill validator already reports (NOTES §8).
+BUILTIN_DUPLICATES = ("NAME_MISMATCH", "UNKNOWN_FIELD", "MISSING_FIELD", "EMPTY_FIELD")
+
+# TOML / LSP spellings of every key.
+_KEYS = {
+    "profile": "profile",
+    "roots": "roots",
+    "dialect": "dialect",
+    "severity": "severity",
+    "check-links": "check_links",
+    "checkLinks": "check_links",
+    "sensitive-patterns": "sensitive_patterns",
+    "sensitivePatterns": "sensitive_patterns",
+    "hide-builtin-duplicates": "hide_builtin_duplicates",
+    "hideBuiltinDuplicates": "hide_builtin_duplicates",
+    "debounce-ms": "debounce_ms",
+    "debounceMs": "debounce_ms",
+}
+
+
+def _str_list(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise ValueError("expected a list of strings")
+
+
+def _convert(attr: str, value: Any) -> Any:
+    if attr == "profile":
+        if value not in PROFILES:
+            raise ValueError(f"expected one of {', '.join(PROFILES)}")
+        return value
+    if attr == "dialect":
+        if value not in DIALECT_NAMES:
+            raise ValueError(f"expected one of {', '.join(DIALECT_NAMES)}")
+        return value
+    if attr in ("roots", "sensitive_patterns"):
+        return _str_list(value)
+    if attr in ("check_links", "hide_builtin_duplicates"):
+        if not isinstance(value, bool):
+            raise ValueError("expected true or false")
+        return value
+    if attr == "debounce_ms":
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value > 10_000:
+            raise ValueError("expected an integer from 0 to 10000")
+        return value
+    if attr == "severity":
+        if not isinstance(value, dict):
+            raise ValueError("expected a table of CODE = severity")
+        out: dict[str, Severity | None] = {}
+        for code, sev in value.items():
+            if code not in RULES:
+                raise ValueError(f"unknown rule code {code!r}")
+            try:
+                out[code] = Severity.parse(str(sev))
+            except ValueError:
+                raise ValueError(f"{code}: expected error, warning, information, hint or off") from None
+        return out
+    raise ValueError("unknown setting")
+
+
+def merge(base: Settings, raw: dict[str, Any] | None, source: str) -> tuple[Settings, list[str]]:
+    """Apply a raw mapping onto ``base``; returns the settings and one message per bad key."""
+    if not raw:
+        return base, []
+    if not isinstance(raw, dict):
+        return base, [f"{source}: settings must be a table/object; defaults used"]
+    changes: dict[str, Any] = {}
+    problems: list[str] = []
+    for key, value in raw.items():
+        attr = _KEYS.get(key)
+        if attr is None:
+            problems.append(f"{source}: unknown setting '{key}' ignored")
+            continue
+        if value is None:
+            continue
+        try:
+            changes[attr] = _convert(attr, value)
+        except ValueError as exc:
+            problems.append(f"{source}: invalid '{key}' ({exc}); using the default")
+    return replace(base, **changes), problems
+
+
+def find_config_file(workspace: str) -> str | None:
+    for name in (".skill-lsp.toml", "pyproject.toml"):
+        path = os.path.join(workspace, name)
+        if os.path.isfile(path):
+            if name == "pyproject.toml":
+                try:
+                    with open(path, "rb") as fh:
+                        if "skill-lsp" not in tomllib.load(fh).get("tool", {}):
+                            continue
+                except (OSError, tomllib.TOMLDecodeError):
+                    continue
+            return path
+    return None
+
+
+def load_file(path: str, base: Settings | None = None) -> tuple[Settings, list[str]]:
+    base = base or Settings()
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        return base, [f"{path}: cannot read config ({exc}); defaults used"]
+    if os.path.basename(path) == "pyproject.toml":
+        data = data.get("tool", {}).get("skill-lsp", {})
+    elif "tool" in data and "skill-lsp" in data.get("tool", {}):
+        data = data["tool"]["skill-lsp"]
+    return merge(base, data, path)
+
+
+def load_workspace(workspace: str, explicit: str | None = None) -> tuple[Settings, list[str]]:
+    path = explicit or find_config_file(workspace)
+    if path is None:
+        return Settings(), []
+    return load_file(path)

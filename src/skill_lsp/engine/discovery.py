@@ -1,0 +1,240 @@
+"""Finding skills on disk, safely (spec 000 §5).
+
+Roots are scanned one level deep: each immediate subfolder holding SKILL.md (or
+skill.md) is a skill. Nothing walks up from a root. A skill folder or SKILL.md
+that resolves outside every root is OUTSIDE_WORKSPACE and is never read; FIFOs,
+sockets and devices are never opened; symlink loops and unreadable files become
+IO_ERROR findings.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import subprocess
+from dataclasses import dataclass
+from functools import lru_cache
+
+SKILL_FILES = ("SKILL.md", "skill.md")
+# Bytes read from one SKILL.md at most; the analysis limit is 1 Mi characters.
+READ_LIMIT = 4 * 1024 * 1024
+SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
+                       ".mypy_cache", ".ruff_cache", ".pytest_cache", "site-packages", "dist", "build", ".cache"})
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    dir: str  # the skill folder as found (absolute, not symlink-resolved)
+    path: str  # its SKILL.md (absolute)
+    root_index: int  # -1 when found by a recursive search outside the configured roots
+    root: str
+    problem: tuple[str, str] | None = None  # (code, message): OUTSIDE_WORKSPACE / SENSITIVE / IO_ERROR
+
+
+@lru_cache(maxsize=64)
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    out = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("^" + "".join(out) + "$")
+
+
+def is_sensitive(path: str, patterns: tuple[str, ...] | list[str]) -> bool:
+    p = path.replace(os.sep, "/").rstrip("/") + "/"
+    return any(_glob_regex(pat).match(p) or _glob_regex(pat).match(p + "x") for pat in patterns)
+
+
+def is_inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _skill_file(dir_path: str) -> str | None:
+    """SKILL.md (preferred) or skill.md in ``dir_path``, by exact name."""
+    try:
+        names = set(os.listdir(dir_path))
+    except OSError:
+        return None
+    for name in SKILL_FILES:
+        if name in names:
+            return os.path.join(dir_path, name)
+    return None
+
+
+def locate(dir_path: str, root: str, root_index: int, fence: list[str],
+           sensitive: tuple[str, ...]) -> Location | None:
+    """A Location for ``dir_path`` if it is a skill folder, with its fence problem if any."""
+    skill_md = _skill_file(dir_path)
+    if skill_md is None:
+        return None
+    real_dir = os.path.realpath(dir_path)
+    real_fence = [os.path.realpath(r) for r in fence]
+    if fence and not any(is_inside(real_dir, r) for r in real_fence):
+        return Location(dir_path, skill_md, root_index, root,
+                        ("OUTSIDE_WORKSPACE", f"Skill directory is outside all configured workspace roots: {real_dir}"))
+    real_md = os.path.realpath(skill_md)
+    if not is_inside(real_md, real_dir):
+        return Location(dir_path, skill_md, root_index, root,
+                        ("OUTSIDE_WORKSPACE", f"SKILL.md resolves outside its skill folder: {real_md}"))
+    if is_sensitive(dir_path, sensitive) or is_sensitive(real_dir, sensitive):
+        return Location(dir_path, skill_md, root_index, root,
+                        ("SENSITIVE", f"Refusing to activate skill in sensitive path: {dir_path}"))
+    return Location(dir_path, skill_md, root_index, root)
+
+
+def scan_roots(roots: list[str], sensitive: tuple[str, ...]) -> list[Location]:
+    """Immediate skill subfolders of each root, in root order then name order."""
+    out: list[Location] = []
+    for index, root in enumerate(roots):
+        try:
+            with os.scandir(root) as it:
+                children = sorted(e.name for e in it if _is_dir(e))
+        except OSError:
+            continue
+        for name in children:
+            loc = locate(os.path.join(root, name), root, index, roots, sensitive)
+            if loc is not None:
+                out.append(loc)
+    return out
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()  # follows symlinks; the fence checks where they lead
+    except OSError:
+        return False
+
+
+def git_ignored_dirs(top: str) -> frozenset[str]:
+    """Absolute paths of git-ignored folders under ``top`` (empty when not a git work tree)."""
+    probe = top
+    while True:
+        if os.path.exists(os.path.join(probe, ".git")):
+            break
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            return frozenset()
+        probe = parent
+    try:
+        res = subprocess.run(
+            ["git", "-C", top, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"],
+            capture_output=True, timeout=10, check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return frozenset()
+    if res.returncode != 0:
+        return frozenset()
+    return frozenset(os.path.normpath(os.path.join(top, p.decode("utf-8", "replace")))
+                     for p in res.stdout.split(b"\0") if p.endswith(b"/"))
+
+
+def find_skill_files(top: str, max_files: int = 200_000) -> list[str]:
+    """Every SKILL.md / skill.md under ``top``, skipping VCS, dependency, virtualenv and git-ignored folders."""
+    ignored = git_ignored_dirs(top)
+    found: list[str] = []
+    seen_real: set[str] = set()
+    stack = [top]
+    while stack:
+        d = stack.pop()
+        try:
+            real = os.path.realpath(d)
+        except OSError:
+            continue
+        if real in seen_real:  # symlink cycles
+            continue
+        seen_real.add(real)
+        try:
+            with os.scandir(d) as it:
+                entries = list(it)
+        except OSError:
+            continue
+        if any(e.name == "pyvenv.cfg" for e in entries) and d != top:
+            continue
+        skill = None
+        subdirs = []
+        for e in entries:
+            if e.name in SKILL_FILES:
+                if skill is None or e.name == "SKILL.md":
+                    skill = e.path
+            elif e.name not in SKIP_DIRS and _is_dir(e):
+                p = os.path.normpath(e.path)
+                if p not in ignored:
+                    subdirs.append(e.path)
+        if skill is not None:
+            found.append(skill)
+            if len(found) >= max_files:
+                break
+        stack.extend(sorted(subdirs, reverse=True))
+    found.sort()
+    return found
+
+
+class ReadError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def read_skill_file(path: str) -> tuple[bytes, int]:
+    """Bytes of a SKILL.md (at most READ_LIMIT) and its full size.
+
+    Never blocks on a FIFO or device: the file is opened non-blocking and must be
+    a regular file.
+    """
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise ReadError("IO_ERROR", _os_reason(path, exc)) from None
+    if not stat.S_ISREG(st.st_mode):
+        what = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
+                else "a socket" if stat.S_ISSOCK(st.st_mode) else "a device")
+        raise ReadError("IO_ERROR", f"{os.path.basename(path)} is {what}, not a regular file")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise ReadError("IO_ERROR", _os_reason(path, exc)) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped after the stat
+            raise ReadError("IO_ERROR", f"{os.path.basename(path)} is not a regular file")
+        chunks = []
+        remaining = READ_LIMIT
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        return b"".join(chunks), st.st_size
+    except OSError as exc:
+        raise ReadError("IO_ERROR", _os_reason(path, exc)) from None
+    finally:
+        os.close(fd)
+
+
+def _os_reason(path: str, exc: OSError) -> str:
+    import errno  # noqa: PLC0415
+
+    name = os.path.basename(path)
+    if exc.errno == errno.ELOOP:
+        return f"{name} is a symlink loop"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"permission denied reading {name}"
+    if exc.errno == errno.ENOENT:
+        return f"{name} does not exist (dangling symlink or deleted during the scan)"
+    return f"cannot read {name}: {exc.strerror or exc}"

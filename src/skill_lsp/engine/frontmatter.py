@@ -1,0 +1,54 @@
+"""Split SKILL.md into frontmatter and body.
+
+The frontmatter opens with a ``---`` line at the very top (an optional BOM and
+trailing spaces tolerated) and closes at the next line that is exactly ``---``.
+Lines are matched whole, so a ``---`` inside a value never cuts the frontmatter
+(skills-ref's ``split("---", 2)`` does).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .text import SourceText
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    has_frontmatter: bool
+    open_start: int  # offset of the opening "---" (after a BOM)
+    open_end: int  # end of the opening line's content
+    yaml_start: int  # first offset of the YAML text
+    yaml_end: int  # end of the YAML text (start of the closing line), or len(text) if unclosed
+    close_start: int  # offset of the closing "---", -1 when unclosed
+    close_end: int
+    body_start: int  # first offset of the body: the text after the closing line's break
+
+    @property
+    def closed(self) -> bool:
+        return self.close_start >= 0
+
+
+def _is_fence(line: str) -> bool:
+    return line.startswith("---") and line[3:].strip(" \t") == ""
+
+
+def split(src: SourceText) -> Split:
+    text = src.text
+    bom = 1 if text.startswith("\ufeff") else 0
+    first_end = src.line_end(0)
+    if not _is_fence(text[bom:first_end]):
+        return Split(False, bom, bom, bom, bom, -1, -1, bom)
+    if src.line_count < 2:
+        return Split(True, bom, first_end, len(text), len(text), -1, -1, len(text))
+    yaml_start = src.line_starts[1]
+    starts = src.line_starts
+    for line in range(1, len(starts)):
+        start = starts[line]
+        # Fast reject before slicing: the closing line starts with '---'.
+        if text.startswith("---", start):
+            end = src.line_end(line)
+            if _is_fence(text[start:end]):
+                body = starts[line + 1] if line + 1 < len(starts) else len(text)
+                return Split(True, bom, first_end, yaml_start, start, start, end, body)
+    return Split(True, bom, first_end, yaml_start, len(text), -1, -1, len(text))

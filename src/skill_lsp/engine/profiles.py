@@ -1,0 +1,122 @@
+"""Frontmatter fields and the profiles that decide which of them a target accepts.
+
+One table drives validation, completion, hover and the JSON schema. A profile
+names the harness(es) that will load the skill; the specs disagree on unknown
+fields, name charset and booleans (NOTES.md §1), so those are profile settings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Field kinds: "string", "boolean", "mapping", "tools", "arguments", "list-or-string", "enum", "hooks"
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    key: str
+    kind: str
+    summary: str
+    limit: int | None = None  # max length in code points
+    values: tuple[str, ...] = ()  # documented values for enums
+    harnesses: str = ""  # who honours it
+    snippet: str = ""  # LSP snippet body for the value
+
+
+FIELDS: dict[str, Field] = {
+    f.key: f
+    for f in (
+        Field("name", "string", "Skill identifier: lowercase letters, digits and single hyphens; must equal the folder name.",
+              64, harnesses="all (required)", snippet="${1:name}"),
+        Field("description", "string", "What the skill does AND when to use it. Drives catalog discovery and the model's choice to activate.",
+              1024, harnesses="all (required)", snippet="${1:What it does. Use when ...}"),
+        Field("license", "string", "SPDX identifier (MIT, Apache-2.0) or the name of a license file bundled in the skill.",
+              harnesses="agentskills, skill-tool, Claude Code", snippet="${1:MIT}"),
+        Field("compatibility", "string", "Environment requirements, e.g. `Requires Python 3.10+`.",
+              500, harnesses="agentskills, skill-tool, Claude Code", snippet="${1:Requires Python 3.10+}"),
+        Field("metadata", "mapping", "Arbitrary string → string map for client-specific properties (version, author, ...).",
+              harnesses="agentskills, skill-tool, DSH, Claude Code", snippet="\n  ${1:key}: ${2:value}"),
+        Field("allowed-tools", "tools", "Tools the skill expects to use, e.g. `Read Grep Bash(git:*)`. Advisory: pre-approves nothing in the skill tool.",
+              harnesses="agentskills (space-separated string, experimental), skill-tool (string or list), Claude Code (string or list)",
+              snippet="${1:Read Grep Bash(git:*)}"),
+        Field("version", "string", "Semantic version of the skill (`1.2.0`).", harnesses="skill-tool", snippet="${1:1.0.0}"),
+        Field("argument-hint", "string", "Hint shown in slash menus, e.g. `[path] [--fix]`.", 200,
+              harnesses="skill-tool, Claude Code", snippet='"${1:[path]}"'),
+        Field("disable-model-invocation", "boolean", "When true only the user can activate the skill (`/name`); the model cannot.",
+              harnesses="skill-tool, Claude Code, DSH", snippet="${1|true,false|}"),
+        Field("user-invocable", "boolean", "When false the skill is hidden from slash menus (model-only).",
+              harnesses="skill-tool, Claude Code, DSH", snippet="${1|false,true|}"),
+        Field("arguments", "arguments", "Named arguments for `${name}` substitution: a mapping of name → {type, required, description}. Claude Code also takes a string or list of names.",
+              harnesses="skill-tool, Claude Code", snippet="\n  ${1:path}:\n    required: ${2|true,false|}"),
+        Field("when_to_use", "string", "Extra routing text shown next to the description (counts toward Claude Code's 1,536-character listing cap).",
+              harnesses="Claude Code; deferred in skill-tool", snippet="${1:Use when ...}"),
+        Field("model", "string", "Model override while the skill runs (`sonnet`, `opus`, `haiku`, `inherit` or a model id).",
+              values=("inherit", "sonnet", "opus", "haiku"), harnesses="Claude Code; deferred in skill-tool", snippet="${1|inherit,sonnet,opus,haiku|}"),
+        Field("effort", "enum", "Reasoning effort while the skill runs.", values=("low", "medium", "high", "xhigh", "max"),
+              harnesses="Claude Code; deferred in skill-tool", snippet="${1|low,medium,high,xhigh,max|}"),
+        Field("context", "enum", "`fork` runs the skill in a forked subagent context.", values=("fork",),
+              harnesses="Claude Code; deferred in skill-tool", snippet="fork"),
+        Field("agent", "string", "Subagent type for `context: fork` (Explore, Plan, general-purpose, or a custom agent).",
+              values=("Explore", "Plan", "general-purpose"), harnesses="Claude Code; deferred in skill-tool", snippet="${1|general-purpose,Explore,Plan|}"),
+        Field("shell", "enum", "Shell for `!` command injection in the body.", values=("bash", "powershell"),
+              harnesses="Claude Code; deferred in skill-tool", snippet="${1|bash,powershell|}"),
+        Field("paths", "list-or-string", "Glob patterns that gate automatic activation to matching files.",
+              harnesses="Claude Code; deferred in skill-tool", snippet="\n  - ${1:**/*.py}"),
+        Field("hooks", "hooks", "Skill-scoped hooks (PreToolUse, PostToolUse, ...).", harnesses="Claude Code; deferred in skill-tool",
+              snippet="\n  ${1:PreToolUse}:\n    - matcher: ${2:Bash}"),
+        Field("disallowed-tools", "tools", "Tools the skill must not use.", harnesses="Claude Code", snippet="${1:Bash}"),
+        Field("background", "boolean", "Run the skill in the background.", harnesses="Claude Code", snippet="${1|true,false|}"),
+        Field("whenToUse", "string", "DeepSeek Harness's camelCase routing text (not shown in its catalog).", harnesses="DSH", snippet="${1:Use when ...}"),
+    )
+}
+
+SPEC_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
+CLAUDE_FIELDS = ("when_to_use", "argument-hint", "model", "agent", "arguments", "disallowed-tools", "paths",
+                 "disable-model-invocation", "user-invocable", "background", "effort", "context", "shell", "hooks")
+DEFERRED_FIELDS = ("context", "agent", "hooks", "model", "effort", "paths", "shell", "when_to_use")
+
+# camelCase spellings people write, and the documented key.
+CAMEL_CASE = {
+    "disableModelInvocation": "disable-model-invocation",
+    "userInvocable": "user-invocable",
+    "modelInvocable": "disable-model-invocation",
+    "allowedTools": "allowed-tools",
+    "argumentHint": "argument-hint",
+    "disallowedTools": "disallowed-tools",
+    "whenToUse": "when_to_use",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    name: str
+    title: str
+    known: tuple[str, ...]  # accepted fields
+    deferred: tuple[str, ...] = ()  # recognised but not acted on
+    unknown_severity: str = "info"  # severity of UNKNOWN_FIELD
+    unicode_names: bool = False  # skills-ref: NFKC + any Unicode letter/digit
+    string_booleans: bool = False  # DSH: "true"/"yes"/"on"/"1" ... count as booleans
+    tools_form: str = "any"  # "string" where only the space-separated string is specified
+    camel_case_severity: str = "warning"
+
+
+PROFILES: dict[str, Profile] = {
+    p.name: p
+    for p in (
+        Profile("skill-tool", "skill-tool spec (000): the cross-language skill tool",
+                SPEC_FIELDS + ("version", "argument-hint", "disable-model-invocation", "user-invocable", "arguments"),
+                deferred=DEFERRED_FIELDS),
+        Profile("agentskills", "agentskills.io spec and skills-ref (strict)", SPEC_FIELDS,
+                unknown_severity="error", unicode_names=True, tools_form="string"),
+        Profile("claude-code", "Claude Code", SPEC_FIELDS + CLAUDE_FIELDS),
+        Profile("dsh", "DeepSeek Harness", ("name", "description", "metadata", "disable-model-invocation",
+                                             "user-invocable", "whenToUse", "license", "compatibility", "allowed-tools"),
+                string_booleans=True, camel_case_severity="error"),
+    )
+}
+
+DEFAULT_PROFILE = "skill-tool"
+
+# DSH's accepted boolean spellings (skill-filesystem).
+DSH_TRUE = ("true", "yes", "on", "1")
+DSH_FALSE = ("false", "no", "off", "0")

@@ -1,0 +1,122 @@
+"""Dialect base class: one structured result, many model-facing renderings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from skill_lsp.engine.activation.records import SkillRecord
+from skill_lsp.engine.activation.results import (
+    AlreadyLoadedResult,
+    ErrorResult,
+    NotFoundResult,
+    OkResult,
+    Result,
+)
+from skill_lsp.engine.tokens import estimate_tokens
+
+__all__ = ["BudgetWarning", "CatalogEntryReport", "Dialect", "record_description", "record_display_name"]
+
+
+@dataclass(frozen=True)
+class BudgetWarning:
+    """Something a harness cuts or drops from what the author wrote."""
+
+    dialect: str
+    code: str
+    message: str
+    limit: int
+    actual: int
+    kept: str | None = None  # the text that survives, when it is a cut
+    cut: str | None = None  # the text that is lost
+
+
+@dataclass(frozen=True)
+class CatalogEntryReport:
+    dialect: str
+    name: str
+    included: bool  # False when the harness does not list this skill at all
+    entry: str
+    chars: int  # code points of ``entry``
+    tokens: int  # :func:`skill_lsp.engine.tokens.estimate_tokens` of ``entry``
+    warnings: tuple[BudgetWarning, ...] = ()
+
+
+def record_description(record: SkillRecord) -> str:
+    value = record.frontmatter.get("description")
+    return value if isinstance(value, str) else ""
+
+
+def record_display_name(record: SkillRecord) -> str:
+    return record.name
+
+
+class Dialect:
+    """Base renderer.  Subclasses override what their harness does differently."""
+
+    name: ClassVar[str] = ""
+    label: ClassVar[str] = ""
+
+    # -- activation ---------------------------------------------------------
+    def render(self, result: Result) -> str:
+        if isinstance(result, OkResult):
+            return self.render_ok(result)
+        if isinstance(result, AlreadyLoadedResult):
+            return self.render_already_loaded(result)
+        if isinstance(result, NotFoundResult):
+            return self.render_not_found(result)
+        if isinstance(result, ErrorResult):
+            return self.render_error(result)
+        raise TypeError(f"not a skill tool result: {result!r}")
+
+    def render_ok(self, result: OkResult) -> str:
+        raise NotImplementedError
+
+    def render_already_loaded(self, result: AlreadyLoadedResult) -> str:
+        # Most harnesses have no dedupe: a second call loads the skill again.
+        if result.previous is not None:
+            return self.render_ok(result.previous)
+        return f'(Skill "{result.name}" is already active in this session. No new content was added.)'
+
+    def render_not_found(self, result: NotFoundResult) -> str:
+        raise NotImplementedError
+
+    def render_error(self, result: ErrorResult) -> str:
+        return f"Error [{result.error.code}]: {result.error.message}"
+
+    # -- catalog --------------------------------------------------------------
+    def includes(self, record: SkillRecord) -> bool:
+        """Whether the harness lists this skill in its catalog."""
+        return record.error is None
+
+    def order(self, records: Iterable[SkillRecord]) -> list[SkillRecord]:
+        return sorted((r for r in records if self.includes(r)), key=lambda r: r.name)
+
+    def catalog_entry(self, record: SkillRecord) -> str:
+        raise NotImplementedError
+
+    def render_catalog(self, records: Sequence[SkillRecord]) -> str:
+        return "\n".join(self.catalog_entry(r) for r in self.order(records))
+
+    def entry_warnings(self, record: SkillRecord) -> list[BudgetWarning]:
+        return []
+
+    def catalog_warnings(self, records: Sequence[SkillRecord]) -> list[BudgetWarning]:
+        """Whole-catalog warnings (e.g. a total budget); per-entry ones included."""
+        out: list[BudgetWarning] = []
+        for record in self.order(records):
+            out.extend(self.entry_warnings(record))
+        return out
+
+    def report(self, record: SkillRecord) -> CatalogEntryReport:
+        entry = self.catalog_entry(record)
+        return CatalogEntryReport(
+            dialect=self.name,
+            name=record.name,
+            included=self.includes(record),
+            entry=entry,
+            chars=len(entry),
+            tokens=estimate_tokens(entry),
+            warnings=tuple(self.entry_warnings(record)),
+        )

@@ -1,0 +1,141 @@
+"""Body rules: trailing whitespace, links, length and size."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+from urllib.parse import unquote
+
+from ..document import SkillDocument
+from ..findings import Finding, make
+from ..tokens import estimate_tokens
+from . import Context
+
+MAX_BODY_LINES = 500
+MAX_INSTRUCTION_TOKENS = 5000
+
+_TRAILING = re.compile(r"[ \t\f\v]+$")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_WINDOWS_ABS = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")
+
+
+def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    yield from _trailing_whitespace(doc)
+    yield from _links(doc, ctx)
+    yield from _size(doc)
+
+
+def _trailing_whitespace(doc: SkillDocument) -> Iterator[Finding]:
+    src = doc.src
+    text = src.text
+    starts = src.line_starts
+    last = len(starts) - 1
+    for line in range(len(starts)):
+        end = src.line_end(line) if line < last else len(text)
+        if end == starts[line]:
+            continue
+        ch = text[end - 1]
+        if ch not in " \t\f\v":
+            continue
+        content = text[starts[line]:end]
+        m = _TRAILING.search(content)
+        assert m is not None
+        ws = m.group(0)
+        if ws == "  " and m.start() > 0:
+            continue  # a Markdown hard line break
+        s = starts[line] + m.start()
+        yield make("TRAILING_WHITESPACE", "trailing whitespace" if m.start() > 0 else "line holds only whitespace",
+                   s, starts[line] + len(content), {"fix": "trim"}, tags=("unnecessary",))
+
+
+def classify(target: str) -> str:
+    """'url' | 'absolute' | 'anchor' | 'relative' for a link destination."""
+    if not target or target.startswith("#"):
+        return "anchor"
+    if _WINDOWS_ABS.match(target):
+        return "absolute"
+    if target.startswith("file:"):
+        return "absolute"
+    if _SCHEME.match(target):
+        return "url"
+    if target.startswith(("/", "~/", "~\\")) or target == "~":
+        return "absolute"
+    return "relative"
+
+
+def relative_path(target: str) -> str:
+    """Percent-decoded path part of a relative link, '/'-separated and normalised."""
+    path = target.split("#", 1)[0].split("?", 1)[0]
+    path = unquote(path).replace("\\", "/")
+    return posixpath.normpath(path) if path else ""
+
+
+def absolute_to_relative(target: str, skill_dir: str) -> str | None:
+    """The relative form of an absolute link that points inside the skill folder."""
+    path = target
+    if path.startswith("file://"):
+        path = unquote(path[len("file://"):])
+    path = path.replace("\\", "/")
+    base = skill_dir.replace("\\", "/").rstrip("/") + "/"
+    if path.startswith(base):
+        rel = path[len(base):]
+        return rel or None
+    return None
+
+
+def _links(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    if "]" not in doc.body_text:  # no bracket, no link: skip the Markdown parse
+        return
+    for link in doc.body.links:
+        if link.kind == "reference":
+            continue  # checked at its definition
+        target = link.target
+        kind = classify(target)
+        if kind == "absolute":
+            rel = absolute_to_relative(target, doc.skill_dir) if doc.path else None
+            what = "image" if link.kind == "image" else "link"
+            msg = f"absolute {what} target '{target}'; use a path relative to the skill folder"
+            data = {"target": target}
+            if rel is not None:
+                data["relative"] = rel
+                msg += f" ('{rel}')"
+            yield make("ABSOLUTE_LINK", msg, link.target_start, link.target_end, data)
+            continue
+        if kind != "relative":
+            continue
+        path = relative_path(target)
+        if not path or path == ".":
+            continue
+        if path == ".." or path.startswith("../"):
+            yield make("LINK_OUTSIDE_SKILL", f"link '{target}' leaves the skill folder; harnesses install the folder alone",
+                       link.target_start, link.target_end, {"target": target})
+            continue
+        if not ctx.check_links:
+            continue
+        files = ctx.files()
+        if files is None:
+            continue
+        if path in files or path + "/" in files:
+            continue
+        yield make("BROKEN_LINK", f"link target '{path}' does not exist in the skill folder",
+                   link.target_start, link.target_end, {"target": target, "path": path})
+
+
+def _size(doc: SkillDocument) -> Iterator[Finding]:
+    src = doc.src
+    first_body_line = src.line_of(doc.body_start)
+    body_lines = src.line_count - first_body_line
+    if body_lines > MAX_BODY_LINES:
+        line = first_body_line + MAX_BODY_LINES
+        yield make("BODY_TOO_LONG", f"body is {body_lines:,} lines; keep SKILL.md under {MAX_BODY_LINES} lines and "
+                   "move detail into references/", src.line_start(line), src.line_end(line),
+                   {"lines": body_lines})
+    body = doc.body_text
+    if len(body) > MAX_INSTRUCTION_TOKENS * 2:  # cheap bound before estimating
+        tokens = estimate_tokens(body)
+        if tokens > MAX_INSTRUCTION_TOKENS:
+            line = first_body_line
+            yield make("SKILL_TOO_LARGE", f"instructions are about {tokens:,} tokens; the spec recommends under "
+                       f"{MAX_INSTRUCTION_TOKENS:,} (offline estimate)", src.line_start(line),
+                       src.line_end(line), {"tokens": tokens})

@@ -1,0 +1,271 @@
+"""Every frontmatter field except `name`: presence, types, limits, values, unknown keys."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from ..document import Entry, SkillDocument
+from ..findings import Finding, Severity, make
+from ..profiles import CAMEL_CASE, DSH_FALSE, DSH_TRUE, FIELDS
+from ..spdx import is_spdx
+from ..yamlnodes import Node, resolve_scalar
+from . import Context
+
+SEMVER = re.compile(
+    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$"
+)
+_LICENSE_WORDS = re.compile(r"^[A-Za-z0-9.+-]+(?:\s+(?:AND|OR|WITH)\s+[A-Za-z0-9.+-]+)*$")
+
+
+def _span(entry: Entry) -> tuple[int, int]:
+    v = entry.value
+    if v.end > v.start:
+        return v.start, v.end
+    return entry.key_node.start, entry.key_node.end
+
+
+def _describe(node: Node, value: Any) -> str:
+    if node.kind == "seq":
+        return "a list"
+    if node.kind == "map":
+        return "a mapping"
+    if value is None:
+        return "empty (null)"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    return "a string"
+
+
+def _string(entry: Entry) -> tuple[str | None, str]:
+    """(value, problem) for a field that must be a string."""
+    node = entry.value.target()
+    value = resolve_scalar(node) if node.kind == "scalar" else None
+    if node.kind == "scalar" and isinstance(value, str):
+        return value, ""
+    return None, _describe(node, value)
+
+
+def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    yield from _description(doc)
+    profile = ctx.profile
+    for key, entry in doc.entries.items():
+        if key in ("name", "description"):
+            continue
+        start, end = _span(entry)
+        kstart, kend = entry.key_node.start, entry.key_node.end
+        if key in CAMEL_CASE and key not in profile.known:
+            proper = CAMEL_CASE[key]
+            sev = Severity.ERROR if profile.camel_case_severity == "error" else Severity.WARNING
+            yield make("CAMELCASE_FIELD", f"frontmatter field \"{key}\" is unsupported; use \"{proper}\"", kstart, kend,
+                       {"field": key, "replacement": proper}, severity=sev)
+            continue
+        if key not in profile.known:
+            if key in profile.deferred:
+                yield make("DEFERRED_FIELD", f"'{key}' is a Claude Code field the skill tool defers to v1.1 "
+                           "(spec 000 §4.4); it is preserved but has no effect", kstart, kend, {"field": key})
+                continue
+            sev = Severity.ERROR if profile.unknown_severity == "error" else Severity.INFO
+            msg = {
+                "agentskills": f"unexpected field '{key}': the agentskills spec allows only name, description, "
+                               "license, allowed-tools, metadata and compatibility",
+                "claude-code": f"'{key}' is not a Claude Code skill field; Claude Code ignores it and never shows it to the model",
+                "dsh": f"'{key}' is ignored by DeepSeek Harness",
+            }.get(profile.name, f"'{key}' is not defined by the skill-tool spec; it is preserved but has no effect")
+            yield make("UNKNOWN_FIELD", msg, kstart, kend, {"field": key}, severity=sev)
+            continue
+        spec = FIELDS.get(key)
+        if spec is None:
+            continue
+        yield from _typed(doc, ctx, key, entry, spec.kind, spec.limit, spec.values, start, end)
+
+
+def _description(doc: SkillDocument) -> Iterator[Finding]:
+    sp = doc.split
+    assert sp is not None
+    entry = doc.entries.get("description")
+    if entry is None:
+        yield make("MISSING_FIELD", "frontmatter missing required field 'description'", sp.open_start, sp.open_end,
+                   {"field": "description"})
+        return
+    start, end = _span(entry)
+    value, problem = _string(entry)
+    if value is None:
+        if problem == "empty (null)":
+            yield make("EMPTY_FIELD", "'description' must be a non-empty string", start, end, {"field": "description"})
+        else:
+            yield make("INVALID_TYPE", f"'description' must be a string, not {problem}", start, end,
+                       {"field": "description", "expected": "string"})
+        return
+    if not value.strip():
+        yield make("EMPTY_FIELD", "'description' must be a non-empty string", start, end, {"field": "description"})
+        return
+    if len(value) > 1024:
+        yield make("TOO_LONG", f"'description' is {len(value):,} characters; the limit is 1,024", start, end,
+                   {"field": "description", "limit": 1024, "length": len(value)})
+
+
+def _typed(doc: SkillDocument, ctx: Context, key: str, entry: Entry, kind: str, limit: int | None,
+           values: tuple[str, ...], start: int, end: int) -> Iterator[Finding]:
+    node = entry.value.target()
+    scalar = resolve_scalar(node) if node.kind == "scalar" else None
+    if kind == "string" or kind == "enum":
+        value, problem = _string(entry)
+        if value is None:
+            if key == "version" and isinstance(scalar, (int, float)):
+                yield make("INVALID_VERSION", f"'version' is the number {scalar}; write a quoted semver string such as \"{scalar}.0\"",
+                           start, end, {"field": key})
+                return
+            yield make("INVALID_TYPE", f"'{key}' must be a string, not {problem}", start, end,
+                       {"field": key, "expected": "string"})
+            return
+        if limit is not None and len(value) > limit:
+            yield make("TOO_LONG", f"'{key}' is {len(value):,} characters; the limit is {limit:,}", start, end,
+                       {"field": key, "limit": limit, "length": len(value)})
+        if key == "compatibility" and not value.strip():
+            yield make("EMPTY_FIELD", "'compatibility' must be 1-500 characters", start, end, {"field": key})
+        if kind == "enum" and values and value not in values:
+            yield make("INVALID_VALUE", f"'{key}' must be one of {', '.join(values)}; got \"{value}\"", start, end,
+                       {"field": key, "values": list(values)})
+        if key == "version" and not SEMVER.match(value):
+            yield make("INVALID_VERSION", f"'version' \"{value}\" is not a semantic version (e.g. 1.2.0)", start, end,
+                       {"field": key})
+        if key == "license":
+            yield from _license(doc, ctx, value, start, end)
+        return
+    if kind == "boolean":
+        if isinstance(scalar, bool) and node.kind == "scalar":
+            return
+        if node.kind == "scalar" and isinstance(scalar, str):
+            low = scalar.strip().lower()
+            if ctx.profile.string_booleans and (low in DSH_TRUE or low in DSH_FALSE):
+                return
+            if low in DSH_TRUE or low in DSH_FALSE:
+                yield make("INVALID_VALUE", f"'{key}' is the string \"{scalar}\", not a boolean; write true or false unquoted",
+                           start, end, {"field": key, "boolean": low in DSH_TRUE})
+                return
+        if node.kind == "scalar" and isinstance(scalar, int) and scalar in (0, 1) and ctx.profile.string_booleans:
+            return
+        value_desc = _describe(node, scalar)
+        yield make("INVALID_TYPE", f"frontmatter field \"{key}\" must be a boolean, not {value_desc}", start, end,
+                   {"field": key, "expected": "boolean"})
+        return
+    if kind == "mapping":
+        if node.kind == "scalar" and scalar is None:
+            return
+        if node.kind != "map":
+            yield make("INVALID_TYPE", f"'{key}' must be a mapping of string keys to string values, not {_describe(node, scalar)}",
+                       start, end, {"field": key, "expected": "mapping"})
+            return
+        for k, v in node.items:
+            vt = v.target()
+            vv = resolve_scalar(vt) if vt.kind == "scalar" else None
+            if vt.kind != "scalar" or not isinstance(vv, str):
+                kk = doc.text[k.start:k.end]
+                fixable = vt.kind == "scalar" and vv is not None
+                yield make("METADATA_NOT_STRING",
+                           f"metadata value of '{kk}' is {_describe(vt, vv)}; metadata values must be strings",
+                           v.start, max(v.end, v.start + 1) if v.end > v.start else k.end,
+                           {"key": kk, "fixable": fixable, "value": doc.text[v.start:v.end] if fixable else None})
+        return
+    if kind == "tools":
+        yield from _tools(ctx, key, node, scalar, start, end)
+        return
+    if kind == "arguments":
+        yield from _arguments(ctx, node, scalar, start, end)
+        return
+    if kind == "list-or-string":
+        if node.kind == "seq" or (node.kind == "scalar" and isinstance(scalar, str)):
+            return
+        yield make("INVALID_TYPE", f"'{key}' must be a string or a list of strings, not {_describe(node, scalar)}",
+                   start, end, {"field": key, "expected": "string or list"})
+        return
+    if kind == "hooks" and node.kind != "map":
+        yield make("INVALID_TYPE", f"'{key}' must be a mapping of hook events, not {_describe(node, scalar)}",
+                   start, end, {"field": key, "expected": "mapping"})
+
+
+def _tools(ctx: Context, key: str, node: Node, scalar: Any, start: int, end: int) -> Iterator[Finding]:
+    if node.kind == "scalar" and isinstance(scalar, str):
+        if ctx.profile.tools_form == "string" and "," in _outside_parens(scalar):
+            yield make("INVALID_VALUE", f"'{key}' is space-separated in the agentskills spec; commas become part of tool names",
+                       start, end, {"field": key, "convert": "commas-to-spaces"})
+        return
+    if node.kind == "seq":
+        if any(i.target().kind != "scalar" for i in node.items):
+            yield make("INVALID_TYPE", f"'{key}' must be a list of tool names (strings)", start, end,
+                       {"field": key, "expected": "string list"})
+            return
+        if ctx.profile.tools_form == "string":
+            yield make("INVALID_TYPE", f"'{key}' is a list; the agentskills spec defines a space-separated string "
+                       "(skills-ref passes lists through unvalidated, other tools reject them)", start, end,
+                       {"field": key, "expected": "string", "convert": "to-string"})
+        return
+    yield make("INVALID_TYPE", f"'{key}' must be a string or a list of tool names, not {_describe(node, scalar)}",
+               start, end, {"field": key, "expected": "string or list"})
+
+
+def _outside_parens(text: str) -> str:
+    depth = 0
+    out = []
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out)
+
+
+def _arguments(ctx: Context, node: Node, scalar: Any, start: int, end: int) -> Iterator[Finding]:
+    if ctx.profile.name == "claude-code" and (node.kind == "seq" or isinstance(scalar, str)):
+        return
+    if node.kind != "map":
+        yield make("INVALID_ARGUMENTS", "'arguments' must declare named arguments as a mapping "
+                   "(name: {type, required, description})", start, end, {"field": "arguments"})
+        return
+    for k, v in node.items:
+        kt, vt = k.target(), v.target()
+        name = kt.value if kt.kind == "scalar" else ""
+        if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", name):
+            yield make("INVALID_ARGUMENTS", f"argument name '{name}' cannot be used as ${{{name}}}; use letters, digits and _",
+                       k.start, k.end, {"field": "arguments"})
+        if vt.kind == "scalar" and resolve_scalar(vt) is None:
+            continue
+        if vt.kind != "map":
+            yield make("INVALID_ARGUMENTS", f"argument '{name}' must be a mapping with type, required or description",
+                       v.start, max(v.end, v.start + 1), {"field": "arguments"})
+            continue
+        for ak, av in vt.items:
+            akey = ak.target().value
+            aval = resolve_scalar(av.target()) if av.target().kind == "scalar" else None
+            if akey == "required" and not isinstance(aval, bool):
+                yield make("INVALID_ARGUMENTS", f"'required' of argument '{name}' must be true or false", av.start,
+                           max(av.end, av.start + 1), {"field": "arguments"})
+            elif akey == "type" and aval not in ("string",):
+                yield make("INVALID_ARGUMENTS", f"argument '{name}' has type {aval!r}; named arguments are strings in v1",
+                           av.start, max(av.end, av.start + 1), {"field": "arguments"})
+            elif akey not in ("type", "required", "description", "default"):
+                yield make("INVALID_ARGUMENTS", f"unknown key '{akey}' in argument '{name}' (type, required, description)",
+                           ak.start, ak.end, {"field": "arguments"})
+
+
+def _license(doc: SkillDocument, ctx: Context, value: str, start: int, end: int) -> Iterator[Finding]:
+    v = value.strip()
+    if not v:
+        return
+    files = ctx.files()
+    if files is not None and any(tok.strip(".,;:()").removeprefix("./") in files for tok in v.split()):
+        return  # names a bundled file ("LICENSE", "Complete terms in LICENSE.txt")
+    ids = re.split(r"\s+(?:AND|OR|WITH)\s+|[()]", v)
+    if _LICENSE_WORDS.match(v.replace("(", "").replace(")", "")) and all(is_spdx(i) for i in ids if i.strip()):
+        return
+    if files is None and "/" not in v and "." in v:
+        return  # a file name we cannot check for an unsaved buffer
+    where = "a file in the skill folder" if files is not None else "a bundled file"
+    yield make("UNKNOWN_LICENSE", f"license \"{value}\" is neither an SPDX identifier nor {where}", start, end,
+               {"field": "license"})

@@ -1,0 +1,95 @@
+"""The `name` field: presence, type, invisible characters, length, charset, folder match."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+
+from ..document import SkillDocument
+from ..findings import Finding, make
+from ..yamlnodes import resolve_scalar
+from . import Context
+
+MAX_NAME = 64
+ASCII_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+# Zero-width, joiners, word joiner, BOM, and bidi controls (Trojan Source).
+SPOOFABLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\ufeff\u00ad]")
+
+
+def to_kebab(text: str) -> str:
+    """Best-effort lowercase kebab-case: 'My Skill_v2' -> 'my-skill-v2'."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = re.sub(r"([a-z0-9])([A-Z])", r"\1-\2", text)
+    text = re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
+    return text[:MAX_NAME].rstrip("-")
+
+
+def problems(name: str, unicode_names: bool) -> list[str]:
+    """Why ``name`` is not a valid skill name under the profile's charset ([] when valid)."""
+    out: list[str] = []
+    if unicode_names:
+        name = unicodedata.normalize("NFKC", name.strip())
+        if name != name.lower():
+            out.append(f"name '{name}' must be lowercase")
+        bad = sorted({c for c in name if not (c.isalnum() or c == "-")})
+    else:
+        if name != name.lower():
+            out.append(f"name '{name}' must be lowercase")
+        bad = sorted({c for c in name.lower() if not ("a" <= c <= "z" or "0" <= c <= "9" or c == "-")})
+    if name.startswith("-") or name.endswith("-"):
+        out.append("name cannot start or end with a hyphen")
+    if "--" in name:
+        out.append("name cannot contain consecutive hyphens")
+    if bad:
+        shown = ", ".join(repr(c) for c in bad[:5])
+        allowed = "letters, digits and hyphens" if unicode_names else "a-z, 0-9 and hyphens"
+        out.append(f"name contains invalid characters ({shown}); only {allowed} are allowed")
+    return out
+
+
+def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    sp = doc.split
+    assert sp is not None
+    entry = doc.entries.get("name")
+    if entry is None:
+        yield make("MISSING_FIELD", "frontmatter missing required field 'name'", sp.open_start, sp.open_end,
+                   {"field": "name", "folder": doc.folder})
+        return
+    node = entry.value.target()
+    start, end = entry.value.start, max(entry.value.end, entry.value.start)
+    if end == start:
+        start, end = entry.key_node.start, entry.key_node.end
+    value = resolve_scalar(node) if node.kind == "scalar" else None
+    if node.kind != "scalar" or (value is not None and not isinstance(value, str)):
+        shown = "a list" if node.kind == "seq" else "a mapping" if node.kind == "map" else f"{type(value).__name__} {value!r}"
+        yield make("INVALID_TYPE", f"'name' must be a string, not {shown}", start, end,
+                   {"field": "name", "expected": "string"})
+        return
+    name = value or ""
+    if not name.strip():
+        yield make("EMPTY_FIELD", "'name' must be a non-empty string", start, end, {"field": "name", "folder": doc.folder})
+        return
+    if SPOOFABLE.search(name):
+        chars = ", ".join(f"U+{ord(c):04X}" for c in sorted(set(SPOOFABLE.findall(name))))
+        yield make("NAME_SPOOFABLE", f"name contains invisible or bidirectional control characters ({chars}); "
+                   "it can impersonate another skill", start, end, {"suggestion": SPOOFABLE.sub("", name)})
+        return
+    unicode_names = ctx.profile.unicode_names
+    length = len(unicodedata.normalize("NFKC", name.strip()) if unicode_names else name)
+    if length > MAX_NAME:
+        yield make("TOO_LONG", f"'name' is {length} characters; the limit is {MAX_NAME}", start, end,
+                   {"field": "name", "limit": MAX_NAME, "length": length, "suggestion": to_kebab(name)})
+        return
+    why = problems(name, unicode_names)
+    if why:
+        suggestion = to_kebab(name)
+        data = {"suggestion": suggestion, "folder": doc.folder}
+        yield make("NAME_INVALID", "; ".join(why), start, end, data)
+        return
+    folder = doc.folder
+    if folder and unicodedata.normalize("NFKC", folder) != unicodedata.normalize("NFKC", name.strip()):
+        yield make("NAME_MISMATCH",
+                   f"frontmatter 'name' (\"{name}\") does not match the skill folder (\"{folder}\")",
+                   start, end, {"name": name, "folder": folder})

@@ -1,0 +1,148 @@
+"""Stage 1: encoding, size, frontmatter presence, YAML syntax and shape."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..document import MAX_ANALYSED_CHARS, MAX_FRONTMATTER_CHARS, SkillDocument
+from ..findings import Finding, make
+from . import Context
+
+_TOP_KEY = re.compile(r"^([^\s#:][^:]*?):(?:[ \t]+(.*?))?[ \t]*$")
+_COLON_PROBLEMS = ("mapping values are not allowed",)
+
+
+def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    src = doc.src
+    if doc.decode_issue is not None:
+        off = min(doc.decode_issue.offset, len(src.text))
+        yield make("INVALID_ENCODING", doc.decode_issue.message, off, min(off + 1, len(src.text)))
+    if doc.truncated:
+        end = len(src.text)
+        yield make("FILE_TOO_LARGE",
+                   f"file is {doc.full_length:,} characters; only the first {MAX_ANALYSED_CHARS // 1024} KiB "
+                   f"({end:,} characters) are analysed", max(0, end - 1), end)
+    sp = doc.split
+    assert sp is not None
+    if not sp.has_frontmatter:
+        end = src.line_end(0)
+        yield make("MISSING_FRONTMATTER",
+                   "SKILL.md must start with YAML frontmatter between two `---` lines (name and description are required)",
+                   sp.open_start, max(end, sp.open_start), {"fix": "insert-frontmatter"})
+        return
+    if not sp.closed:
+        yield make("INVALID_FRONTMATTER",
+                   "frontmatter has an opening `---` but no closing `---`; the file must have YAML between two `---` lines at the top",
+                   sp.open_start, sp.open_end, {"reason": "unclosed"})
+        return
+    if doc.too_large_frontmatter:
+        yield make("FRONTMATTER_LIMIT",
+                   f"frontmatter is {(sp.yaml_end - sp.yaml_start) // 1024} KiB; skill-lsp parses frontmatter up to "
+                   f"{MAX_FRONTMATTER_CHARS // 1024} KiB", sp.open_start, sp.open_end)
+        return
+    err = doc.yaml_error
+    if err is not None:
+        if err.limit:
+            line = src.line_of(err.offset)
+            yield make("FRONTMATTER_LIMIT", f"frontmatter not analysed: {err.message}",
+                       src.line_start(line), src.line_end(line))
+            return
+        yield _syntax_finding(doc, err.message, err.offset)
+        return
+    root = doc.root
+    if root is not None and root.kind != "map":
+        what = "a list" if root.kind == "seq" else "a scalar"
+        yield make("INVALID_FRONTMATTER", f"frontmatter must be a YAML mapping of fields, not {what}",
+                   root.start, max(root.end, root.start + 1), {"reason": "not-mapping"})
+        return
+    if root is None:
+        # Empty frontmatter: a mapping with no fields; field rules report what is missing.
+        return
+    for dup, first in doc.duplicates:
+        yield _duplicate(doc, dup, first)
+    for entry in doc.entries.values():
+        value = entry.value.target()
+        if value.kind == "map":
+            seen: dict[str, object] = {}
+            for k, _v in value.items:
+                kt = k.target()
+                key = kt.value if kt.kind == "scalar" else doc.text[k.start:k.end]
+                if key in seen:
+                    yield _duplicate(doc, k, seen[key])
+                else:
+                    seen[key] = k
+    for node in doc.tagged:
+        yield make("YAML_TAG", f"explicit tag {node.tag} is ignored; the value is read as plain text",
+                   node.start, max(node.end, node.start + 1))
+
+
+def _duplicate(doc: SkillDocument, dup: object, first: object) -> Finding:
+    from ..findings import Related  # noqa: PLC0415
+
+    start, end = dup.start, dup.end  # type: ignore[attr-defined]
+    key = doc.text[start:end]
+    line = doc.src.line_of(first.start) + 1  # type: ignore[attr-defined]
+    return make("DUPLICATE_KEY", f"duplicate key '{key}' (first defined on line {line})", start, end,
+                {"key": key},
+                related=(Related(doc.path, first.start, first.end, "first definition"),))  # type: ignore[attr-defined]
+
+
+def _syntax_finding(doc: SkillDocument, message: str, offset: int) -> Finding:
+    src = doc.src
+    offset = min(max(offset, 0), len(src.text))
+    line = src.line_of(offset)
+    data: dict[str, object] = {"reason": "yaml"}
+    start, end = offset, min(offset + 1, src.line_end(line))
+    if end <= start:
+        start, end = src.line_start(line), src.line_end(line)
+    if any(p in message for p in _COLON_PROBLEMS):
+        colon = _unquoted_colon(doc, line)
+        if colon is not None:
+            data.update(colon)
+            message += f"; the value of '{colon['key']}' contains ': ' -- quote it or make it a block scalar"
+            start, end = colon["valueStart"], colon["valueEnd"]  # type: ignore[assignment]
+    return make("INVALID_FRONTMATTER", f"invalid YAML: {message}", start, end, data)
+
+
+def _unquoted_colon(doc: SkillDocument, error_line: int) -> dict[str, object] | None:
+    """The top-level `key: value` whose plain value holds ': ' (the common real YAML error)."""
+    src = doc.src
+    sp = doc.split
+    assert sp is not None
+    first = src.line_of(sp.yaml_start)
+    last = src.line_of(sp.close_start) - 1
+    line = error_line
+    while line >= first and (src.line_text(line)[:1] in (" ", "\t", "") or src.line_text(line).startswith("#")):
+        line -= 1
+    if line < first:
+        return None
+    m = _TOP_KEY.match(src.line_text(line))
+    if m is None or not m.group(2):
+        return None
+    value = m.group(2)
+    if value[0] in "\"'|>[{&*!":
+        return None
+    parts = [value]
+    end_line = line
+    nxt = line + 1
+    while nxt <= last:
+        t = src.line_text(nxt)
+        if t.strip() == "":
+            break
+        if t[:1] not in (" ", "\t"):
+            break
+        parts.append(t.strip())
+        end_line = nxt
+        nxt += 1
+    joined = " ".join(parts)
+    if ": " not in joined and not joined.endswith(":"):
+        return None
+    ls = src.line_start(line)
+    return {
+        "reason": "unquoted-colon",
+        "key": m.group(1),
+        "value": joined,
+        "valueStart": ls + m.start(2),
+        "valueEnd": src.line_start(end_line) + len(src.line_text(end_line).rstrip(" \t")),
+    }

@@ -1,0 +1,111 @@
+"""Source text with an LSP line index.
+
+Offsets everywhere in the engine are Python string indices (code points).
+LSP lines end only at ``\\n``, ``\\r\\n`` or ``\\r`` -- never at form feed, NEL or
+U+2028 -- so ``str.splitlines`` is never used here. Characters are converted to
+UTF-16 or UTF-8 code units on demand, per line.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from enum import Enum
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+class Encoding(str, Enum):
+    UTF8 = "utf-8"
+    UTF16 = "utf-16"
+    UTF32 = "utf-32"
+
+
+def _units(s: str, encoding: Encoding) -> int:
+    if encoding is Encoding.UTF32 or s.isascii():
+        return len(s)
+    if encoding is Encoding.UTF16:
+        return len(s) + sum(1 for ch in s if ord(ch) > 0xFFFF)
+    return len(s.encode("utf-8", "surrogatepass"))
+
+
+class SourceText:
+    """Immutable text plus the start offset of every line."""
+
+    __slots__ = ("text", "line_starts")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        if "\r" in text:
+            self.line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+        else:
+            starts = [0]
+            find = text.find
+            i = find("\n")
+            while i != -1:
+                starts.append(i + 1)
+                i = find("\n", i + 1)
+            self.line_starts = starts
+
+    @property
+    def line_count(self) -> int:
+        return len(self.line_starts)
+
+    def line_of(self, offset: int) -> int:
+        return bisect_right(self.line_starts, offset) - 1
+
+    def line_start(self, line: int) -> int:
+        return self.line_starts[line]
+
+    def line_end(self, line: int) -> int:
+        """Offset of the end of ``line``'s content (before its line break)."""
+        if line + 1 < len(self.line_starts):
+            end = self.line_starts[line + 1]
+            text = self.text
+            if end >= 2 and text[end - 2 : end] == "\r\n":
+                return end - 2
+            return end - 1
+        return len(self.text)
+
+    def line_text(self, line: int) -> str:
+        return self.text[self.line_starts[line] : self.line_end(line)]
+
+    def lines(self) -> list[str]:
+        return [self.line_text(i) for i in range(len(self.line_starts))]
+
+    def position(self, offset: int, encoding: Encoding = Encoding.UTF16) -> tuple[int, int]:
+        """(line, character) of a code point offset, characters in ``encoding`` units."""
+        offset = max(0, min(offset, len(self.text)))
+        line = self.line_of(offset)
+        start = self.line_starts[line]
+        # An offset inside a CRLF pair belongs to the end of the line's content.
+        end = self.line_end(line)
+        if offset > end:
+            offset = end
+        return line, _units(self.text[start:offset], encoding)
+
+    def offset(self, line: int, character: int, encoding: Encoding = Encoding.UTF16) -> int:
+        """Code point offset of an LSP position, clamped to the document and line."""
+        if line < 0:
+            return 0
+        if line >= len(self.line_starts):
+            return len(self.text)
+        start = self.line_starts[line]
+        end = self.line_end(line)
+        if character <= 0:
+            return start
+        seg = self.text[start:end]
+        if encoding is Encoding.UTF32 or seg.isascii():
+            return start + min(character, len(seg))
+        units = 0
+        for i, ch in enumerate(seg):
+            cp = ord(ch)
+            if encoding is Encoding.UTF16:
+                w = 2 if cp > 0xFFFF else 1
+            else:
+                w = 1 if cp < 0x80 else 2 if cp < 0x800 else 3 if cp < 0x10000 else 4
+            # A position inside a multi-unit character snaps to its start.
+            if units + w > character:
+                return start + i
+            units += w
+        return end

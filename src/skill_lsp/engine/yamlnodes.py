@@ -1,0 +1,233 @@
+"""YAML frontmatter as a tree of nodes with exact spans.
+
+Built from the parser's event stream (ruamel.yaml's C parser when present, its
+pure-Python parser otherwise) by an iterative composer, so:
+
+* every node carries code point offsets into the whole document;
+* nothing is ever constructed: tags such as ``!!python/object`` stay inert,
+  timestamps stay strings (ruamel raises ValueError on ``2025-13-45``);
+* alias expansion is counted, never performed, so an alias bomb is reported in
+  linear time instead of exploding when a tree walk expands it;
+* nesting depth is capped without recursion (ruamel's round-trip loader hits
+  RecursionError near depth 300).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+try:  # ruamel.yaml.clib: libyaml's event parser
+    from _ruamel_yaml import CParser as _CParser
+except ImportError:  # pragma: no cover - exercised where the C extension is missing
+    _CParser = None
+
+MAX_DEPTH = 64
+MAX_EXPANDED_NODES = 10_000
+
+
+@dataclass(slots=True, eq=False)
+class Node:
+    kind: str  # "scalar" | "map" | "seq"
+    start: int
+    end: int
+    tag: str | None = None
+    anchor: str | None = None
+    value: str = ""  # scalar text as parsed (escapes and folding applied)
+    style: str = ""  # scalar style: "" plain, '"', "'", "|", ">"; flow "[" / "{" for collections
+    items: list[Any] = field(default_factory=list)  # seq: [Node]; map: [(Node, Node)]
+    alias_of: Node | None = None  # set on alias nodes (which share the target's kind)
+    size: int = 1  # nodes in the expanded subtree
+
+    @property
+    def is_alias(self) -> bool:
+        return self.alias_of is not None
+
+    def target(self) -> Node:
+        return self.alias_of if self.alias_of is not None else self
+
+
+@dataclass(frozen=True, slots=True)
+class YamlError:
+    message: str
+    offset: int  # code point offset in the document
+    limit: bool = False  # a safety limit, not a syntax error
+
+
+# YAML 1.2 core schema resolution of plain scalars (what js-yaml and ruamel use).
+_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
+_BOOL_TRUE = re.compile(r"^(?:true|True|TRUE)$")
+_BOOL_FALSE = re.compile(r"^(?:false|False|FALSE)$")
+_INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+_FLOAT = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
+
+
+def resolve_scalar(node: Node) -> Any:
+    """Plain Python value of a scalar: None, bool, int, float or str."""
+    if node.style != "" or node.tag not in (None, "!"):
+        if node.tag in ("tag:yaml.org,2002:bool",) and node.value in ("true", "false"):
+            return node.value == "true"
+        return node.value
+    v = node.value
+    if _NULL.match(v):
+        return None
+    if _BOOL_TRUE.match(v):
+        return True
+    if _BOOL_FALSE.match(v):
+        return False
+    if _INT.match(v):
+        try:
+            return int(v, 0) if v[:2] in ("0o", "0x") else int(v)
+        except ValueError:
+            return v
+    if _FLOAT.match(v):
+        try:
+            return float(v.replace("inf", "Inf").replace("Inf", "inf").replace("INF", "inf"))
+        except ValueError:
+            return v
+    return v
+
+
+def to_python(node: Node) -> Any:
+    """Expand a node into plain values, following aliases.
+
+    Bounded: a self-referencing alias or an expansion past the composer's limit
+    yields None for the part beyond it, never a hang.
+    """
+    budget = [MAX_EXPANDED_NODES]
+    return _to_python(node, budget, 0)
+
+
+def _to_python(node: Node, budget: list[int], depth: int) -> Any:
+    budget[0] -= 1
+    if budget[0] < 0 or depth > MAX_DEPTH:
+        return None
+    node = node.target()
+    if node.kind == "scalar":
+        return resolve_scalar(node)
+    if node.kind == "seq":
+        return [_to_python(item, budget, depth + 1) for item in node.items]
+    out: dict[Any, Any] = {}
+    for k, v in node.items:
+        key = _to_python(k, budget, depth + 1)
+        if isinstance(key, (list, dict)) or key is None and k.target().kind != "scalar":
+            key = str(key)
+        out[key] = _to_python(v, budget, depth + 1)
+    return out
+
+
+def _parser(text: str) -> Any:
+    if _CParser is not None:
+        return _CParser(text)
+    from ruamel.yaml import YAML  # noqa: PLC0415 - slow import only on the fallback path
+
+    return iter(YAML(typ="safe", pure=True).parse(text))
+
+
+def _mark_offset(exc: Any) -> int:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    return int(getattr(mark, "index", 0) or 0) if mark is not None else 0
+
+
+def _message(exc: Any) -> str:
+    problem = getattr(exc, "problem", None)
+    context = getattr(exc, "context", None)
+    if problem:
+        return f"{problem} ({context})" if context else str(problem)
+    return str(exc).split("\n")[0]
+
+
+def compose(text: str, base: int = 0) -> tuple[Node | None, YamlError | None, list[Node]]:
+    """Compose the first YAML document of ``text``.
+
+    Returns (root, error, tagged) where offsets are shifted by ``base``; root is
+    None for an empty document. ``tagged`` lists nodes with explicit tags.
+    """
+    try:
+        parser = _parser(text)
+    except Exception as exc:  # the C parser validates the input eagerly
+        return None, YamlError(_message(exc), base + _mark_offset(exc)), []
+    get = parser.get_event if hasattr(parser, "get_event") else parser.__next__
+    anchors: dict[str, Node] = {}
+    stack: list[Node] = []
+    pending_key: list[Node | None] = []
+    root: Node | None = None
+    tagged: list[Node] = []
+    expanded = 0
+    try:
+        while True:
+            ev = get()
+            name = type(ev).__name__
+            if name in ("StreamStartEvent", "DocumentStartEvent"):
+                continue
+            if name in ("DocumentEndEvent", "StreamEndEvent"):
+                break
+            if name in ("MappingEndEvent", "SequenceEndEvent"):
+                node = stack.pop()
+                pending_key.pop()
+                node.end = base + ev.end_mark.index
+                node.size = 1 + sum(
+                    (k.size + v.size) for k, v in node.items
+                ) if node.kind == "map" else 1 + sum(i.size for i in node.items)
+                _attach(stack, pending_key, node)
+                if not stack:
+                    root = node
+                continue
+            start = base + ev.start_mark.index
+            end = base + ev.end_mark.index
+            if name == "AliasEvent":
+                target = anchors.get(ev.anchor)
+                if target is None:
+                    return root, YamlError(f"found undefined alias '{ev.anchor}'", start), tagged
+                expanded += target.size
+                if expanded > MAX_EXPANDED_NODES:
+                    return None, YamlError(
+                        f"aliases expand to more than {MAX_EXPANDED_NODES:,} nodes (alias bomb?)", start, limit=True
+                    ), tagged
+                node = Node(target.kind, start, end, value=target.value, style=target.style,
+                            items=target.items, alias_of=target, size=target.size)
+            else:
+                tag = ev.tag
+                node = Node(
+                    "scalar" if name == "ScalarEvent" else "map" if name == "MappingStartEvent" else "seq",
+                    start, end, tag=tag, anchor=ev.anchor,
+                )
+                if tag not in (None, "!"):
+                    tagged.append(node)
+                if name == "ScalarEvent":
+                    node.value = ev.value
+                    node.style = ev.style or ""
+                else:
+                    node.style = "[" if name == "SequenceStartEvent" and ev.flow_style else (
+                        "{" if ev.flow_style else "")
+                    if len(stack) >= MAX_DEPTH:
+                        return None, YamlError(f"nesting deeper than {MAX_DEPTH} levels", start, limit=True), tagged
+                    if ev.anchor:
+                        anchors[ev.anchor] = node
+                    stack.append(node)
+                    pending_key.append(None)
+                    continue
+                if ev.anchor:
+                    anchors[ev.anchor] = node
+            _attach(stack, pending_key, node)
+            if not stack:
+                root = node
+    except RecursionError:
+        return None, YamlError(f"nesting deeper than {MAX_DEPTH} levels", base, limit=True), tagged
+    except Exception as exc:  # every parser failure becomes a finding, never a crash
+        return None, YamlError(_message(exc), base + _mark_offset(exc)), tagged
+    return root, None, tagged
+
+
+def _attach(stack: list[Node], pending_key: list[Node | None], node: Node) -> None:
+    if not stack:
+        return
+    parent = stack[-1]
+    if parent.kind == "seq":
+        parent.items.append(node)
+    elif pending_key[-1] is None:
+        pending_key[-1] = node
+    else:
+        parent.items.append((pending_key[-1], node))
+        pending_key[-1] = None
