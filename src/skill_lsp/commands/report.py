@@ -106,8 +106,9 @@ def _json(results: list[SkillResult], out: TextIO, color: bool) -> None:
             })
     skills = [{"path": r.path, "name": r.name, "root": r.location.root if r.location and r.location.root_index >= 0 else None,
                "rootIndex": r.location.root_index if r.location else -1} for r in results]
+    # No indent: the C encoder is ~10x faster on large runs.
     json.dump({"version": __version__, "summary": summary(results), "skills": skills, "findings": rows}, out,
-              ensure_ascii=False, indent=2)
+              ensure_ascii=False)
     out.write("\n")
 
 

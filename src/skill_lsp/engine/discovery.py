@@ -64,6 +64,11 @@ def is_inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
+@lru_cache(maxsize=256)
+def _realpath(root: str) -> str:
+    return os.path.realpath(root)
+
+
 def _skill_file(dir_path: str) -> str | None:
     """SKILL.md (preferred) or skill.md in ``dir_path``, by exact name."""
     try:
@@ -83,7 +88,7 @@ def locate(dir_path: str, root: str, root_index: int, fence: list[str],
     if skill_md is None:
         return None
     real_dir = os.path.realpath(dir_path)
-    real_fence = [os.path.realpath(r) for r in fence]
+    real_fence = [_realpath(r) for r in fence]
     if fence and not any(is_inside(real_dir, r) for r in real_fence):
         return Location(dir_path, skill_md, root_index, root,
                         ("OUTSIDE_WORKSPACE", f"Skill directory is outside all configured workspace roots: {real_dir}"))

@@ -105,63 +105,55 @@ def _parse_pulldown(body: str, base: int) -> Body:
     # One char per byte, so byte offsets index it directly.
     src = body if body.isascii() else body.encode("utf-8").decode("latin-1")
     to_char = _ByteMap(body)
-    events = _pyromark.events_with_range(body, options=_options())
-    link_stack: list[list] = []  # [kind, target, start_byte, max_child_end_byte]
-    heading: list | None = None  # [level, start_byte, end_byte, parts]
-    for ev, rng in events:
-        if isinstance(ev, dict):
-            if "Start" in ev:
-                tag = ev["Start"]
-                if isinstance(tag, dict):
-                    if "Link" in tag or "Image" in tag:
-                        info = tag.get("Link") or tag.get("Image")
-                        kind = "image" if "Image" in tag else "inline"
-                        lt = info["link_type"]
-                        if lt in ("Inline",):
-                            pass
-                        elif lt in ("Reference", "Collapsed", "Shortcut"):
-                            kind = "reference" if kind == "inline" else "image-reference"
-                        else:  # autolinks, emails, wikilinks: not file references
-                            kind = ""
-                        if link_stack:
-                            link_stack[-1][3] = max(link_stack[-1][3], rng["end"])
-                        link_stack.append([kind, info["dest_url"], rng["start"], rng["start"] + (2 if "Image" in tag else 1), rng["end"]])
-                        continue
-                    if "Heading" in tag:
-                        lvl = tag["Heading"]["level"]
-                        heading = [int(lvl[1:]), rng["start"], rng["end"], []]
-                        continue
-                    if "CodeBlock" in tag:
-                        out.code_blocks.append((base + to_char(rng["start"]), base + to_char(rng["end"])))
-                        continue
-            elif "End" in ev:
-                tag = ev["End"]
-                if tag in ("Link", "Image") and link_stack:
-                    kind, target, s, text_end, e = link_stack.pop()
-                    if link_stack:
-                        link_stack[-1][3] = max(link_stack[-1][3], e)
-                    if kind in ("inline", "image"):
-                        span = _inline_target(src, text_end, e)
-                        if span is not None:
-                            ts, te = span
-                            out.links.append(Link(kind, target, base + to_char(s), base + to_char(e),
-                                                  base + to_char(ts), base + to_char(te)))
-                    elif kind:
-                        out.links.append(Link("reference", target, base + to_char(s), base + to_char(e),
-                                              base + to_char(s), base + to_char(e)))
-                    continue
-                if isinstance(tag, dict) and "Heading" in tag and heading is not None:
-                    level, s, e, parts = heading
-                    out.headings.append(Heading(level, "".join(parts).strip(), base + to_char(s),
-                                                base + to_char(e)))
-                    heading = None
-                    continue
-            if heading is not None:
-                for key in ("Text", "Code"):
-                    if key in ev:
-                        heading[3].append(ev[key])
-        if link_stack:
-            link_stack[-1][3] = max(link_stack[-1][3], rng["end"])
+    # [kind, target, start, end-of-text-so-far, end] per open link/image.
+    links: list[list] = []
+    heading: list | None = None  # [level, start, end, text parts]
+    for ev, rng in _pyromark.events_with_range(body, options=_options(), merge_text=True):
+        if type(ev) is not dict:
+            if links:
+                links[-1][3] = max(links[-1][3], rng["end"])
+            continue
+        if links and "End" not in ev:  # the link text reaches at least this far
+            links[-1][3] = max(links[-1][3], rng["end"])
+        start_tag = ev.get("Start")
+        if start_tag is not None:
+            if type(start_tag) is not dict:
+                continue
+            info = start_tag.get("Link") or start_tag.get("Image")
+            if info is not None:
+                image = "Image" in start_tag
+                lt = info["link_type"]
+                kind = ("image" if image else "inline") if lt == "Inline" else (
+                    "reference" if lt in ("Reference", "Collapsed", "Shortcut") else "")
+                links.append([kind, info["dest_url"], rng["start"], rng["start"] + (2 if image else 1), rng["end"]])
+            elif "Heading" in start_tag:
+                heading = [int(start_tag["Heading"]["level"][1:]), rng["start"], rng["end"], []]
+            elif "CodeBlock" in start_tag:
+                out.code_blocks.append((base + to_char(rng["start"]), base + to_char(rng["end"])))
+            continue
+        end_tag = ev.get("End")
+        if end_tag is not None:
+            if end_tag in ("Link", "Image") and links:
+                kind, target, s, text_end, e = links.pop()
+                if links:
+                    links[-1][3] = max(links[-1][3], e)
+                if kind in ("inline", "image"):
+                    span = _inline_target(src, text_end, e)
+                    if span is not None:
+                        out.links.append(Link(kind, target, base + to_char(s), base + to_char(e),
+                                              base + to_char(span[0]), base + to_char(span[1])))
+                elif kind:
+                    s_c, e_c = base + to_char(s), base + to_char(e)
+                    out.links.append(Link("reference", target, s_c, e_c, s_c, e_c))
+            elif heading is not None and type(end_tag) is dict and "Heading" in end_tag:
+                level, s, e, parts = heading
+                out.headings.append(Heading(level, "".join(parts).strip(), base + to_char(s), base + to_char(e)))
+                heading = None
+            continue
+        if heading is not None:
+            piece = ev.get("Text") or ev.get("Code")
+            if piece:
+                heading[3].append(piece)
     for label, info in _pyromark.reference_definitions(body, options=_options()).items():
         span = info["span"]
         ts = _definition_target(src, span["start"], span["end"])

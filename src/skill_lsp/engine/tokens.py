@@ -18,11 +18,6 @@ __all__ = ["estimate_tokens"]
 
 def estimate_tokens(text: str) -> int:
     """Estimated token count of ``text`` (see module docstring)."""
-    ascii_chars = 0
-    other = 0
-    for ch in text:
-        if ord(ch) < 0x80:
-            ascii_chars += 1
-        else:
-            other += 1
+    ascii_chars = len(text.encode("ascii", "ignore"))
+    other = len(text) - ascii_chars
     return -(-ascii_chars // 4) + other

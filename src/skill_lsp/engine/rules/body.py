@@ -15,7 +15,10 @@ from . import Context
 MAX_BODY_LINES = 500
 MAX_INSTRUCTION_TOKENS = 5000
 
-_TRAILING = re.compile(r"[ \t\f\v]+$")
+# The last blank before a line break (LSP breaks only) or the end of the text; one
+# character class plus lookahead keeps the scan linear and fast on prose.
+_BLANKS = " \t\f\v"
+_LAST_BLANK = re.compile(r"[ \t\f\v](?=[\r\n]|\Z)")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _WINDOWS_ABS = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")
 
@@ -29,24 +32,17 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
 def _trailing_whitespace(doc: SkillDocument) -> Iterator[Finding]:
     src = doc.src
     text = src.text
-    starts = src.line_starts
-    last = len(starts) - 1
-    for line in range(len(starts)):
-        end = src.line_end(line) if line < last else len(text)
-        if end == starts[line]:
-            continue
-        ch = text[end - 1]
-        if ch not in " \t\f\v":
-            continue
-        content = text[starts[line]:end]
-        m = _TRAILING.search(content)
-        assert m is not None
-        ws = m.group(0)
-        if ws == "  " and m.start() > 0:
+    for m in _LAST_BLANK.finditer(text):
+        end = m.end()
+        line_start = src.line_starts[src.line_of(m.start())]
+        start = m.start()
+        while start > line_start and text[start - 1] in _BLANKS:
+            start -= 1
+        only = start == line_start
+        if end - start == 2 and text[start:end] == "  " and not only:
             continue  # a Markdown hard line break
-        s = starts[line] + m.start()
-        yield make("TRAILING_WHITESPACE", "trailing whitespace" if m.start() > 0 else "line holds only whitespace",
-                   s, starts[line] + len(content), {"fix": "trim"}, tags=("unnecessary",))
+        yield make("TRAILING_WHITESPACE", "line holds only whitespace" if only else "trailing whitespace",
+                   start, end, {"fix": "trim"}, tags=("unnecessary",))
 
 
 def classify(target: str) -> str:
