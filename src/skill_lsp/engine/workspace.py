@@ -185,3 +185,19 @@ def link_skills(results: list[SkillResult], settings: Settings) -> None:
                 tags=("unnecessary",)))
     for r in results:
         r.cross = apply_settings(r.cross, settings)
+
+
+def fix_all_text(text: str, path: str, settings: Settings, *, on_disk: bool = True, max_passes: int = 5) -> str:
+    """Apply every safe fix until none is left (a fixpoint, so a second run changes nothing)."""
+    from .fixes import apply_edits, safe_edits  # noqa: PLC0415
+
+    for _ in range(max_passes):
+        doc, findings = check_text(text, path, settings, on_disk=on_disk)
+        edits = safe_edits(doc, findings)
+        if not edits:
+            break
+        new = apply_edits(text, edits)
+        if new == text:
+            break
+        text = new
+    return text

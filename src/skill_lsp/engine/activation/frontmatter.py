@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-__all__ = ["normalize_allowed_tools", "normalized_frontmatter", "declares_arguments", "is_disabled_for_model"]
+__all__ = [
+    "normalize_allowed_tools",
+    "normalized_frontmatter",
+    "declares_arguments",
+    "is_disabled_for_model",
+]
 
 
 def normalize_allowed_tools(value: object) -> list[str] | object:

@@ -74,7 +74,15 @@ def utf16_key(value: str) -> bytes:
     return value.encode("utf-16-be", "surrogatepass")
 
 
-_JSON_SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_JSON_SHORT = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+}
 
 
 def js_json_string(value: str) -> str:

@@ -7,7 +7,13 @@ from collections.abc import Mapping
 
 from .results import ToolError
 
-__all__ = ["KNOWN_PARAM_ALIASES", "SKILL_NAME_RE", "MAX_NAME_LENGTH", "validate_params", "is_skill_name"]
+__all__ = [
+    "KNOWN_PARAM_ALIASES",
+    "SKILL_NAME_RE",
+    "MAX_NAME_LENGTH",
+    "validate_params",
+    "is_skill_name",
+]
 
 MAX_NAME_LENGTH = 64
 SKILL_NAME_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -105,7 +111,9 @@ def validate_params(params: object) -> tuple[str, str | dict[str, str] | None] |
     arguments = params.get("arguments")
     if "arguments" in params and arguments is not None:
         if isinstance(arguments, Mapping):
-            bad = [k for k, v in arguments.items() if not isinstance(k, str) or not isinstance(v, str)]
+            bad = [
+                k for k, v in arguments.items() if not isinstance(k, str) or not isinstance(v, str)
+            ]
             if bad:
                 issues.append("arguments must be a string or an object whose values are strings")
             else:

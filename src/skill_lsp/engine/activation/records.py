@@ -14,6 +14,8 @@ class SkillRecord:
     root_index: int  # index of its configured root; lower wins
     root: str  # absolute root path
     frontmatter: dict  # parsed plain values in file order; {} when unparseable.
-    body: str  # byte-exact body: the text after the closing --- line (whole text when no frontmatter)
+    # byte-exact body: the text after the closing --- line (whole text when no frontmatter)
+    body: str
     error: tuple[str, str] | None = None  # (code, message) when it cannot be activated
     shadowed: tuple[str, ...] = ()  # dirs of lower-precedence skills with the same name
+    text: str | None = None  # the whole SKILL.md as analysed (dialects that embed the file, e.g. Codex)

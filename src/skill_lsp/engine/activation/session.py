@@ -106,7 +106,8 @@ def build_catalog(records: Iterable[SkillRecord]) -> tuple[CatalogEntry, ...]:
     entries: list[CatalogEntry] = []
     for name, group in groups.items():
         ranked = sorted(
-            enumerate(group), key=lambda item: (item[1].error is not None, item[1].root_index, item[0])
+            enumerate(group),
+            key=lambda item: (item[1].error is not None, item[1].root_index, item[0]),
         )
         winner = ranked[0][1]
         shadowed = list(winner.shadowed)
@@ -160,7 +161,9 @@ class SkillSession:
         if overrides:
             config = replace(config, **overrides)  # type: ignore[arg-type]
         if config.untrusted_project_skills not in ("hook_required", "warn", "allow"):
-            raise ValueError(f"untrusted_project_skills must be hook_required, warn or allow; got {config.untrusted_project_skills!r}")
+            raise ValueError(
+                f"untrusted_project_skills must be hook_required, warn or allow; got {config.untrusted_project_skills!r}"
+            )
         self.config = config
         self.records: tuple[SkillRecord, ...] = tuple(records)
         self.catalog: tuple[CatalogEntry, ...] = build_catalog(self.records)
@@ -179,7 +182,9 @@ class SkillSession:
         return self._by_name.get(name)
 
     # -- the tool -------------------------------------------------------------
-    def activate(self, params: object, *, user_initiated: bool = False, turn: int | None = None) -> Result:
+    def activate(
+        self, params: object, *, user_initiated: bool = False, turn: int | None = None
+    ) -> Result:
         with self._lock:
             result = self._activate(params, user_initiated=user_initiated, turn=turn)
         from skill_lsp.engine.render import render_result
@@ -194,7 +199,9 @@ class SkillSession:
         name, arguments = parsed
 
         if name in self._activated:
-            return AlreadyLoadedResult(name=name, at_turn=self._turns.get(name), previous=self._activated[name])
+            return AlreadyLoadedResult(
+                name=name, at_turn=self._turns.get(name), previous=self._activated[name]
+            )
 
         entry = self._by_name.get(name)
         if entry is None:
@@ -237,7 +244,8 @@ class SkillSession:
 
         # Load: the body comes from discovery; list resources (names only).
         io_error = ErrorResult(
-            ToolError("IO_ERROR", f'failed to load skill "{name}" from {record.dir}', meta), name=name
+            ToolError("IO_ERROR", f'failed to load skill "{name}" from {record.dir}', meta),
+            name=name,
         )
         if not os.path.isdir(record.dir):
             return io_error
@@ -245,7 +253,7 @@ class SkillSession:
             resources = list_resources(record.dir)
         except ResourceListingError:
             return io_error
-        source_text = _read_text(record.path)
+        source_text = record.text  # never re-read: the record is what was analysed
 
         # Fence.
         cfg = self.config
@@ -256,7 +264,10 @@ class SkillSession:
         )
         if sensitive and hook is None:
             return ErrorResult(
-                ToolError("SENSITIVE", f"Refusing to activate skill in sensitive path: {record.dir}", meta), name=name
+                ToolError(
+                    "SENSITIVE", f"Refusing to activate skill in sensitive path: {record.dir}", meta
+                ),
+                name=name,
             )
         roots = cfg.workspace_roots
         if roots is None:
@@ -275,7 +286,8 @@ class SkillSession:
         # Trust gate + permission hook.
         frontmatter = normalized_frontmatter(record.frontmatter)
         trusted = any(
-            is_under_root(record.dir, root) or is_under_root(os.path.realpath(record.dir), os.path.realpath(root))
+            is_under_root(record.dir, root)
+            or is_under_root(os.path.realpath(record.dir), os.path.realpath(root))
             for root in cfg.trusted_roots
         )
         mode = "allow" if trusted else cfg.untrusted_project_skills
@@ -373,13 +385,4 @@ class SkillSession:
             "permission hook returned 'ask' but skill runs in autonomous mode. "
             "Configure the hook to return allow or deny."
         )
-
-
-def _read_text(path: str) -> str | None:
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError:
-        return None
-    return data.decode("utf-8", "replace")
 

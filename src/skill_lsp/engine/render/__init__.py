@@ -67,6 +67,8 @@ def render_catalog(records: Sequence[SkillRecord], dialect: str | Dialect = DEFA
     return get_dialect(dialect).render_catalog(records)
 
 
-def catalog_report(record: SkillRecord, dialect: str | Dialect = DEFAULT_DIALECT) -> CatalogEntryReport:
+def catalog_report(
+    record: SkillRecord, dialect: str | Dialect = DEFAULT_DIALECT
+) -> CatalogEntryReport:
     """Catalog entry text, size in characters, estimated tokens and budget warnings."""
     return get_dialect(dialect).report(record)

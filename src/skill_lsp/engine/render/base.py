@@ -16,7 +16,13 @@ from skill_lsp.engine.activation.results import (
 )
 from skill_lsp.engine.tokens import estimate_tokens
 
-__all__ = ["BudgetWarning", "CatalogEntryReport", "Dialect", "record_description", "record_display_name"]
+__all__ = [
+    "BudgetWarning",
+    "CatalogEntryReport",
+    "Dialect",
+    "record_description",
+    "record_display_name",
+]
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,9 @@ class Dialect:
         # Most harnesses have no dedupe: a second call loads the skill again.
         if result.previous is not None:
             return self.render_ok(result.previous)
-        return f'(Skill "{result.name}" is already active in this session. No new content was added.)'
+        return (
+            f'(Skill "{result.name}" is already active in this session. No new content was added.)'
+        )
 
     def render_not_found(self, result: NotFoundResult) -> str:
         raise NotImplementedError

@@ -38,7 +38,9 @@ class CodexCatalog:
     truncated: dict[str, int]  # name -> description chars cut
 
 
-def budget_catalog(items: Sequence[tuple[str, str, str]], budget: int = DEFAULT_SKILL_METADATA_CHAR_BUDGET) -> CodexCatalog:
+def budget_catalog(
+    items: Sequence[tuple[str, str, str]], budget: int = DEFAULT_SKILL_METADATA_CHAR_BUDGET
+) -> CodexCatalog:
     """Apply the Codex character budget to ``(name, description, path)`` items."""
     full = [_line(n, d, p) for n, d, p in items]
     if sum(len(line) + 1 for line in full) <= budget:
@@ -61,7 +63,9 @@ def budget_catalog(items: Sequence[tuple[str, str, str]], budget: int = DEFAULT_
                     changed = True
         lines = tuple(_line(n, d[: alloc[i]], p) for i, (n, d, p) in enumerate(items))
         truncated = {n: len(d) - alloc[i] for i, (n, d, _) in enumerate(items) if alloc[i] < len(d)}
-        return CodexCatalog(lines, {n: alloc[i] for i, (n, _, _) in enumerate(items)}, (), truncated)
+        return CodexCatalog(
+            lines, {n: alloc[i] for i, (n, _, _) in enumerate(items)}, (), truncated
+        )
     used = 0
     kept: list[str] = []
     omitted: list[str] = []
@@ -83,11 +87,15 @@ class CodexDialect(Dialect):
         self.budget = budget
 
     def _items(self, records: Sequence[SkillRecord]) -> list[tuple[str, str, str]]:
-        return [(r.name, record_description(r), r.path.replace("\\", "/")) for r in self.order(records)]
+        return [
+            (r.name, record_description(r), r.path.replace("\\", "/")) for r in self.order(records)
+        ]
 
     def render_ok(self, result: OkResult) -> str:
         contents = result.source_text if result.source_text is not None else result.body
-        return f"<skill>\n<name>{result.name}</name>\n<path>{result.path}</path>\n{contents}\n</skill>"
+        return (
+            f"<skill>\n<name>{result.name}</name>\n<path>{result.path}</path>\n{contents}\n</skill>"
+        )
 
     def render_not_found(self, result: NotFoundResult) -> str:
         return f"(skill {result.name} is not installed)"
@@ -104,7 +112,13 @@ class CodexDialect(Dialect):
         if cost <= self.budget:
             return []
         return [
-            BudgetWarning(self.name, "codex-entry-over-budget", f"this entry alone is {cost} chars; the Codex skills budget is {self.budget}", self.budget, cost)
+            BudgetWarning(
+                self.name,
+                "codex-entry-over-budget",
+                f"this entry alone is {cost} chars; the Codex skills budget is {self.budget}",
+                self.budget,
+                cost,
+            )
         ]
 
     def catalog_warnings(self, records: Sequence[SkillRecord]) -> list[BudgetWarning]:
@@ -114,7 +128,15 @@ class CodexDialect(Dialect):
         out: list[BudgetWarning] = []
         for name, desc, _ in items:
             if name in result.omitted:
-                out.append(BudgetWarning(self.name, "codex-skill-dropped", f"skill {name!r} is dropped: the catalog is {total} chars, over the {self.budget}-char Codex budget even without descriptions", self.budget, total))
+                out.append(
+                    BudgetWarning(
+                        self.name,
+                        "codex-skill-dropped",
+                        f"skill {name!r} is dropped: the catalog is {total} chars, over the {self.budget}-char Codex budget even without descriptions",
+                        self.budget,
+                        total,
+                    )
+                )
             elif name in result.truncated:
                 keep = result.kept_description_chars[name]
                 out.append(

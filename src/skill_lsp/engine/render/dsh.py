@@ -82,7 +82,10 @@ def render_skill_content(
                 "Resolve relative URLs mentioned by this skill against the base URL before using them. Load referenced resources only as needed.",
             ]
         elif kind == "opaque":
-            hint = [f"Resources for this skill: {escape_text(value)}", "Load referenced resources only as needed."]
+            hint = [
+                f"Resources for this skill: {escape_text(value)}",
+                "Load referenced resources only as needed.",
+            ]
         else:
             raise ValueError(f"unknown resource base kind {kind!r}")
     return "\n".join(
@@ -102,15 +105,23 @@ def render_skill_content(
 
 def _check_max_length(max_length: object) -> int:
     if isinstance(max_length, bool) or not isinstance(max_length, (int, float)):
-        raise ValueError("tool-skill: catalogDescriptionMaxLength must be an integer greater than or equal to 3")
+        raise ValueError(
+            "tool-skill: catalogDescriptionMaxLength must be an integer greater than or equal to 3"
+        )
     if isinstance(max_length, float) and not max_length.is_integer():
-        raise ValueError("tool-skill: catalogDescriptionMaxLength must be an integer greater than or equal to 3")
+        raise ValueError(
+            "tool-skill: catalogDescriptionMaxLength must be an integer greater than or equal to 3"
+        )
     if max_length < 3:
-        raise ValueError("tool-skill: catalogDescriptionMaxLength must be an integer greater than or equal to 3")
+        raise ValueError(
+            "tool-skill: catalogDescriptionMaxLength must be an integer greater than or equal to 3"
+        )
     return int(max_length)
 
 
-def catalog_description(value: str, max_length: int = DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH) -> str:
+def catalog_description(
+    value: str, max_length: int = DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH
+) -> str:
     """Normalised, capped description exactly as the catalog publishes it (unescaped)."""
     max_length = _check_max_length(max_length)
     normalized = js_collapse_ws(value)
@@ -147,12 +158,16 @@ def catalog_entries(
             seen[record.name] = record
     ordered = sorted(seen.values(), key=lambda r: utf16_key(r.name))
     return [
-        (r.name, catalog_description(record_description(r), max_length)) for r in ordered if is_model_invocable(r)
+        (r.name, catalog_description(record_description(r), max_length))
+        for r in ordered
+        if is_model_invocable(r)
     ]
 
 
 def catalog_digest(entries: Sequence[tuple[str, str]]) -> str:
-    canonical = "\n".join(f"[{js_json_string(name)},{js_json_string(desc)}]" for name, desc in entries)
+    canonical = "\n".join(
+        f"[{js_json_string(name)},{js_json_string(desc)}]" for name, desc in entries
+    )
     return hashlib.sha256(to_utf8_bytes(canonical)).hexdigest()
 
 
@@ -222,11 +237,15 @@ class DshDialect(Dialect):
     name = "dsh"
     label = "DeepSeek Harness"
 
-    def __init__(self, catalog_description_max_length: int = DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH) -> None:
+    def __init__(
+        self, catalog_description_max_length: int = DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH
+    ) -> None:
         self.max_length = _check_max_length(catalog_description_max_length)
 
     def render_ok(self, result: OkResult) -> str:
-        return render_skill_content(result.name, js_trim(result.body), resource_base=("directory", result.dir))
+        return render_skill_content(
+            result.name, js_trim(result.body), resource_base=("directory", result.dir)
+        )
 
     def render_not_found(self, result: NotFoundResult) -> str:
         return f'Error: skill "{result.name}" is unknown or no longer available'
@@ -264,7 +283,13 @@ class DshDialect(Dialect):
         out: list[BudgetWarning] = []
         if not is_model_invocable(record):
             out.append(
-                BudgetWarning(self.name, "dsh-not-listed", "disable-model-invocation: DSH leaves this skill out of the catalog and the skill tool refuses it; only a /name gesture loads it", 0, 0)
+                BudgetWarning(
+                    self.name,
+                    "dsh-not-listed",
+                    "disable-model-invocation: DSH leaves this skill out of the catalog and the skill tool refuses it; only a /name gesture loads it",
+                    0,
+                    0,
+                )
             )
             return out
         normalized = js_collapse_ws(record_description(record))

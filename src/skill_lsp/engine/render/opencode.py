@@ -24,7 +24,9 @@ class OpenCodeDialect(Dialect):
         # excluded); the preview uses our resource listing, absolute, without
         # overflow markers.
         files = [
-            os.path.join(result.dir, r) for r in result.resources if not r.rsplit("/", 1)[-1].startswith("(... ")
+            os.path.join(result.dir, r)
+            for r in result.resources
+            if not r.rsplit("/", 1)[-1].startswith("(... ")
         ][:10]
         return "\n".join(
             [

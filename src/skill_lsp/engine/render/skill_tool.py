@@ -88,11 +88,15 @@ class SkillToolDialect(Dialect):
                 f'(Skill "{result.name}" is already active in this session. '
                 f"Body was loaded at turn {result.at_turn}. No new content was added.)"
             )
-        return f'(Skill "{result.name}" is already active in this session. No new content was added.)'
+        return (
+            f'(Skill "{result.name}" is already active in this session. No new content was added.)'
+        )
 
     def render_not_found(self, result: NotFoundResult) -> str:
         if not result.siblings:
-            return f'(No skill matches "{result.name}". Check the catalog for installed skill names.)'
+            return (
+                f'(No skill matches "{result.name}". Check the catalog for installed skill names.)'
+            )
         return (
             f'(No skill matches "{result.name}". Did you mean: {", ".join(result.siblings)}? '
             "Run with a listed name from the catalog.)"

@@ -1,0 +1,4 @@
+"""compress for PDF files."""
+import sys
+
+print("compress", sys.argv[1:])

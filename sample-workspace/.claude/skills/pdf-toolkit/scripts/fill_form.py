@@ -1,0 +1,4 @@
+"""fill form for PDF files."""
+import sys
+
+print("fill_form", sys.argv[1:])

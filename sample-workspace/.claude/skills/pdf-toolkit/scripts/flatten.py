@@ -1,0 +1,4 @@
+"""flatten for PDF files."""
+import sys
+
+print("flatten", sys.argv[1:])

@@ -1,0 +1,4 @@
+"""merge for PDF files."""
+import sys
+
+print("merge", sys.argv[1:])

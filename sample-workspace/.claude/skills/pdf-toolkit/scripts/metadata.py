@@ -1,0 +1,4 @@
+"""metadata for PDF files."""
+import sys
+
+print("metadata", sys.argv[1:])

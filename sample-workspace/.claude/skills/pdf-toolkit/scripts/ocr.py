@@ -1,0 +1,4 @@
+"""ocr for PDF files."""
+import sys
+
+print("ocr", sys.argv[1:])

@@ -1,0 +1,4 @@
+"""rotate for PDF files."""
+import sys
+
+print("rotate", sys.argv[1:])

@@ -1,0 +1,4 @@
+"""split for PDF files."""
+import sys
+
+print("split", sys.argv[1:])

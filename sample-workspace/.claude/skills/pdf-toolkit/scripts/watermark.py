@@ -1,0 +1,4 @@
+"""watermark for PDF files."""
+import sys
+
+print("watermark", sys.argv[1:])

@@ -1,0 +1,109 @@
+"""`skill-lsp preview` and `skill-lsp catalog`: the exact model-facing text."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from argparse import Namespace
+
+from ..engine import discovery
+from ..engine.preview import activate, catalog, parse_arguments, records_for, result_json
+from ..engine.workspace import SkillResult, check_file, link_skills
+from .targets import collect, load_settings
+
+
+def _checked(locations: list[discovery.Location], settings) -> list[SkillResult]:
+    return [check_file(loc.path, settings, loc) for loc in locations]
+
+
+def _write_exact(text: str) -> None:
+    sys.stdout.write(text)
+    # The text is byte-exact; only an interactive terminal gets a final newline added.
+    if sys.stdout.isatty() and not text.endswith("\n"):
+        sys.stdout.write("\n")
+
+
+def run_preview(args: Namespace) -> int:
+    target = args.target
+    path_like = os.path.exists(target) or os.sep in target or target.lower().endswith(".md")
+    workspace = os.path.abspath(args.workspace)
+    if path_like:
+        p = os.path.abspath(target)
+        if os.path.isdir(p):
+            found = discovery._skill_file(p)
+            if found is None:
+                print(f"skill-lsp: no SKILL.md in {target}", file=sys.stderr)
+                return 2
+            p = found
+        if not os.path.exists(p):
+            print(f"skill-lsp: no such file: {target}", file=sys.stderr)
+            return 2
+        if args.workspace == ".":
+            workspace = _workspace_of(p)
+    settings, problems = load_settings(workspace, args.config, args.profile)
+    for problem in problems:
+        print(f"skill-lsp: {problem}", file=sys.stderr)
+    roots = settings.resolved_roots(workspace)
+    locations = discovery.scan_roots(roots, settings.sensitive_patterns)
+    results = _checked(locations, settings)
+    link_skills(results, settings)
+    if path_like and not any(os.path.realpath(r.path) == os.path.realpath(p) for r in results):
+        loc = discovery.locate(os.path.dirname(p), os.path.dirname(os.path.dirname(p)), -1, [],
+                               settings.sensitive_patterns) or discovery.Location(os.path.dirname(p), p, -1, os.path.dirname(p))
+        results.append(check_file(p, settings, loc))
+    records = records_for(results, len(roots))
+    dialect = args.dialect or settings.dialect
+    if path_like:
+        real = os.path.realpath(p)
+        match = next(r.path for r in records if os.path.realpath(r.path) == real)
+        result = activate(records, settings, path=match, dialect=dialect,
+                          arguments=parse_arguments(args.arguments), as_user=args.as_user)
+    else:
+        result = activate(records, settings, name=target, dialect=dialect,
+                          arguments=parse_arguments(args.arguments), as_user=args.as_user)
+    if args.format == "json":
+        json.dump({"kind": result.kind, "dialect": dialect, "output": result.output, "result": result_json(result)},
+                  sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        _write_exact(result.output)
+    return 0 if result.kind in ("ok", "already_loaded") else 1
+
+
+def _workspace_of(skill_md: str) -> str:
+    """The folder that holds the root a SKILL.md lives in (`ws/.claude/skills/x/SKILL.md` -> `ws`)."""
+    skill_dir = os.path.dirname(skill_md)
+    root = os.path.dirname(skill_dir)
+    for default in (".agents/skills", ".claude/skills", ".skills"):
+        if root.endswith(os.sep + default.replace("/", os.sep)):
+            return root[: -len(default) - 1]
+    return os.path.dirname(root) if os.path.basename(root) == "skills" else root
+
+
+def run_catalog(args: Namespace) -> int:
+    targets = collect(args.paths, args.config, args.profile)
+    for problem in targets.problems:
+        print(f"skill-lsp: {problem}", file=sys.stderr)
+    settings = targets.settings
+    in_roots = _checked(targets.locations, settings)
+    link_skills(in_roots, settings)
+    results = in_roots + _checked(targets.loose, settings)
+    roots = settings.resolved_roots(targets.workspace)
+    records = records_for(results, len(roots))
+    dialect = args.dialect or settings.dialect
+    text, entries = catalog(records, dialect, update=args.state == "replacement")
+    if args.format == "json":
+        json.dump({"dialect": dialect, "text": text, "entries": entries}, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        _write_exact(text)
+        # Sizes go to stderr so stdout stays exactly what the model sees.
+        width = max((len(e["name"]) for e in entries), default=4)
+        print(f"\n{'skill'.ljust(width)}  chars  tokens", file=sys.stderr)
+        for e in entries:
+            flag = "" if e["included"] else "  (not listed)"
+            print(f"{e['name'].ljust(width)}  {e['chars']:>5}  {e['tokens']:>6}{flag}", file=sys.stderr)
+            for w in e["warnings"]:
+                print(f"{'':{width}}  ! {w}", file=sys.stderr)
+    return 2 if targets.problems else 0

@@ -1,0 +1,305 @@
+"""Fixes derived from a finding's code and data (never from its message).
+
+Edits are minimal text replacements that keep comments, quoting and key order.
+Safe fixes (mechanical, meaning-preserving) make up fix-all; the rest are offered
+one by one as quick-fixes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .document import SkillDocument
+from .findings import Finding
+from .yamlnodes import Node, resolve_scalar, to_python
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    title: str
+    edits: tuple[Edit, ...]
+    safe: bool = False  # part of fix-all
+    preferred: bool = False
+    rename: tuple[str, str] | None = None  # (old folder, new folder): rename the skill folder
+
+
+_PLAIN_OK = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _./()+-]*$")
+
+
+def yaml_string(value: str) -> str:
+    """A YAML scalar for ``value``: plain when unambiguous, double-quoted otherwise."""
+    if _PLAIN_OK.match(value) and not value.endswith(" ") and resolve_scalar(Node("scalar", 0, 0, value=value)) == value:
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _line_span(doc: SkillDocument, start: int, end: int) -> tuple[int, int]:
+    """Whole lines covering [start, end), including the final line break."""
+    src = doc.src
+    first = src.line_of(start)
+    last = src.line_of(max(start, end - 1)) if end > start else first
+    s = src.line_start(first)
+    e = src.line_starts[last + 1] if last + 1 < src.line_count else len(src.text)
+    return s, e
+
+
+def _newline(doc: SkillDocument) -> str:
+    text = doc.text
+    i = text.find("\n")
+    return "\r\n" if i > 0 and text[i - 1] == "\r" else "\n"
+
+
+def _replace_value(doc: SkillDocument, key: str, new: str) -> Edit | None:
+    entry = doc.entries.get(key)
+    if entry is None:
+        return None
+    v = entry.value
+    if v.end > v.start:
+        return Edit(v.start, v.end, new)
+    colon = doc.text.find(":", entry.key_node.end)
+    return Edit(colon + 1, colon + 1, " " + new)
+
+
+def _trim(doc: SkillDocument, f: Finding) -> list[Fix]:
+    return [Fix("Trim trailing whitespace", (Edit(f.start, f.end, ""),), safe=True, preferred=True)]
+
+
+def _name_mismatch(doc: SkillDocument, f: Finding) -> list[Fix]:
+    data = f.data or {}
+    folder, name = data.get("folder", ""), data.get("name", "")
+    out = []
+    edit = _replace_value(doc, "name", yaml_string(folder)) if folder else None
+    if edit is not None:
+        out.append(Fix(f"Set name to the folder name '{folder}'", (edit,), preferred=True))
+    if name and os.sep not in name and "/" not in name:
+        parent = os.path.dirname(doc.skill_dir)
+        out.append(Fix(f"Rename the folder to '{name}'", (), rename=(doc.skill_dir, os.path.join(parent, name))))
+    return out
+
+
+def _name_suggestion(doc: SkillDocument, f: Finding) -> list[Fix]:
+    data = f.data or {}
+    out = []
+    suggestion = data.get("suggestion")
+    if suggestion:
+        edit = _replace_value(doc, "name", yaml_string(suggestion))
+        if edit is not None:
+            out.append(Fix(f"Change name to '{suggestion}'", (edit,), preferred=True))
+    folder = data.get("folder")
+    if folder and folder != suggestion and re.match(r"^[a-z0-9]+(-[a-z0-9]+)*$", folder):
+        edit = _replace_value(doc, "name", folder)
+        if edit is not None:
+            out.append(Fix(f"Set name to the folder name '{folder}'", (edit,)))
+    return out
+
+
+def _absolute_link(doc: SkillDocument, f: Finding) -> list[Fix]:
+    rel = (f.data or {}).get("relative")
+    if not rel:
+        return []
+    bracketed = f.start > 0 and doc.text[f.start - 1] == "<"
+    target = rel if bracketed else rel.replace(" ", "%20")
+    return [Fix(f"Make the link relative ('{target}')", (Edit(f.start, f.end, target),), safe=True, preferred=True)]
+
+
+def _unquoted_colon(doc: SkillDocument, f: Finding) -> list[Fix]:
+    data = f.data or {}
+    if data.get("reason") != "unquoted-colon":
+        return []
+    value = str(data["value"])
+    start, end = int(data["valueStart"]), int(data["valueEnd"])
+    nl = _newline(doc)
+    quoted = json.dumps(value, ensure_ascii=False)
+    block = ">-" + "".join(f"{nl}  {line}" for line in _wrap(value))
+    return [
+        Fix("Quote the value", (Edit(start, end, quoted),), safe=True, preferred=True),
+        Fix("Turn the value into a block scalar", (Edit(start, end, block),)),
+    ]
+
+
+def _wrap(text: str, width: int = 78) -> list[str]:
+    words = text.split(" ")
+    lines, cur = [], ""
+    for w in words:
+        if cur and len(cur) + 1 + len(w) > width:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = f"{cur} {w}" if cur else w
+    lines.append(cur)
+    return lines
+
+
+def _stringify(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return ""
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False, default=str)
+    return str(value)
+
+
+def _metadata_value(doc: SkillDocument, f: Finding) -> list[Fix]:
+    data = f.data or {}
+    if not data.get("fixable"):
+        return []
+    raw = doc.text[f.start:f.end]
+    return [Fix(f"Quote the value ({json.dumps(raw)})", (Edit(f.start, f.end, json.dumps(raw, ensure_ascii=False)),),
+                safe=True, preferred=True)]
+
+
+def _move_to_metadata(doc: SkillDocument, f: Finding) -> list[Fix]:
+    key = (f.data or {}).get("field")
+    entry = doc.entries.get(key) if key else None
+    if entry is None or key == "metadata":
+        return []
+    value = _stringify(to_python(entry.value))
+    nl = _newline(doc)
+    s, e = _line_span(doc, entry.key_node.start, max(entry.value.end, entry.key_node.end))
+    remove = Edit(s, e, "")
+    meta = doc.entries.get("metadata")
+    line = f"  {yaml_string(str(key))}: {json.dumps(value, ensure_ascii=False)}{nl}"
+    if meta is not None and meta.value.target().kind == "map" and meta.value.style == "" and not meta.value.is_alias:
+        if any(k.target().value == key for k, _ in meta.value.target().items):
+            return []
+        _, me = _line_span(doc, meta.value.start, meta.value.end)
+        indent = doc.src.position(meta.value.start)[1]
+        line = " " * indent + line.lstrip(" ")
+        add = Edit(me, me, line)
+    elif meta is None:
+        sp = doc.split
+        assert sp is not None
+        add = Edit(sp.close_start, sp.close_start, f"metadata:{nl}{line}")
+    else:
+        return []
+    edits = (remove, add) if remove.start < add.start else (add, remove)
+    return [Fix(f"Move '{key}' under metadata", edits)]
+
+
+def _camel_case(doc: SkillDocument, f: Finding) -> list[Fix]:
+    data = f.data or {}
+    new = data.get("replacement")
+    if not new or new in doc.entries:
+        return []
+    return [Fix(f"Rename to '{new}'", (Edit(f.start, f.end, new),), safe=True, preferred=True)]
+
+
+def _boolean_string(doc: SkillDocument, f: Finding) -> list[Fix]:
+    data = f.data or {}
+    if "boolean" not in data:
+        return []
+    word = "true" if data["boolean"] else "false"
+    return [Fix(f"Write {word} as a YAML boolean", (Edit(f.start, f.end, word),), safe=True, preferred=True)]
+
+
+def _tools_form(doc: SkillDocument, f: Finding) -> list[Fix]:
+    data = f.data or {}
+    key = data.get("field", "allowed-tools")
+    entry = doc.entries.get(key)
+    if entry is None:
+        return []
+    if data.get("convert") == "to-string" and entry.value.target().kind == "seq":
+        items = [str(to_python(i)) for i in entry.value.target().items]
+        colon = doc.text.find(":", entry.key_node.end)
+        new = " " + yaml_string(" ".join(items))
+        return [Fix("Write allowed-tools as a space-separated string", (Edit(colon + 1, entry.value.end, new),),
+                    safe=True, preferred=True)]
+    if data.get("convert") == "commas-to-spaces":
+        value = to_python(entry.value)
+        if isinstance(value, str):
+            parts = [p for p in re.split(r",\s*|\s+(?![^()]*\))", value) if p]
+            return [Fix("Separate tools with spaces", (Edit(f.start, f.end, yaml_string(" ".join(parts))),),
+                        safe=True, preferred=True)]
+    return []
+
+
+def _insert_field(doc: SkillDocument, f: Finding) -> list[Fix]:
+    field = (f.data or {}).get("field")
+    sp = doc.split
+    if sp is None or not sp.closed or field not in ("name", "description"):
+        return []
+    nl = _newline(doc)
+    at = doc.src.line_starts[1] if doc.src.line_count > 1 else len(doc.text)
+    if field == "name":
+        value = (f.data or {}).get("folder") or "my-skill"
+        text = f"name: {yaml_string(value)}{nl}"
+    else:
+        text = f'description: "Describe what this skill does and when to use it."{nl}'
+        if "name" in doc.entries:
+            _, at = _line_span(doc, doc.entries["name"].key_node.start, doc.entries["name"].value.end)
+    return [Fix(f"Insert '{field}'", (Edit(at, at, text),), preferred=True)]
+
+
+def _insert_frontmatter(doc: SkillDocument, f: Finding) -> list[Fix]:
+    nl = _newline(doc)
+    name = doc.folder or "my-skill"
+    text = (f"---{nl}name: {yaml_string(name)}{nl}"
+            f'description: "Describe what this skill does and when to use it."{nl}---{nl}')
+    at = 1 if doc.text.startswith("\ufeff") else 0
+    return [Fix("Insert frontmatter", (Edit(at, at, text),), preferred=True)]
+
+
+_BUILDERS: dict[str, Callable[[SkillDocument, Finding], list[Fix]]] = {
+    "TRAILING_WHITESPACE": _trim,
+    "NAME_MISMATCH": _name_mismatch,
+    "NAME_INVALID": _name_suggestion,
+    "NAME_SPOOFABLE": _name_suggestion,
+    "TOO_LONG": lambda d, f: _name_suggestion(d, f) if (f.data or {}).get("field") == "name" else [],
+    "ABSOLUTE_LINK": _absolute_link,
+    "INVALID_FRONTMATTER": _unquoted_colon,
+    "METADATA_NOT_STRING": _metadata_value,
+    "UNKNOWN_FIELD": _move_to_metadata,
+    "CAMELCASE_FIELD": _camel_case,
+    "INVALID_VALUE": lambda d, f: _boolean_string(d, f) or _tools_form(d, f),
+    "INVALID_TYPE": _tools_form,
+    "MISSING_FIELD": _insert_field,
+    "EMPTY_FIELD": lambda d, f: [],
+    "MISSING_FRONTMATTER": _insert_frontmatter,
+}
+
+
+def fixes_for(doc: SkillDocument, finding: Finding) -> list[Fix]:
+    builder = _BUILDERS.get(finding.code)
+    if builder is None:
+        return []
+    try:
+        return builder(doc, finding)
+    except (KeyError, ValueError, TypeError, IndexError):
+        return []  # stale data never breaks a code-action request
+
+
+def apply_edits(text: str, edits: list[Edit]) -> str:
+    """Apply non-overlapping edits (overlapping ones after the first are dropped)."""
+    chosen: list[Edit] = []
+    last_end = -1
+    for e in sorted(edits, key=lambda e: (e.start, e.end)):
+        if e.start < last_end:
+            continue
+        chosen.append(e)
+        last_end = max(e.end, e.start)
+    out = text
+    for e in reversed(chosen):
+        out = out[:e.start] + e.text + out[e.end:]
+    return out
+
+
+def safe_edits(doc: SkillDocument, findings: list[Finding]) -> list[Edit]:
+    edits: list[Edit] = []
+    for f in findings:
+        for fix in fixes_for(doc, f):
+            if fix.safe and fix.rename is None:
+                edits.extend(fix.edits)
+                break
+    return edits

@@ -1,0 +1,133 @@
+"""Smoke runs of every benchmark script at tiny sizes, so they never rot.
+
+Asserts that the scripts run and write well-formed output; never asserts timings.
+A peer linter that is not installed is skipped; skill-lsp's own parts must run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BENCH = REPO / "benchmarks"
+sys.path.insert(0, str(BENCH))
+
+import gen_workspace  # noqa: E402
+from lsp_client import LspClient  # noqa: E402
+
+
+def run_script(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    p = subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=timeout, cwd=REPO)
+    assert p.returncode == 0, f"{args[0]} failed (rc {p.returncode}):\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}"
+    return p
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and p.name != gen_workspace.MANIFEST}
+
+
+def test_gen_workspace_deterministic(tmp_path: Path) -> None:
+    run_script(str(BENCH / "gen_workspace.py"), "40", str(tmp_path / "a"), "--seed", "3")
+    run_script(str(BENCH / "gen_workspace.py"), "40", str(tmp_path / "b"), "--seed", "3")
+    a, b = tree(tmp_path / "a"), tree(tmp_path / "b")
+    assert a == b
+    skills = [k for k in a if k.endswith("SKILL.md")]
+    assert len(skills) == 40
+    roots = {k.rsplit("/", 2)[0] for k in skills}
+    assert roots <= set(gen_workspace.ROOTS)
+    for k in skills:
+        text = a[k].decode("utf-8")
+        assert text.startswith("---")
+        assert text.replace("\r\n", "\n").count("\n---\n") >= 1
+    man = json.loads((tmp_path / "a" / gen_workspace.MANIFEST).read_text())
+    assert man["params"]["skills"] == 40
+    # another seed gives another tree; body scale multiplies the body
+    gen_workspace.generate(40, tmp_path / "c", seed=4)
+    assert tree(tmp_path / "c") != a
+    gen_workspace.generate(40, tmp_path / "x4", seed=3, body_scale=4)
+    size = lambda t: sum(len(v) for k, v in t.items() if k.endswith("SKILL.md"))  # noqa: E731
+    assert 3 * size(a) < size(tree(tmp_path / "x4")) < 5 * size(a)
+
+
+def test_lsp_client_against_empty_server() -> None:
+    async def go() -> None:
+        c = LspClient([sys.executable, str(BENCH / "empty_server.py")])
+        await c.start()
+        try:
+            dt, result = await c.initialize(None, initialization_options={"debounceMs": 0}, timeout=60)
+            assert dt > 0
+            assert "capabilities" in result
+            assert c.memory().get("VmRSS", 0) > 0
+        finally:
+            rc = await c.stop()
+        assert rc is not None
+
+    asyncio.run(go())
+
+
+def test_bench_check_skill_lsp(tmp_path: Path) -> None:
+    run_script(str(BENCH / "bench_check.py"), "--quick", "--peers", "", "--out", str(tmp_path),
+               "--corpus", str(tmp_path / "no-corpus"))
+    data = json.loads((tmp_path / "bench_check.json").read_text())
+    md = (tmp_path / "bench_check.md").read_text()
+    assert "| skill-lsp |" in md
+    assert set(data["floor"]) >= {"python -c pass", "skill-lsp --version", "skill-lsp check (empty dir)"}
+    for label, f in data["floor"].items():
+        assert f["ok"] and f["median_wall_s"] > 0, label
+    # the CLI must not import pygls / lsprotocol
+    for label, chk in data["import_check"].items():
+        assert chk["forbidden"] == [], (label, chk)
+    gens = [d for k, d in data["datasets"].items() if k.startswith(("generated", "growth"))]
+    assert gens
+    for ds in gens:
+        t = ds["tools"]["skill-lsp"]
+        assert t["ok"] and t["median_wall_s"] > 0
+        assert "json ok" in t["note"], t["note"]
+
+
+PEERS = {"agnix": lambda: shutil.which("agnix") or (Path(sys.executable).parent / "agnix").exists(),
+         "skillsaw": lambda: shutil.which("skillsaw") or (Path(sys.executable).parent / "skillsaw").exists(),
+         "skills-ref": lambda: importlib.util.find_spec("skills_ref") is not None}
+
+
+@pytest.mark.parametrize("peer", sorted(PEERS))
+def test_bench_check_peer(peer: str, tmp_path: Path) -> None:
+    if not PEERS[peer]():
+        pytest.skip(f"{peer} is not installed")
+    run_script(str(BENCH / "bench_check.py"), "--quick", "--only", "sizes", "--sizes", "5", "--peers", peer,
+               "--out", str(tmp_path))
+    data = json.loads((tmp_path / "bench_check.json").read_text())
+    (ds,) = data["datasets"].values()
+    t = ds["tools"][peer]
+    assert t["ok"] and t["median_wall_s"] > 0, t
+    if peer == "skills-ref":
+        assert t["in_process"]["skills"] == 5
+
+
+def test_bench_server(tmp_path: Path) -> None:
+    if importlib.util.find_spec("skill_lsp.commands.serve") is None:
+        pytest.skip("skill-lsp serve is not implemented yet (no skill_lsp.commands.serve)")
+    run_script(str(BENCH / "bench_server.py"), "--quick", "--out", str(tmp_path), "--lines", "20,200")
+    data = json.loads((tmp_path / "bench_server.json").read_text())
+    assert data["errors"] == [], data["errors"]
+    ph = data["phases"]
+    for label in ("skill-lsp serve", "empty pygls server"):
+        assert ph["init"][label]["n"] == 2 and ph["init"][label]["p50_ms"] > 0
+    for n in ("20", "200"):
+        e = ph["edit"][n]
+        assert e["open_to_diagnostics_ms"] is not None
+        assert e["all"]["n"] > 0
+    for k, v in ph["requests"].items():
+        assert v["n"] > 0, k
+    (scan,) = ph["scan"].values()
+    assert scan["runs"][0]["vmrss_mib"] > 0
+    assert "## Budgets" in (tmp_path / "bench_server.md").read_text()

@@ -1,0 +1,325 @@
+"""End-to-end: real headless Neovim 0.11 + the editors/nvim plugin + the real
+`skill-lsp serve`, on a copy of sample-workspace.
+
+What this proves, through the editor's own LSP client:
+  * the client attaches to a SKILL.md (and to no other Markdown file);
+  * the server's diagnostics arrive with the NAME_MISMATCH and
+    TRAILING_WHITESPACE codes at the right lines;
+  * quick-fixes applied with vim.lsp.buf.code_action() change the buffer as
+    expected and the diagnostics clear;
+  * :SkillPreview / :SkillCatalog (and the server's code lens) show exactly the
+    `text` of skill-lsp.previewActivation / previewCatalog;
+  * :checkhealth skill_lsp finds the executable and its version.
+
+Skipped (with the reason) when Neovim >= 0.11 or the server is missing, unless
+SKILL_LSP_REQUIRE_EDITORS=1, when that is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from nvim_harness import (
+    BAD_SKILL,
+    LUA_APPLY_CODE_ACTION,
+    LUA_CLIENTS,
+    LUA_CLOSE_PREVIEWS,
+    LUA_CODE_ACTIONS,
+    LUA_DIAGNOSTICS,
+    LUA_EXECUTE,
+    REPO,
+    Nvim,
+    make_workspace,
+    skip_or_fail,
+    wait_preview,
+)
+
+SAMPLE = REPO / "sample-workspace"
+TIMEOUT = float(os.environ.get("SKILL_LSP_EDITOR_TIMEOUT", "60"))
+
+
+# ---------------------------------------------------------------------------
+# The server and the workspace
+# ---------------------------------------------------------------------------
+
+
+def _server_base() -> list[str]:
+    """How to run skill-lsp: the console script beside this Python, else -m."""
+    script = Path(sys.executable).parent / "skill-lsp"
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-m", "skill_lsp"]
+
+
+@pytest.fixture(scope="module")
+def server_base() -> list[str]:
+    probe = subprocess.run(
+        [sys.executable, "-c", "import skill_lsp.server, skill_lsp.cli"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    if probe.returncode != 0:
+        skip_or_fail(f"the skill-lsp server is not importable: {probe.stderr.strip()[-300:]}")
+    base = _server_base()
+    v = subprocess.run([*base, "--version"], capture_output=True, text=True, timeout=60)
+    if v.returncode != 0 or not v.stdout.startswith("skill-lsp "):
+        skip_or_fail(f"`{' '.join(base)} --version` failed: {v.stdout!r} {v.stderr[-300:]!r}")
+    return base
+
+
+def _frontmatter_name(text: str) -> str | None:
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        return None
+    for line in lines[1:]:
+        if line.strip() == "---":
+            return None
+        m = re.match(r"name:\s*['\"]?([^'\"#]*?)['\"]?\s*$", line)
+        if m:
+            return m.group(1)
+    return None
+
+
+def _is_bad(path: Path) -> bool:
+    if not path.is_file() or path.is_symlink():
+        return False
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    name = _frontmatter_name(text)
+    trailing = any(line != line.rstrip(" \t") for line in text.split("\n")[1:] if line.strip())
+    return name is not None and name != path.parent.name and trailing
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> tuple[Path, Path]:
+    """(workspace copy, the bad SKILL.md in it). Uses sample-workspace when it
+    has a skill whose name differs from its folder and that has trailing
+    spaces; otherwise adds .claude/skills/bad-skill (or nvim-e2e-bad)."""
+    ws = tmp_path / "ws"
+    if SAMPLE.is_dir() and any(SAMPLE.rglob("SKILL.md")):
+        shutil.copytree(SAMPLE, ws, symlinks=True)
+        bad = sorted(p for p in ws.rglob("SKILL.md") if ".claude" in p.parts and _is_bad(p))
+        if bad:
+            return ws, bad[0]
+        folder = ws / ".claude" / "skills" / "bad-skill"
+        if folder.exists():
+            folder = folder.with_name("nvim-e2e-bad")
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(BAD_SKILL, encoding="utf-8")
+        if not (ws / "README.md").exists():
+            (ws / "README.md").write_text("# Workspace\n\nNot a skill.   \n", encoding="utf-8")
+        return ws, folder / "SKILL.md"
+    make_workspace(ws)
+    return ws, ws / ".claude" / "skills" / "bad-skill" / "SKILL.md"
+
+
+@pytest.fixture
+def editor(make_nvim, server_base, workspace):
+    ws, skill = workspace
+    nv: Nvim = make_nvim(ws, [*server_base, "serve"])
+    buf = nv.edit(skill)
+    nv.wait_for(
+        lambda: any(c["name"] == "skill_lsp" and c["initialized"] for c in nv.lua(LUA_CLIENTS, buf)),
+        timeout=TIMEOUT,
+        what="skill_lsp to attach and initialize",
+    )
+    return nv, ws, skill, buf
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text("utf-8").split("\n")
+
+
+def _name_line(lines: list[str]) -> int:
+    return next(i for i, line in enumerate(lines) if re.match(r"name\s*:", line))
+
+
+def _trailing_line(lines: list[str]) -> int:
+    return next(i for i, line in enumerate(lines) if i > 0 and line.strip() and line != line.rstrip(" \t"))
+
+
+def _wait_codes(nv: Nvim, buf: int, *codes: str) -> list[dict]:
+    def ready():
+        diags = nv.lua(LUA_DIAGNOSTICS, buf)
+        return diags if set(codes) <= {d["code"] for d in diags} else None
+
+    return nv.wait_for(ready, timeout=TIMEOUT, what=f"diagnostics {codes}")
+
+
+def _pick_action(actions: list[dict], code: str, title_re: str) -> dict:
+    by_code = [a for a in actions if code in (a.get("codes") or [])]
+    by_title = [a for a in actions if re.search(title_re, a["title"], re.I)]
+    picked = (by_code or by_title)[:1]
+    assert picked, f"no quick-fix for {code} among {actions}"
+    return picked[0]
+
+
+# ---------------------------------------------------------------------------
+# Tests
+# ---------------------------------------------------------------------------
+
+
+def test_diagnostics_codes_and_positions(editor) -> None:
+    nv, ws, skill, buf = editor
+    lines = _lines(skill)
+    diags = _wait_codes(nv, buf, "NAME_MISMATCH", "TRAILING_WHITESPACE")
+    clients = nv.lua(LUA_CLIENTS, buf)
+    assert len(clients) == 1 and Path(clients[0]["root_dir"]) == ws
+    assert clients[0]["server"]["name"], clients
+
+    name_row = _name_line(lines)
+    mismatch = [d for d in diags if d["code"] == "NAME_MISMATCH"]
+    assert [d["lnum"] for d in mismatch] == [name_row], mismatch
+    trailing_rows = [i for i, line in enumerate(lines) if line.strip() and line != line.rstrip(" \t")]
+    trailing = [d for d in diags if d["code"] == "TRAILING_WHITESPACE"]
+    assert {d["lnum"] for d in trailing} == set(trailing_rows), trailing
+    for d in trailing:
+        text = lines[d["lnum"]]
+        assert d["col"] == len(text.rstrip(" \t")), d
+        assert d["end_col"] in (len(text), len(text.encode("utf-16-le")) // 2), d
+    for d in diags:
+        assert d["source"], d  # every finding names its source
+
+
+def test_quick_fixes_through_code_action(editor) -> None:
+    nv, ws, skill, buf = editor
+    lines = _lines(skill)
+    _wait_codes(nv, buf, "NAME_MISMATCH", "TRAILING_WHITESPACE")
+
+    row = _trailing_line(lines)
+    actions = nv.lua(LUA_CODE_ACTIONS, buf, row)
+    trim = _pick_action(actions, "TRAILING_WHITESPACE", r"trailing|whitespace|trim")
+    nv.lua(LUA_APPLY_CODE_ACTION, buf, row, 0, trim["title"])
+
+    def trimmed():
+        now = nv.buf_text(buf).split("\n")
+        return now if now[row] == lines[row].rstrip(" \t") else None
+
+    now = nv.wait_for(trimmed, timeout=TIMEOUT, what="the trailing-whitespace fix")
+    changed = [i for i in range(max(len(now), len(lines))) if i >= len(now) or i >= len(lines) or now[i] != lines[i]]
+    # a "this line" fix touches only the line; a "trim all" fix every such line
+    assert all(lines[i] != lines[i].rstrip(" \t") for i in changed), changed
+
+    name_row = _name_line(now)
+    actions = nv.lua(LUA_CODE_ACTIONS, buf, name_row)
+    fix = _pick_action(actions, "NAME_MISMATCH", r"name")
+    nv.lua(LUA_APPLY_CODE_ACTION, buf, name_row, 0, fix["title"])
+    folder = skill.parent.name
+    pattern = rf"name:\s*['\"]?{re.escape(folder)}['\"]?\s*"
+
+    def renamed():
+        after = nv.buf_text(buf).split("\n")
+        return after if re.fullmatch(pattern, after[name_row]) else None
+
+    after = nv.wait_for(renamed, timeout=TIMEOUT, what="the name fix")
+    assert [x for i, x in enumerate(after) if i != name_row] == [x for i, x in enumerate(now) if i != name_row]
+
+    def cleared():
+        codes = {d["code"] for d in nv.lua(LUA_DIAGNOSTICS, buf) if d["lnum"] in (row, name_row)}
+        return not codes & {"NAME_MISMATCH", "TRAILING_WHITESPACE"}
+
+    nv.wait_for(cleared, timeout=TIMEOUT, what="the fixed diagnostics to clear")
+    assert nv.lua("return _G.__skilltest_selects") == [], "vim.ui.select was never needed"
+
+
+def _cli_preview(server_base: list[str], ws: Path, skill: Path, dialect: str | None) -> str | None:
+    """`skill-lsp preview <path> [--dialect D]` stdout, or None if that CLI is absent."""
+    cmd = [*server_base, "preview", str(skill)] + (["--dialect", dialect] if dialect else [])
+    r = subprocess.run(cmd, capture_output=True, timeout=120, cwd=ws)
+    if r.returncode != 0:
+        return None
+    return r.stdout.decode("utf-8")
+
+
+def test_preview_buffers_show_the_exact_text(editor, server_base) -> None:
+    nv, ws, skill, buf = editor
+    uri = nv.lua("return vim.uri_from_bufnr(...)", buf)
+    cli_checked = []
+    for dialect in (None, "codex", "claude-code"):
+        nv.lua(LUA_CLOSE_PREVIEWS)
+        nv.lua("vim.api.nvim_set_current_buf(...)", buf)
+        nv.cmd("SkillPreview" + (f" {dialect}" if dialect else ""))
+        pb = wait_preview(nv, "skill-lsp-preview://activation/", timeout=TIMEOUT)
+        expect = nv.lua(
+            LUA_EXECUTE, buf, "skill-lsp.previewActivation", {"uri": uri, **({"dialect": dialect} if dialect else {})}
+        )
+        assert isinstance(expect["text"], str) and expect["text"], expect
+        assert pb["text"] == expect["text"]
+        if dialect:
+            assert expect["dialect"] == dialect
+        assert pb["name"] == f"skill-lsp-preview://activation/{skill.parent.name}/{expect['dialect']}"
+        assert (pb["buftype"], pb["bufhidden"], pb["modifiable"]) == ("nofile", "wipe", False)
+        cli = _cli_preview(server_base, ws, skill, dialect)
+        if cli is not None:
+            # the CLI may end its output with one newline of its own
+            assert cli in (expect["text"], expect["text"] + "\n"), (dialect, cli[-200:], expect["text"][-200:])
+            cli_checked.append(dialect)
+
+    nv.lua(LUA_CLOSE_PREVIEWS)
+    nv.lua("vim.api.nvim_set_current_buf(...)", buf)
+    nv.cmd("SkillCatalog gemini")
+    pb = wait_preview(nv, "skill-lsp-preview://catalog/", timeout=TIMEOUT)
+    expect = nv.lua(LUA_EXECUTE, buf, "skill-lsp.previewCatalog", {"dialect": "gemini", "uri": uri})
+    assert pb["text"] == expect["text"]
+    assert pb["name"] == "skill-lsp-preview://catalog/gemini"
+    print(f"CLI preview compared for dialects: {cli_checked}")
+
+
+def test_code_lens_runs_the_preview(editor) -> None:
+    nv, ws, skill, buf = editor
+    lenses = nv.wait_for(
+        lambda: nv.lua(
+            "local out = {} for _, l in ipairs(vim.lsp.codelens.get(...)) do"
+            " if l.command then out[#out + 1] = { command = l.command, line = l.range.start.line } end end"
+            " return out",
+            buf,
+        ),
+        timeout=TIMEOUT,
+        what="the server's code lenses",
+    )
+    by_cmd = {lens["command"]["command"]: lens for lens in lenses}
+    assert {"skill-lsp.previewActivation", "skill-lsp.previewCatalog"} <= set(by_cmd), lenses
+    assert all(lens["line"] == 0 for lens in lenses), lenses
+    assert re.search(r"catalog tokens", by_cmd["skill-lsp.previewCatalog"]["command"]["title"])
+    lens_cmd = by_cmd["skill-lsp.previewActivation"]["command"]
+    nv.lua(
+        "local buf, cmd = ... local c = vim.lsp.get_clients({bufnr = buf, name = 'skill_lsp'})[1]"
+        " c:exec_cmd(cmd, {bufnr = buf})",
+        buf,
+        lens_cmd,
+    )
+    pb = wait_preview(nv, "skill-lsp-preview://activation/", timeout=TIMEOUT)
+    args = (lens_cmd.get("arguments") or [{}])[0]
+    expect = nv.lua(LUA_EXECUTE, buf, "skill-lsp.previewActivation", args)
+    assert pb["text"] == expect["text"]
+
+
+def test_non_skill_markdown_gets_no_client(editor) -> None:
+    nv, ws, skill, buf = editor
+    readme = ws / "README.md"
+    if not readme.exists():
+        readme.write_text("# Workspace\n", encoding="utf-8")
+    other = nv.edit(readme)
+    assert nv.lua("return vim.bo[...].filetype", other) == "markdown"
+    nv.lua(LUA_EXECUTE, buf, "skill-lsp.status", {})  # a round trip: any attach has happened
+    assert nv.lua(LUA_CLIENTS, other) == []
+    assert nv.lua(LUA_DIAGNOSTICS, other) == []
+
+
+def test_checkhealth(editor) -> None:
+    nv, ws, skill, buf = editor
+    nv.cmd("checkhealth skill_lsp")
+    text = nv.buf_text()
+    assert re.search(r"version: skill-lsp \d+\.\d+\.\d+", text), text
+    assert "found:" in text
+    assert re.search(r"client \d+ attached", text), text
+    assert "ERROR" not in text, text

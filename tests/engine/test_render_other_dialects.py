@@ -1,0 +1,130 @@
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from skill_lsp.engine.render import DIALECTS, get_dialect, render_catalog
+from skill_lsp.engine.render.codex import budget_catalog
+
+sys.path.insert(0, str(Path(__file__).parent / "fixtures_render"))
+from render_helpers import DIR, NOT_FOUND, ok, record  # noqa: E402
+
+
+def test_registry():
+    assert list(DIALECTS) == [
+        "skill-tool",
+        "dsh",
+        "agentskills",
+        "claude-code",
+        "codex",
+        "opencode",
+        "gemini",
+    ]
+    with pytest.raises(ValueError):
+        get_dialect("nope")
+
+
+def test_claude_code_golden_and_cap():
+    D = DIALECTS["claude-code"]
+    assert (
+        D.render(ok())
+        == f"Base directory for this skill: {DIR}\n\n# PDF tools\n\nRun `scripts/extract.py`."
+    )
+    assert render_catalog(
+        [record("b", "Bee."), record("a", "Ay.", when_to_use="When A.")], "claude-code"
+    ) == (
+        "The following skills are available for use with the Skill tool:\n\n- a: Ay. When A.\n- b: Bee."
+    )
+    rep = D.report(record("big", "d" * 1500, when_to_use="w" * 100))
+    (w,) = rep.warnings
+    assert w.code == "claude-code-listing-cap" and w.actual == 1601 and w.limit == 1536
+    assert rep.entry == "- big: " + "d" * 1500 + " " + "w" * 34 + "\u2026"
+    assert len(w.cut) == 1601 - 1535
+    assert not D.report(record("h", "x", **{"disable-model-invocation": True})).included
+
+
+def test_codex_golden():
+    D = DIALECTS["codex"]
+    assert D.render(ok()) == (
+        "<skill>\n<name>pdf-tools</name>\n<path>/ws/.skills/pdf-tools/SKILL.md</path>\n"
+        "---\nname: pdf-tools\ndescription: Extract text from PDFs.\n---\n# PDF tools\n\n</skill>"
+    )
+    assert (
+        D.catalog_entry(record())
+        == "- pdf-tools: Extract text from PDFs. (file: /ws/.skills/pdf-tools/SKILL.md)"
+    )
+
+
+def test_codex_budget_truncates_descriptions_before_dropping():
+    items = [("a", "x" * 50, "/p/a"), ("b", "y" * 10, "/p/b")]
+    full = budget_catalog(items, 1000)
+    assert full.truncated == {} and full.omitted == ()
+    # minimum lines: "- a: (file: /p/a)" = 17 chars + newline each -> 36; 20 left.
+    cut = budget_catalog(items, 56)
+    assert cut.omitted == ()
+    assert cut.lines == ("- a: " + "x" * 9 + " (file: /p/a)", "- b: " + "y" * 9 + " (file: /p/b)")
+    assert cut.truncated == {"a": 41, "b": 1}
+    assert sum(len(line) + 1 for line in cut.lines) <= 56
+    dropped = budget_catalog(items, 20)
+    assert dropped.lines == ("- a: (file: /p/a)",) and dropped.omitted == ("b",)
+    D = type(DIALECTS["codex"])(budget=92)
+    recs = [record("a", "x" * 50), record("b", "y" * 10)]
+    codes = [w.code for w in D.catalog_warnings(recs)]
+    assert codes == ["codex-description-truncated", "codex-description-truncated"]
+    assert [w.code for w in type(D)(budget=40).catalog_warnings(recs)] == [
+        "codex-description-truncated",
+        "codex-skill-dropped",
+    ]
+
+
+def test_opencode_golden():
+    D = DIALECTS["opencode"]
+    assert D.render(ok()) == (
+        '<skill_content name="pdf-tools">\n'
+        "# Skill: pdf-tools\n"
+        "\n"
+        "# PDF tools\n\nRun `scripts/extract.py`.\n"
+        "\n"
+        "Base directory for this skill: file:///ws/.skills/pdf-tools\n"
+        "Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.\n"
+        "Note: file list is sampled.\n"
+        "\n"
+        "<skill_files>\n"
+        f"<file>{DIR}/scripts/extract.py</file>\n"
+        f"<file>{DIR}/references/spec.md</file>\n"
+        "</skill_files>\n"
+        "</skill_content>"
+    )
+    assert D.render(NOT_FOUND) == 'Skill "pdf-tool" not found. Available skills: pdf-tools'
+
+
+def test_gemini_golden():
+    D = DIALECTS["gemini"]
+    assert D.render(ok()) == (
+        '<activated_skill name="pdf-tools">\n'
+        "  <instructions>\n"
+        "    # PDF tools\n\nRun `scripts/extract.py`.\n"
+        "  </instructions>\n"
+        "\n"
+        "  <available_resources>\n"
+        "    scripts/\n      extract.py\n    references/\n      spec.md\n"
+        "  </available_resources>\n"
+        "</activated_skill>"
+    )
+    assert render_catalog([record()], "gemini") == (
+        "<available_skills>\n  <skill>\n    <name>pdf-tools</name>\n    <description>Extract text from PDFs.</description>\n"
+        "    <location>/ws/.skills/pdf-tools/SKILL.md</location>\n  </skill>\n</available_skills>"
+    )
+
+
+@pytest.mark.parametrize("name", list(DIALECTS))
+def test_every_dialect_renders_every_kind(name):
+    from render_helpers import ALREADY, DISABLED
+
+    D = DIALECTS[name]
+    for result in (ok(), ALREADY, NOT_FOUND, DISABLED):
+        assert isinstance(D.render(result), str) and D.render(result)
+    rep = D.report(record())
+    assert rep.dialect == name and rep.chars == len(rep.entry) and rep.tokens > 0
