@@ -214,7 +214,10 @@ def _tools_form(doc: SkillDocument, f: Finding) -> list[Fix]:
         items = [str(to_python(i)) for i in entry.value.target().items]
         colon = doc.text.find(":", entry.key_node.end)
         new = " " + yaml_string(" ".join(items))
-        return [Fix("Write allowed-tools as a space-separated string", (Edit(colon + 1, entry.value.end, new),),
+        end = entry.value.end
+        while end > colon + 1 and doc.text[end - 1] in " \t\r\n":
+            end -= 1  # a block sequence's span runs to the next key's line; keep that line break
+        return [Fix("Write allowed-tools as a space-separated string", (Edit(colon + 1, end, new),),
                     safe=True, preferred=True)]
     if data.get("convert") == "commas-to-spaces":
         value = to_python(entry.value)

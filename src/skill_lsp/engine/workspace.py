@@ -146,45 +146,124 @@ def check_file(path: str, settings: Settings, location: Location | None = None) 
 
 
 
+def _member(r: SkillResult) -> bool:
+    """Takes part in cross-skill rules: in a configured root, and valid or only misnamed."""
+    if r.location is None or r.location.root_index < 0:
+        return False
+    err = r.blocking_error
+    return err is None or err.code == "NAME_MISMATCH"
+
+
+def _link_group(name: str, members: list[SkillResult], settings: Settings) -> None:
+    """Cross-skill findings inside one name group (members already cleared)."""
+    members.sort(key=lambda r: (r.location.root_index, r.path))  # type: ignore[union-attr]
+    by_root: dict[int, list[SkillResult]] = defaultdict(list)
+    for m in members:
+        by_root[m.location.root_index].append(m)  # type: ignore[union-attr]
+    for same in by_root.values():
+        if len(same) < 2:
+            continue
+        for w in same:
+            others = [o for o in same if o is not w]
+            rel = tuple(Related(o.path, *o.anchor, f"also named '{name}'") for o in others)
+            where = ", ".join(os.path.relpath(o.path, os.path.dirname(w.path)) for o in others)
+            w.cross.extend(apply_settings([make(
+                "DUPLICATE_NAME", f"another skill in the same root is also named '{name}' ({where})",
+                *w.anchor, {"name": name}, related=rel)], settings))
+    valid = [m for m in members if m.blocking_error is None]
+    if len(valid) < 2:
+        return
+    winner = valid[0]
+    for loser in valid[1:]:
+        if loser.location.root_index == winner.location.root_index:  # type: ignore[union-attr]
+            continue
+        loser.cross.extend(apply_settings([make(
+            "SHADOWED",
+            f"skill '{name}' is shadowed by {winner.path} (root {winner.location.root_index} wins over root "  # type: ignore[union-attr]
+            f"{loser.location.root_index}); harnesses never load this copy",  # type: ignore[union-attr]
+            *loser.anchor, {"name": name, "winner": winner.path},
+            related=(Related(winner.path, *winner.anchor, "the skill that wins"),), tags=("unnecessary",))],
+            settings))
+
+
 def link_skills(results: list[SkillResult], settings: Settings) -> None:
-    """Cross-skill findings among skills in configured roots: shadowing and duplicate names.
+    """Cross-skill findings among skills in configured roots: duplicate names and shadowing.
 
     Lower root index wins; an invalid skill never displaces a valid one (it is not
-    in the catalog at all), so only catalog-eligible skills compete.
+    in the catalog at all), so only valid skills shadow or are shadowed.
     """
     groups: dict[str, list[SkillResult]] = defaultdict(list)
     for r in results:
         r.cross = []
-        if r.location is None or r.location.root_index < 0 or r.blocking_error is not None:
-            continue
-        groups[r.name].append(r)
+        if _member(r):
+            groups[r.name].append(r)
     for name, members in groups.items():
-        if len(members) < 2:
-            continue
-        members.sort(key=lambda r: (r.location.root_index, r.path))  # type: ignore[union-attr]
-        best = members[0].location.root_index  # type: ignore[union-attr]
-        winners = [m for m in members if m.location.root_index == best]  # type: ignore[union-attr]
-        for w in winners:
-            others = [o for o in winners if o is not w]
-            if others:
-                s, e = w.anchor
-                rel = tuple(Related(o.path, *o.anchor, f"also named '{name}'") for o in others)
-                where = ", ".join(os.path.relpath(o.path, os.path.dirname(w.path)) for o in others)
-                w.cross.append(make("DUPLICATE_NAME", f"another skill in the same root is also named '{name}' ({where})",
-                                    s, e, {"name": name}, related=rel))
-        for loser in members:
-            if loser in winners:
-                continue
-            w = winners[0]
-            s, e = loser.anchor
-            loser.cross.append(make(
-                "SHADOWED",
-                f"skill '{name}' is shadowed by {w.path} (root {w.location.root_index} wins over root "  # type: ignore[union-attr]
-                f"{loser.location.root_index}); harnesses never load this copy",  # type: ignore[union-attr]
-                s, e, {"name": name, "winner": w.path}, related=(Related(w.path, *w.anchor, "the skill that wins"),),
-                tags=("unnecessary",)))
-    for r in results:
-        r.cross = apply_settings(r.cross, settings)
+        if len(members) > 1:
+            _link_group(name, members, settings)
+
+
+class SkillIndex:
+    """The skills of one workspace by path, with cross-skill findings kept up to date incrementally.
+
+    Replacing one skill recomputes only the name groups it left and joined, so an
+    edit costs O(group) instead of O(workspace).
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.results: dict[str, SkillResult] = {}
+        self._groups: dict[str, set[str]] = defaultdict(set)
+        self._name_of: dict[str, str] = {}
+
+    def rebuild(self, results: list[SkillResult]) -> None:
+        self.results = {r.path: r for r in results}
+        self._groups = defaultdict(set)
+        self._name_of = {}
+        link_skills(results, self.settings)
+        for r in results:
+            if _member(r):
+                self._groups[r.name].add(r.path)
+                self._name_of[r.path] = r.name
+
+    def _relink(self, names: set[str]) -> set[str]:
+        touched: set[str] = set()
+        for name in names:
+            members = [self.results[p] for p in self._groups.get(name, ())]
+            before = {m.path: m.cross for m in members}
+            for m in members:
+                m.cross = []
+            if len(members) > 1:
+                _link_group(name, members, self.settings)
+            touched.update(m.path for m in members if m.cross != before[m.path])
+        return touched
+
+    def put(self, result: SkillResult) -> set[str]:
+        """Add or replace a skill; returns the other paths whose cross-skill findings changed."""
+        path = result.path
+        names = set()
+        old = self._name_of.pop(path, None)
+        if old is not None:
+            self._groups[old].discard(path)
+            names.add(old)
+        prev = self.results.get(path)
+        result.cross = []
+        self.results[path] = result
+        if _member(result):
+            self._groups[result.name].add(path)
+            self._name_of[path] = result.name
+            names.add(result.name)
+        touched = self._relink(names)
+        if prev is not None and prev.cross and not result.cross:
+            touched.add(path)
+        return touched - {path}
+
+    def remove(self, path: str) -> set[str]:
+        old = self._name_of.pop(path, None)
+        self.results.pop(path, None)
+        if old is None:
+            return set()
+        self._groups[old].discard(path)
+        return self._relink({old}) - {path}
 
 
 def fix_all_text(text: str, path: str, settings: Settings, *, on_disk: bool = True, max_passes: int = 5) -> str:

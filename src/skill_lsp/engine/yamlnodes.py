@@ -125,9 +125,18 @@ def _parser(text: str) -> Any:
     return iter(YAML(typ="safe", pure=True).parse(text))
 
 
-def _mark_offset(exc: Any) -> int:
+def _mark_offset(exc: Any, text: str = "") -> int:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    return int(getattr(mark, "index", 0) or 0) if mark is not None else 0
+    if mark is None:
+        # ReaderError (control characters, NUL) has no mark, only the character's
+        # position -- a UTF-8 byte offset from libyaml's reader, code points elsewhere.
+        position = getattr(exc, "position", None)
+        if not isinstance(position, int) or position < 0:
+            return 0
+        if _CParser is not None and not text.isascii():
+            return len(text.encode("utf-8", "surrogatepass")[:position].decode("utf-8", "ignore"))
+        return position
+    return int(getattr(mark, "index", 0) or 0)
 
 
 def _message(exc: Any) -> str:
@@ -147,7 +156,7 @@ def compose(text: str, base: int = 0) -> tuple[Node | None, YamlError | None, li
     try:
         parser = _parser(text)
     except Exception as exc:  # the C parser validates the input eagerly
-        return None, YamlError(_message(exc), base + _mark_offset(exc)), []
+        return None, YamlError(_message(exc), base + _mark_offset(exc, text)), []
     get = parser.get_event if hasattr(parser, "get_event") else parser.__next__
     anchors: dict[str, Node] = {}
     stack: list[Node] = []
@@ -216,7 +225,7 @@ def compose(text: str, base: int = 0) -> tuple[Node | None, YamlError | None, li
     except RecursionError:
         return None, YamlError(f"nesting deeper than {MAX_DEPTH} levels", base, limit=True), tagged
     except Exception as exc:  # every parser failure becomes a finding, never a crash
-        return None, YamlError(_message(exc), base + _mark_offset(exc)), tagged
+        return None, YamlError(_message(exc), base + _mark_offset(exc, text)), tagged
     return root, None, tagged
 
 

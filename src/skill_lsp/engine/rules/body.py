@@ -32,6 +32,9 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
 def _trailing_whitespace(doc: SkillDocument) -> Iterator[Finding]:
     src = doc.src
     text = src.text
+    # Two trailing spaces are a Markdown hard line break: allowed in the body only,
+    # never on the fences or in the YAML.
+    body_start = doc.split.body_start if doc.split is not None else 0
     for m in _LAST_BLANK.finditer(text):
         end = m.end()
         line_start = src.line_starts[src.line_of(m.start())]
@@ -39,7 +42,7 @@ def _trailing_whitespace(doc: SkillDocument) -> Iterator[Finding]:
         while start > line_start and text[start - 1] in _BLANKS:
             start -= 1
         only = start == line_start
-        if end - start == 2 and text[start:end] == "  " and not only:
+        if end - start == 2 and text[start:end] == "  " and not only and start >= body_start:
             continue  # a Markdown hard line break
         yield make("TRAILING_WHITESPACE", "line holds only whitespace" if only else "trailing whitespace",
                    start, end, {"fix": "trim"}, tags=("unnecessary",))
@@ -122,6 +125,8 @@ def _size(doc: SkillDocument) -> Iterator[Finding]:
     src = doc.src
     first_body_line = src.line_of(doc.body_start)
     body_lines = src.line_count - first_body_line
+    if src.line_starts[-1] == len(src.text) and src.line_count > 1:
+        body_lines -= 1  # the empty "line" after a final line break is not a line of the body
     if body_lines > MAX_BODY_LINES:
         line = first_body_line + MAX_BODY_LINES
         yield make("BODY_TOO_LONG", f"body is {body_lines:,} lines; keep SKILL.md under {MAX_BODY_LINES} lines and "

@@ -1,0 +1,17 @@
+"""pygls glue over the engine: one module per feature under ``features``."""
+
+from __future__ import annotations
+
+from .server import SkillLanguageServer
+
+
+def create_server() -> SkillLanguageServer:
+    from .features import actions, commands, completion, diagnostics, hover, lifecycle, navigation, scan  # noqa: PLC0415
+
+    server = SkillLanguageServer()
+    for feature in (lifecycle, diagnostics, scan, completion, hover, actions, commands, navigation):
+        feature.register(server)
+    return server
+
+
+__all__ = ["SkillLanguageServer", "create_server"]

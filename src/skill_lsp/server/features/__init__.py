@@ -1,0 +1,1 @@
+"""Server features, one module each; each exposes register(server)."""

@@ -1,0 +1,98 @@
+"""Code actions: quick-fixes keyed on diagnostic code + range (never message text), and fix-all."""
+
+from __future__ import annotations
+
+import os
+
+from lsprotocol import types as t
+
+from ...engine.fixes import Fix, fixes_for
+from ...engine.findings import Finding
+from .. import convert
+from ..server import SkillLanguageServer, guarded
+from ..uris import path_to_uri
+from .commands import fix_all_edit
+
+FIX_ALL_KIND = "source.fixAll.skill-lsp"
+
+
+def _rename_support(ls: SkillLanguageServer) -> bool:
+    ws = ls.client_capabilities.workspace
+    we = ws.workspace_edit if ws else None
+    return bool(we and we.resource_operations and t.ResourceOperationKind.Rename in we.resource_operations)
+
+
+def text_edit(ls: SkillLanguageServer, od, edits: list[t.TextEdit]) -> t.WorkspaceEdit:
+    """Versioned documentChanges where the client takes them, plain changes otherwise."""
+    ws = ls.client_capabilities.workspace
+    we = ws.workspace_edit if ws else None
+    if we and we.document_changes:
+        return t.WorkspaceEdit(document_changes=[t.TextDocumentEdit(
+            text_document=t.OptionalVersionedTextDocumentIdentifier(uri=od.uri, version=od.version), edits=edits)])
+    return t.WorkspaceEdit(changes={od.uri: edits})
+
+
+def _edit(ls: SkillLanguageServer, od, src, fix: Fix) -> t.WorkspaceEdit | None:
+    enc = ls.encoding
+    if fix.rename is not None:
+        if not _rename_support(ls):
+            return None
+        old, new = fix.rename
+        if os.path.exists(new):
+            return None
+        return t.WorkspaceEdit(document_changes=[t.RenameFile(
+            old_uri=path_to_uri(old), new_uri=path_to_uri(new),
+            options=t.RenameFileOptions(overwrite=False, ignore_if_exists=False))])
+    return text_edit(ls, od, [t.TextEdit(range=convert.range_(src, e.start, e.end, enc), new_text=e.text)
+                              for e in fix.edits])
+
+
+def _matching(findings: list[Finding], diag: t.Diagnostic, src, enc) -> Finding | None:
+    code = diag.code
+    for f in findings:
+        if f.code == code and convert.range_(src, f.start, f.end, enc) == diag.range:
+            return f
+    return None
+
+
+def register(server: SkillLanguageServer) -> None:
+    @server.feature(t.TEXT_DOCUMENT_CODE_ACTION, t.CodeActionOptions(
+        code_action_kinds=[t.CodeActionKind.QuickFix, t.CodeActionKind.SourceFixAll, FIX_ALL_KIND],
+        resolve_provider=False))
+    @guarded([])
+    def code_action(ls: SkillLanguageServer, params: t.CodeActionParams) -> list[t.CodeAction]:
+        got = ls.analysis(params.text_document.uri)
+        if got is None:
+            return []
+        od, analysis = got
+        src = analysis.doc.src
+        enc = ls.encoding
+        only = params.context.only
+        actions: list[t.CodeAction] = []
+        wants_quickfix = not only or any(k.startswith("quickfix") for k in only)
+        wants_fix_all = not only or any(FIX_ALL_KIND.startswith(k) for k in only)
+        if wants_quickfix:
+            trailing: list[Finding] = [f for f in analysis.findings if f.code == "TRAILING_WHITESPACE"]
+            for diag in params.context.diagnostics:
+                if diag.source != convert.SOURCE or not isinstance(diag.code, str):
+                    continue
+                finding = _matching(analysis.findings, diag, src, enc)
+                if finding is None:
+                    continue  # stale: the document changed since the diagnostic was made
+                for fix in fixes_for(analysis.doc, finding):
+                    edit = _edit(ls, od, src, fix)
+                    if edit is None:
+                        continue
+                    actions.append(t.CodeAction(title=fix.title, kind=t.CodeActionKind.QuickFix, diagnostics=[diag],
+                                                edit=edit, is_preferred=fix.preferred or None))
+                if finding.code == "TRAILING_WHITESPACE" and len(trailing) > 1:
+                    edits = [t.TextEdit(range=convert.range_(src, f.start, f.end, enc), new_text="") for f in trailing]
+                    actions.append(t.CodeAction(
+                        title=f"Trim trailing whitespace on all {len(trailing)} lines", kind=t.CodeActionKind.QuickFix,
+                        diagnostics=[diag], edit=text_edit(ls, od, edits)))
+        if wants_fix_all and (only or params.context.diagnostics):
+            edit = fix_all_edit(ls, od.uri)
+            if edit is not None:
+                actions.append(t.CodeAction(title="Fix all safe skill-lsp problems", kind=FIX_ALL_KIND,
+                                            edit=text_edit(ls, od, [edit])))
+        return actions

@@ -1,0 +1,199 @@
+"""executeCommand: preview activation / catalog, status, fix-all; and the code lens that runs them."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Any
+from urllib.parse import quote
+
+from lsprotocol import types as t
+
+from ... import __version__
+from ...engine import discovery
+from ...engine.config import DIALECT_NAMES
+from ...engine.preview import activate, catalog, parse_arguments, record_for, result_json
+from ...engine.render import catalog_report
+from ...engine.workspace import SkillResult, check_file, fix_all_text, link_skills
+from ..server import SkillLanguageServer, guarded
+from ..state import Folder
+from ..uris import path_to_uri, uri_to_path
+
+PREVIEW = "skill-lsp.previewActivation"
+CATALOG = "skill-lsp.previewCatalog"
+STATUS = "skill-lsp.status"
+FIX_ALL = "skill-lsp.fixAll"
+SCHEME = "skill-lsp-preview"
+
+
+def _arg(args: Any) -> dict:
+    if isinstance(args, list):
+        args = args[0] if args else {}
+    if hasattr(args, "__dict__") and not isinstance(args, dict):
+        args = vars(args)
+    return args if isinstance(args, dict) else {}
+
+
+def _dialect(value: Any, folder: Folder) -> str:
+    if value is None:
+        return folder.settings.dialect
+    if value not in DIALECT_NAMES:
+        raise ValueError(f"unknown dialect {value!r}; known: {', '.join(DIALECT_NAMES)}")
+    return value
+
+
+def _folder_results(ls: SkillLanguageServer, folder: Folder) -> list[SkillResult]:
+    """Full results (with documents) for every skill in the folder's roots; open buffers win."""
+    locations = discovery.scan_roots(folder.roots, folder.settings.sensitive_patterns)
+    results = []
+    for loc in locations:
+        od = ls.state.docs.get(path_to_uri(loc.path))
+        if od is not None and loc.problem is None:
+            analysis = ls.state.analyse(od)
+            results.append(SkillResult(loc.path, analysis.doc, analysis.findings, loc))
+        else:
+            results.append(check_file(loc.path, folder.settings, loc))
+    link_skills(results, folder.settings)
+    return results
+
+
+def _open_result(ls: SkillLanguageServer, uri: str) -> SkillResult | None:
+    od = ls.state.docs.get(uri)
+    if od is None:
+        return None
+    analysis = ls.state.analyse(od)
+    return ls.state.result_for(od, analysis)
+
+
+def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
+    uri = args.get("uri")
+    path = uri_to_path(uri) if isinstance(uri, str) else None
+    folder = ls.state.folder_for(path)
+    dialect = _dialect(args.get("dialect"), folder)
+    results = _folder_results(ls, folder)
+    records = [record_for(r, None if r.location and r.location.root_index >= 0 else len(folder.roots))
+               for r in results]
+    arguments = parse_arguments(args.get("arguments"))
+    as_user = bool(args.get("asUser", False))
+    if path is not None:
+        if not any(r.path == path for r in records):
+            own = _open_result(ls, uri) if isinstance(uri, str) else None
+            if own is None:
+                if not os.path.isfile(path):
+                    raise ValueError(f"{uri} is neither open nor a SKILL.md on disk")
+                own = check_file(path, folder.settings)
+            records.append(record_for(own, len(folder.roots)))
+        result = activate(records, folder.settings, path=path, dialect=dialect, arguments=arguments, as_user=as_user)
+    elif isinstance(args.get("name"), str):
+        result = activate(records, folder.settings, name=args["name"], dialect=dialect, arguments=arguments,
+                          as_user=as_user)
+    else:
+        raise ValueError("previewActivation needs {uri} or {name}")
+    name = getattr(result, "name", None) or args.get("name") or "skill"
+    preview_uri = f"{SCHEME}:/activation/{dialect}/{quote(str(name))}.txt"
+    if isinstance(uri, str):
+        preview_uri += f"?uri={quote(uri, safe='')}"
+    return {"text": result.output, "kind": result.kind, "dialect": dialect, "result": result_json(result),
+            "previewUri": preview_uri}
+
+
+def preview_catalog(ls: SkillLanguageServer, args: dict) -> dict:
+    uri = args.get("uri")
+    path = uri_to_path(uri) if isinstance(uri, str) else None
+    folder = ls.state.folder_for(path)
+    dialect = _dialect(args.get("dialect"), folder)
+    results = _folder_results(ls, folder)
+    records = [record_for(r) for r in results]
+    text, entries = catalog(records, dialect, update=bool(args.get("replacement", False)))
+    return {"text": text, "dialect": dialect, "entries": entries, "previewUri": f"{SCHEME}:/catalog/{dialect}.txt"}
+
+
+def status(ls: SkillLanguageServer) -> dict:
+    folders = ls.state.folders or [ls.state.default]
+    return {
+        "version": __version__,
+        "profile": folders[0].settings.profile,
+        "skills": sum(len(f.index.results) for f in folders if f.index is not None),
+        "roots": [r for f in folders for r in f.roots],
+        "scanned": all(f.scanned for f in ls.state.folders),
+    }
+
+
+async def _show(ls: SkillLanguageServer, preview_uri: str) -> None:
+    win = ls.client_capabilities.window
+    if win and win.show_document and win.show_document.support:
+        await ls.window_show_document_async(t.ShowDocumentParams(uri=preview_uri, take_focus=False))
+
+
+def fix_all_edit(ls: SkillLanguageServer, uri: str) -> t.TextEdit | None:
+    od = ls.state.docs.get(uri)
+    if od is None:
+        return None
+    settings = ls.state.folder_for(od.path).settings
+    on_disk = od.path is not None and os.path.isdir(os.path.dirname(od.path))
+    new = fix_all_text(od.text, od.path or "", settings, on_disk=on_disk)
+    if new == od.text:
+        return None
+    from ...engine.text import SourceText  # noqa: PLC0415
+
+    src = SourceText(od.text)
+    end = src.position(len(od.text), ls.encoding)
+    return t.TextEdit(range=t.Range(t.Position(0, 0), t.Position(*end)), new_text=new)
+
+
+def register(server: SkillLanguageServer) -> None:
+    @server.command(PREVIEW)
+    async def _preview(ls: SkillLanguageServer, *args: Any) -> dict:
+        a = _arg(args[0] if len(args) == 1 else list(args))
+        out = await asyncio.get_running_loop().run_in_executor(None, preview_activation, ls, a)
+        if a.get("open"):
+            await _show(ls, out["previewUri"])
+        return out
+
+    @server.command(CATALOG)
+    async def _catalog(ls: SkillLanguageServer, *args: Any) -> dict:
+        a = _arg(args[0] if len(args) == 1 else list(args))
+        out = await asyncio.get_running_loop().run_in_executor(None, preview_catalog, ls, a)
+        if a.get("open"):
+            await _show(ls, out["previewUri"])
+        return out
+
+    @server.command(STATUS)
+    def _status(ls: SkillLanguageServer, *args: Any) -> dict:
+        return status(ls)
+
+    @server.command(FIX_ALL)
+    async def _fix_all(ls: SkillLanguageServer, *args: Any) -> dict:
+        a = _arg(args[0] if len(args) == 1 else list(args))
+        uri = a.get("uri")
+        edit = fix_all_edit(ls, uri) if isinstance(uri, str) else None
+        if edit is None:
+            return {"applied": False}
+        from .actions import text_edit  # noqa: PLC0415
+
+        res = await ls.workspace_apply_edit_async(t.ApplyWorkspaceEditParams(
+            label="skill-lsp: fix all", edit=text_edit(ls, ls.state.docs[uri], [edit])))
+        return {"applied": bool(res and res.applied)}
+
+    @server.feature(t.TEXT_DOCUMENT_CODE_LENS)
+    @guarded([])
+    def code_lens(ls: SkillLanguageServer, params: t.CodeLensParams) -> list[t.CodeLens]:
+        got = ls.analysis(params.text_document.uri)
+        if got is None:
+            return []
+        od, analysis = got
+        folder = ls.state.folder_for(od.path)
+        dialect = folder.settings.dialect
+        rng = t.Range(t.Position(0, 0), t.Position(0, 0))
+        lenses = [t.CodeLens(range=rng, command=t.Command(
+            title="Preview activation", command=PREVIEW, arguments=[{"uri": od.uri, "dialect": dialect}]))]
+        if analysis.doc.frontmatter_ok:
+            report = catalog_report(record_for(ls.state.result_for(od, analysis)), dialect)
+            title = f"≈{report.tokens} catalog tokens ({dialect})"
+            if not report.included:
+                title = f"not in the {dialect} catalog"
+            elif report.warnings:
+                title += f" — {report.warnings[0].message}"
+            lenses.append(t.CodeLens(range=rng, command=t.Command(
+                title=title, command=CATALOG, arguments=[{"uri": od.uri, "dialect": dialect}])))
+        return lenses

@@ -1,0 +1,107 @@
+"""Hover: field rules and limits, catalog entries per dialect, and a peek at link targets."""
+
+from __future__ import annotations
+
+import os
+
+from lsprotocol import types as t
+
+from ...engine import cursor as cur
+from ...engine.config import DIALECT_NAMES
+from ...engine.preview import record_for
+from ...engine.profiles import FIELDS
+from ...engine.render import catalog_report
+from ...engine.rules.body import classify, relative_path
+from ...engine.yamlnodes import resolve_scalar
+from .. import convert
+from ..server import SkillLanguageServer, guarded
+from .completion import field_doc
+
+PEEK_LINES = 12
+PEEK_BYTES = 4096
+
+
+def _catalog_table(ls: SkillLanguageServer, od, analysis) -> str:
+    record = record_for(ls.state.result_for(od, analysis))
+    rows = ["", "**Catalog entry per dialect**", ""]
+    for dialect in DIALECT_NAMES:
+        rep = catalog_report(record, dialect)
+        status = f"{rep.chars:,} chars, ≈{rep.tokens:,} tokens" if rep.included else "not listed"
+        rows.append(f"*{dialect}* — {status}")
+        if rep.included:
+            rows.append("```text\n" + rep.entry + "\n```")
+        for w in rep.warnings:
+            rows.append(f"> ⚠ {w.message}")
+    return "\n".join(rows)
+
+
+def _field_hover(ls, od, analysis, key: str) -> str:
+    f = FIELDS.get(key)
+    doc = field_doc(f, analysis.settings.profile) if f else f"**{key}** — not a field known to any profile."
+    entry = analysis.doc.entries.get(key)
+    if entry is not None and f is not None and f.limit:
+        node = entry.value.target()
+        value = resolve_scalar(node) if node.kind == "scalar" else None
+        if isinstance(value, str):
+            n = len(value)
+            mark = "over the limit" if n > f.limit else "within the limit"
+            doc += f"\n- Current length: {n:,} / {f.limit:,} ({mark})"
+    if key in ("name", "description"):
+        doc += "\n" + _catalog_table(ls, od, analysis)
+    return doc
+
+
+def _peek(od, target: str) -> str | None:
+    if od.path is None:
+        return None
+    skill_dir = os.path.realpath(os.path.dirname(od.path))
+    rel = relative_path(target)
+    if not rel or rel.startswith(".."):
+        return None
+    full = os.path.realpath(os.path.join(skill_dir, rel))
+    # Never read outside the skill folder (symlinks included), and only regular files.
+    if not full.startswith(skill_dir + os.sep) or not os.path.isfile(full):
+        return None
+    try:
+        fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            data = os.read(fd, PEEK_BYTES)
+        finally:
+            os.close(fd)
+    except OSError:
+        return None
+    if b"\x00" in data:
+        return f"`{rel}` (binary file, {os.path.getsize(full):,} bytes)"
+    lines = data.decode("utf-8", "replace").split("\n")[:PEEK_LINES]
+    fence = "````"
+    return f"`{rel}`\n\n{fence}\n" + "\n".join(lines) + f"\n{fence}"
+
+
+def register(server: SkillLanguageServer) -> None:
+    @server.feature(t.TEXT_DOCUMENT_HOVER)
+    @guarded(None)
+    def hover(ls: SkillLanguageServer, params: t.HoverParams) -> t.Hover | None:
+        got = ls.analysis(params.text_document.uri)
+        if got is None:
+            return None
+        od, analysis = got
+        doc = analysis.doc
+        enc = ls.encoding
+        offset = convert.offset(doc.src, params.position, enc)
+        hit = cur.key_at(doc, offset)
+        if hit is not None:
+            key, ks, ke = hit
+            text = _field_hover(ls, od, analysis, key)
+            entry = doc.entries[key]
+            end = max(ke, entry.value.end)
+            return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text),
+                           range=convert.range_(doc.src, ks, end, enc))
+        if doc.split is not None and (doc.split.closed or not doc.split.has_frontmatter) and offset >= doc.body_start:
+            for link in doc.body.links:
+                if link.kind != "reference" and link.start <= offset <= link.end and classify(link.target) == "relative":
+                    peek = _peek(od, link.target)
+                    if peek is None:
+                        peek = f"`{relative_path(link.target)}` does not exist in the skill folder"
+                    return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=peek),
+                                   range=convert.range_(doc.src, link.target_start, link.target_end, enc))
+        return None

@@ -1,0 +1,143 @@
+"""initialize / initialized / configuration / workspace folders."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+
+from lsprotocol import types as t
+
+from ..server import SkillLanguageServer, guarded
+from ..state import Folder
+from ..uris import uri_to_path
+from .diagnostics import refresh
+from .scan import scan_all
+
+
+def _folders(params: t.InitializeParams) -> list[Folder]:
+    out = []
+    for wf in params.workspace_folders or []:
+        path = uri_to_path(wf.uri)
+        if path:
+            out.append(Folder(path=path, uri=wf.uri))
+    if not out:
+        root = params.root_uri or (f"file://{params.root_path}" if params.root_path else None)
+        path = uri_to_path(root) if root else None
+        if path:
+            out.append(Folder(path=path, uri=root))  # type: ignore[arg-type]
+    return out
+
+
+def _section(value: object) -> dict:
+    if isinstance(value, dict):
+        inner = value.get("skillLsp", value)
+        return inner if isinstance(inner, dict) else {}
+    return {}
+
+
+async def reload_settings(ls: SkillLanguageServer, *, rescan: bool, pushed: object = None) -> None:
+    """Re-merge settings for every folder, re-check open documents, rescan if roots may differ."""
+    state = ls.state
+    client: dict[str, dict] = {}
+    ws = ls.client_capabilities.workspace
+    folders = state.folders or [state.default]
+    if ws and ws.configuration:
+        try:
+            items = [t.ConfigurationItem(scope_uri=f.uri or None, section="skillLsp") for f in folders]
+            values = await asyncio.wait_for(ls.workspace_configuration_async(t.ConfigurationParams(items=items)), 5)
+            client = {f.path: v for f, v in zip(folders, values or []) if isinstance(v, dict)}
+        except Exception:  # noqa: BLE001 - a client that cannot answer keeps the other layers
+            client = {}
+    elif pushed is not None:
+        client = {f.path: _section(pushed) for f in folders}
+    problems: list[str] = []
+    for f in folders:
+        f.load_file_settings()
+        problems += f.apply(state.init_options, client.get(f.path))
+    if problems:
+        ls.show("skill-lsp settings: " + "; ".join(dict.fromkeys(problems)))
+    state.analyses.clear()
+    for uri in list(state.docs):
+        refresh(ls, uri)  # open documents first: they are what the author is looking at
+    if rescan and state.folders:
+        await scan_all(ls)
+
+
+def register(server: SkillLanguageServer) -> None:
+    @server.feature(t.INITIALIZE)
+    def initialize(ls: SkillLanguageServer, params: t.InitializeParams) -> None:
+        state = ls.state
+        state.init_options = _section(params.initialization_options)
+        state.folders = _folders(params)
+        caps = params.capabilities
+        td = caps.text_document
+        ls.pull_mode = bool(td and td.diagnostic)
+        ws = caps.workspace
+        ls.workspace_pull = ls.pull_mode and bool(ws and ws.diagnostics)
+        problems = []
+        for f in state.folders or [state.default]:
+            f.load_file_settings()
+            problems += f.apply(state.init_options, None)
+        if problems:
+            ls.show("skill-lsp settings: " + "; ".join(dict.fromkeys(problems)))
+
+    @server.feature(t.INITIALIZED)
+    @guarded()
+    async def initialized(ls: SkillLanguageServer, params: t.InitializedParams) -> None:
+        await _register_watchers(ls)
+        await reload_settings(ls, rescan=True)
+        # Start-up garbage is long-lived: freezing it keeps later collections short
+        # (p99 keystroke latency fell from ~60 ms to ~14 ms in a prototype, NOTES §8).
+        gc.collect()
+        gc.freeze()
+
+    @server.feature(t.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    @guarded()
+    async def did_change_configuration(ls: SkillLanguageServer, params: t.DidChangeConfigurationParams) -> None:
+        await reload_settings(ls, rescan=True, pushed=params.settings)
+
+    @server.feature(t.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    @guarded()
+    async def did_change_folders(ls: SkillLanguageServer, params: t.DidChangeWorkspaceFoldersParams) -> None:
+        removed = {uri_to_path(f.uri) for f in params.event.removed}
+        ls.state.folders = [f for f in ls.state.folders if f.path not in removed]
+        for wf in params.event.added:
+            path = uri_to_path(wf.uri)
+            if path and all(f.path != path for f in ls.state.folders):
+                ls.state.folders.append(Folder(path=path, uri=wf.uri))
+        await reload_settings(ls, rescan=True)
+
+    @server.feature(t.SHUTDOWN)
+    def shutdown(ls: SkillLanguageServer, params: object) -> None:
+        ls.shutting_down = True
+        for timer in ls.timers.values():
+            timer.cancel()
+        ls.timers.clear()
+
+
+async def _register_watchers(ls: SkillLanguageServer) -> None:
+    ws = ls.client_capabilities.workspace
+    dcw = ws.did_change_watched_files if ws else None
+    if not (dcw and dcw.dynamic_registration):
+        return
+    relative = bool(dcw.relative_pattern_support)
+    watchers = [
+        t.FileSystemWatcher(glob_pattern="**/{SKILL,skill}.md"),
+        t.FileSystemWatcher(glob_pattern="**/{.skill-lsp.toml,pyproject.toml}"),
+    ]
+    create_delete = t.WatchKind.Create | t.WatchKind.Delete
+    for folder in ls.state.folders:
+        for root in folder.roots or [os.path.join(folder.path, r) for r in (".agents/skills", ".claude/skills", ".skills", "skills")]:
+            rel = os.path.relpath(root, folder.path).replace(os.sep, "/")
+            if relative:
+                pattern: object = t.RelativePattern(base_uri=folder.uri, pattern=f"{rel}/*")
+            else:
+                pattern = f"**/{rel}/*"
+            watchers.append(t.FileSystemWatcher(glob_pattern=pattern, kind=create_delete))  # type: ignore[arg-type]
+    try:
+        await asyncio.wait_for(ls.client_register_capability_async(t.RegistrationParams(registrations=[
+            t.Registration(id="skill-lsp-watch", method=t.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                           register_options=t.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))])), 5)
+    except Exception as exc:  # noqa: BLE001
+        ls.log(f"could not register file watchers: {exc}")

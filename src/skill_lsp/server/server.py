@@ -1,0 +1,104 @@
+"""The pygls server object and the glue every feature module shares."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import traceback
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from lsprotocol import types as t
+from pygls.lsp.server import LanguageServer
+
+from .. import __version__
+from ..engine.text import Encoding
+from . import convert
+from .state import Analysis, OpenDoc, State
+from .uris import is_skill_file, path_to_uri
+
+log = logging.getLogger("skill_lsp")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class SkillLanguageServer(LanguageServer):
+    def __init__(self) -> None:
+        # Full sync: SKILL.md files are small, and incremental sync would go
+        # through pygls's splitlines-based line model.
+        super().__init__("skill-lsp", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Full,
+                         max_workers=4)
+        self.state = State()
+        self.pull_mode = False  # the client pulls diagnostics (textDocument/diagnostic)
+        self.workspace_pull = False  # ... and workspace diagnostics
+        self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.scan_generation = 0
+        self.shutting_down = False
+
+    # --- positions ---
+    @property
+    def encoding(self) -> Encoding:
+        try:
+            return convert.encoding_of(self.workspace.position_encoding)
+        except RuntimeError:
+            return Encoding.UTF16
+
+    # --- documents ---
+    def open_doc(self, uri: str) -> OpenDoc | None:
+        """An open SKILL.md. Never falls back to reading the disk for unknown URIs."""
+        return self.state.docs.get(uri)
+
+    def analysis(self, uri: str) -> tuple[OpenDoc, Analysis] | None:
+        od = self.state.docs.get(uri)
+        if od is None:
+            return None
+        return od, self.state.analyse(od)
+
+    # --- messages ---
+    def log(self, message: str, kind: t.MessageType = t.MessageType.Log) -> None:
+        try:
+            self.window_log_message(t.LogMessageParams(type=kind, message=message))
+        except Exception:  # noqa: BLE001 - logging must never raise
+            log.debug("could not log: %s", message)
+
+    def show(self, message: str, kind: t.MessageType = t.MessageType.Warning) -> None:
+        try:
+            self.window_show_message(t.ShowMessageParams(type=kind, message=message))
+        except Exception:  # noqa: BLE001
+            self.log(message)
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        # pygls would pop "Error in server" at the user; log instead, the request already failed.
+        self.log(f"skill-lsp internal error ({getattr(source, '__name__', source)}): {error}", t.MessageType.Error)
+
+
+def guarded(default: Any = None) -> Callable[[F], F]:
+    """Run a feature so that a failure logs through window/logMessage and answers ``default``."""
+
+    def wrap(fn: F) -> F:
+        if asyncio.iscoroutinefunction(fn):
+            @functools.wraps(fn)
+            async def run_async(ls: SkillLanguageServer, *args: Any) -> Any:
+                try:
+                    return await fn(ls, *args)
+                except Exception:  # noqa: BLE001
+                    ls.log(f"{fn.__name__} failed:\n{traceback.format_exc()}", t.MessageType.Error)
+                    return default
+            return run_async  # type: ignore[return-value]
+
+        @functools.wraps(fn)
+        def run(ls: SkillLanguageServer, *args: Any) -> Any:
+            try:
+                return fn(ls, *args)
+            except Exception:  # noqa: BLE001
+                ls.log(f"{fn.__name__} failed:\n{traceback.format_exc()}", t.MessageType.Error)
+                return default
+        return run  # type: ignore[return-value]
+    return wrap
+
+
+def doc_uri(path: str) -> str:
+    return path_to_uri(path)
+
+
+__all__ = ["SkillLanguageServer", "guarded", "is_skill_file", "doc_uri"]

@@ -1,0 +1,109 @@
+"""Server state: open documents, workspace folders with their settings and skill index.
+
+Open SKILL.md texts live here, not in pygls's workspace: pygls splits lines with
+str.splitlines (which breaks at U+2028 and form feeds) and reads never-opened
+URIs from disk. Nothing here imports lsprotocol.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from ..engine import discovery
+from ..engine.config import Settings, load_workspace, merge
+from ..engine.document import SkillDocument
+from ..engine.findings import Finding
+from ..engine.workspace import SkillIndex, SkillResult, check_text
+
+
+@dataclass(slots=True)
+class OpenDoc:
+    uri: str
+    path: str | None  # None for non-file URIs (untitled buffers)
+    version: int
+    text: str
+    language_id: str = ""
+
+
+@dataclass(slots=True)
+class Analysis:
+    version: int
+    doc: SkillDocument
+    findings: list[Finding]  # document findings (no cross-skill ones)
+    settings: Settings
+
+
+@dataclass(slots=True)
+class Folder:
+    path: str
+    uri: str
+    file_settings: Settings = field(default_factory=Settings)
+    settings: Settings = field(default_factory=Settings)
+    problems: list[str] = field(default_factory=list)
+    roots: list[str] = field(default_factory=list)
+    index: SkillIndex | None = None
+    scanned: bool = False
+
+    def load_file_settings(self) -> None:
+        self.file_settings, self.problems = load_workspace(self.path)
+
+    def apply(self, init_options: dict | None, client: dict | None) -> list[str]:
+        """defaults < config file < initializationOptions < workspace/configuration."""
+        settings, problems = self.file_settings, list(self.problems)
+        settings, p1 = merge(settings, init_options or {}, "initializationOptions")
+        settings, p2 = merge(settings, client or {}, "workspace/configuration skillLsp")
+        self.settings = settings
+        self.roots = settings.resolved_roots(self.path)
+        return problems + p1 + p2
+
+    def root_index_of(self, path: str) -> tuple[int, str] | None:
+        skill_dir = os.path.dirname(path)
+        parent = os.path.dirname(skill_dir)
+        for i, root in enumerate(self.roots):
+            if os.path.normpath(parent) == os.path.normpath(root):
+                return i, root
+        return None
+
+
+class State:
+    def __init__(self) -> None:
+        self.docs: dict[str, OpenDoc] = {}
+        self.analyses: dict[str, Analysis] = {}
+        self.folders: list[Folder] = []
+        self.default = Folder(path="", uri="")
+        self.init_options: dict = {}
+        self.client_settings: dict[str, dict] = {}
+
+    def folder_for(self, path: str | None) -> Folder:
+        if path is not None:
+            best = None
+            for f in self.folders:
+                if discovery.is_inside(path, f.path) and (best is None or len(f.path) > len(best.path)):
+                    best = f
+            if best is not None:
+                return best
+        return self.default
+
+    def analyse(self, od: OpenDoc) -> Analysis:
+        """Check an open document (cached per version and settings)."""
+        folder = self.folder_for(od.path)
+        cached = self.analyses.get(od.uri)
+        if cached is not None and cached.version == od.version and cached.settings is folder.settings:
+            return cached
+        path = od.path or ""
+        on_disk = od.path is not None and os.path.isdir(os.path.dirname(od.path))
+        doc, findings = check_text(od.text, path, folder.settings, on_disk=on_disk)
+        analysis = Analysis(od.version, doc, findings, folder.settings)
+        self.analyses[od.uri] = analysis
+        return analysis
+
+    def result_for(self, od: OpenDoc, analysis: Analysis) -> SkillResult:
+        """The open document as a SkillResult for the folder's index (its location from the roots)."""
+        folder = self.folder_for(od.path)
+        loc = None
+        if od.path is not None:
+            hit = folder.root_index_of(od.path)
+            if hit is not None:
+                loc = discovery.Location(os.path.dirname(od.path), od.path, hit[0], hit[1])
+        return SkillResult(od.path or od.uri, analysis.doc, analysis.findings, loc)

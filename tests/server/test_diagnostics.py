@@ -1,0 +1,116 @@
+"""Diagnostics end to end: open, change, save, close; versions; pull; workspace scan."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types as t
+
+from .conftest import diagnostics_for, uri, wait_for
+
+
+def pushed(client) -> bool:
+    """Open documents get pushed diagnostics only where the client cannot pull (old VS Code caps)."""
+    return client.client_name == "visual-studio-code"
+
+
+def workspace_pulled(client) -> bool:
+    return client.client_name == "vscode-pull"
+
+
+async def open_doc(client, path, text=None, version=1):
+    text = path.read_text(encoding="utf-8") if text is None else text
+    client.text_document_did_open(t.DidOpenTextDocumentParams(
+        text_document=t.TextDocumentItem(uri=uri(path), language_id="markdown", version=version, text=text)))
+    return text
+
+
+async def current(client, doc_uri, version=None):
+    if pushed(client):
+        params = await wait_for(lambda: diagnostics_for(client, doc_uri, version))
+        return params.diagnostics
+    report = await client.text_document_diagnostic_async(
+        t.DocumentDiagnosticParams(text_document=t.TextDocumentIdentifier(uri=doc_uri)))
+    return report.items
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_open_reports_name_mismatch_with_code_source_and_docs_link(client, workspace):
+    path = workspace / ".claude/skills/name-mismatch/SKILL.md"
+    await open_doc(client, path)
+    diags = await current(client, uri(path), 1)
+    mismatch = [d for d in diags if d.code == "NAME_MISMATCH"]
+    assert len(mismatch) == 1
+    d = mismatch[0]
+    assert d.source == "skill-lsp"
+    assert d.range == t.Range(t.Position(1, 6), t.Position(1, 26))
+    assert d.code_description.href.endswith("docs/rules.md#name_mismatch")
+    assert d.data["folder"] == "name-mismatch"
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_change_republishes_for_the_new_version_only(client, workspace):
+    path = workspace / ".claude/skills/name-mismatch/SKILL.md"
+    text = await open_doc(client, path)
+    await current(client, uri(path), 1)
+    fixed = text.replace("vercel-name-mismatch", "name-mismatch")
+    for v in range(2, 12):  # a burst: only the newest version matters
+        client.text_document_did_change(t.DidChangeTextDocumentParams(
+            text_document=t.VersionedTextDocumentIdentifier(uri=uri(path), version=v),
+            content_changes=[t.TextDocumentContentChangeWholeDocument(text=fixed if v == 11 else text + " " * v)]))
+    diags = await current(client, uri(path), 11)
+    assert not [d for d in diags if d.code == "NAME_MISMATCH"]
+    if pushed(client):
+        published = [p.version for p in client.diagnostics_history if p.uri == uri(path)]
+        assert published == sorted(published)  # never an older version after a newer one
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_non_skill_markdown_is_ignored(client, workspace):
+    readme = workspace / "README.md"
+    client.text_document_did_open(t.DidOpenTextDocumentParams(
+        text_document=t.TextDocumentItem(uri=uri(readme), language_id="markdown", version=1, text="# hi   \n")))
+    hover = await client.text_document_hover_async(t.HoverParams(
+        text_document=t.TextDocumentIdentifier(uri=uri(readme)), position=t.Position(0, 1)))
+    assert hover is None
+    assert diagnostics_for(client, uri(readme)) is None
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_workspace_scan_publishes_shadowing_with_related_information(client, workspace):
+    loser = workspace / ".claude/skills/release-notes/SKILL.md"
+    if not workspace_pulled(client):
+        params = await wait_for(lambda: diagnostics_for(client, uri(loser)), timeout=20)
+        diags = params.diagnostics
+    else:
+        await wait_for(lambda: client.notifications_seen, timeout=20)
+        report = await client.workspace_diagnostic_async(t.WorkspaceDiagnosticParams(previous_result_ids=[]))
+        diags = next(i.items for i in report.items if i.uri == uri(loser))
+    shadowed = [d for d in diags if d.code == "SHADOWED"]
+    assert shadowed and shadowed[0].related_information
+    assert shadowed[0].related_information[0].location.uri.endswith(".agents/skills/release-notes/SKILL.md")
+    assert t.DiagnosticTag.Unnecessary in shadowed[0].tags
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_positions_follow_the_negotiated_encoding(client, workspace):
+    path = workspace / ".claude/skills/unicode-demo/SKILL.md"
+    text = "---\nname: unicode-demo\ndescription: x\n---\n😀漢 [a](/abs.md)\n"
+    await open_doc(client, path, text)
+    diags = await current(client, uri(path), 1)
+    link = next(d for d in diags if d.code == "ABSOLUTE_LINK")
+    # '😀漢 [a](' is 2 + 1 + 5 UTF-16 units, or 4 + 3 + 5 UTF-8 bytes.
+    expected = 12 if client.client_name.startswith("neovim") else 8
+    assert link.range.start == t.Position(4, expected)
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_close_clears_or_restores_disk_findings(client, workspace):
+    path = workspace / ".claude/skills/unquoted-colon/SKILL.md"
+    await open_doc(client, path, "---\nname: unquoted-colon\ndescription: fine now\n---\n")
+    diags = await current(client, uri(path), 1)
+    assert not [d for d in diags if d.code == "INVALID_FRONTMATTER"]
+    client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=uri(path))))
+    if not workspace_pulled(client):
+        # Back to the file on disk, which still has the unquoted colon.
+        params = await wait_for(lambda: (p := diagnostics_for(client, uri(path))) and p.version is None and p)
+        assert [d.code for d in params.diagnostics] == ["INVALID_FRONTMATTER"]
