@@ -56,8 +56,11 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
 
 
 def is_sensitive(path: str, patterns: tuple[str, ...] | list[str]) -> bool:
-    p = path.replace(os.sep, "/").rstrip("/") + "/"
-    return any(_glob_regex(pat).match(p) or _glob_regex(pat).match(p + "x") for pat in patterns)
+    bare = path.replace(os.sep, "/").rstrip("/")
+    p = bare + "/"
+    # `**/secrets/**` matches what is inside a folder; `**/private-*` names the folder itself.
+    return any(_glob_regex(pat).match(p) or _glob_regex(pat).match(p + "x") or _glob_regex(pat).match(bare)
+               for pat in patterns)
 
 
 def is_inside(path: str, root: str) -> bool:

@@ -81,7 +81,7 @@ class Rule:
     fixes: tuple[str, ...] = field(default=())
 
 
-E, W, I, H = Severity.ERROR, Severity.WARNING, Severity.INFO, Severity.HINT
+E, W, I, H = Severity.ERROR, Severity.WARNING, Severity.INFO, Severity.HINT  # noqa: E741
 
 RULES: dict[str, Rule] = {
     r.code: r

@@ -154,7 +154,7 @@ def _parse_pulldown(body: str, base: int) -> Body:
             piece = ev.get("Text") or ev.get("Code")
             if piece:
                 heading[3].append(piece)
-    for label, info in _pyromark.reference_definitions(body, options=_options()).items():
+    for info in _pyromark.reference_definitions(body, options=_options()).values():
         span = info["span"]
         ts = _definition_target(src, span["start"], span["end"])
         if ts is None:

@@ -9,7 +9,7 @@ sensitive paths, disable-model-invocation and every frontmatter error apply.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, is_dataclass
+from dataclasses import asdict, is_dataclass
 from typing import Any
 
 from .activation import SessionConfig, SkillRecord, SkillSession

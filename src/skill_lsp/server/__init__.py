@@ -6,7 +6,16 @@ from .server import SkillLanguageServer
 
 
 def create_server() -> SkillLanguageServer:
-    from .features import actions, commands, completion, diagnostics, hover, lifecycle, navigation, scan  # noqa: PLC0415
+    from .features import (  # noqa: PLC0415
+        actions,
+        commands,
+        completion,
+        diagnostics,
+        hover,
+        lifecycle,
+        navigation,
+        scan,
+    )
 
     server = SkillLanguageServer()
     for feature in (lifecycle, diagnostics, scan, completion, hover, actions, commands, navigation):

@@ -6,8 +6,8 @@ import os
 
 from lsprotocol import types as t
 
-from ...engine.fixes import Fix, fixes_for
 from ...engine.findings import Finding
+from ...engine.fixes import Fix, fixes_for
 from .. import convert
 from ..server import SkillLanguageServer, guarded
 from ..uris import path_to_uri

@@ -46,7 +46,7 @@ async def reload_settings(ls: SkillLanguageServer, *, rescan: bool, pushed: obje
         try:
             items = [t.ConfigurationItem(scope_uri=f.uri or None, section="skillLsp") for f in folders]
             values = await asyncio.wait_for(ls.workspace_configuration_async(t.ConfigurationParams(items=items)), 5)
-            client = {f.path: v for f, v in zip(folders, values or []) if isinstance(v, dict)}
+            client = {f.path: v for f, v in zip(folders, values or [], strict=False) if isinstance(v, dict)}
         except Exception:  # noqa: BLE001 - a client that cannot answer keeps the other layers
             client = {}
     elif pushed is not None:
