@@ -105,12 +105,15 @@ async def test_positions_follow_the_negotiated_encoding(client, workspace):
 
 @pytest.mark.asyncio(loop_scope="function")
 async def test_close_clears_or_restores_disk_findings(client, workspace):
+    await wait_for(lambda: client.notifications_seen, timeout=20)  # the workspace scan is done
     path = workspace / ".claude/skills/unquoted-colon/SKILL.md"
     await open_doc(client, path, "---\nname: unquoted-colon\ndescription: fine now\n---\n")
     diags = await current(client, uri(path), 1)
     assert not [d for d in diags if d.code == "INVALID_FRONTMATTER"]
+    seen = len(client.diagnostics_history)
     client.text_document_did_close(t.DidCloseTextDocumentParams(text_document=t.TextDocumentIdentifier(uri=uri(path))))
     if not workspace_pulled(client):
         # Back to the file on disk, which still has the unquoted colon.
-        params = await wait_for(lambda: (p := diagnostics_for(client, uri(path))) and p.version is None and p)
+        params = await wait_for(lambda: next((p for p in client.diagnostics_history[seen:] if p.uri == uri(path)), None))
+        assert params.version is None
         assert [d.code for d in params.diagnostics] == ["INVALID_FRONTMATTER"]

@@ -68,7 +68,7 @@ def _open_result(ls: SkillLanguageServer, uri: str) -> SkillResult | None:
 def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
     uri = args.get("uri")
     path = uri_to_path(uri) if isinstance(uri, str) else None
-    folder = ls.state.folder_for(path)
+    folder = _folder_of(ls, path)
     dialect = _dialect(args.get("dialect"), folder)
     results = _folder_results(ls, folder)
     records = [record_for(r, None if r.location and r.location.root_index >= 0 else len(folder.roots))
@@ -97,10 +97,17 @@ def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
             "previewUri": preview_uri}
 
 
+def _folder_of(ls: SkillLanguageServer, path: str | None) -> Folder:
+    """The folder of a path, or the first workspace folder when no path is given."""
+    if path is None and ls.state.folders:
+        return ls.state.folders[0]
+    return ls.state.folder_for(path)
+
+
 def preview_catalog(ls: SkillLanguageServer, args: dict) -> dict:
     uri = args.get("uri")
     path = uri_to_path(uri) if isinstance(uri, str) else None
-    folder = ls.state.folder_for(path)
+    folder = _folder_of(ls, path)
     dialect = _dialect(args.get("dialect"), folder)
     results = _folder_results(ls, folder)
     records = [record_for(r) for r in results]

@@ -38,8 +38,11 @@ def register(server: SkillLanguageServer) -> None:
             return []
         od, analysis = got
         src, enc = analysis.doc.src, ls.encoding
+        td = ls.client_capabilities.text_document
+        tooltips = bool(td and td.document_link and td.document_link.tooltip_support)
         return [t.DocumentLink(range=convert.range_(src, link.target_start, link.target_end, enc),
-                               target=path_to_uri(full), tooltip=os.path.relpath(full, os.path.dirname(od.path)))
+                               target=path_to_uri(full),
+                               tooltip=os.path.relpath(full, os.path.dirname(od.path)) if tooltips else None)
                 for link, full in _targets(od, analysis)]
 
     @server.feature(t.TEXT_DOCUMENT_DEFINITION)
