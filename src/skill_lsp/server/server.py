@@ -15,6 +15,7 @@ from pygls.lsp.server import LanguageServer
 from .. import __version__
 from ..engine.text import Encoding
 from . import convert
+from .protocol import SkillProtocol, is_parse_error
 from .state import Analysis, OpenDoc, State
 from .uris import is_skill_file, path_to_uri
 
@@ -27,7 +28,7 @@ class SkillLanguageServer(LanguageServer):
         # Full sync: SKILL.md files are small, and incremental sync would go
         # through pygls's splitlines-based line model.
         super().__init__("skill-lsp", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Full,
-                         max_workers=4)
+                         protocol_cls=SkillProtocol, max_workers=4)
         self.state = State()
         self.pull_mode = False  # the client pulls diagnostics (textDocument/diagnostic)
         self.workspace_pull = False  # ... and workspace diagnostics
@@ -68,7 +69,11 @@ class SkillLanguageServer(LanguageServer):
             self.log(message)
 
     def report_server_error(self, error: Exception, source: Any) -> None:
-        # pygls would pop "Error in server" at the user; log instead, the request already failed.
+        # pygls would pop "Error in server" at the user. Malformed JSON gets a JSON-RPC
+        # parse error instead; anything else is logged, and the server keeps serving.
+        if is_parse_error(error):
+            self.protocol.send_parse_error(str(error))  # type: ignore[attr-defined]
+            return
         self.log(f"skill-lsp internal error ({getattr(source, '__name__', source)}): {error}", t.MessageType.Error)
 
 
