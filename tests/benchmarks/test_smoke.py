@@ -25,14 +25,21 @@ from lsp_client import LspClient  # noqa: E402
 
 
 def run_script(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
-    p = subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=timeout, cwd=REPO)
-    assert p.returncode == 0, f"{args[0]} failed (rc {p.returncode}):\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}"
+    p = subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, timeout=timeout, cwd=REPO
+    )
+    assert p.returncode == 0, (
+        f"{args[0]} failed (rc {p.returncode}):\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}"
+    )
     return p
 
 
 def tree(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file() and p.name != gen_workspace.MANIFEST}
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != gen_workspace.MANIFEST
+    }
 
 
 def test_gen_workspace_deterministic(tmp_path: Path) -> None:
@@ -63,7 +70,9 @@ def test_lsp_client_against_empty_server() -> None:
         c = LspClient([sys.executable, str(BENCH / "empty_server.py")])
         await c.start()
         try:
-            dt, result = await c.initialize(None, initialization_options={"debounceMs": 0}, timeout=60)
+            dt, result = await c.initialize(
+                None, initialization_options={"debounceMs": 0}, timeout=60
+            )
             assert dt > 0
             assert "capabilities" in result
             assert c.memory().get("VmRSS", 0) > 0
@@ -75,12 +84,24 @@ def test_lsp_client_against_empty_server() -> None:
 
 
 def test_bench_check_skill_lsp(tmp_path: Path) -> None:
-    run_script(str(BENCH / "bench_check.py"), "--quick", "--peers", "", "--out", str(tmp_path),
-               "--corpus", str(tmp_path / "no-corpus"))
+    run_script(
+        str(BENCH / "bench_check.py"),
+        "--quick",
+        "--peers",
+        "",
+        "--out",
+        str(tmp_path),
+        "--corpus",
+        str(tmp_path / "no-corpus"),
+    )
     data = json.loads((tmp_path / "bench_check.json").read_text())
     md = (tmp_path / "bench_check.md").read_text()
     assert "| skill-lsp |" in md
-    assert set(data["floor"]) >= {"python -c pass", "skill-lsp --version", "skill-lsp check (empty dir)"}
+    assert set(data["floor"]) >= {
+        "python -c pass",
+        "skill-lsp --version",
+        "skill-lsp check (empty dir)",
+    }
     for label, f in data["floor"].items():
         assert f["ok"] and f["median_wall_s"] > 0, label
     # the CLI must not import pygls / lsprotocol
@@ -94,17 +115,31 @@ def test_bench_check_skill_lsp(tmp_path: Path) -> None:
         assert "json ok" in t["note"], t["note"]
 
 
-PEERS = {"agnix": lambda: shutil.which("agnix") or (Path(sys.executable).parent / "agnix").exists(),
-         "skillsaw": lambda: shutil.which("skillsaw") or (Path(sys.executable).parent / "skillsaw").exists(),
-         "skills-ref": lambda: importlib.util.find_spec("skills_ref") is not None}
+PEERS = {
+    "agnix": lambda: shutil.which("agnix") or (Path(sys.executable).parent / "agnix").exists(),
+    "skillsaw": lambda: (
+        shutil.which("skillsaw") or (Path(sys.executable).parent / "skillsaw").exists()
+    ),
+    "skills-ref": lambda: importlib.util.find_spec("skills_ref") is not None,
+}
 
 
 @pytest.mark.parametrize("peer", sorted(PEERS))
 def test_bench_check_peer(peer: str, tmp_path: Path) -> None:
     if not PEERS[peer]():
         pytest.skip(f"{peer} is not installed")
-    run_script(str(BENCH / "bench_check.py"), "--quick", "--only", "sizes", "--sizes", "5", "--peers", peer,
-               "--out", str(tmp_path))
+    run_script(
+        str(BENCH / "bench_check.py"),
+        "--quick",
+        "--only",
+        "sizes",
+        "--sizes",
+        "5",
+        "--peers",
+        peer,
+        "--out",
+        str(tmp_path),
+    )
     data = json.loads((tmp_path / "bench_check.json").read_text())
     (ds,) = data["datasets"].values()
     t = ds["tools"][peer]
@@ -116,7 +151,9 @@ def test_bench_check_peer(peer: str, tmp_path: Path) -> None:
 def test_bench_server(tmp_path: Path) -> None:
     if importlib.util.find_spec("skill_lsp.commands.serve") is None:
         pytest.skip("skill-lsp serve is not implemented yet (no skill_lsp.commands.serve)")
-    run_script(str(BENCH / "bench_server.py"), "--quick", "--out", str(tmp_path), "--lines", "20,200")
+    run_script(
+        str(BENCH / "bench_server.py"), "--quick", "--out", str(tmp_path), "--lines", "20,200"
+    )
     data = json.loads((tmp_path / "bench_server.json").read_text())
     assert data["errors"] == [], data["errors"]
     ph = data["phases"]

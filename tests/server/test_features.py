@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types as t
 
-from skill_lsp.engine.fixes import apply_edits, Edit
+from skill_lsp.engine.fixes import Edit, apply_edits
 from skill_lsp.engine.text import Encoding, SourceText
 
 from .conftest import uri, wait_for
@@ -85,7 +85,7 @@ async def test_hover_on_description_shows_catalog_entries_per_dialect(client, wo
 async def test_hover_on_a_relative_link_peeks_at_the_target(client, workspace):
     path = workspace / ".agents/skills/release-notes/SKILL.md"
     text = await open_doc(client, path)
-    line = next(i for i, l in enumerate(text.split("\n")) if "references/style.md" in l)
+    line = next(i for i, row in enumerate(text.split("\n")) if "references/style.md" in row)
     col = text.split("\n")[line].index("references/style.md") + 2
     hover = await client.text_document_hover_async(t.HoverParams(
         text_document=t.TextDocumentIdentifier(uri=uri(path)), position=t.Position(line, col)))
@@ -201,7 +201,7 @@ async def test_links_definition_symbols_and_folding(client, workspace):
     links = await client.text_document_document_link_async(t.DocumentLinkParams(text_document=doc_id))
     targets = sorted(link.target.rsplit("/api-conventions/", 1)[1] for link in links)
     assert targets == ["assets/endpoint-template.md", "references/error-schema.json", "references/naming.md"]
-    line = next(i for i, l in enumerate(text.split("\n")) if "references/naming.md" in l)
+    line = next(i for i, row in enumerate(text.split("\n")) if "references/naming.md" in row)
     col = text.split("\n")[line].index("naming.md")
     loc = await client.text_document_definition_async(t.DefinitionParams(text_document=doc_id, position=t.Position(line, col)))
     assert loc[0].uri.endswith("references/naming.md")

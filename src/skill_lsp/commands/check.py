@@ -19,13 +19,19 @@ _FAIL_ON = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severi
 _PARALLEL_MIN = 400
 
 
-def _check_one(job: tuple[Location, Settings]) -> SkillResult:
-    loc, settings = job
-    return check_file(loc.path, settings, loc).slim()
+def _check_one(job: tuple[Location, Settings, bool]) -> SkillResult:
+    loc, settings, keep_text = job
+    return check_file(loc.path, settings, loc).slim(keep_text=keep_text)
 
 
-def check_locations(locations: list[Location], settings: Settings, jobs: int = 0) -> list[SkillResult]:
-    work = [(loc, settings) for loc in locations]
+def check_locations(locations: list[Location], settings: Settings, jobs: int = 0,
+                    keep_text: bool = False) -> list[SkillResult]:
+    """Check skills, in worker processes for large runs.
+
+    Without ``keep_text`` results carry only the positions their findings need,
+    which keeps what crosses process boundaries small.
+    """
+    work = [(loc, settings, keep_text) for loc in locations]
     workers = jobs if jobs > 0 else (os.cpu_count() or 1)
     if workers > 1 and (len(work) >= _PARALLEL_MIN or jobs > 1):
         chunk = max(16, len(work) // (workers * 8))
@@ -39,9 +45,9 @@ def run(args: Namespace) -> int:
     for problem in targets.problems:
         print(f"skill-lsp: {problem}", file=sys.stderr)
     settings = targets.settings
-    in_roots = check_locations(targets.locations, settings, args.jobs)
-    link_skills(in_roots, settings)
-    results = in_roots + check_locations(targets.loose, settings, args.jobs)
+    keep = args.fix  # --fix re-checks and reports from the text
+    results = check_locations(targets.locations + targets.loose, settings, args.jobs, keep)
+    link_skills(results[: len(targets.locations)], settings)
     results.sort(key=lambda r: r.path)
     if args.fix:
         from .fix import apply_fixes  # noqa: PLC0415

@@ -63,9 +63,9 @@ def collect(paths: list[str], config: str | None, profile: str | None) -> Target
         roots = settings.resolved_roots(path)
         for loc in discovery.scan_roots(roots, settings.sensitive_patterns):
             add(loc, t.locations)
-        for md in discovery.find_skill_files(path):
+        for md, real in discovery.find_skill_files(path):
             d = os.path.dirname(md)
             # Fenced to the folder given on the command line.
-            loc = discovery.locate(d, path, -1, [path], settings.sensitive_patterns)
+            loc = discovery.locate(d, path, -1, [path], settings.sensitive_patterns, real_dir=real, skill_md=md)
             add(loc or discovery.Location(d, md, -1, path), t.loose)
     return t

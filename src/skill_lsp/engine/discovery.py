@@ -85,21 +85,26 @@ def _skill_file(dir_path: str) -> str | None:
 
 
 def locate(dir_path: str, root: str, root_index: int, fence: list[str],
-           sensitive: tuple[str, ...]) -> Location | None:
-    """A Location for ``dir_path`` if it is a skill folder, with its fence problem if any."""
-    skill_md = _skill_file(dir_path)
+           sensitive: tuple[str, ...], *, real_dir: str | None = None,
+           skill_md: str | None = None) -> Location | None:
+    """A Location for ``dir_path`` if it is a skill folder, with its fence problem if any.
+
+    ``real_dir`` / ``skill_md`` may be passed by a caller that already knows them
+    (a directory walk that saw no symlink), saving the realpath and listing.
+    """
+    skill_md = skill_md or _skill_file(dir_path)
     if skill_md is None:
         return None
-    real_dir = os.path.realpath(dir_path)
-    real_fence = [_realpath(r) for r in fence]
-    if fence and not any(is_inside(real_dir, r) for r in real_fence):
+    if real_dir is None:
+        real_dir = os.path.realpath(dir_path)
+    if fence and not any(is_inside(real_dir, _realpath(r)) for r in fence):
         return Location(dir_path, skill_md, root_index, root,
                         ("OUTSIDE_WORKSPACE", f"Skill directory is outside all configured workspace roots: {real_dir}"))
-    real_md = os.path.realpath(skill_md)
+    real_md = os.path.realpath(skill_md) if os.path.islink(skill_md) else os.path.join(real_dir, os.path.basename(skill_md))
     if not is_inside(real_md, real_dir):
         return Location(dir_path, skill_md, root_index, root,
                         ("OUTSIDE_WORKSPACE", f"SKILL.md resolves outside its skill folder: {real_md}"))
-    if is_sensitive(dir_path, sensitive) or is_sensitive(real_dir, sensitive):
+    if is_sensitive(dir_path, sensitive) or (real_dir != dir_path and is_sensitive(real_dir, sensitive)):
         return Location(dir_path, skill_md, root_index, root,
                         ("SENSITIVE", f"Refusing to activate skill in sensitive path: {dir_path}"))
     return Location(dir_path, skill_md, root_index, root)
@@ -109,13 +114,15 @@ def scan_roots(roots: list[str], sensitive: tuple[str, ...]) -> list[Location]:
     """Immediate skill subfolders of each root, in root order then name order."""
     out: list[Location] = []
     for index, root in enumerate(roots):
+        real_root = _realpath(root)
         try:
             with os.scandir(root) as it:
-                children = sorted(e.name for e in it if _is_dir(e))
+                children = sorted((e.name, e.is_symlink()) for e in it if _is_dir(e))
         except OSError:
             continue
-        for name in children:
-            loc = locate(os.path.join(root, name), root, index, roots, sensitive)
+        for name, is_link in children:
+            real = None if is_link else os.path.join(real_root, name)
+            loc = locate(os.path.join(root, name), root, index, roots, sensitive, real_dir=real)
             if loc is not None:
                 out.append(loc)
     return out
@@ -151,27 +158,25 @@ def git_ignored_dirs(top: str) -> frozenset[str]:
                      for p in res.stdout.split(b"\0") if p.endswith(b"/"))
 
 
-def find_skill_files(top: str, max_files: int = 200_000) -> list[str]:
-    """Every SKILL.md / skill.md under ``top``, skipping VCS, dependency, virtualenv and git-ignored folders."""
+def find_skill_files(top: str, max_files: int = 200_000) -> list[tuple[str, str]]:
+    """(SKILL.md path, real folder path) for every SKILL.md / skill.md under ``top``.
+
+    Skips VCS, dependency, virtualenv and git-ignored folders; follows symlinked
+    folders once (a cycle is never entered twice).
+    """
     ignored = git_ignored_dirs(top)
-    found: list[str] = []
-    seen_real: set[str] = set()
-    stack = [top]
+    found: list[tuple[str, str]] = []
+    real_top = os.path.realpath(top)
+    seen_links: set[str] = {real_top}
+    stack = [(top, real_top)]
     while stack:
-        d = stack.pop()
-        try:
-            real = os.path.realpath(d)
-        except OSError:
-            continue
-        if real in seen_real:  # symlink cycles
-            continue
-        seen_real.add(real)
+        d, real = stack.pop()
         try:
             with os.scandir(d) as it:
                 entries = list(it)
         except OSError:
             continue
-        if any(e.name == "pyvenv.cfg" for e in entries) and d != top:
+        if d != top and any(e.name == "pyvenv.cfg" for e in entries):
             continue
         skill = None
         subdirs = []
@@ -180,11 +185,26 @@ def find_skill_files(top: str, max_files: int = 200_000) -> list[str]:
                 if skill is None or e.name == "SKILL.md":
                     skill = e.path
             elif e.name not in SKIP_DIRS and _is_dir(e):
-                p = os.path.normpath(e.path)
-                if p not in ignored:
-                    subdirs.append(e.path)
+                if os.path.normpath(e.path) in ignored:
+                    continue
+                if e.is_symlink():
+                    target = os.path.realpath(e.path)
+                    # A link back into what is being walked would loop (or double-count).
+                    if target in seen_links or is_inside(real, target):
+                        continue
+                    seen_links.add(target)
+                    if not is_inside(target, real_top):
+                        # Never walk outside the folder; a skill there is reported, not read.
+                        md = next((os.path.join(e.path, n) for n in SKILL_FILES
+                                   if os.path.lexists(os.path.join(e.path, n))), None)
+                        if md is not None:
+                            found.append((md, target))
+                        continue
+                    subdirs.append((e.path, target))
+                else:
+                    subdirs.append((e.path, os.path.join(real, e.name)))
         if skill is not None:
-            found.append(skill)
+            found.append((skill, real))
             if len(found) >= max_files:
                 break
         stack.extend(sorted(subdirs, reverse=True))

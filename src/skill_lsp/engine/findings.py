@@ -120,8 +120,8 @@ RULES: dict[str, Rule] = {
         Rule("NAME_SPOOFABLE", E, "Name contains invisible or bidirectional characters", "INVALID_FRONTMATTER",
              "Zero-width and bidi control characters make two different names look identical, so a skill can impersonate another.",
              ("remove the invisible characters",)),
-        Rule("NAME_MISMATCH", W, "Name does not match the folder", "NAME_MISMATCH",
-             "Spec error code. The frontmatter `name` must equal the skill folder's name (compared after NFKC). The skill tool refuses to activate the skill; Claude Code warns and loads it under the folder name.",
+        Rule("NAME_MISMATCH", E, "Name does not match the folder", "NAME_MISMATCH",
+             "Spec error code. The frontmatter `name` must equal the skill folder's name (compared after NFKC). The skill tool and skills-ref refuse the skill (error); Claude Code warns and loads it (warning in the `claude-code` profile); DeepSeek Harness does not check it (information in `dsh`).",
              ("set name to the folder name", "rename the folder")),
         # --- other fields ---
         Rule("UNKNOWN_FIELD", I, "Field not defined by the profile", None,

@@ -98,6 +98,9 @@ class Profile:
     string_booleans: bool = False  # DSH: "true"/"yes"/"on"/"1" ... count as booleans
     tools_form: str = "any"  # "string" where only the space-separated string is specified
     camel_case_severity: str = "warning"
+    # The skill tool and skills-ref refuse a misnamed skill; Claude Code warns and loads it;
+    # DeepSeek Harness does not compare the name with the folder at all.
+    name_mismatch_severity: str = "error"
 
 
 PROFILES: dict[str, Profile] = {
@@ -108,10 +111,10 @@ PROFILES: dict[str, Profile] = {
                 deferred=DEFERRED_FIELDS),
         Profile("agentskills", "agentskills.io spec and skills-ref (strict)", SPEC_FIELDS,
                 unknown_severity="error", unicode_names=True, tools_form="string"),
-        Profile("claude-code", "Claude Code", SPEC_FIELDS + CLAUDE_FIELDS),
+        Profile("claude-code", "Claude Code", SPEC_FIELDS + CLAUDE_FIELDS, name_mismatch_severity="warning"),
         Profile("dsh", "DeepSeek Harness", ("name", "description", "metadata", "disable-model-invocation",
                                              "user-invocable", "whenToUse", "license", "compatibility", "allowed-tools"),
-                string_booleans=True, camel_case_severity="error"),
+                string_booleans=True, camel_case_severity="error", name_mismatch_severity="info"),
     )
 }
 

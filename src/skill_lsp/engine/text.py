@@ -109,3 +109,23 @@ class SourceText:
                 return start + i
             units += w
         return end
+
+
+class PositionTable:
+    """Positions of selected offsets, precomputed from a SourceText.
+
+    Worker processes send this instead of the whole text: it answers
+    ``position()`` for the offsets it was built with (finding and anchor spans).
+    """
+
+    __slots__ = ("table",)
+
+    def __init__(self, src: SourceText, offsets: set[int]) -> None:
+        self.table = {o: (src.position(o, Encoding.UTF32), src.position(o, Encoding.UTF16), src.position(o, Encoding.UTF8))
+                      for o in offsets}
+
+    def position(self, offset: int, encoding: Encoding = Encoding.UTF16) -> tuple[int, int]:
+        entry = self.table.get(offset)
+        if entry is None:
+            return (0, 0)
+        return entry[1] if encoding is Encoding.UTF16 else entry[2] if encoding is Encoding.UTF8 else entry[0]

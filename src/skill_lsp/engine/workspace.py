@@ -16,7 +16,7 @@ from .config import BUILTIN_DUPLICATES, Settings
 from .discovery import Location, ReadError, read_skill_file
 from .findings import RULES, Finding, Related, make
 from .profiles import PROFILES
-from .text import SourceText
+from .text import PositionTable, SourceText
 from .yamlnodes import resolve_scalar
 
 # Tool errors that keep a skill out of a harness's catalog (spec 000 §5.2).
@@ -30,14 +30,21 @@ class SkillResult:
     findings: list[Finding]
     location: Location | None = None
     cross: list[Finding] = field(default_factory=list)  # shadowing / duplicates, set by link_skills
-    src: SourceText | None = None  # kept when ``doc`` is dropped (results sent between processes)
+    src: SourceText | PositionTable | None = None  # kept when ``doc`` is dropped
     _name: str | None = None
     _anchor: tuple[int, int] | None = None
 
-    def slim(self) -> SkillResult:
-        """The same result without the parsed document (cheap to pickle)."""
-        return SkillResult(self.path, None, self.findings, self.location, self.cross,
-                           self.doc.src if self.doc is not None else self.src, self.name, self.anchor)
+    def slim(self, *, keep_text: bool = True) -> SkillResult:
+        """The same result without the parsed document.
+
+        ``keep_text=False`` replaces the text by a table of the positions that
+        findings and cross-skill rules need (what a worker process sends back).
+        """
+        src: SourceText | PositionTable | None = self.doc.src if self.doc is not None else self.src
+        if not keep_text and isinstance(src, SourceText):
+            offsets = {o for f in self.findings for o in (f.start, f.end)} | set(self.anchor)
+            src = PositionTable(src, offsets)
+        return SkillResult(self.path, None, self.findings, self.location, self.cross, src, self.name, self.anchor)
 
     @property
     def all_findings(self) -> list[Finding]:

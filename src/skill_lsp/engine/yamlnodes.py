@@ -24,6 +24,8 @@ except ImportError:  # pragma: no cover - exercised where the C extension is mis
     _CParser = None
 
 MAX_DEPTH = 64
+# Standard tags (`!!str` and friends) are harmless; anything else is reported, never constructed.
+_CORE_TAGS = frozenset(f"tag:yaml.org,2002:{n}" for n in ("str", "int", "float", "bool", "null", "seq", "map"))
 MAX_EXPANDED_NODES = 10_000
 
 
@@ -202,7 +204,7 @@ def compose(text: str, base: int = 0) -> tuple[Node | None, YamlError | None, li
                     "scalar" if name == "ScalarEvent" else "map" if name == "MappingStartEvent" else "seq",
                     start, end, tag=tag, anchor=ev.anchor,
                 )
-                if tag not in (None, "!"):
+                if tag not in (None, "!") and tag not in _CORE_TAGS:
                     tagged.append(node)
                 if name == "ScalarEvent":
                     node.value = ev.value

@@ -22,8 +22,10 @@ def nvim_bin() -> str:
 def make_nvim(nvim_bin: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., Nvim]]:
     started: list[Nvim] = []
 
-    def make(workdir: Path, server_cmd: list[str], mode: str = "enable") -> Nvim:
-        nv = Nvim(nvim_bin, workdir, server_cmd, tmp_path_factory.mktemp("nvim"), mode)
+    def make(
+        workdir: Path, server_cmd: list[str], mode: str = "enable", settings: dict | None = None
+    ) -> Nvim:
+        nv = Nvim(nvim_bin, workdir, server_cmd, tmp_path_factory.mktemp("nvim"), mode, settings)
         started.append(nv)
         return nv
 

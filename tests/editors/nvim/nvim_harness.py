@@ -84,11 +84,27 @@ class NvimError(AssertionError):
     pass
 
 
+LUA_CLIENT_QUIT = r"""
+for _, n in ipairs(_G.__skilltest_notes) do
+  if n.msg:find('quit with exit code', 1, true) then return n.msg end
+end
+return nil
+"""
+
+
 class Nvim:
     """One headless Neovim, driven over its --listen socket."""
 
+    fail_on_client_exit = True
+
     def __init__(
-        self, nvim: str, workdir: Path, server_cmd: list[str], tmp: Path, mode: str = "enable"
+        self,
+        nvim: str,
+        workdir: Path,
+        server_cmd: list[str],
+        tmp: Path,
+        mode: str = "enable",
+        settings: dict | None = None,
     ) -> None:
         """mode: how the plugin is switched on in init.lua: "enable" (lsp/skill_lsp.lua +
         vim.lsp.enable), "setup" (require('skill_lsp').setup{cmd}) or "legacy"
@@ -106,7 +122,9 @@ class Nvim:
         init.write_text(
             INIT_LUA.replace("@PLUGIN_DIR@", _lua_str(str(PLUGIN_DIR))).replace(
                 "@SERVER_CMD@", "{ " + ", ".join(_lua_str(a) for a in server_cmd) + " }"
-            ).replace("@MODE@", _lua_str(mode)),
+            )
+            .replace("@MODE@", _lua_str(mode))
+            .replace("@SETTINGS@", _lua_str(json.dumps(settings)) if settings else "nil"),
             encoding="utf-8",
         )
         self.stderr = open(tmp / "nvim.stderr", "wb")  # noqa: SIM115
@@ -156,7 +174,12 @@ class Nvim:
                 v = pred()
                 if v:
                     return v
+                quit_ = self.lua(LUA_CLIENT_QUIT) if self.fail_on_client_exit else None
+                if quit_:
+                    raise NvimError(f"{quit_} while waiting for {what}\n{self.diagnostics()}")
             except NvimError as e:
+                if "quit with exit code" in str(e).split("\n")[0]:
+                    raise
                 last_exc = e
                 if self.proc.poll() is not None:
                     raise
@@ -259,8 +282,12 @@ _G.__skilltest_quit = function()
 end
 
 local mode = @MODE@
+local settings = @SETTINGS@
 if mode == 'enable' then
   vim.lsp.config('skill_lsp', { cmd = @SERVER_CMD@ })
+  if settings then
+    vim.lsp.config('skill_lsp', { settings = vim.json.decode(settings) })
+  end
   vim.lsp.enable('skill_lsp')
 elseif mode == 'setup' then
   require('skill_lsp').setup({ cmd = @SERVER_CMD@, settings = { skillLsp = { dialect = 'codex' } } })

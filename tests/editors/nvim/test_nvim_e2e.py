@@ -17,6 +17,7 @@ SKILL_LSP_REQUIRE_EDITORS=1, when that is a failure.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -136,7 +137,9 @@ def editor(make_nvim, server_base, workspace):
 
 
 def _lines(path: Path) -> list[str]:
-    return path.read_text("utf-8").split("\n")
+    """The file's lines as Neovim's buffer holds them (no entry after a final newline)."""
+    text = path.read_text("utf-8")
+    return text.removesuffix("\n").split("\n")
 
 
 def _name_line(lines: list[str]) -> int:
@@ -168,7 +171,7 @@ def _pick_action(actions: list[dict], code: str, title_re: str) -> dict:
 # ---------------------------------------------------------------------------
 
 
-def test_diagnostics_codes_and_positions(editor) -> None:
+def test_diagnostics_codes_and_positions(editor, server_base) -> None:
     nv, ws, skill, buf = editor
     lines = _lines(skill)
     diags = _wait_codes(nv, buf, "NAME_MISMATCH", "TRAILING_WHITESPACE")
@@ -188,6 +191,19 @@ def test_diagnostics_codes_and_positions(editor) -> None:
         assert d["end_col"] in (len(text), len(text.encode("utf-16-le")) // 2), d
     for d in diags:
         assert d["source"], d  # every finding names its source
+
+    # Every finding `skill-lsp check` reports for this file is in the editor,
+    # same code, same place (the server may add workspace-level ones).
+    report = _cli_json(server_base, ws, "check", str(skill))
+    assert report is not None, "skill-lsp check --format json printed nothing"
+    cli = {
+        (f["code"], f["range"]["start"]["line"], f["range"]["start"]["character"])
+        for f in report["findings"]
+        if Path(f["path"]).resolve() == skill.resolve()
+    }
+    editor_set = {(d["code"], d["lnum"], d["col"]) for d in diags}
+    assert {"NAME_MISMATCH", "TRAILING_WHITESPACE"} <= {c for c, _, _ in cli}, cli
+    assert cli <= editor_set, (cli - editor_set, editor_set)
 
 
 def test_quick_fixes_through_code_action(editor) -> None:
@@ -231,47 +247,89 @@ def test_quick_fixes_through_code_action(editor) -> None:
     assert nv.lua("return _G.__skilltest_selects") == [], "vim.ui.select was never needed"
 
 
-def _cli_preview(server_base: list[str], ws: Path, skill: Path, dialect: str | None) -> str | None:
-    """`skill-lsp preview <path> [--dialect D]` stdout, or None if that CLI is absent."""
-    cmd = [*server_base, "preview", str(skill)] + (["--dialect", dialect] if dialect else [])
-    r = subprocess.run(cmd, capture_output=True, timeout=120, cwd=ws)
-    if r.returncode != 0:
+def _cli_json(server_base: list[str], ws: Path, *args: str) -> dict | None:
+    """`skill-lsp ARGS --format json` run in the workspace, or None if it fails."""
+    r = subprocess.run([*server_base, *args, "--format", "json"], capture_output=True, timeout=120, cwd=ws)
+    if not r.stdout.strip():
         return None
-    return r.stdout.decode("utf-8")
+    try:
+        return json.loads(r.stdout.decode("utf-8"))
+    except ValueError:
+        return None
+
+
+def _good_skill(server_base: list[str], ws: Path, bad: Path) -> Path | None:
+    """A skill in the workspace whose CLI preview is `ok`."""
+    candidates = sorted(p for p in (ws / ".claude" / "skills").glob("*/SKILL.md") if p.is_file() and p != bad)
+    for p in candidates[:12]:
+        out = _cli_json(server_base, ws, "preview", str(p))
+        if out and out.get("kind") == "ok":
+            return p
+    return None
+
+
+def _check_preview(nv: Nvim, server_base: list[str], ws: Path, skill: Path, dialect: str | None) -> dict:
+    """:SkillPreview [dialect] on skill: the scratch buffer holds exactly the
+    server's text, which is also what `skill-lsp preview` prints."""
+    buf = nv.edit(skill)
+    nv.wait_for(lambda: nv.lua(LUA_CLIENTS, buf), timeout=TIMEOUT, what=f"skill_lsp on {skill}")
+    uri = nv.lua("return vim.uri_from_bufnr(...)", buf)
+    nv.lua(LUA_CLOSE_PREVIEWS)
+    nv.lua("vim.api.nvim_set_current_buf(...)", buf)
+    nv.cmd("SkillPreview" + (f" {dialect}" if dialect else ""))
+    pb = wait_preview(nv, "skill-lsp-preview://activation/", timeout=TIMEOUT)
+    args = {"uri": uri, **({"dialect": dialect} if dialect else {})}
+    expect = nv.lua(LUA_EXECUTE, buf, "skill-lsp.previewActivation", args)
+    assert isinstance(expect["text"], str) and expect["text"], expect
+    assert pb["text"] == expect["text"]
+    if dialect:
+        assert expect["dialect"] == dialect
+    assert pb["name"] == f"skill-lsp-preview://activation/{skill.parent.name}/{expect['dialect']}"
+    assert (pb["buftype"], pb["bufhidden"], pb["modifiable"]) == ("nofile", "wipe", False)
+    assert pb["shown"] and pb["current"]
+    cli = _cli_json(server_base, ws, "preview", str(skill), *(["--dialect", dialect] if dialect else []))
+    assert cli is not None, "skill-lsp preview --format json printed nothing"
+    assert cli.get("kind") == expect["kind"], (cli.get("kind"), expect["kind"])
+    if expect["kind"] == "ok":
+        cli_text = cli.get("text", cli.get("output"))
+        assert cli_text == expect["text"], (dialect, cli_text[-300:], expect["text"][-300:])
+    return expect
 
 
 def test_preview_buffers_show_the_exact_text(editor, server_base) -> None:
     nv, ws, skill, buf = editor
-    uri = nv.lua("return vim.uri_from_bufnr(...)", buf)
-    cli_checked = []
-    for dialect in (None, "codex", "claude-code"):
-        nv.lua(LUA_CLOSE_PREVIEWS)
-        nv.lua("vim.api.nvim_set_current_buf(...)", buf)
-        nv.cmd("SkillPreview" + (f" {dialect}" if dialect else ""))
-        pb = wait_preview(nv, "skill-lsp-preview://activation/", timeout=TIMEOUT)
-        expect = nv.lua(
-            LUA_EXECUTE, buf, "skill-lsp.previewActivation", {"uri": uri, **({"dialect": dialect} if dialect else {})}
-        )
-        assert isinstance(expect["text"], str) and expect["text"], expect
-        assert pb["text"] == expect["text"]
-        if dialect:
-            assert expect["dialect"] == dialect
-        assert pb["name"] == f"skill-lsp-preview://activation/{skill.parent.name}/{expect['dialect']}"
-        assert (pb["buftype"], pb["bufhidden"], pb["modifiable"]) == ("nofile", "wipe", False)
-        cli = _cli_preview(server_base, ws, skill, dialect)
-        if cli is not None:
-            # the CLI may end its output with one newline of its own
-            assert cli in (expect["text"], expect["text"] + "\n"), (dialect, cli[-200:], expect["text"][-200:])
-            cli_checked.append(dialect)
+    kinds = [_check_preview(nv, server_base, ws, skill, None)["kind"]]
+    good = _good_skill(server_base, ws, skill)
+    assert good is not None, "no skill in the workspace previews ok"
+    for dialect in (None, "codex", "claude-code", "dsh"):
+        kinds.append(_check_preview(nv, server_base, ws, good, dialect)["kind"])
+    assert kinds[1:] == ["ok"] * 4, kinds
 
     nv.lua(LUA_CLOSE_PREVIEWS)
-    nv.lua("vim.api.nvim_set_current_buf(...)", buf)
     nv.cmd("SkillCatalog gemini")
     pb = wait_preview(nv, "skill-lsp-preview://catalog/", timeout=TIMEOUT)
-    expect = nv.lua(LUA_EXECUTE, buf, "skill-lsp.previewCatalog", {"dialect": "gemini", "uri": uri})
+    uri = nv.lua("return vim.uri_from_bufnr(vim.fn.bufnr(...))", str(good))
+    expect = nv.lua(LUA_EXECUTE, 0, "skill-lsp.previewCatalog", {"dialect": "gemini", "uri": uri})
     assert pb["text"] == expect["text"]
     assert pb["name"] == "skill-lsp-preview://catalog/gemini"
-    print(f"CLI preview compared for dialects: {cli_checked}")
+
+
+
+@pytest.mark.xfail(
+    reason="server vs CLI: `skill-lsp catalog` also lists plugins/*/skills (meeting-notes), "
+    "skill-lsp.previewCatalog does not",
+    strict=False,
+)
+def test_catalog_buffer_matches_cli(editor, server_base) -> None:
+    nv, ws, skill, buf = editor
+    nv.cmd("SkillCatalog gemini")
+    pb = wait_preview(nv, "skill-lsp-preview://catalog/", timeout=TIMEOUT)
+    cli = _cli_json(server_base, ws, "catalog", "--dialect", "gemini")
+    assert cli is not None
+    expect = nv.lua(LUA_EXECUTE, buf, "skill-lsp.previewCatalog", {"dialect": "gemini"})
+    names = [e.get("name") for e in cli.get("entries", [])], [e.get("name") for e in expect["entries"]]
+    assert names[0] == names[1], names
+    assert pb["text"] == cli.get("text", cli.get("output"))
 
 
 def test_code_lens_runs_the_preview(editor) -> None:
@@ -289,7 +347,8 @@ def test_code_lens_runs_the_preview(editor) -> None:
     by_cmd = {lens["command"]["command"]: lens for lens in lenses}
     assert {"skill-lsp.previewActivation", "skill-lsp.previewCatalog"} <= set(by_cmd), lenses
     assert all(lens["line"] == 0 for lens in lenses), lenses
-    assert re.search(r"catalog tokens", by_cmd["skill-lsp.previewCatalog"]["command"]["title"])
+    # "≈N catalog tokens (dialect)", or why the skill is not in the catalog
+    assert re.search(r"catalog", by_cmd["skill-lsp.previewCatalog"]["command"]["title"]), lenses
     lens_cmd = by_cmd["skill-lsp.previewActivation"]["command"]
     nv.lua(
         "local buf, cmd = ... local c = vim.lsp.get_clients({bufnr = buf, name = 'skill_lsp'})[1]"
@@ -323,3 +382,63 @@ def test_checkhealth(editor) -> None:
     assert "found:" in text
     assert re.search(r"client \d+ attached", text), text
     assert "ERROR" not in text, text
+
+
+def test_settings_reach_the_server(make_nvim, server_base, workspace) -> None:
+    """settings.skillLsp from vim.lsp.config is what the server applies
+    (workspace/configuration, section skillLsp)."""
+    ws, skill = workspace
+    nv: Nvim = make_nvim(ws, [*server_base, "serve"], settings={"skillLsp": {"profile": "claude-code"}})
+    buf = nv.edit(skill)
+    _wait_codes(nv, buf, "NAME_MISMATCH")
+
+    def scanned():
+        status = nv.lua(LUA_EXECUTE, buf, "skill-lsp.status", {})
+        return status if status["profile"] == "claude-code" and status["skills"] >= 1 else None
+
+    status = nv.wait_for(scanned, timeout=TIMEOUT, what="skill-lsp.status: profile claude-code, scanned")
+    assert status["version"], status
+    # the skillLsp/status notification reached the plugin too
+    nv.wait_for(
+        lambda: "claude-code" in nv.lua("vim.api.nvim_set_current_buf(...) return require('skill_lsp').statusline()", buf),
+        timeout=TIMEOUT,
+        what="the statusline to show the profile",
+    )
+
+
+@pytest.mark.xfail(
+    reason="server: severity overrides are not applied yet (`off` from workspace/configuration "
+    "or [severity] in .skill-lsp.toml still reports TRAILING_WHITESPACE)",
+    strict=False,
+)
+def test_severity_setting_turns_a_rule_off(make_nvim, server_base, workspace) -> None:
+    ws, skill = workspace
+    nv: Nvim = make_nvim(
+        ws, [*server_base, "serve"], settings={"skillLsp": {"severity": {"TRAILING_WHITESPACE": "off"}}}
+    )
+    buf = nv.edit(skill)
+    _wait_codes(nv, buf, "NAME_MISMATCH")
+
+    def settled():
+        codes = {d["code"] for d in nv.lua(LUA_DIAGNOSTICS, buf)}
+        return "NAME_MISMATCH" in codes and "TRAILING_WHITESPACE" not in codes
+
+    nv.wait_for(settled, timeout=10, what="TRAILING_WHITESPACE to be off")
+
+
+def test_fix_all_command(editor) -> None:
+    """:SkillFixAll runs skill-lsp.fixAll; the server's workspace/applyEdit lands in the buffer."""
+    nv, ws, skill, buf = editor
+    lines = _lines(skill)
+    _wait_codes(nv, buf, "TRAILING_WHITESPACE")
+    nv.lua("vim.api.nvim_set_current_buf(...)", buf)
+    nv.cmd("SkillFixAll")
+    want = [line.rstrip(" \t") for line in lines]
+    nv.wait_for(
+        lambda: [x.rstrip(" \t") for x in nv.buf_text(buf).split("\n")] == want
+        and nv.buf_text(buf).split("\n") != lines,
+        timeout=TIMEOUT,
+        what="the fix-all edit",
+    )
+    after = nv.buf_text(buf).split("\n")
+    assert all(a == a.rstrip(" \t") for a in after), after

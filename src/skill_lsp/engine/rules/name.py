@@ -7,7 +7,7 @@ import unicodedata
 from collections.abc import Iterator
 
 from ..document import SkillDocument
-from ..findings import Finding, make
+from ..findings import Finding, Severity, make
 from ..yamlnodes import resolve_scalar
 from . import Context
 
@@ -92,4 +92,5 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     if folder and unicodedata.normalize("NFKC", folder) != unicodedata.normalize("NFKC", name.strip()):
         yield make("NAME_MISMATCH",
                    f"frontmatter 'name' (\"{name}\") does not match the skill folder (\"{folder}\")",
-                   start, end, {"name": name, "folder": folder})
+                   start, end, {"name": name, "folder": folder},
+                   severity=Severity.parse(ctx.profile.name_mismatch_severity))

@@ -1,0 +1,330 @@
+"""`skill-lsp check` as a subprocess (`python -m skill_lsp`): formats, exit codes, --fix, --profile, targets."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from helpers import REPO, run_cli, skill_text, write_skill
+from skill_lsp.engine.findings import RULES
+
+TEXT_LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|info|hint) "
+                       r"(?P<code>[A-Z_]+) (?P<msg>.+)$")
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    """A workspace with one clean skill, one with an error and one with a warning only."""
+    root = tmp_path / ".agents/skills"
+    write_skill(root, "clean", skill_text(name="clean"))
+    write_skill(root, "broken", "---\nname: broken\n---\n# no description\n")
+    write_skill(root, "warned", skill_text(name="warned", body="# Title \n"))
+    return tmp_path
+
+
+def only_warning_ws(tmp_path: Path) -> Path:
+    write_skill(tmp_path / ".agents/skills", "warned", skill_text(name="warned", body="# Title \n"))
+    return tmp_path
+
+
+# --------------------------------------------------------------------- formats
+
+
+def test_text_format_lines_and_summary(ws: Path):
+    proc = run_cli("check", ".", "--color", "never", cwd=ws)
+    lines = proc.stdout.splitlines()
+    assert proc.stderr == ""
+    found = [TEXT_LINE.match(line) for line in lines[:-1]]
+    assert all(found), lines
+    got = [(m["path"], int(m["line"]), int(m["col"]), m["sev"], m["code"]) for m in found if m]
+    assert got == [
+        (".agents/skills/broken/SKILL.md", 1, 1, "error", "MISSING_FIELD"),
+        (".agents/skills/warned/SKILL.md", 5, 8, "warning", "TRAILING_WHITESPACE"),
+    ]
+    assert lines[-1] == "1 error, 1 warning in 2 of 3 skills"
+
+
+def test_text_format_is_coloured_only_when_asked(ws: Path):
+    assert "\033[" not in run_cli("check", ".", cwd=ws).stdout  # not a TTY
+    assert "\033[31merror\033[0m" in run_cli("check", ".", "--color", "always", cwd=ws).stdout
+
+
+def test_clean_summary(tmp_path: Path):
+    write_skill(tmp_path / ".agents/skills", "clean", skill_text(name="clean"))
+    proc = run_cli("check", ".", cwd=tmp_path)
+    assert proc.stdout == "no findings in 1 skill\n"
+    assert proc.returncode == 0
+
+
+def test_json_format_schema(ws: Path):
+    proc = run_cli("check", ".", "--format", "json", cwd=ws)
+    data = json.loads(proc.stdout)
+    assert set(data) == {"version", "summary", "skills", "findings"}
+    assert data["summary"] == {"error": 1, "warning": 1, "info": 0, "hint": 0, "skills": 3,
+                               "skills_with_findings": 2}
+    assert {tuple(sorted(s)) for s in data["skills"]} == {("name", "path", "root", "rootIndex")}
+    first = data["findings"][0]
+    assert set(first) == {"path", "code", "severity", "message", "line", "column", "endLine", "endColumn",
+                          "range", "data", "related"}
+    assert (first["code"], first["severity"], first["line"], first["column"]) == ("MISSING_FIELD", "error", 1, 1)
+    assert first["range"] == {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 3}}
+    assert first["data"] == {"field": "description"}
+    assert Path(first["path"]).is_absolute()
+
+
+def test_json_range_is_utf16_and_columns_are_code_points(tmp_path: Path):
+    write_skill(tmp_path / ".agents/skills", "demo", skill_text(body="😀 x \n"))
+    data = json.loads(run_cli("check", ".", "--format", "json", cwd=tmp_path).stdout)
+    (f,) = data["findings"]
+    assert (f["line"], f["column"]) == (5, 4)
+    assert f["range"]["start"] == {"line": 4, "character": 4}
+
+
+def test_sarif_format_structure(ws: Path):
+    proc = run_cli("check", ".", "--format", "sarif", cwd=ws)
+    doc = json.loads(proc.stdout)
+    assert doc["version"] == "2.1.0"
+    assert doc["$schema"].endswith("sarif-2.1.0.json")
+    (run,) = doc["runs"]
+    driver = run["tool"]["driver"]
+    assert driver["name"] == "skill-lsp"
+    assert [r["id"] for r in driver["rules"]] == list(RULES)
+    assert all(r["helpUri"].endswith("#" + r["id"].lower()) for r in driver["rules"])
+    assert run["columnKind"] == "utf16CodeUnits"
+    results = run["results"]
+    assert [(r["ruleId"], r["level"]) for r in results] == [("MISSING_FIELD", "error"),
+                                                           ("TRAILING_WHITESPACE", "warning")]
+    loc = results[0]["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"] == ".agents/skills/broken/SKILL.md"
+    assert loc["region"] == {"startLine": 1, "startColumn": 1, "endLine": 1, "endColumn": 4}
+
+
+def test_sarif_related_locations_for_shadowing(tmp_path: Path):
+    write_skill(tmp_path / ".agents/skills", "demo", skill_text())
+    write_skill(tmp_path / ".claude/skills", "demo", skill_text())
+    doc = json.loads(run_cli("check", ".", "--format", "sarif", cwd=tmp_path).stdout)
+    (result,) = doc["runs"][0]["results"]
+    assert result["ruleId"] == "SHADOWED"
+    (related,) = result["relatedLocations"]
+    assert related["physicalLocation"]["artifactLocation"]["uri"] == ".agents/skills/demo/SKILL.md"
+
+
+def test_github_format_annotations(ws: Path):
+    proc = run_cli("check", ".", "--format", "github", cwd=ws)
+    lines = proc.stdout.splitlines()
+    assert lines[0] == ("::error file=.agents/skills/broken/SKILL.md,line=1,col=1,endLine=1,endColumn=4,"
+                        "title=MISSING_FIELD::frontmatter missing required field 'description'")
+    assert lines[1].startswith("::warning file=.agents/skills/warned/SKILL.md,line=5,col=8,")
+    assert lines[-1] == "skill-lsp: 1 errors, 1 warnings in 3 skills"
+
+
+def test_github_escapes_property_and_message_characters(tmp_path: Path):
+    write_skill(tmp_path / ".agents/skills", "a,b", skill_text(name="a-b", extra="license: 100%"))
+    lines = run_cli("check", ".", "--format", "github", cwd=tmp_path).stdout.splitlines()
+    assert all(line.startswith("::") for line in lines[:-1])
+    assert all("file=.agents/skills/a%2Cb/SKILL.md," in line for line in lines[:-1])
+    license_line = next(line for line in lines if "UNKNOWN_LICENSE" in line)
+    assert 'license "100%25"' in license_line
+
+
+# --------------------------------------------------------------------- exit codes
+
+
+def test_exit_0_when_clean(tmp_path: Path):
+    write_skill(tmp_path / ".agents/skills", "clean", skill_text(name="clean"))
+    assert run_cli("check", ".", cwd=tmp_path).returncode == 0
+
+
+def test_exit_1_on_errors_by_default(ws: Path):
+    assert run_cli("check", ".", cwd=ws).returncode == 1
+
+
+def test_warnings_alone_exit_0_by_default_and_1_with_fail_on_warning(tmp_path: Path):
+    only_warning_ws(tmp_path)
+    assert run_cli("check", ".", cwd=tmp_path).returncode == 0
+    assert run_cli("check", ".", "--fail-on", "warning", cwd=tmp_path).returncode == 1
+    assert run_cli("check", ".", "--fail-on", "info", cwd=tmp_path).returncode == 1
+
+
+def test_fail_on_never_exits_0_with_errors(ws: Path):
+    assert run_cli("check", ".", "--fail-on", "never", cwd=ws).returncode == 0
+
+
+def test_exit_2_on_usage_error(tmp_path: Path):
+    proc = run_cli("check", "--format", "xml", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "invalid choice" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_exit_2_without_a_command(tmp_path: Path):
+    assert run_cli(cwd=tmp_path).returncode == 2
+
+
+def test_exit_2_on_invalid_config_naming_the_key(tmp_path: Path):
+    write_skill(tmp_path / ".agents/skills", "clean", skill_text(name="clean"))
+    (tmp_path / ".skill-lsp.toml").write_text('profile = "nope"\n[severity]\nNOT_A_CODE = "error"\n')
+    proc = run_cli("check", ".", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "invalid 'profile'" in proc.stderr
+    assert "NOT_A_CODE" in proc.stderr
+    assert proc.stdout.endswith("no findings in 1 skill\n")  # defaults used, still checked
+
+
+def test_exit_2_on_missing_config_file_and_missing_path(tmp_path: Path):
+    proc = run_cli("check", ".", "--config", "nope.toml", cwd=tmp_path)
+    assert proc.returncode == 2 and "config file not found: nope.toml" in proc.stderr
+    proc = run_cli("check", "missing-dir", cwd=tmp_path)
+    assert proc.returncode == 2 and "no such file or folder: missing-dir" in proc.stderr
+
+
+def test_config_from_pyproject_applies(tmp_path: Path):
+    only_warning_ws(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.skill-lsp.severity]\nTRAILING_WHITESPACE = "error"\n')
+    proc = run_cli("check", ".", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert ": error TRAILING_WHITESPACE " in proc.stdout
+
+
+def test_never_a_traceback_on_hostile_input(tmp_path: Path):
+    root = tmp_path / ".agents/skills"
+    write_skill(root, "nul", b"---\nname: nul\x00\n---\n")
+    write_skill(root, "utf16", "---\nname: utf16\n---\n".encode("utf-16"))
+    write_skill(root, "bomb", "---\na: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\n"
+                "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\n---\n")
+    write_skill(root, "deep", "---\nx: " + "[" * 500 + "]" * 500 + "\n---\n")
+    write_skill(root, "date", "---\nname: date\ndescription: d\nwhen: 2025-13-45\n---\n")
+    (root / "dir" / "SKILL.md").mkdir(parents=True)
+    proc = run_cli("check", ".", "--format", "json", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert json.loads(proc.stdout)["summary"]["skills"] == 6
+
+
+# --------------------------------------------------------------------- targets and --profile
+
+
+def test_path_to_a_skill_md_file(tmp_path: Path):
+    p = write_skill(tmp_path, "demo", skill_text(body="[x](/abs)\n"))
+    proc = run_cli("check", str(p), "--format", "json", cwd=tmp_path)
+    data = json.loads(proc.stdout)
+    assert [s["path"] for s in data["skills"]] == [str(p)]
+    assert [f["code"] for f in data["findings"]] == ["ABSOLUTE_LINK"]
+
+
+def test_path_to_a_skill_folder(tmp_path: Path):
+    p = write_skill(tmp_path / "x", "demo", skill_text(name="other"))
+    data = json.loads(run_cli("check", str(p.parent), "--format", "json", cwd=tmp_path).stdout)
+    assert [f["code"] for f in data["findings"]] == ["NAME_MISMATCH"]
+    assert data["skills"][0]["rootIndex"] == -1
+
+
+def test_workspace_path_finds_nested_plugin_skills(tmp_path: Path):
+    write_skill(tmp_path / ".agents/skills", "demo", skill_text())
+    write_skill(tmp_path / "plugins/p/skills", "plugin-skill", skill_text(name="plugin-skill"))
+    write_skill(tmp_path / "node_modules/pkg", "ignored", skill_text(name="ignored"))
+    data = json.loads(run_cli("check", str(tmp_path), "--format", "json", cwd=REPO).stdout)
+    assert sorted((Path(s["path"]).parent.name, s["rootIndex"]) for s in data["skills"]) == [
+        ("demo", 0), ("plugin-skill", -1)]
+
+
+def test_profile_option_changes_the_rules(tmp_path: Path):
+    write_skill(tmp_path / ".agents/skills", "demo", skill_text(extra="author: x"))
+    proc = run_cli("check", ".", "--fail-on", "warning", cwd=tmp_path)
+    assert proc.returncode == 0 and ": info UNKNOWN_FIELD " in proc.stdout
+    proc = run_cli("check", ".", "--profile", "agentskills", cwd=tmp_path)
+    assert proc.returncode == 1 and ": error UNKNOWN_FIELD " in proc.stdout
+
+
+def test_profile_option_overrides_the_config(tmp_path: Path):
+    write_skill(tmp_path / ".agents/skills", "技能", skill_text(name="技能"))
+    (tmp_path / ".skill-lsp.toml").write_text('profile = "skill-tool"\n')
+    assert run_cli("check", ".", cwd=tmp_path).returncode == 1
+    assert run_cli("check", ".", "--profile", "agentskills", cwd=tmp_path).returncode == 0
+
+
+# --------------------------------------------------------------------- --fix
+
+
+FIXABLE = "---\nname: demo\ndescription: Use when: asked\n---\n# T  \t\n"
+FIXED = '---\nname: demo\ndescription: "Use when: asked"\n---\n# T\n'
+
+
+def test_fix_rewrites_files_and_reports_what_is_left(tmp_path: Path):
+    p = write_skill(tmp_path / ".agents/skills", "demo", FIXABLE)
+    proc = run_cli("check", ".", "--fix", cwd=tmp_path)
+    assert p.read_text() == FIXED
+    assert proc.returncode == 0
+    assert proc.stdout == "no findings in 1 skill\n"
+
+
+def test_fix_keeps_bom_and_crlf(tmp_path: Path):
+    p = write_skill(tmp_path / ".agents/skills", "demo", ("\ufeff" + FIXABLE.replace("\n", "\r\n")).encode())
+    run_cli("check", ".", "--fix", cwd=tmp_path)
+    assert p.read_bytes() == ("\ufeff" + FIXED.replace("\n", "\r\n")).encode()
+
+
+def test_fix_diff_prints_a_unified_diff_and_writes_nothing(tmp_path: Path):
+    p = write_skill(tmp_path / ".agents/skills", "demo", FIXABLE)
+    proc = run_cli("check", ".", "--fix", "--diff", cwd=tmp_path)
+    assert p.read_text() == FIXABLE
+    assert proc.returncode == 0
+    assert proc.stdout == (
+        "--- a/.agents/skills/demo/SKILL.md\n"
+        "+++ b/.agents/skills/demo/SKILL.md\n"
+        "@@ -1,5 +1,5 @@\n"
+        " ---\n"
+        " name: demo\n"
+        "-description: Use when: asked\n"
+        '+description: "Use when: asked"\n'
+        " ---\n"
+        "-# T  \t\n"
+        "+# T\n"
+    )
+
+
+def test_fix_never_rewrites_an_undecodable_file(tmp_path: Path):
+    raw = b"---\nname: demo\ndescription: caf\xe9 \n---\n"
+    p = write_skill(tmp_path / ".agents/skills", "demo", raw)
+    run_cli("check", ".", "--fix", cwd=tmp_path)
+    assert p.read_bytes() == raw
+
+
+# --------------------------------------------------------------------- startup
+
+
+def test_check_never_imports_pygls_or_lsprotocol(tmp_path: Path):
+    write_skill(tmp_path / ".agents/skills", "demo", skill_text(body="[x](/abs) \n"))
+    code = (
+        "import sys\n"
+        "from skill_lsp.cli import main\n"
+        "for fmt in ('text', 'json', 'sarif', 'github'):\n"
+        "    main(['check', '.', '--format', fmt, '--fix', '--diff'])\n"
+        "    main(['check', '.', '--format', fmt])\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol'))\n"
+        "sys.stderr.write('LOADED=' + ','.join(bad) + '\\n')\n"
+    )
+    import subprocess
+    import sys
+
+    env_proc = run_cli("--version", cwd=tmp_path)  # sanity: the module runs at all
+    assert env_proc.returncode == 0
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          env={"PYTHONPATH": str(REPO / "src"), "PATH": ""})
+    assert "LOADED=\n" in proc.stderr, proc.stderr
+
+
+def test_check_import_time_has_no_lsp_modules(tmp_path: Path):
+    write_skill(tmp_path / ".agents/skills", "demo", skill_text())
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "skill_lsp", "check", "."], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60, env={"PYTHONPATH": str(REPO / "src")})
+    assert proc.returncode == 0
+    imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if "|" in line}
+    assert "skill_lsp.engine.workspace" in imported
+    assert not {m for m in imported if m.split(".")[0] in ("pygls", "lsprotocol")}

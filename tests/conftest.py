@@ -1,0 +1,29 @@
+"""Shared fixtures. ``tests/`` is on sys.path here, so test modules can ``import helpers``."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from helpers import write_skill  # noqa: E402
+
+
+@pytest.fixture
+def make_skill(tmp_path: Path) -> Callable[..., Path]:
+    """``make_skill(folder, text, root=".agents/skills")`` writes ``tmp_path/root/folder/SKILL.md``."""
+
+    def make(folder: str, text: str | bytes, root: str = ".agents/skills", filename: str = "SKILL.md") -> Path:
+        return write_skill(tmp_path / root, folder, text, filename)
+
+    return make
+
+
+@pytest.fixture
+def is_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0

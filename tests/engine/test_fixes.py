@@ -1,0 +1,274 @@
+"""Every fix in engine/fixes.py gives the expected text; fix-all is idempotent and never adds findings."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from helpers import check, codes, skill_text
+from skill_lsp.engine import fixes
+from skill_lsp.engine.config import Settings
+from skill_lsp.engine.findings import RULES
+from skill_lsp.engine.fixes import apply_edits, fixes_for, yaml_string
+from skill_lsp.engine.workspace import fix_all_text
+
+
+def fixed(text: str, code: str, title_part: str = "", *, folder: str = "demo", profile: str = "skill-tool",
+          path: str | None = None) -> tuple[str, fixes.Fix]:
+    doc, fs = check(text, folder=folder, profile=profile, path=path)
+    finding = next(f for f in fs if f.code == code)
+    options = fixes_for(doc, finding)
+    fix = next(f for f in options if title_part in f.title)
+    return apply_edits(text, list(fix.edits)), fix
+
+
+def test_every_code_with_a_fix_builder_documents_its_fixes():
+    for code in fixes._BUILDERS:
+        if code == "EMPTY_FIELD":
+            continue
+        assert RULES[code].fixes, f"{code} has quick-fixes but RULES lists none"
+
+
+def test_trim_trailing_whitespace():
+    new, fix = fixed(skill_text(body="# T \t\nx\n"), "TRAILING_WHITESPACE")
+    assert new == skill_text(body="# T\nx\n")
+    assert fix.safe and fix.preferred
+
+
+def test_name_mismatch_sets_name_to_folder():
+    new, fix = fixed(skill_text(name="vercel-demo"), "NAME_MISMATCH", "Set name", folder="demo")
+    assert new == skill_text(name="demo")
+    assert not fix.safe
+
+
+def test_name_mismatch_offers_a_folder_rename():
+    doc, fs = check(skill_text(name="other"), folder="demo")
+    (f,) = fs
+    rename = next(x for x in fixes_for(doc, f) if x.rename)
+    assert rename.edits == ()
+    assert rename.rename == ("/virtual/demo", os.path.join("/virtual", "other"))
+
+
+def test_name_invalid_suggests_kebab_case():
+    new, _ = fixed(skill_text(name="My Skill_v2"), "NAME_INVALID", "Change name", folder="x")
+    assert new == skill_text(name="my-skill-v2")
+
+
+def test_name_invalid_offers_the_folder_name_too():
+    new, _ = fixed(skill_text(name="My Skill"), "NAME_INVALID", "folder name", folder="pretty-skill")
+    assert new == skill_text(name="pretty-skill")
+
+
+def test_name_spoofable_removes_the_invisible_character():
+    new, _ = fixed('---\nname: "de\u200bmo"\ndescription: d\n---\n', "NAME_SPOOFABLE")
+    assert new == "---\nname: demo\ndescription: d\n---\n"
+
+
+def test_name_too_long_is_shortened():
+    name = "a-" * 40 + "b"
+    new, _ = fixed(skill_text(name=name), "TOO_LONG", "Change name", folder="x")
+    value = new.split("\n")[1].removeprefix("name: ")
+    assert len(value) <= 64 and not value.endswith("-")
+
+
+def test_absolute_link_into_the_skill_becomes_relative(tmp_path: Path):
+    skill = tmp_path / "demo" / "SKILL.md"
+    skill.parent.mkdir()
+    (tmp_path / "demo" / "my notes.md").write_text("x")
+    target = f"{tmp_path}/demo/my notes.md"
+    text = skill_text(body=f"[n](<{target}>) and [m](file://{tmp_path}/demo/my%20notes.md)\n")
+    skill.write_text(text)
+    new, fix = fixed(text, "ABSOLUTE_LINK", path=str(skill))
+    assert fix.safe
+    assert "[n](<my notes.md>)" in new
+    doc, fs = check(text, path=str(skill), on_disk=True)
+    second = [f for f in fs if f.code == "ABSOLUTE_LINK"][1]
+    out = apply_edits(text, list(fixes_for(doc, second)[0].edits))
+    assert "[m](my%20notes.md)" in out
+
+
+def test_absolute_link_outside_the_skill_has_no_fix():
+    doc, fs = check(skill_text(body="[n](/etc/passwd)\n"))
+    assert fixes_for(doc, fs[0]) == []
+
+
+def test_unquoted_colon_quote_fix():
+    text = "---\nname: demo\ndescription: Use when: asked\n---\n"
+    new, fix = fixed(text, "INVALID_FRONTMATTER", "Quote")
+    assert new == '---\nname: demo\ndescription: "Use when: asked"\n---\n'
+    assert fix.safe
+
+
+def test_unquoted_colon_block_scalar_fix_keeps_crlf():
+    text = "---\r\nname: demo\r\ndescription: Use when: asked\r\n---\r\n"
+    new, fix = fixed(text, "INVALID_FRONTMATTER", "block scalar")
+    assert new == "---\r\nname: demo\r\ndescription: >-\r\n  Use when: asked\r\n---\r\n"
+    assert not fix.safe
+    _, fs = check(new)
+    assert fs == []
+
+
+def test_unquoted_colon_multiline_value_is_joined_and_quoted():
+    text = "---\nname: demo\ndescription: Use when:\n  the user asks\n---\n"
+    new, _ = fixed(text, "INVALID_FRONTMATTER", "Quote")
+    assert new == '---\nname: demo\ndescription: "Use when: the user asks"\n---\n'
+
+
+def test_metadata_value_is_quoted():
+    new, fix = fixed(skill_text(extra="metadata:\n  revision: 3\n  ok: true"), "METADATA_NOT_STRING", "Quote")
+    assert new == skill_text(extra='metadata:\n  revision: "3"\n  ok: true')
+    assert fix.safe
+
+
+def test_unknown_field_moves_under_existing_metadata():
+    text = skill_text(extra="author: Jane Doe\nmetadata:\n  owner: docs")
+    new, fix = fixed(text, "UNKNOWN_FIELD", "metadata")
+    assert new == skill_text(extra='metadata:\n  owner: docs\n  author: "Jane Doe"')
+    assert not fix.safe
+
+
+def test_unknown_field_creates_metadata_when_absent():
+    new, _ = fixed(skill_text(extra="tags: [a, b]"), "UNKNOWN_FIELD", "metadata")
+    assert new == skill_text(extra='metadata:\n  tags: "[\\"a\\", \\"b\\"]"')
+    _, fs = check(new)
+    assert fs == []
+
+
+def test_camelcase_field_is_renamed():
+    new, fix = fixed(skill_text(extra="disableModelInvocation: true"), "CAMELCASE_FIELD")
+    assert new == skill_text(extra="disable-model-invocation: true")
+    assert fix.safe
+
+
+def test_camelcase_rename_is_not_offered_when_the_kebab_key_exists():
+    doc, fs = check(skill_text(extra="userInvocable: true\nuser-invocable: false"))
+    f = next(f for f in fs if f.code == "CAMELCASE_FIELD")
+    assert fixes_for(doc, f) == []
+
+
+@pytest.mark.parametrize(("word", "out"), [('"yes"', "true"), ("'off'", "false"), ('"1"', "true")])
+def test_string_boolean_becomes_a_yaml_boolean(word: str, out: str):
+    new, _ = fixed(skill_text(extra=f"user-invocable: {word}"), "INVALID_VALUE", "boolean")
+    assert new == skill_text(extra=f"user-invocable: {out}")
+
+
+def test_allowed_tools_list_to_string_under_agentskills():
+    text = skill_text(extra="allowed-tools:\n  - Read\n  - Bash(git:*)")
+    new, _ = fixed(text, "INVALID_TYPE", "space-separated", profile="agentskills")
+    assert new == skill_text(extra='allowed-tools: "Read Bash(git:*)"')
+    _, fs = check(new, profile="agentskills")
+    assert fs == []
+
+
+def test_allowed_tools_commas_to_spaces_under_agentskills():
+    new, _ = fixed(skill_text(extra="allowed-tools: Read, Grep,Bash(git log:*)"), "INVALID_VALUE", "spaces",
+                   profile="agentskills")
+    assert new == skill_text(extra='allowed-tools: "Read Grep Bash(git log:*)"')
+
+
+def test_insert_missing_name_uses_the_folder():
+    new, _ = fixed("---\ndescription: d\n---\n", "MISSING_FIELD", "name", folder="my-skill")
+    assert new == "---\nname: my-skill\ndescription: d\n---\n"
+
+
+def test_insert_missing_description_after_name():
+    new, _ = fixed("---\nname: demo\nlicense: MIT\n---\n", "MISSING_FIELD", "description")
+    assert new == '---\nname: demo\ndescription: "Describe what this skill does and when to use it."\nlicense: MIT\n---\n'
+    _, fs = check(new)
+    assert fs == []
+
+
+def test_insert_frontmatter_after_the_bom():
+    new, _ = fixed("\ufeff# Title\r\n", "MISSING_FRONTMATTER", folder="my-skill")
+    assert new == ('\ufeff---\r\nname: my-skill\r\ndescription: "Describe what this skill does and when to use it."'
+                   "\r\n---\r\n# Title\r\n")
+    _, fs = check(new, folder="my-skill")
+    assert fs == []
+
+
+def test_stale_fix_data_never_raises():
+    doc, fs = check(skill_text(extra="metadata:\n  n: 3"))
+    f = fs[0]
+    broken = type(f)(f.code, f.severity, f.message, f.start, f.end, {"fixable": True, "bogus": 1})
+    fixes_for(doc, broken)  # no exception
+
+
+def test_yaml_string_quotes_only_when_needed():
+    assert yaml_string("my-skill") == "my-skill"
+    assert yaml_string("true") == '"true"'
+    assert yaml_string("a: b") == '"a: b"'
+    assert yaml_string("123") == '"123"'
+
+
+def test_overlapping_edits_keep_the_first():
+    assert apply_edits("abcdef", [fixes.Edit(1, 3, "X"), fixes.Edit(2, 4, "Y"), fixes.Edit(5, 6, "Z")]) == "aXdeZ"
+
+
+# --------------------------------------------------------------------- fix-all
+
+MESSY = (
+    "---\n"
+    "name: demo\n"
+    "description: Use when: you need it\n"
+    "---\n"
+)
+MESSY_FIELDS = (
+    "---  \n"
+    "name: demo\n"
+    "description: Fields. \n"
+    "disableModelInvocation: true\n"
+    "user-invocable: \"no\"\n"
+    "metadata:\n"
+    "  revision: 3\n"
+    "  flag: yes\n"
+    "author: Jane\n"
+    "---\n"
+    "# Title   \n"
+    "hard  \n"
+    "  \n"
+    "[x](/nowhere/abs.md)\n"
+)
+
+
+@pytest.mark.parametrize("text", [MESSY, MESSY_FIELDS, MESSY_FIELDS.replace("\n", "\r\n"),
+                                  "# no frontmatter \n", "---\nname: demo\n"])
+@pytest.mark.parametrize("profile", ["skill-tool", "agentskills", "claude-code", "dsh"])
+def test_fix_all_is_idempotent_and_never_adds_findings(text: str, profile: str):
+    settings = Settings(profile=profile)
+    path = "/virtual/demo/SKILL.md"
+    once = fix_all_text(text, path, settings, on_disk=False)
+    twice = fix_all_text(once, path, settings, on_disk=False)
+    assert twice == once
+    _, before = check(text, profile=profile)
+    _, after = check(once, profile=profile)
+    assert set(codes(after)) <= set(codes(before))
+    assert len(after) <= len(before)
+
+
+def test_fix_all_result_for_the_common_problems():
+    once = fix_all_text(MESSY_FIELDS, "/virtual/demo/SKILL.md", Settings(), on_disk=False)
+    assert once == (
+        "---\n"
+        "name: demo\n"
+        "description: Fields.\n"
+        "disable-model-invocation: true\n"
+        "user-invocable: false\n"
+        "metadata:\n"
+        '  revision: "3"\n'
+        "  flag: yes\n"
+        "author: Jane\n"
+        "---\n"
+        "# Title\n"
+        "hard  \n"
+        "\n"
+        "[x](/nowhere/abs.md)\n"
+    )
+    _, after = check(once)
+    assert codes(after) == ["UNKNOWN_FIELD", "ABSOLUTE_LINK"]
+
+
+def test_fix_all_quotes_the_unquoted_colon():
+    once = fix_all_text(MESSY, "/virtual/demo/SKILL.md", Settings(), on_disk=False)
+    assert once == '---\nname: demo\ndescription: "Use when: you need it"\n---\n'

@@ -1,0 +1,308 @@
+"""The document model: line index and positions, frontmatter splitting, staging, Markdown link spans."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import check, check_raw, codes, only, rng, skill_text
+from skill_lsp.engine import frontmatter, markdown
+from skill_lsp.engine.text import Encoding, SourceText
+
+U8, U16, U32 = Encoding.UTF8, Encoding.UTF16, Encoding.UTF32
+
+# --------------------------------------------------------------------- line index
+
+
+def test_only_lf_crlf_and_lone_cr_end_lines():
+    src = SourceText("a\u2028b\fc\r\nd\re\nf")
+    assert src.lines() == ["a\u2028b\fc", "d", "e", "f"]
+    assert src.line_starts == [0, 7, 9, 11]
+
+
+def test_u2028_nel_and_form_feed_are_not_line_breaks():
+    src = SourceText("x\u2028y\u2029z\x85w\fv\vu\n")
+    assert src.line_count == 2
+    assert src.position(len("x\u2028y\u2029z\x85w\fv\vu")) == (0, 11)
+
+
+def test_offset_inside_crlf_belongs_to_the_line_end():
+    src = SourceText("ab\r\ncd")
+    assert src.position(3) == (0, 2)  # between \r and \n
+    assert src.position(4) == (1, 0)
+    assert src.line_end(0) == 2
+
+
+def test_final_line_break_makes_an_empty_last_line():
+    src = SourceText("a\n")
+    assert src.line_count == 2
+    assert src.position(2) == (1, 0)
+
+
+@pytest.mark.parametrize(("line", "offset", "u8", "u16", "u32"), [
+    # emoji (outside the BMP: 4 UTF-8 bytes, 2 UTF-16 units, 1 code point)
+    ("a😀b", 2, 5, 3, 2),
+    ("a😀b", 3, 6, 4, 3),
+    # CJK (3 UTF-8 bytes, 1 UTF-16 unit)
+    ("技能x", 2, 6, 2, 2),
+    # form feed and U+2028 are one character each, on the same line
+    ("\fé\u2028z", 3, 6, 3, 3),
+    ("\u00e9\u0301q", 2, 4, 2, 2),  # combining mark: its own code point
+])
+def test_position_in_each_encoding(line: str, offset: int, u8: int, u16: int, u32: int):
+    src = SourceText("first\n" + line + "\nlast")
+    off = 6 + offset
+    assert src.position(off, U8) == (1, u8)
+    assert src.position(off, U16) == (1, u16)
+    assert src.position(off, U32) == (1, u32)
+    for enc, ch in ((U8, u8), (U16, u16), (U32, u32)):
+        assert src.offset(1, ch, enc) == off
+
+
+def test_positions_after_crlf_lone_cr_and_bom():
+    text = "\ufeff---\r\nname: 😀\rx: 技\n"
+    src = SourceText(text)
+    assert src.position(text.index("name")) == (1, 0)
+    assert src.position(text.index("x:")) == (2, 0)
+    assert src.position(text.index("技") + 1, U16) == (2, 4)
+    assert src.position(text.index("技") + 1, U8) == (2, 6)
+    assert src.position(text.index("😀") + 1, U16) == (1, 8)
+    assert src.position(text.index("😀") + 1, U8) == (1, 10)
+    # The BOM is a character of line 0 (editors count it).
+    assert src.position(1, U16) == (0, 1)
+
+
+def test_offset_inside_a_surrogate_pair_snaps_to_the_character_start():
+    src = SourceText("a😀b")
+    assert src.offset(0, 2, U16) == 1
+    assert src.offset(0, 3, U8) == 1
+
+
+def test_offset_is_clamped_to_line_and_document():
+    src = SourceText("ab\ncd")
+    assert src.offset(0, 99) == 2
+    assert src.offset(9, 0) == 5
+    assert src.offset(-1, 0) == 0
+    assert src.position(99) == (1, 2)
+
+
+def test_finding_range_in_utf16_after_emoji_on_the_same_line():
+    doc, fs = check(skill_text(extra="author: 😀x", body="# 😀 \n"))
+    f = only(fs, "TRAILING_WHITESPACE")
+    assert rng(doc, f, U16) == ((5, 4), (5, 5))
+    assert rng(doc, f, U8) == ((5, 6), (5, 7))
+    assert rng(doc, f, U32) == ((5, 3), (5, 4))
+
+
+def test_finding_range_after_u2028_and_cjk_in_a_value():
+    # Quoted: libyaml (YAML 1.1) treats U+2028 in a plain scalar as a line break.
+    text = "---\nname: demo\ndescription: \"技\u2028能\"\nversion: v1\n---\n"
+    doc, fs = check(text)
+    f = only(fs, "INVALID_VERSION")
+    assert rng(doc, f) == ((3, 9), (3, 11))  # U+2028 did not start a line
+
+
+def test_form_feed_in_yaml_is_an_error_at_the_form_feed_even_after_cjk():
+    # YAML forbids C0 controls other than tab/LF/CR; libyaml reports a byte offset.
+    doc, fs = check("---\nname: demo\ndescription: 技😀\f能\n---\n")
+    f = only(fs, "INVALID_FRONTMATTER")
+    assert doc.text[f.start:f.end] == "\f"
+    assert rng(doc, f, U16) == ((2, 16), (2, 17))
+    assert "#x000c" in f.message
+
+
+def test_form_feed_and_u2028_in_the_body_keep_line_numbers():
+    doc, fs = check(skill_text(body="a\fb\u2028c \n[x](/abs)\n"))
+    assert [(f.code, rng(doc, f)) for f in fs] == [
+        ("TRAILING_WHITESPACE", ((4, 5), (4, 6))), ("ABSOLUTE_LINK", ((5, 4), (5, 8)))]
+
+
+# --------------------------------------------------------------------- frontmatter split
+
+
+def split(text: str) -> frontmatter.Split:
+    return frontmatter.split(SourceText(text))
+
+
+def test_bom_before_the_opening_fence_is_tolerated():
+    text = "\ufeff---\nname: demo\ndescription: d\n---\nbody\n"
+    sp = split(text)
+    assert sp.has_frontmatter and sp.closed
+    assert sp.open_start == 1
+    assert text[sp.body_start:] == "body\n"
+    _, fs = check(text)
+    assert fs == []
+
+
+def test_crlf_and_trailing_spaces_after_fences():
+    text = "---  \r\nname: demo\r\ndescription: d\r\n---\t\r\nbody\r\n"
+    sp = split(text)
+    assert sp.closed
+    assert text[sp.yaml_start:sp.yaml_end] == "name: demo\r\ndescription: d\r\n"
+    assert text[sp.body_start:] == "body\r\n"
+
+
+def test_dashes_inside_a_value_do_not_cut_the_frontmatter():
+    text = "---\nname: demo\ndescription: a --- b\nmetadata:\n  x: |\n    ---\n    y\n---\nbody\n"
+    sp = split(text)
+    assert text[sp.body_start:] == "body\n"
+    doc, fs = check(text)
+    assert fs == []
+    assert doc.value("description") == "a --- b"
+    assert doc.value("metadata") == {"x": "---\ny\n"}
+
+
+def test_four_dashes_do_not_close():
+    sp = split("---\nname: demo\n----\n")
+    assert not sp.closed
+
+
+def test_only_dashes_file_is_unclosed_at_line_zero():
+    for text in ("---", "---\n", "---\r\n"):
+        doc, fs = check(text)
+        assert codes(fs) == ["INVALID_FRONTMATTER"], text
+        assert rng(doc, fs[0]) == ((0, 0), (0, 3))
+
+
+def test_no_opening_fence_means_no_frontmatter():
+    sp = split("x\n---\nname: y\n---\n")
+    assert not sp.has_frontmatter
+    assert sp.body_start == 0
+
+
+def test_dashes_not_on_the_first_line_are_not_frontmatter():
+    _, fs = check("\n---\nname: demo\ndescription: d\n---\n")
+    assert codes(fs) == ["MISSING_FRONTMATTER"]
+
+
+def test_no_closing_fence_is_invalid_frontmatter_at_line_zero():
+    doc, fs = check("---\nname: demo\ndescription: d\n\n# Body\n")
+    assert codes(fs) == ["INVALID_FRONTMATTER"]
+    assert rng(doc, fs[0]) == ((0, 0), (0, 3))
+
+
+def test_empty_frontmatter_reports_missing_fields():
+    _, fs = check("---\n---\nbody\n")
+    assert codes(fs) == ["MISSING_FIELD", "MISSING_FIELD"]
+
+
+# --------------------------------------------------------------------- staging
+
+
+@pytest.mark.parametrize("bad", [
+    "description: Use when: asked",
+    "description: [unclosed",
+    "description: 'open",
+    "\tname: tab",
+])
+def test_a_yaml_error_yields_exactly_one_finding(bad: str):
+    # Every field problem in this file would be reported if field rules ran.
+    text = f"---\nname: Not_Valid\nversion: v1\nauthor: x\nmetadata:\n  n: 3\n{bad}\n---\nbody  \t\n"
+    _, fs = check(text)
+    fm = [f for f in fs if f.code != "TRAILING_WHITESPACE"]
+    assert codes(fm) == ["INVALID_FRONTMATTER"]
+
+
+def test_unclosed_frontmatter_runs_no_body_rules():
+    _, fs = check("---\nname: demo\n[x](/abs)  \t\n")
+    assert codes(fs) == ["INVALID_FRONTMATTER"]
+
+
+def test_body_rules_run_without_frontmatter():
+    _, fs = check("# T\n[x](/abs)\n")
+    assert codes(fs) == ["MISSING_FRONTMATTER", "ABSOLUTE_LINK"]
+
+
+def test_duplicate_keys_are_findings_not_crashes_and_fields_still_run():
+    _, fs = check("---\nname: demo\ndescription: d\ndescription: e\nversion: v1\n---\n")
+    assert codes(fs) == ["DUPLICATE_KEY", "INVALID_VERSION"]
+
+
+@pytest.mark.parametrize("value", ["2025-13-45", "!!binary abc", "&a x", "*nope", "0x1F", ".inf", "~"])
+def test_odd_scalars_never_crash(value: str):
+    check(skill_text(extra=f"x: {value}"))
+
+
+# --------------------------------------------------------------------- Markdown link spans
+
+
+BODY = (
+    "[a](x.md) ![i](img/p.png) [r][ref] `[c](code.md)`\n"
+    "\n"
+    "```\n[f](fence.md)\n```\n"
+    "\n"
+    "    [ind](indent.md)\n"
+    "\n"
+    "[ref]: refs/a%20b.md \"t\"\n"
+    "[x](<a b.md>) [t](y.md \"title\") [p](q(1).md)\n"
+)
+
+
+def links(body: str = BODY, base: int = 0) -> list[markdown.Link]:
+    return markdown.parse(body, base).links
+
+
+def test_inline_image_reference_and_definition_spans():
+    got = [(link.kind, link.target, BODY[link.target_start:link.target_end]) for link in links()]
+    assert got == [
+        ("inline", "x.md", "x.md"),
+        ("image", "img/p.png", "img/p.png"),
+        ("reference", "refs/a%20b.md", "[r][ref]"),
+        ("definition", "refs/a%20b.md", "refs/a%20b.md"),
+        ("inline", "a b.md", "a b.md"),
+        ("inline", "y.md", "y.md"),
+        ("inline", "q(1).md", "q(1).md"),
+    ]
+
+
+def test_whole_construct_spans():
+    first = links()[0]
+    assert BODY[first.start:first.end] == "[a](x.md)"
+    image = links()[1]
+    assert BODY[image.start:image.end] == "![i](img/p.png)"
+
+
+def test_links_in_code_spans_fences_and_indented_code_are_not_links():
+    targets = {link.target for link in links()}
+    assert not targets & {"code.md", "fence.md", "indent.md"}
+
+
+def test_spans_are_offset_by_base_and_count_code_points():
+    body = "技能 😀 [a](x.md)\n"
+    (link,) = links(body, base=1000)
+    assert (link.target_start, link.target_end) == (1000 + body.index("x.md"), 1000 + body.index("x.md") + 4)
+
+
+def test_percent_encoded_targets_are_decoded_for_existence_checks():
+    body = "[a](my%20notes.md) [b](refs/a%20b.md) [c](%E6%8A%80.md) [d](missing%20file.md)\n"
+    files = frozenset({"SKILL.md", "my notes.md", "refs/", "refs/a b.md", "技.md"})
+    doc, fs = check_raw(skill_text(body=body), files=files)
+    f = only(fs, "BROKEN_LINK")
+    assert f.data == {"target": "missing%20file.md", "path": "missing file.md"}
+    assert doc.text[f.start:f.end] == "missing%20file.md"
+
+
+def test_reference_definition_targets_are_checked_once():
+    body = "[r][ref] and [r2][ref]\n\n[ref]: nope.md\n"
+    doc, fs = check_raw(skill_text(body=body), files=frozenset({"SKILL.md"}))
+    f = only(fs, "BROKEN_LINK")
+    assert rng(doc, f) == ((6, 7), (6, 14))
+
+
+def test_anchor_and_url_links_are_never_checked():
+    body = "[a](#section) [b](https://example.com/x) [c](mailto:a@b.c)\n"
+    _, fs = check_raw(skill_text(body=body), files=frozenset({"SKILL.md"}))
+    assert fs == []
+
+
+def test_link_to_a_folder_and_with_fragment_exists():
+    body = "[s](scripts/) [r](references/guide.md#usage) [dot](./references/guide.md)\n"
+    files = frozenset({"SKILL.md", "scripts/", "references/", "references/guide.md"})
+    _, fs = check_raw(skill_text(body=body), files=files)
+    assert fs == []
+
+
+def test_link_spans_in_crlf_document():
+    text = skill_text(body="intro\r\n[a](missing.md)\r\n", nl="\r\n")
+    doc, fs = check_raw(text, files=frozenset({"SKILL.md"}))
+    f = only(fs, "BROKEN_LINK")
+    assert rng(doc, f) == ((5, 4), (5, 14))
