@@ -37,7 +37,7 @@ def check_locations(locations: list[Location], settings: Settings, jobs: int = 0
         chunk = max(16, len(work) // (workers * 8))
         with ProcessPoolExecutor(max_workers=workers) as pool:
             return list(pool.map(_check_one, work, chunksize=chunk))
-    return [_check_one(job) for job in work]
+    return [_check_one((loc, s, True)) for loc, s, _ in work]  # in-process: the text costs nothing
 
 
 def run(args: Namespace) -> int:

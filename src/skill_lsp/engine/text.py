@@ -115,17 +115,29 @@ class PositionTable:
     """Positions of selected offsets, precomputed from a SourceText.
 
     Worker processes send this instead of the whole text: it answers
-    ``position()`` for the offsets it was built with (finding and anchor spans).
+    ``position()`` in UTF-32 and UTF-16 (what reports use) for the offsets it
+    was built with (finding and anchor spans).
     """
 
     __slots__ = ("table",)
 
     def __init__(self, src: SourceText, offsets: set[int]) -> None:
-        self.table = {o: (src.position(o, Encoding.UTF32), src.position(o, Encoding.UTF16), src.position(o, Encoding.UTF8))
-                      for o in offsets}
+        text = src.text
+        table = {}
+        for o in offsets:
+            o = max(0, min(o, len(text)))
+            line = src.line_of(o)
+            start = src.line_starts[line]
+            end = src.line_end(line)
+            seg = text[start:min(o, end)]
+            n = len(seg)
+            table[o] = (line, n, n if seg.isascii() else _units(seg, Encoding.UTF16))
+        self.table = table
 
     def position(self, offset: int, encoding: Encoding = Encoding.UTF16) -> tuple[int, int]:
         entry = self.table.get(offset)
         if entry is None:
             return (0, 0)
-        return entry[1] if encoding is Encoding.UTF16 else entry[2] if encoding is Encoding.UTF8 else entry[0]
+        if encoding is Encoding.UTF8:
+            raise ValueError("PositionTable holds UTF-32 and UTF-16 columns only")
+        return entry[0], entry[2] if encoding is Encoding.UTF16 else entry[1]

@@ -84,7 +84,10 @@ def absolute_to_relative(target: str, skill_dir: str) -> str | None:
 
 
 def _links(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
-    if "]" not in doc.body_text:  # no bracket, no link: skip the Markdown parse
+    body = doc.body_text
+    # Inline links need "](" and reference links a "]:" definition: without both
+    # there is no link to check, and the Markdown parse is skipped.
+    if "](" not in body and "]:" not in body:
         return
     for link in doc.body.links:
         if link.kind == "reference":
