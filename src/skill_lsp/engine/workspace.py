@@ -43,6 +43,7 @@ class SkillResult:
         src: SourceText | PositionTable | None = self.doc.src if self.doc is not None else self.src
         if not keep_text and isinstance(src, SourceText):
             offsets = {o for f in self.findings for o in (f.start, f.end)} | set(self.anchor)
+            offsets |= {o for f in self.findings for r in f.related if r.path == self.path for o in (r.start, r.end)}
             src = PositionTable(src, offsets)
         return SkillResult(self.path, None, self.findings, self.location, self.cross, src, self.name, self.anchor)
 
