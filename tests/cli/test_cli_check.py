@@ -328,3 +328,14 @@ def test_check_import_time_has_no_lsp_modules(tmp_path: Path):
     imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if "|" in line}
     assert "skill_lsp.engine.workspace" in imported
     assert not {m for m in imported if m.split(".")[0] in ("pygls", "lsprotocol")}
+
+
+def test_parallel_workers_report_exactly_what_a_single_process_reports():
+    import subprocess
+    import sys
+
+    def run(jobs: str) -> str:
+        return subprocess.run([sys.executable, "-m", "skill_lsp", "check", "--format", "json", "--jobs", jobs,
+                               "sample-workspace"], capture_output=True, text=True, cwd=REPO).stdout
+
+    assert run("1") == run("2")
