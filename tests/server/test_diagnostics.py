@@ -9,8 +9,8 @@ from .conftest import diagnostics_for, uri, wait_for
 
 
 def pushed(client) -> bool:
-    """Open documents get pushed diagnostics only where the client cannot pull (old VS Code caps)."""
-    return client.client_name == "visual-studio-code"
+    """Diagnostics are pulled only by clients that support pull and refresh (VS Code 1.139)."""
+    return client.client_name != "vscode-pull"
 
 
 def workspace_pulled(client) -> bool:

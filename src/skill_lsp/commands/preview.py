@@ -88,7 +88,9 @@ def run_catalog(args: Namespace) -> int:
     settings = targets.settings
     in_roots = _checked(targets.locations, settings)
     link_skills(in_roots, settings)
-    results = in_roots + _checked(targets.loose, settings)
+    # A harness lists what is in its roots; skills found elsewhere count only when
+    # there are no roots at all (e.g. `skill-lsp catalog plugins/x/skills`).
+    results = in_roots if in_roots else _checked(targets.loose, settings)
     roots = settings.resolved_roots(targets.workspace)
     records = records_for(results, len(roots))
     dialect = args.dialect or settings.dialect

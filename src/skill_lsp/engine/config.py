@@ -132,19 +132,29 @@ def merge(base: Settings, raw: dict[str, Any] | None, source: str) -> tuple[Sett
     return replace(base, **changes), problems
 
 
-def find_config_file(workspace: str) -> str | None:
-    for name in (".skill-lsp.toml", "pyproject.toml"):
-        path = os.path.join(workspace, name)
-        if os.path.isfile(path):
-            if name == "pyproject.toml":
-                try:
-                    with open(path, "rb") as fh:
-                        if "skill-lsp" not in tomllib.load(fh).get("tool", {}):
-                            continue
-                except (OSError, tomllib.TOMLDecodeError):
-                    continue
-            return path
-    return None
+def find_config_file(start: str) -> str | None:
+    """`.skill-lsp.toml` or a pyproject.toml with `[tool.skill-lsp]` in ``start`` or above.
+
+    The search stops at the first folder holding `.git` (the repository root), so
+    checking one SKILL.md deep in a repository still finds the repository's config.
+    """
+    folder = os.path.abspath(start)
+    while True:
+        for name in (".skill-lsp.toml", "pyproject.toml"):
+            path = os.path.join(folder, name)
+            if os.path.isfile(path):
+                if name == "pyproject.toml":
+                    try:
+                        with open(path, "rb") as fh:
+                            if "skill-lsp" not in tomllib.load(fh).get("tool", {}):
+                                continue
+                    except (OSError, tomllib.TOMLDecodeError):
+                        continue
+                return path
+        parent = os.path.dirname(folder)
+        if parent == folder or os.path.exists(os.path.join(folder, ".git")):
+            return None
+        folder = parent
 
 
 def load_file(path: str, base: Settings | None = None) -> tuple[Settings, list[str]]:

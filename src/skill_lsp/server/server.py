@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from lsprotocol import types as t
+from pygls.exceptions import JsonRpcMethodNotFound
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
@@ -30,8 +31,7 @@ class SkillLanguageServer(LanguageServer):
         super().__init__("skill-lsp", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Full,
                          protocol_cls=SkillProtocol, max_workers=4)
         self.state = State()
-        self.pull_mode = False  # the client pulls diagnostics (textDocument/diagnostic)
-        self.workspace_pull = False  # ... and workspace diagnostics
+        self.pull_mode = False  # the client pulls diagnostics (and can be asked to re-pull)
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.scan_generation = 0
         self.shutting_down = False
@@ -74,6 +74,8 @@ class SkillLanguageServer(LanguageServer):
         if is_parse_error(error):
             self.protocol.send_parse_error(str(error))  # type: ignore[attr-defined]
             return
+        if isinstance(error, JsonRpcMethodNotFound):
+            return  # the client already got MethodNotFound; not an error of the server
         self.log(f"skill-lsp internal error ({getattr(source, '__name__', source)}): {error}", t.MessageType.Error)
 
 

@@ -19,7 +19,9 @@ def nvim_bin() -> str:
 
 
 @pytest.fixture
-def make_nvim(nvim_bin: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., Nvim]]:
+def make_nvim(
+    nvim_bin: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[..., Nvim]]:
     started: list[Nvim] = []
 
     def make(

@@ -15,7 +15,9 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
 
-server = LanguageServer("fake-skill-lsp", "0.0.0-fake", text_document_sync_kind=t.TextDocumentSyncKind.Full)
+server = LanguageServer(
+    "fake-skill-lsp", "0.0.0-fake", text_document_sync_kind=t.TextDocumentSyncKind.Full
+)
 
 SKILL_NAMES = {"SKILL.md", "skill.md"}
 
@@ -68,7 +70,9 @@ def _publish(ls: LanguageServer, uri: str) -> None:
         return
     doc = ls.workspace.get_text_document(uri)
     ls.text_document_publish_diagnostics(
-        t.PublishDiagnosticsParams(uri=uri, diagnostics=_diagnostics(uri, doc.source), version=doc.version)
+        t.PublishDiagnosticsParams(
+            uri=uri, diagnostics=_diagnostics(uri, doc.source), version=doc.version
+        )
     )
     ls.protocol.notify("skillLsp/status", {"profile": "skill-tool", "skills": 1, "scanning": False})
 
@@ -94,7 +98,10 @@ def code_action(ls: LanguageServer, params: t.CodeActionParams) -> list[t.CodeAc
     doc = ls.workspace.get_text_document(uri)
     actions = []
     for d in _diagnostics(uri, doc.source):
-        if d.range.start.line < params.range.start.line or d.range.start.line > params.range.end.line:
+        if (
+            d.range.start.line < params.range.start.line
+            or d.range.start.line > params.range.end.line
+        ):
             continue
         if d.code == "TRAILING_WHITESPACE":
             title, new = "Trim trailing whitespace", ""
@@ -120,8 +127,22 @@ def code_lens(ls: LanguageServer, params: t.CodeLensParams) -> list[t.CodeLens]:
         return []
     r = t.Range(t.Position(0, 0), t.Position(0, 0))
     return [
-        t.CodeLens(range=r, command=t.Command(title="Preview activation", command="skill-lsp.previewActivation", arguments=[{"uri": uri}])),
-        t.CodeLens(range=r, command=t.Command(title="≈42 catalog tokens (skill-tool)", command="skill-lsp.previewCatalog", arguments=[{"uri": uri}])),
+        t.CodeLens(
+            range=r,
+            command=t.Command(
+                title="Preview activation",
+                command="skill-lsp.previewActivation",
+                arguments=[{"uri": uri}],
+            ),
+        ),
+        t.CodeLens(
+            range=r,
+            command=t.Command(
+                title="≈42 catalog tokens (skill-tool)",
+                command="skill-lsp.previewCatalog",
+                arguments=[{"uri": uri}],
+            ),
+        ),
     ]
 
 
@@ -136,19 +157,35 @@ def preview_activation(ls: LanguageServer, *args: dict) -> dict:
     dialect = arg.get("dialect") or "skill-tool"
     uri = arg["uri"]
     doc = ls.workspace.get_text_document(uri)
-    return {"text": render(uri, dialect, doc.source), "kind": "ok", "dialect": dialect, "result": {}, "previewUri": f"skill-lsp-preview:activation?dialect={dialect}"}
+    return {
+        "text": render(uri, dialect, doc.source),
+        "kind": "ok",
+        "dialect": dialect,
+        "result": {},
+        "previewUri": f"skill-lsp-preview:activation?dialect={dialect}",
+    }
 
 
 @server.command("skill-lsp.previewCatalog")
 def preview_catalog(ls: LanguageServer, *args: dict) -> dict:
     arg = args[0] if args else {}
     dialect = arg.get("dialect") or "skill-tool"
-    return {"text": f"catalog for {dialect}\n- bad-skill: …\n", "dialect": dialect, "entries": [], "previewUri": "skill-lsp-preview:catalog"}
+    return {
+        "text": f"catalog for {dialect}\n- bad-skill: …\n",
+        "dialect": dialect,
+        "entries": [],
+        "previewUri": "skill-lsp-preview:catalog",
+    }
 
 
 @server.command("skill-lsp.status")
 def status(ls: LanguageServer, *args: dict) -> dict:
-    return {"version": "0.0.0-fake", "profile": "skill-tool", "skills": 1, "roots": [".claude/skills"]}
+    return {
+        "version": "0.0.0-fake",
+        "profile": "skill-tool",
+        "skills": 1,
+        "roots": [".claude/skills"],
+    }
 
 
 if __name__ == "__main__":

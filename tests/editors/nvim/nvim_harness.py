@@ -77,7 +77,16 @@ def find_nvim() -> tuple[str | None, str]:
 
 def _lua_str(s: str) -> str:
     """A Lua string literal (Lua 5.1 has no \\u escapes: use decimal byte escapes)."""
-    return '"' + "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "".join(f"\\{b}" for b in c.encode()) for c in s) + '"'
+    return (
+        '"'
+        + "".join(
+            c
+            if c.isascii() and c.isprintable() and c not in '"\\'
+            else "".join(f"\\{b}" for b in c.encode())
+            for c in s
+        )
+        + '"'
+    )
 
 
 class NvimError(AssertionError):
@@ -112,17 +121,29 @@ class Nvim:
         self.bin = nvim
         self.tmp = tmp
         self.sock = str(tmp / "nvim.sock")
-        xdg = {k: tmp / "xdg" / k.lower() for k in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR")}
+        xdg = {
+            k: tmp / "xdg" / k.lower()
+            for k in (
+                "XDG_CONFIG_HOME",
+                "XDG_DATA_HOME",
+                "XDG_STATE_HOME",
+                "XDG_CACHE_HOME",
+                "XDG_RUNTIME_DIR",
+            )
+        }
         for d in xdg.values():
             d.mkdir(parents=True, exist_ok=True)
-        self.env = {**os.environ, **{k: str(v) for k, v in xdg.items()}, "NVIM_LOG_FILE": str(tmp / "nvim.log")}
+        self.env = {
+            **os.environ,
+            **{k: str(v) for k, v in xdg.items()},
+            "NVIM_LOG_FILE": str(tmp / "nvim.log"),
+        }
         for k in ("NVIM", "NVIM_LISTEN_ADDRESS", "VIMINIT", "MYVIMRC", "NVIM_APPNAME"):
             self.env.pop(k, None)
         init = tmp / "init.lua"
         init.write_text(
-            INIT_LUA.replace("@PLUGIN_DIR@", _lua_str(str(PLUGIN_DIR))).replace(
-                "@SERVER_CMD@", "{ " + ", ".join(_lua_str(a) for a in server_cmd) + " }"
-            )
+            INIT_LUA.replace("@PLUGIN_DIR@", _lua_str(str(PLUGIN_DIR)))
+            .replace("@SERVER_CMD@", "{ " + ", ".join(_lua_str(a) for a in server_cmd) + " }")
             .replace("@MODE@", _lua_str(mode))
             .replace("@SETTINGS@", _lua_str(json.dumps(settings)) if settings else "nil"),
             encoding="utf-8",
@@ -137,7 +158,9 @@ class Nvim:
             stderr=self.stderr,
         )
         self.wait_for(lambda: os.path.exists(self.sock), timeout=20, what="the Neovim RPC socket")
-        self.wait_for(lambda: self.lua("return _G.__skilltest_ready == true"), timeout=20, what="init.lua")
+        self.wait_for(
+            lambda: self.lua("return _G.__skilltest_ready == true"), timeout=20, what="init.lua"
+        )
 
     # -- RPC -----------------------------------------------------------------
     def lua(self, code: str, *args: Any, timeout: float = 30) -> Any:
@@ -147,16 +170,26 @@ class Nvim:
             raise NvimError(f"Neovim exited with {self.proc.returncode}\n{self.diagnostics()}")
         try:
             out = subprocess.run(
-                [self.bin, "--server", self.sock, "--remote-expr", f'v:lua.__skilltest("{payload}")'],
+                [
+                    self.bin,
+                    "--server",
+                    self.sock,
+                    "--remote-expr",
+                    f'v:lua.__skilltest("{payload}")',
+                ],
                 capture_output=True,
                 timeout=timeout,
                 env=self.env,
             )
         except subprocess.TimeoutExpired as e:
-            raise NvimError(f"RPC call timed out after {timeout}s: {code[:200]}\n{self.diagnostics()}") from e
+            raise NvimError(
+                f"RPC call timed out after {timeout}s: {code[:200]}\n{self.diagnostics()}"
+            ) from e
         text = out.stdout.decode("utf-8", "surrogateescape").strip()
         if out.returncode != 0 or not text:
-            raise NvimError(f"RPC failed (rc {out.returncode}): {out.stderr!r} {text!r}\ncode: {code[:300]}")
+            raise NvimError(
+                f"RPC failed (rc {out.returncode}): {out.stderr!r} {text!r}\ncode: {code[:300]}"
+            )
         res = json.loads(text)
         if not res.get("ok"):
             raise NvimError(f"Lua error: {res.get('error')}\ncode: {code[:500]}")
@@ -165,7 +198,13 @@ class Nvim:
     def cmd(self, command: str) -> Any:
         return self.lua("vim.cmd(...)", command)
 
-    def wait_for(self, pred: Callable[[], Any], timeout: float = 30, what: str = "condition", interval: float = 0.05) -> Any:
+    def wait_for(
+        self,
+        pred: Callable[[], Any],
+        timeout: float = 30,
+        what: str = "condition",
+        interval: float = 0.05,
+    ) -> Any:
         """Poll ``pred`` until it returns something truthy; fail after ``timeout`` seconds."""
         deadline = time.monotonic() + timeout
         last_exc: BaseException | None = None
@@ -184,15 +223,22 @@ class Nvim:
                 if self.proc.poll() is not None:
                     raise
             if time.monotonic() > deadline:
-                raise NvimError(f"timed out after {timeout}s waiting for {what}\nlast error: {last_exc}\n{self.diagnostics()}")
+                raise NvimError(
+                    f"timed out after {timeout}s waiting for {what}\nlast error: {last_exc}\n{self.diagnostics()}"
+                )
             time.sleep(interval)
 
     # -- helpers ---------------------------------------------------------------
     def edit(self, path: Path) -> int:
-        return self.lua("vim.cmd.edit(vim.fn.fnameescape(...)); return vim.api.nvim_get_current_buf()", str(path))
+        return self.lua(
+            "vim.cmd.edit(vim.fn.fnameescape(...)); return vim.api.nvim_get_current_buf()",
+            str(path),
+        )
 
     def buf_text(self, buf: int = 0) -> str:
-        return self.lua("return table.concat(vim.api.nvim_buf_get_lines(..., 0, -1, false), '\\n')", buf)
+        return self.lua(
+            "return table.concat(vim.api.nvim_buf_get_lines(..., 0, -1, false), '\\n')", buf
+        )
 
     def notes(self) -> list[dict]:
         return self.lua("return _G.__skilltest_notes")
@@ -208,7 +254,10 @@ class Nvim:
             parts.append("--- lsp.log (tail) ---\n" + lsp_log.read_text("utf-8", "replace")[-4000:])
         try:
             if self.proc.poll() is None:
-                parts.append("--- notifications ---\n" + json.dumps(self.lua("return _G.__skilltest_notes", timeout=5))[-3000:])
+                parts.append(
+                    "--- notifications ---\n"
+                    + json.dumps(self.lua("return _G.__skilltest_notes", timeout=5))[-3000:]
+                )
         except Exception:  # noqa: BLE001
             pass
         return "\n".join(parts)
@@ -218,7 +267,9 @@ class Nvim:
             try:
                 subprocess.run(
                     [self.bin, "--server", self.sock, "--remote-expr", "v:lua.__skilltest_quit()"],
-                    capture_output=True, timeout=10, env=self.env,
+                    capture_output=True,
+                    timeout=10,
+                    env=self.env,
                 )
             except subprocess.SubprocessError:
                 pass
@@ -324,8 +375,6 @@ def make_workspace(dest: Path) -> Path:
     )
     (dest / "README.md").write_text("# Workspace\n\nNot a skill.   \n", encoding="utf-8")
     return dest
-
-
 
 
 # ---------------------------------------------------------------------------

@@ -129,7 +129,9 @@ def editor(make_nvim, server_base, workspace):
     nv: Nvim = make_nvim(ws, [*server_base, "serve"])
     buf = nv.edit(skill)
     nv.wait_for(
-        lambda: any(c["name"] == "skill_lsp" and c["initialized"] for c in nv.lua(LUA_CLIENTS, buf)),
+        lambda: any(
+            c["name"] == "skill_lsp" and c["initialized"] for c in nv.lua(LUA_CLIENTS, buf)
+        ),
         timeout=TIMEOUT,
         what="skill_lsp to attach and initialize",
     )
@@ -147,7 +149,9 @@ def _name_line(lines: list[str]) -> int:
 
 
 def _trailing_line(lines: list[str]) -> int:
-    return next(i for i, line in enumerate(lines) if i > 0 and line.strip() and line != line.rstrip(" \t"))
+    return next(
+        i for i, line in enumerate(lines) if i > 0 and line.strip() and line != line.rstrip(" \t")
+    )
 
 
 def _wait_codes(nv: Nvim, buf: int, *codes: str) -> list[dict]:
@@ -182,7 +186,9 @@ def test_diagnostics_codes_and_positions(editor, server_base) -> None:
     name_row = _name_line(lines)
     mismatch = [d for d in diags if d["code"] == "NAME_MISMATCH"]
     assert [d["lnum"] for d in mismatch] == [name_row], mismatch
-    trailing_rows = [i for i, line in enumerate(lines) if line.strip() and line != line.rstrip(" \t")]
+    trailing_rows = [
+        i for i, line in enumerate(lines) if line.strip() and line != line.rstrip(" \t")
+    ]
     trailing = [d for d in diags if d["code"] == "TRAILING_WHITESPACE"]
     assert {d["lnum"] for d in trailing} == set(trailing_rows), trailing
     for d in trailing:
@@ -221,7 +227,11 @@ def test_quick_fixes_through_code_action(editor) -> None:
         return now if now[row] == lines[row].rstrip(" \t") else None
 
     now = nv.wait_for(trimmed, timeout=TIMEOUT, what="the trailing-whitespace fix")
-    changed = [i for i in range(max(len(now), len(lines))) if i >= len(now) or i >= len(lines) or now[i] != lines[i]]
+    changed = [
+        i
+        for i in range(max(len(now), len(lines)))
+        if i >= len(now) or i >= len(lines) or now[i] != lines[i]
+    ]
     # a "this line" fix touches only the line; a "trim all" fix every such line
     assert all(lines[i] != lines[i].rstrip(" \t") for i in changed), changed
 
@@ -237,7 +247,9 @@ def test_quick_fixes_through_code_action(editor) -> None:
         return after if re.fullmatch(pattern, after[name_row]) else None
 
     after = nv.wait_for(renamed, timeout=TIMEOUT, what="the name fix")
-    assert [x for i, x in enumerate(after) if i != name_row] == [x for i, x in enumerate(now) if i != name_row]
+    assert [x for i, x in enumerate(after) if i != name_row] == [
+        x for i, x in enumerate(now) if i != name_row
+    ]
 
     def cleared():
         codes = {d["code"] for d in nv.lua(LUA_DIAGNOSTICS, buf) if d["lnum"] in (row, name_row)}
@@ -249,7 +261,9 @@ def test_quick_fixes_through_code_action(editor) -> None:
 
 def _cli_json(server_base: list[str], ws: Path, *args: str) -> dict | None:
     """`skill-lsp ARGS --format json` run in the workspace, or None if it fails."""
-    r = subprocess.run([*server_base, *args, "--format", "json"], capture_output=True, timeout=120, cwd=ws)
+    r = subprocess.run(
+        [*server_base, *args, "--format", "json"], capture_output=True, timeout=120, cwd=ws
+    )
     if not r.stdout.strip():
         return None
     try:
@@ -260,7 +274,9 @@ def _cli_json(server_base: list[str], ws: Path, *args: str) -> dict | None:
 
 def _good_skill(server_base: list[str], ws: Path, bad: Path) -> Path | None:
     """A skill in the workspace whose CLI preview is `ok`."""
-    candidates = sorted(p for p in (ws / ".claude" / "skills").glob("*/SKILL.md") if p.is_file() and p != bad)
+    candidates = sorted(
+        p for p in (ws / ".claude" / "skills").glob("*/SKILL.md") if p.is_file() and p != bad
+    )
     for p in candidates[:12]:
         out = _cli_json(server_base, ws, "preview", str(p))
         if out and out.get("kind") == "ok":
@@ -268,7 +284,9 @@ def _good_skill(server_base: list[str], ws: Path, bad: Path) -> Path | None:
     return None
 
 
-def _check_preview(nv: Nvim, server_base: list[str], ws: Path, skill: Path, dialect: str | None) -> dict:
+def _check_preview(
+    nv: Nvim, server_base: list[str], ws: Path, skill: Path, dialect: str | None
+) -> dict:
     """:SkillPreview [dialect] on skill: the scratch buffer holds exactly the
     server's text, which is also what `skill-lsp preview` prints."""
     buf = nv.edit(skill)
@@ -287,7 +305,9 @@ def _check_preview(nv: Nvim, server_base: list[str], ws: Path, skill: Path, dial
     assert pb["name"] == f"skill-lsp-preview://activation/{skill.parent.name}/{expect['dialect']}"
     assert (pb["buftype"], pb["bufhidden"], pb["modifiable"]) == ("nofile", "wipe", False)
     assert pb["shown"] and pb["current"]
-    cli = _cli_json(server_base, ws, "preview", str(skill), *(["--dialect", dialect] if dialect else []))
+    cli = _cli_json(
+        server_base, ws, "preview", str(skill), *(["--dialect", dialect] if dialect else [])
+    )
     assert cli is not None, "skill-lsp preview --format json printed nothing"
     assert cli.get("kind") == expect["kind"], (cli.get("kind"), expect["kind"])
     if expect["kind"] == "ok":
@@ -314,12 +334,6 @@ def test_preview_buffers_show_the_exact_text(editor, server_base) -> None:
     assert pb["name"] == "skill-lsp-preview://catalog/gemini"
 
 
-
-@pytest.mark.xfail(
-    reason="server vs CLI: `skill-lsp catalog` also lists plugins/*/skills (meeting-notes), "
-    "skill-lsp.previewCatalog does not",
-    strict=False,
-)
 def test_catalog_buffer_matches_cli(editor, server_base) -> None:
     nv, ws, skill, buf = editor
     nv.cmd("SkillCatalog gemini")
@@ -327,7 +341,10 @@ def test_catalog_buffer_matches_cli(editor, server_base) -> None:
     cli = _cli_json(server_base, ws, "catalog", "--dialect", "gemini")
     assert cli is not None
     expect = nv.lua(LUA_EXECUTE, buf, "skill-lsp.previewCatalog", {"dialect": "gemini"})
-    names = [e.get("name") for e in cli.get("entries", [])], [e.get("name") for e in expect["entries"]]
+    names = (
+        [e.get("name") for e in cli.get("entries", [])],
+        [e.get("name") for e in expect["entries"]],
+    )
     assert names[0] == names[1], names
     assert pb["text"] == cli.get("text", cli.get("output"))
 
@@ -388,7 +405,9 @@ def test_settings_reach_the_server(make_nvim, server_base, workspace) -> None:
     """settings.skillLsp from vim.lsp.config is what the server applies
     (workspace/configuration, section skillLsp)."""
     ws, skill = workspace
-    nv: Nvim = make_nvim(ws, [*server_base, "serve"], settings={"skillLsp": {"profile": "claude-code"}})
+    nv: Nvim = make_nvim(
+        ws, [*server_base, "serve"], settings={"skillLsp": {"profile": "claude-code"}}
+    )
     buf = nv.edit(skill)
     _wait_codes(nv, buf, "NAME_MISMATCH")
 
@@ -396,25 +415,29 @@ def test_settings_reach_the_server(make_nvim, server_base, workspace) -> None:
         status = nv.lua(LUA_EXECUTE, buf, "skill-lsp.status", {})
         return status if status["profile"] == "claude-code" and status["skills"] >= 1 else None
 
-    status = nv.wait_for(scanned, timeout=TIMEOUT, what="skill-lsp.status: profile claude-code, scanned")
+    status = nv.wait_for(
+        scanned, timeout=TIMEOUT, what="skill-lsp.status: profile claude-code, scanned"
+    )
     assert status["version"], status
     # the skillLsp/status notification reached the plugin too
     nv.wait_for(
-        lambda: "claude-code" in nv.lua("vim.api.nvim_set_current_buf(...) return require('skill_lsp').statusline()", buf),
+        lambda: (
+            "claude-code"
+            in nv.lua(
+                "vim.api.nvim_set_current_buf(...) return require('skill_lsp').statusline()", buf
+            )
+        ),
         timeout=TIMEOUT,
         what="the statusline to show the profile",
     )
 
 
-@pytest.mark.xfail(
-    reason="server: severity overrides are not applied yet (`off` from workspace/configuration "
-    "or [severity] in .skill-lsp.toml still reports TRAILING_WHITESPACE)",
-    strict=False,
-)
 def test_severity_setting_turns_a_rule_off(make_nvim, server_base, workspace) -> None:
     ws, skill = workspace
     nv: Nvim = make_nvim(
-        ws, [*server_base, "serve"], settings={"skillLsp": {"severity": {"TRAILING_WHITESPACE": "off"}}}
+        ws,
+        [*server_base, "serve"],
+        settings={"skillLsp": {"severity": {"TRAILING_WHITESPACE": "off"}}},
     )
     buf = nv.edit(skill)
     _wait_codes(nv, buf, "NAME_MISMATCH")
@@ -435,8 +458,10 @@ def test_fix_all_command(editor) -> None:
     nv.cmd("SkillFixAll")
     want = [line.rstrip(" \t") for line in lines]
     nv.wait_for(
-        lambda: [x.rstrip(" \t") for x in nv.buf_text(buf).split("\n")] == want
-        and nv.buf_text(buf).split("\n") != lines,
+        lambda: (
+            [x.rstrip(" \t") for x in nv.buf_text(buf).split("\n")] == want
+            and nv.buf_text(buf).split("\n") != lines
+        ),
         timeout=TIMEOUT,
         what="the fix-all edit",
     )

@@ -38,7 +38,9 @@ def session(make_nvim, tmp_path: Path):
     skill = ws / ".claude" / "skills" / "bad-skill" / "SKILL.md"
     buf = nv.edit(skill)
     nv.wait_for(
-        lambda: any(c["name"] == "skill_lsp" and c["initialized"] for c in nv.lua(LUA_CLIENTS, buf)),
+        lambda: any(
+            c["name"] == "skill_lsp" and c["initialized"] for c in nv.lua(LUA_CLIENTS, buf)
+        ),
         what="skill_lsp to attach",
     )
     return nv, ws, skill, buf
@@ -49,9 +51,9 @@ def test_attach_root_and_diagnostics(session) -> None:
     clients = nv.lua(LUA_CLIENTS, buf)
     assert [c["name"] for c in clients] == ["skill_lsp"]
     assert Path(clients[0]["root_dir"]) == ws
-    diags = nv.wait_for(lambda: len(nv.lua(LUA_DIAGNOSTICS, buf)) >= 2, what="diagnostics") and nv.lua(
-        LUA_DIAGNOSTICS, buf
-    )
+    diags = nv.wait_for(
+        lambda: len(nv.lua(LUA_DIAGNOSTICS, buf)) >= 2, what="diagnostics"
+    ) and nv.lua(LUA_DIAGNOSTICS, buf)
     got = {(d["code"], d["lnum"], d["col"]) for d in diags}
     assert ("NAME_MISMATCH", 1, 6) in got
     trailing = BAD_SKILL.split("\n").index("This line ends with trailing spaces.   ")
@@ -109,17 +111,27 @@ def test_preview_commands_show_exact_text(session) -> None:
         assert pb["text"] == expect["text"]
         assert expect["text"].endswith("\n\n") and "\r" in expect["text"]  # awkward on purpose
         assert pb["name"] == f"skill-lsp-preview://activation/bad-skill/{expect['dialect']}"
-        assert (pb["buftype"], pb["bufhidden"], pb["modifiable"], pb["modified"]) == ("nofile", "wipe", False, False)
+        assert (pb["buftype"], pb["bufhidden"], pb["modifiable"], pb["modified"]) == (
+            "nofile",
+            "wipe",
+            False,
+            False,
+        )
         assert pb["shown"] and pb["current"]
     # re-run from inside the preview buffer with another dialect: same window
     nv.cmd("SkillPreview gemini")
-    pb = nv.wait_for(lambda: [b for b in preview_buffers(nv) if b["name"].endswith("/gemini")], what="gemini")[0]
+    pb = nv.wait_for(
+        lambda: [b for b in preview_buffers(nv) if b["name"].endswith("/gemini")], what="gemini"
+    )[0]
     assert pb["meta"]["uri"] == uri
     assert nv.lua("return #vim.api.nvim_tabpage_list_wins(0)") == 2
     nv.cmd("SkillCatalog opencode")
     pb = wait_preview(nv, "skill-lsp-preview://catalog/")
     assert pb["text"] == "catalog for opencode\n- bad-skill: …\n"
-    assert nv.lua("return vim.fn.getcompletion('SkillPreview c', 'cmdline')") == ["claude-code", "codex"]
+    assert nv.lua("return vim.fn.getcompletion('SkillPreview c', 'cmdline')") == [
+        "claude-code",
+        "codex",
+    ]
 
 
 def test_code_lens_opens_preview(session) -> None:
@@ -132,7 +144,10 @@ def test_code_lens_opens_preview(session) -> None:
         ),
         what="code lenses (refreshed by the plugin on attach)",
     )
-    assert [lens["command"] for lens in lenses] == ["skill-lsp.previewActivation", "skill-lsp.previewCatalog"]
+    assert [lens["command"] for lens in lenses] == [
+        "skill-lsp.previewActivation",
+        "skill-lsp.previewCatalog",
+    ]
     nv.lua(
         "local buf, cmd = ... local c = vim.lsp.get_clients({bufnr = buf, name = 'skill_lsp'})[1]"
         " c:exec_cmd(cmd, {bufnr = buf})",
@@ -145,7 +160,10 @@ def test_code_lens_opens_preview(session) -> None:
 
 def test_status_notification_and_health(session) -> None:
     nv, ws, skill, buf = session
-    nv.wait_for(lambda: nv.lua("return require('skill_lsp').statusline()").startswith("skills:1"), what="status")
+    nv.wait_for(
+        lambda: nv.lua("return require('skill_lsp').statusline()").startswith("skills:1"),
+        what="status",
+    )
     nv.cmd("checkhealth skill_lsp")
     text = nv.buf_text()
     assert "skill-lsp: server executable" in text
@@ -173,4 +191,6 @@ def test_setup_function(make_nvim, tmp_path: Path, mode: str) -> None:
     assert settings["skillLsp"] == ({"dialect": "codex"} if mode == "setup" else {})
     nv.lua("vim.api.nvim_set_current_buf(...)", buf)
     nv.cmd("SkillPreview")
-    assert wait_preview(nv, "skill-lsp-preview://activation/bad-skill/")["text"].startswith("<skill")
+    assert wait_preview(nv, "skill-lsp-preview://activation/bad-skill/")["text"].startswith(
+        "<skill"
+    )

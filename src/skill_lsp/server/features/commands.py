@@ -45,6 +45,12 @@ def _dialect(value: Any, folder: Folder) -> str:
 def _folder_results(ls: SkillLanguageServer, folder: Folder) -> list[SkillResult]:
     """Full results (with documents) for every skill in the folder's roots; open buffers win."""
     locations = discovery.scan_roots(folder.roots, folder.settings.sensitive_patterns)
+    if not locations and folder.path:
+        # No roots: like `skill-lsp catalog`, take every SKILL.md in the folder.
+        locations = [discovery.locate(os.path.dirname(md), folder.path, -1, [folder.path],
+                                      folder.settings.sensitive_patterns, real_dir=real, skill_md=md)
+                     or discovery.Location(os.path.dirname(md), md, -1, folder.path)
+                     for md, real in discovery.find_skill_files(folder.path)]
     results = []
     for loc in locations:
         od = ls.state.docs.get(path_to_uri(loc.path))
@@ -79,8 +85,10 @@ def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
         if not any(r.path == path for r in records):
             own = _open_result(ls, uri) if isinstance(uri, str) else None
             if own is None:
-                if not os.path.isfile(path):
-                    raise ValueError(f"{uri} is neither open nor a SKILL.md on disk")
+                # Never read a file that is neither open nor a SKILL.md inside a workspace folder
+                # (a .env, /etc/passwd, a FIFO): check_file itself refuses non-regular files.
+                if not _readable_skill(ls, path):
+                    raise ValueError(f"{uri} is neither open nor a SKILL.md in the workspace")
                 own = check_file(path, folder.settings)
             records.append(record_for(own, len(folder.roots)))
         result = activate(records, folder.settings, path=path, dialect=dialect, arguments=arguments, as_user=as_user)
@@ -95,6 +103,14 @@ def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
         preview_uri += f"?uri={quote(uri, safe='')}"
     return {"text": result.output, "kind": result.kind, "dialect": dialect, "result": result_json(result),
             "previewUri": preview_uri}
+
+
+def _readable_skill(ls: SkillLanguageServer, path: str) -> bool:
+    """A never-opened path the preview may read: a SKILL.md whose real path is inside a workspace folder."""
+    if os.path.basename(path) not in discovery.SKILL_FILES or not os.path.isfile(path):
+        return False
+    real = os.path.realpath(path)
+    return any(f.path and discovery.is_inside(real, os.path.realpath(f.path)) for f in ls.state.folders)
 
 
 def _folder_of(ls: SkillLanguageServer, path: str | None) -> Folder:

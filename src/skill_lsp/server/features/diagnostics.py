@@ -82,7 +82,7 @@ def publish_path(ls: SkillLanguageServer, path: str) -> None:
     if uri in ls.state.docs:
         publish_open(ls, uri)
         return
-    if ls.workspace_pull:
+    if ls.pull_mode:
         return  # the client pulls workspace diagnostics; pushing would show them twice
     folder = ls.state.folder_for(path)
     result = folder.index.results.get(path) if folder.index is not None else None
@@ -104,13 +104,13 @@ def refresh(ls: SkillLanguageServer, uri: str) -> None:
     publish_open(ls, uri)
     for path in touched:
         publish_path(ls, path)
-    if ls.pull_mode and touched:
-        _request_refresh(ls)
+    if touched:
+        request_refresh(ls)
 
 
-def _request_refresh(ls: SkillLanguageServer) -> None:
-    ws = ls.client_capabilities.workspace
-    if ws and ws.diagnostics and ws.diagnostics.refresh_support:
+def request_refresh(ls: SkillLanguageServer) -> None:
+    """Ask a pulling client to pull again (other files' diagnostics changed)."""
+    if ls.pull_mode:
         ls.workspace_diagnostic_refresh(None)
 
 
@@ -135,9 +135,6 @@ def register(server: SkillLanguageServer) -> None:
             return  # other Markdown under the same language id: ignored quietly
         ls.state.docs[td.uri] = OpenDoc(td.uri, uri_to_path(td.uri), td.version, td.text, td.language_id)
         ls.state.analyses.pop(td.uri, None)
-        if ls.pull_mode and not ls.workspace_pull:
-            # Clear what was pushed for the closed file; the client pulls open documents.
-            ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=td.uri, diagnostics=[]))
         refresh(ls, td.uri)
 
     @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
@@ -192,7 +189,7 @@ def register(server: SkillLanguageServer) -> None:
 
         if od.path is not None and reindex_path(ls, od.path):
             publish_path(ls, od.path)
-        elif not ls.workspace_pull:
+        elif not ls.pull_mode:
             ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     @server.feature(t.TEXT_DOCUMENT_DIAGNOSTIC,

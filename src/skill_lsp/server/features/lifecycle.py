@@ -11,7 +11,7 @@ from lsprotocol import types as t
 from ..server import SkillLanguageServer, guarded
 from ..state import Folder
 from ..uris import uri_to_path
-from .diagnostics import refresh
+from .diagnostics import refresh, request_refresh
 from .scan import scan_all
 
 
@@ -62,6 +62,7 @@ async def reload_settings(ls: SkillLanguageServer, *, rescan: bool, pushed: obje
         refresh(ls, uri)  # open documents first: they are what the author is looking at
     if rescan and state.folders:
         await scan_all(ls)
+    request_refresh(ls)
 
 
 def register(server: SkillLanguageServer) -> None:
@@ -72,9 +73,16 @@ def register(server: SkillLanguageServer) -> None:
         state.folders = _folders(params)
         caps = params.capabilities
         td = caps.text_document
-        ls.pull_mode = bool(td and td.diagnostic)
         ws = caps.workspace
-        ls.workspace_pull = ls.pull_mode and bool(ws and ws.diagnostics)
+        # Pull only where the server can ask for a re-pull: without refresh support
+        # (Neovim 0.11) settings changes and cross-skill updates would stay stale.
+        refresh = bool(ws and ws.diagnostics and ws.diagnostics.refresh_support)
+        ls.pull_mode = bool(td and td.diagnostic) and refresh
+        if not ls.pull_mode:
+            # Capabilities are computed after this handler: a push-only client must not see
+            # a diagnosticProvider (Neovim would pull too and show everything twice).
+            for method in (t.TEXT_DOCUMENT_DIAGNOSTIC, t.WORKSPACE_DIAGNOSTIC):
+                ls.protocol.fm.features.pop(method, None)
         problems = []
         for f in state.folders or [state.default]:
             f.load_file_settings()

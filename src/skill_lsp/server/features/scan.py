@@ -51,6 +51,9 @@ async def scan_all(ls: SkillLanguageServer) -> None:
             for path in sorted(old | set(index.results)):
                 publish_path(ls, path)
         _status(ls)
+        from .diagnostics import request_refresh  # noqa: PLC0415
+
+        request_refresh(ls)
     finally:
         if progress:
             ls.work_done_progress.end(token, t.WorkDoneProgressEnd(message=f"{total} skills checked"))
