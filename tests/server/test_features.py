@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from lsprotocol import types as t
 
@@ -243,3 +245,14 @@ async def test_invalid_settings_fall_back_with_one_message(client, workspace):
     assert "invalid 'profile'" in msg[0].message
     status = await client.workspace_execute_command_async(t.ExecuteCommandParams(command="skill-lsp.status", arguments=[{}]))
     assert status["profile"] == "skill-tool"
+
+
+@pytest.mark.parametrize("dialect", ["skill-tool", "dsh", "opencode"])
+async def test_preview_activation_equals_the_cli_golden_file(client, workspace, dialect):
+    golden = Path(__file__).resolve().parents[1] / "golden" / "preview"  # written by tests/cli/test_golden_previews.py
+    path = workspace / ".claude/skills/pdf-toolkit/SKILL.md"
+    await open_doc(client, path)
+    res = await client.workspace_execute_command_async(t.ExecuteCommandParams(
+        command="skill-lsp.previewActivation", arguments=[{"uri": uri(path), "dialect": dialect}]))
+    expected = (golden / dialect / ".claude__skills__pdf-toolkit.txt").read_text(encoding="utf-8")
+    assert res["text"].replace(str(workspace), "<ROOT>/sample-workspace") == expected
