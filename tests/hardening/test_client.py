@@ -1,0 +1,323 @@
+"""A misbehaving client, over stdio with a raw JSON-RPC client (issue 7, "Misbehaving client").
+
+After every case the server still answers a hover on an open document correctly, and
+everything it wrote to stdout is a framed JSON-RPC message (checked by the fixture).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from .conftest import GOOD, assert_hover_ok
+from .rawlsp import RawClient, frame, frame_raw
+
+def _errors(client: RawClient) -> list[dict]:
+    return [m for m in client.messages if "error" in m]
+
+
+def _shown(client: RawClient) -> list[dict]:
+    return [m for m in client.messages if m.get("method") == "window/showMessage"]
+
+
+def test_malformed_json_answers_parse_error_and_keeps_serving(server, demo_md):
+    uri = server.open(demo_md, GOOD)
+    assert_hover_ok(server, uri)
+    for body in (b"{not json", b"\xff\xfe\x00", b'{"jsonrpc": "2.0", "id": 1, "method": ', b""):
+        server.send_bytes(frame_raw(body))
+    server.wait(lambda m: m.get("error", {}).get("code") == -32700)
+    assert_hover_ok(server, uri)
+    assert sum(1 for m in _errors(server) if m["error"]["code"] == -32700) >= 3
+    assert not _shown(server), "a malformed message must not pop a message at the user"
+
+
+def test_non_object_json_is_an_invalid_request(server, demo_md):
+    uri = server.open(demo_md, GOOD)
+    for body in (b"[]", b"[1, 2]", b"42", b'"text"', b"null", b"true", b'{"id": 5}'):
+        server.send_bytes(frame_raw(body))
+    assert_hover_ok(server, uri)
+    codes = [m["error"]["code"] for m in _errors(server)]
+    assert codes.count(-32600) >= 6, codes
+    assert not _shown(server)
+
+
+def test_invalid_params_are_answered(server, demo_md):
+    uri = server.open(demo_md, GOOD)
+    for params in ({"textDocument": {"uri": 1}}, {"textDocument": {"uri": uri}}, [1, 2], "x",
+                   {"textDocument": {"uri": uri}, "position": {"line": -1, "character": "a"}}):
+        res = server.request("textDocument/hover", params)
+        assert res["error"]["code"] == -32602, res
+    # A notification with broken params is dropped, never answered and never fatal.
+    server.notify("textDocument/didChange", {"textDocument": {"uri": uri}, "contentChanges": "oops"})
+    assert_hover_ok(server, uri)
+
+
+def test_unknown_methods(server, demo_md):
+    uri = server.open(demo_md, GOOD)
+    res = server.request("skillLsp/noSuchMethod", {})
+    assert res["error"]["code"] == -32601
+    before = len(server.messages)
+    server.notify("$/noSuchNotification", {"x": 1})
+    server.notify("$/setTrace", {"value": "off"})
+    server.notify("custom/unknownNotification", {})
+    assert_hover_ok(server, uri)
+    after = [m for m in server.messages[before:] if "id" not in m or m.get("method")]
+    # `$/` and unknown notifications are ignored: nothing is answered and nothing is logged as an error.
+    assert not [m for m in after if m.get("method") in ("window/showMessage",)
+                or (m.get("method") == "window/logMessage" and m["params"]["type"] == 1)], after
+    # An unknown request is not an internal error of the server either.
+    assert not [m for m in server.messages if m.get("method") == "window/logMessage"
+                and "noSuchMethod" in m["params"]["message"] and m["params"]["type"] == 1]
+
+
+def _fifo_skill(tmp_path: Path) -> Path:
+    d = tmp_path / "fifo-skill"
+    d.mkdir()
+    fifo = d / "SKILL.md"
+    os.mkfifo(fifo)
+    return fifo
+
+
+REQUESTS = [
+    ("textDocument/hover", lambda u: {"textDocument": {"uri": u}, "position": {"line": 0, "character": 0}}),
+    ("textDocument/completion", lambda u: {"textDocument": {"uri": u}, "position": {"line": 0, "character": 0}}),
+    ("textDocument/documentSymbol", lambda u: {"textDocument": {"uri": u}}),
+    ("textDocument/foldingRange", lambda u: {"textDocument": {"uri": u}}),
+    ("textDocument/documentLink", lambda u: {"textDocument": {"uri": u}}),
+    ("textDocument/codeLens", lambda u: {"textDocument": {"uri": u}}),
+    ("textDocument/definition", lambda u: {"textDocument": {"uri": u}, "position": {"line": 0, "character": 0}}),
+    ("textDocument/codeAction", lambda u: {"textDocument": {"uri": u}, "range": {
+        "start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "context": {"diagnostics": []}}),
+    ("textDocument/diagnostic", lambda u: {"textDocument": {"uri": u}}),
+]
+
+
+def _empty(result) -> bool:
+    if result is None or result == []:
+        return True
+    if isinstance(result, dict):
+        return result.get("items") == [] or result.get("applied") is False
+    return False
+
+
+def test_never_opened_documents_are_never_read(server, demo_md, tmp_path):
+    """A FIFO would block a reader forever and /dev/zero would eat memory: answers are empty and immediate."""
+    open_uri = server.open(demo_md, GOOD)
+    fifo = _fifo_skill(tmp_path)
+    targets = [fifo.as_uri(), "file:///dev/zero", (tmp_path / "missing" / "SKILL.md").as_uri()]
+    envfile = tmp_path / ".env"
+    envfile.write_text("SECRET=hunter2\n")
+    targets.append(envfile.as_uri())
+    for target in targets:
+        for method, params in REQUESTS:
+            t0 = time.perf_counter()
+            res = server.request(method, params(target), timeout=5)
+            elapsed = time.perf_counter() - t0
+            assert "error" not in res, (method, target, res)
+            assert _empty(res["result"]), (method, target, res)
+            assert elapsed < 2, (method, target, elapsed)
+        res = server.request("workspace/executeCommand", {"command": "skill-lsp.fixAll", "arguments": [{"uri": target}]})
+        assert res.get("result") == {"applied": False}, res
+    assert "hunter2" not in str(server.messages)
+    assert_hover_ok(server, open_uri)
+    assert server.rss_kib() < 400_000
+
+
+def test_preview_of_a_never_opened_path_outside_the_workspace_is_refused(server, tmp_path):
+    """previewActivation on a URI that is neither open nor in a root must not read it (secrets, FIFOs)."""
+    outside = tmp_path / "elsewhere" / "secret"
+    outside.mkdir(parents=True)
+    (outside / "SKILL.md").write_text("---\nname: secret\ndescription: TOPSECRET-BODY\n---\nTOPSECRET-BODY\n")
+    fifo = _fifo_skill(tmp_path)
+    for target in (outside / "SKILL.md", fifo, Path("/etc/passwd")):
+        res = server.request("workspace/executeCommand", {"command": "skill-lsp.previewActivation",
+                                                          "arguments": [{"uri": target.as_uri()}]}, timeout=5)
+        assert "TOPSECRET" not in str(res) and "root:" not in str(res), res
+    res = server.request("workspace/executeCommand", {"command": "skill-lsp.status", "arguments": []})
+    assert "result" in res
+
+
+def test_positions_past_the_end(server, demo_md):
+    uri = server.open(demo_md, GOOD)
+    positions = [(1, 10_000), (10_000, 0), (10_000, 10_000), (0, 2**31 - 1), (2**31 - 1, 2**31 - 1)]
+    for line, ch in positions:
+        pos = {"line": line, "character": ch}
+        for method in ("textDocument/hover", "textDocument/completion", "textDocument/definition"):
+            res = server.request(method, {"textDocument": {"uri": uri}, "position": pos})
+            assert "error" not in res, (method, pos, res)
+        res = server.request("textDocument/codeAction", {"textDocument": {"uri": uri},
+                                                         "range": {"start": pos, "end": pos}, "context": {"diagnostics": []}})
+        assert "error" not in res, res
+    # Past the end of line 1 ("name: demo") clamps to the line: still the `name` field.
+    res = server.hover(uri, 1, 10_000)
+    assert "name" in res["result"]["contents"]["value"]
+    assert_hover_ok(server, uri)
+
+
+def _versions(pubs: list[dict]) -> list[int]:
+    return [p.get("version") for p in pubs]
+
+
+def test_did_change_with_older_or_unknown_versions_never_goes_back(server, demo_md):
+    uri = server.open(demo_md, GOOD, version=1)
+    server.change(uri, GOOD.replace("demo\n", "demo-v5\n", 1), 5)
+    server.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == 5)
+    # Older version, then a version equal to... anything below 5: ignored.
+    server.change(uri, "garbage v3", 3)
+    server.change(uri, "garbage v4", 4)
+    res = server.hover(uri, 1, 1)
+    assert "Current length: 7" in res["result"]["contents"]["value"]  # still "demo-v5"
+    # A change for a document that was never opened: ignored.
+    ghost = (demo_md.parent / "ghost.md").as_uri()
+    server.change(ghost, "x", 1)
+    # Out of order then in order again.
+    server.change(uri, GOOD, 7)
+    server.change(uri, "garbage v6", 6)
+    server.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == 7)
+    assert_hover_ok(server, uri)
+    versions = [v for v in _versions(server.publications(uri)) if v is not None]
+    assert versions == sorted(versions), versions
+    assert 3 not in versions and 4 not in versions and 6 not in versions
+    assert not server.publications(ghost)
+
+
+def test_cancel_in_flight_request(server, demo_md):
+    uri = server.open(demo_md, GOOD)
+    ids = []
+    for _ in range(20):
+        id_ = server.request_async("workspace/executeCommand", {
+            "command": "skill-lsp.previewCatalog", "arguments": [{"uri": uri}]})
+        server.notify("$/cancelRequest", {"id": id_})
+        ids.append(id_)
+        hid = server.request_async("textDocument/hover", {"textDocument": {"uri": uri},
+                                                          "position": {"line": 1, "character": 1}})
+        server.notify("$/cancelRequest", {"id": hid})
+        ids.append(hid)
+    # Cancelling an id that does not exist (or already answered) is harmless.
+    server.notify("$/cancelRequest", {"id": 999_999})
+    for id_ in ids:
+        res = server.response(id_)
+        assert "result" in res or res["error"]["code"] == -32800, res  # RequestCancelled
+    assert_hover_ok(server, uri)
+
+
+def test_burst_of_1000_changes_publishes_only_in_order_and_the_last(server, demo_md):
+    uri = server.open(demo_md, GOOD, version=1)
+    n = 1000
+    payload = b"".join(frame({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": uri, "version": v},
+        "contentChanges": [{"text": GOOD.replace("Use when testing.", f"Use when testing {v}.")}]}})
+        for v in range(2, n + 2))
+    t0 = time.perf_counter()
+    server.send_bytes(payload)
+    last = n + 1
+    server.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                and m["params"]["uri"] == uri and m["params"].get("version") == last, timeout=30)
+    elapsed = time.perf_counter() - t0
+    assert_hover_ok(server, uri)
+    versions = _versions(server.publications(uri))
+    assert versions[-1] == last
+    assert all(a is not None and b is not None and a <= b for a, b in zip(versions, versions[1:], strict=False)), versions
+    # Debounced/coalesced: far fewer publications than changes.
+    assert len(versions) < n / 2, len(versions)
+    res = server.hover(uri, 2, 1)
+    assert f"testing {n + 1}" in res["result"]["contents"]["value"] or "description" in res["result"]["contents"]["value"]
+    assert elapsed < 30
+
+
+def test_requests_before_initialize_and_after_shutdown(tmp_path, ws):
+    client = RawClient(tmp_path)
+    try:
+        res = client.request("textDocument/hover", {"textDocument": {"uri": "file:///x/SKILL.md"},
+                                                    "position": {"line": 0, "character": 0}})
+        assert res["error"]["code"] == -32002
+        client.initialize(ws)
+        demo = ws / ".agents/skills/demo/SKILL.md"
+        uri = client.open(demo, GOOD)
+        assert_hover_ok(client, uri)
+        assert client.request("shutdown")["result"] is None
+        res = client.hover(uri, 1, 1)
+        assert res["error"]["code"] == -32600
+        client.notify("exit")
+        assert client.proc.wait(10) == 0
+    finally:
+        client.close()
+    assert not client.violations
+
+
+def test_exit_without_shutdown_exits(tmp_path, ws):
+    client = RawClient(tmp_path)
+    try:
+        client.initialize(ws)
+        uri = client.open(ws / ".agents/skills/demo/SKILL.md", GOOD)
+        assert_hover_ok(client, uri)
+        client.notify("exit")
+        code = client.proc.wait(10)
+        assert code == 1  # LSP: exit without shutdown exits with 1
+    finally:
+        client.close()
+    assert not client.violations
+
+
+def test_closed_stdin_exits(tmp_path, ws):
+    client = RawClient(tmp_path)
+    try:
+        client.initialize(ws)
+        assert client.proc.stdin is not None
+        client.proc.stdin.close()
+        client.proc.wait(10)
+    finally:
+        client.close()
+
+
+def test_client_that_stops_reading_stays_bounded(server, demo_md):
+    """While the client does not read, the server blocks on stdout instead of buffering without bound."""
+    uri = server.open(demo_md, GOOD)
+    assert_hover_ok(server, uri)
+    base = server.rss_kib()
+    server.reading.clear()  # stop reading stdout (after the message in progress)
+    big = GOOD + "\n" + ("padding line for the diagnostics payload\n" * 50)
+    stop = threading.Event()
+    sent = [0]
+
+    def writer() -> None:
+        v = 2
+        while not stop.is_set() and v < 20_000:
+            try:
+                server.send({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                    "textDocument": {"uri": uri, "version": v}, "contentChanges": [{"text": big + f"\nv{v}\n"}]}})
+                server.send({"jsonrpc": "2.0", "id": 10_000_000 + v, "method": "textDocument/hover", "params": {
+                    "textDocument": {"uri": uri}, "position": {"line": 1, "character": 1}}})
+            except OSError:
+                return
+            sent[0] = v
+            v += 1
+
+    th = threading.Thread(target=writer, daemon=True)
+    th.start()
+    peak = base
+    deadline = time.monotonic() + 4
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        peak = max(peak, server.rss_kib())
+        assert server.proc.poll() is None, "the server died while its client was not reading"
+    stop.set()
+    assert peak - base < 150_000, (base, peak, sent[0])  # bounded: blocked writes, not an unbounded queue
+    server.reading.set()  # read again: everything drains
+    th.join(30)
+    assert not th.is_alive()
+    assert_hover_ok(server, uri, timeout=60)
+    assert server.proc.poll() is None
+
+
+def test_socket_message_on_stdin_garbage_headers(server, demo_md):
+    """Header noise (no Content-Length, unknown headers) is skipped; the next good message is served."""
+    uri = server.open(demo_md, GOOD)
+    server.send_bytes(b"X-Junk: 1\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n" + frame(
+        {"jsonrpc": "2.0", "method": "$/ping"}))
+    assert_hover_ok(server, uri)
+
