@@ -56,8 +56,7 @@ def check_raw(text: str, *, folder: str = "demo", profile: str = "skill-tool",
               files: frozenset[str] | None = None) -> tuple[document.SkillDocument, list[Finding]]:
     """The rules without settings, with an explicit listing of the skill folder's files."""
     doc = document.parse(text, f"/virtual/{folder}/SKILL.md")
-    ctx = rules.Context(profile=PROFILES[profile],
-                        list_files=(lambda: files) if files is not None else None)
+    ctx = rules.Context(profile=PROFILES[profile], _files=files)
     return doc, rules.check(doc, ctx)
 
 

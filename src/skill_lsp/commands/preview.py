@@ -63,7 +63,7 @@ def run_preview(args: Namespace) -> int:
         result = activate(records, settings, name=target, dialect=dialect,
                           arguments=parse_arguments(args.arguments), as_user=args.as_user)
     if args.format == "json":
-        json.dump({"kind": result.kind, "dialect": dialect, "output": result.output, "result": result_json(result)},
+        json.dump({"kind": result.kind, "dialect": dialect, "text": result.output, "result": result_json(result)},
                   sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:

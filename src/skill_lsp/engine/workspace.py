@@ -91,8 +91,7 @@ class SkillResult:
 
 
 def context_for(settings: Settings, skill_dir: str | None) -> rules.Context:
-    lister = (lambda: rules.list_skill_files(skill_dir)) if skill_dir else None
-    return rules.Context(profile=PROFILES[settings.profile], check_links=settings.check_links, list_files=lister)
+    return rules.Context(profile=PROFILES[settings.profile], check_links=settings.check_links, skill_dir=skill_dir or None)
 
 
 def check_text(text: str, path: str, settings: Settings, *, on_disk: bool = True,

@@ -40,7 +40,8 @@ SERVER = [sys.executable, "-m", "skill_lsp", "serve"]
 PREVIEW = "skill-lsp-preview://"
 
 # A valid skill (name == folder) whose text is awkward to carry into a buffer:
-# a lone CR inside a line, a tab, non-ASCII, and blank lines at the end that
+# a lone CR inside a line, a line ending in CR LF (Neovim keeps that CR: the
+# other lines end in LF), a tab, non-ASCII, and blank lines at the end that
 # some dialects keep (codex: "...\n\n\n\n</skill>").
 AWKWARD = (
     "---\n"
@@ -49,6 +50,7 @@ AWKWARD = (
     "---\n"
     "\n"
     "A line with a\rcarriage return, a\ttab and \u2248 unicode.\n"
+    "A line that ends in CR LF.\r\n"
     "\n"
     "\n"
 )
@@ -159,8 +161,9 @@ def test_preview_buffers_hold_the_exact_text(session) -> None:
         assert pb["shown"] and pb["current"]
         assert pb["meta"]["uri"] == uri and pb["meta"]["result_kind"] == "ok"
     assert expect["dialect"] == "codex"
-    # the codex text keeps the CR inside a line and the body's blank lines
-    assert "a\rcarriage" in expect["text"] and "\n\n\n\n</skill>" in expect["text"], expect
+    # the codex text keeps both CRs and the body's blank lines
+    for part in ("a\rcarriage", "CR LF.\r\n", "\n\n\n\n</skill>"):
+        assert part in expect["text"], (part, expect["text"])
     # a trailing newline is kept as a trailing empty line (nothing the server
     # sends ends with one today, so the splitter is checked directly)
     for text in ("a\r\n\nb\n", "x\n\n", ""):

@@ -8,7 +8,6 @@ rules run whenever the body is known (the frontmatter closed or is absent).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ..document import SkillDocument
@@ -20,16 +19,34 @@ from ..profiles import DEFAULT_PROFILE, PROFILES, Profile
 class Context:
     profile: Profile = field(default_factory=lambda: PROFILES[DEFAULT_PROFILE])
     check_links: bool = True
-    # Lazily lists the skill folder's files (relative, '/'-separated); None for unsaved buffers.
-    list_files: Callable[[], frozenset[str]] | None = None
+    # The skill folder on disk; None for unsaved buffers (no file-system checks then).
+    skill_dir: str | None = None
     _files: frozenset[str] | None = None
+    _exists: dict[str, bool] = field(default_factory=dict)
 
     def files(self) -> frozenset[str] | None:
-        if self.list_files is None:
-            return None
-        if self._files is None:
-            self._files = self.list_files()
+        """The skill folder's files (relative, '/'-separated; folders end in '/'), listed once.
+
+        A listing given at construction (``_files``) stands in for the disk.
+        """
+        if self._files is None and self.skill_dir is not None:
+            self._files = list_skill_files(self.skill_dir)
         return self._files
+
+    def exists(self, rel: str) -> bool | None:
+        """Whether a normalised relative path (no '..') exists in the skill folder; None when unknown.
+
+        One stat per distinct target: cheaper than listing the folder when a skill
+        has a handful of links (the common case).
+        """
+        if self._files is not None:
+            return rel in self._files or rel + "/" in self._files
+        if self.skill_dir is None:
+            return None
+        hit = self._exists.get(rel)
+        if hit is None:
+            hit = self._exists[rel] = os.path.exists(os.path.join(self.skill_dir, rel))
+        return hit
 
 
 def check(doc: SkillDocument, ctx: Context) -> list[Finding]:
@@ -69,7 +86,3 @@ def list_skill_files(skill_dir: str, limit: int = 5000, max_depth: int = 8) -> f
         except OSError:
             continue
     return frozenset(found)
-
-
-def all_findings(parts: Iterable[Iterable[Finding]]) -> list[Finding]:
-    return [f for part in parts for f in part]

@@ -29,12 +29,15 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     yield from _size(doc)
 
 
+_LINE_END_BLANKS = (" \n", "\t\n", " \r", "\t\r", "\f\n", "\v\n", "\f\r", "\v\r")
+
+
 def _trailing_whitespace(doc: SkillDocument) -> Iterator[Finding]:
     src = doc.src
     text = src.text
-    # Two trailing spaces are a Markdown hard line break: allowed in the body only,
-    # never on the fences or in the YAML.
-    body_start = doc.split.body_start if doc.split is not None else 0
+    # Substring tests run in C; most files have no trailing blank at all.
+    if not any(p in text for p in _LINE_END_BLANKS) and not text.endswith((" ", "\t", "\f", "\v")):
+        return
     for m in _LAST_BLANK.finditer(text):
         end = m.end()
         line_start = src.line_starts[src.line_of(m.start())]
@@ -42,8 +45,8 @@ def _trailing_whitespace(doc: SkillDocument) -> Iterator[Finding]:
         while start > line_start and text[start - 1] in _BLANKS:
             start -= 1
         only = start == line_start
-        if end - start == 2 and text[start:end] == "  " and not only and start >= body_start:
-            continue  # a Markdown hard line break
+        if end - start == 2 and text[start:end] == "  " and not only and start >= doc.body_start:
+            continue  # a Markdown hard line break: allowed in the body, never on the fences or in the YAML
         yield make("TRAILING_WHITESPACE", "line holds only whitespace" if only else "trailing whitespace",
                    start, end, {"fix": "trim"}, tags=("unnecessary",))
 
@@ -83,11 +86,39 @@ def absolute_to_relative(target: str, skill_dir: str) -> str | None:
     return None
 
 
+_CANDIDATE = re.compile(r"\]\(\s*<?([^\s)>]*)|^[ \t>]*\[[^\]\n]+\]:[ \t]*\n?[ \t]*<?(\S*)", re.M)
+
+
+def _could_matter(raw: str, ctx: Context) -> bool:
+    """Whether a raw link target might yield a finding (so the exact parse is worth it).
+
+    Conservative: anything with escapes, entities or percent-encoding counts.
+    """
+    if not raw or any(c in raw for c in "\\&%"):
+        return bool(raw)
+    kind = classify(raw)
+    if kind == "absolute":
+        return True
+    if kind != "relative":
+        return False
+    path = relative_path(raw)
+    if not path or path == ".":
+        return False
+    if path == ".." or path.startswith("../"):
+        return True
+    return ctx.check_links and ctx.exists(path) is False
+
+
 def _links(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     body = doc.body_text
-    # Inline links need "](" and reference links a "]:" definition: without both
-    # there is no link to check, and the Markdown parse is skipped.
+    # Inline links need "](" and reference links a "]:" definition. A raw scan finds
+    # every candidate target; only when one could be a finding does the exact
+    # CommonMark parse run (it decides what is code and what is a link). Most
+    # skills link only to files that exist, and skip the parse entirely.
     if "](" not in body and "]:" not in body:
+        return
+    if not any(_could_matter(m.group(1) if m.group(1) is not None else m.group(2), ctx)
+               for m in _CANDIDATE.finditer(body)):
         return
     for link in doc.body.links:
         if link.kind == "reference":
@@ -113,12 +144,7 @@ def _links(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             yield make("LINK_OUTSIDE_SKILL", f"link '{target}' leaves the skill folder; harnesses install the folder alone",
                        link.target_start, link.target_end, {"target": target})
             continue
-        if not ctx.check_links:
-            continue
-        files = ctx.files()
-        if files is None:
-            continue
-        if path in files or path + "/" in files:
+        if not ctx.check_links or ctx.exists(path) is not False:
             continue
         yield make("BROKEN_LINK", f"link target '{path}' does not exist in the skill folder",
                    link.target_start, link.target_end, {"target": target, "path": path})
