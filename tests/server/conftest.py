@@ -100,3 +100,12 @@ async def client(request, lsp_client: LanguageClient, workspace: Path):
     ))
     yield lsp_client
     await asyncio.wait_for(lsp_client.shutdown_session(), 10)
+
+
+def scan_done(client: LanguageClient) -> bool:
+    """A skillLsp/status notification that reports a finished workspace scan has arrived."""
+    for _, params in getattr(client, "notifications_seen", []):
+        scanning = params.get("scanning") if isinstance(params, dict) else getattr(params, "scanning", None)
+        if scanning is False:
+            return True
+    return False

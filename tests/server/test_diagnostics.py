@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types as t
 
-from .conftest import diagnostics_for, uri, wait_for
+from .conftest import diagnostics_for, scan_done, uri, wait_for
 
 
 def pushed(client) -> bool:
@@ -82,7 +82,7 @@ async def test_workspace_scan_publishes_shadowing_with_related_information(clien
         params = await wait_for(lambda: diagnostics_for(client, uri(loser)), timeout=20)
         diags = params.diagnostics
     else:
-        await wait_for(lambda: client.notifications_seen, timeout=20)
+        await wait_for(lambda: scan_done(client), timeout=20)
         report = await client.workspace_diagnostic_async(t.WorkspaceDiagnosticParams(previous_result_ids=[]))
         diags = next(i.items for i in report.items if i.uri == uri(loser))
     shadowed = [d for d in diags if d.code == "SHADOWED"]
@@ -105,7 +105,7 @@ async def test_positions_follow_the_negotiated_encoding(client, workspace):
 
 @pytest.mark.asyncio(loop_scope="function")
 async def test_close_clears_or_restores_disk_findings(client, workspace):
-    await wait_for(lambda: client.notifications_seen, timeout=20)  # the workspace scan is done
+    await wait_for(lambda: scan_done(client), timeout=20)  # the workspace scan is done
     path = workspace / ".claude/skills/unquoted-colon/SKILL.md"
     await open_doc(client, path, "---\nname: unquoted-colon\ndescription: fine now\n---\n")
     diags = await current(client, uri(path), 1)
@@ -121,7 +121,7 @@ async def test_close_clears_or_restores_disk_findings(client, workspace):
 
 @pytest.mark.asyncio(loop_scope="function")
 async def test_watched_files_pick_up_a_new_skill_folder(client, workspace):
-    await wait_for(lambda: client.notifications_seen, timeout=20)
+    await wait_for(lambda: scan_done(client), timeout=20)
     if client.client_name == "visual-studio-code":
         methods = [r.method for r in client.registrations]
         assert "workspace/didChangeWatchedFiles" in methods

@@ -10,7 +10,7 @@ from lsprotocol import types as t
 from skill_lsp.engine.fixes import Edit, apply_edits
 from skill_lsp.engine.text import Encoding, SourceText
 
-from .conftest import uri, wait_for
+from .conftest import scan_done, uri, wait_for
 from .test_diagnostics import current, open_doc
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
@@ -176,7 +176,7 @@ async def test_preview_reports_errors_for_a_broken_skill(client, workspace):
 
 
 async def test_preview_catalog_and_status(client, workspace):
-    await wait_for(lambda: client.notifications_seen, timeout=20)
+    await wait_for(lambda: scan_done(client), timeout=20)
     res = await client.workspace_execute_command_async(t.ExecuteCommandParams(
         command="skill-lsp.previewCatalog", arguments=[{"dialect": "agentskills"}]))
     assert res["text"].startswith("<available_skills>\n<skill>\n<name>\napi-conventions\n</name>")

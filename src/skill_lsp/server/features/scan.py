@@ -27,6 +27,7 @@ async def scan_all(ls: SkillLanguageServer) -> None:
     ls.scan_generation += 1
     generation = ls.scan_generation
     token = str(uuid.uuid4())
+    _status(ls, scanning=True)
     progress = await _begin(ls, token)
     loop = asyncio.get_running_loop()
     total = 0
@@ -72,11 +73,11 @@ async def _begin(ls: SkillLanguageServer, token: str) -> bool:
     return True
 
 
-def _status(ls: SkillLanguageServer) -> None:
+def _status(ls: SkillLanguageServer, scanning: bool = False) -> None:
     skills = sum(len(f.index.results) for f in ls.state.folders if f.index is not None)
     profile = ls.state.folders[0].settings.profile if ls.state.folders else ls.state.default.settings.profile
     try:
-        ls.protocol.notify("skillLsp/status", {"profile": profile, "skills": skills, "scanning": False})
+        ls.protocol.notify("skillLsp/status", {"profile": profile, "skills": skills, "scanning": scanning})
     except Exception:  # noqa: BLE001
         pass
 
@@ -131,6 +132,8 @@ def register(server: SkillLanguageServer) -> None:
                 rescan = True
         if rescan:
             await scan_all(ls)
+        else:
+            _status(ls)  # the skill count may have changed
         for od in list(ls.state.docs.values()):
             ls.state.analyses.pop(od.uri, None)  # link targets may have appeared or gone
             from .diagnostics import refresh  # noqa: PLC0415
