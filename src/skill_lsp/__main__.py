@@ -1,3 +1,4 @@
 from skill_lsp.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # guarded: worker processes may import this module
+    raise SystemExit(main())

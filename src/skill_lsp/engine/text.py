@@ -114,9 +114,9 @@ class SourceText:
 class PositionTable:
     """Positions of selected offsets, precomputed from a SourceText.
 
-    Worker processes send this instead of the whole text: it answers
-    ``position()`` in UTF-32 and UTF-16 (what reports use) for the offsets it
-    was built with (finding and anchor spans).
+    Worker processes send this instead of the whole text, and the server keeps
+    it for closed files: it answers ``position()`` in every encoding for the
+    offsets it was built with (finding, related and anchor spans).
     """
 
     __slots__ = ("table",)
@@ -131,13 +131,14 @@ class PositionTable:
             end = src.line_end(line)
             seg = text[start:min(o, end)]
             n = len(seg)
-            table[o] = (line, n, n if seg.isascii() else _units(seg, Encoding.UTF16))
+            if seg.isascii():
+                table[o] = (line, n, n, n)
+            else:
+                table[o] = (line, n, _units(seg, Encoding.UTF16), _units(seg, Encoding.UTF8))
         self.table = table
 
     def position(self, offset: int, encoding: Encoding = Encoding.UTF16) -> tuple[int, int]:
         entry = self.table.get(offset)
         if entry is None:
             return (0, 0)
-        if encoding is Encoding.UTF8:
-            raise ValueError("PositionTable holds UTF-32 and UTF-16 columns only")
-        return entry[0], entry[2] if encoding is Encoding.UTF16 else entry[1]
+        return entry[0], entry[2] if encoding is Encoding.UTF16 else entry[3] if encoding is Encoding.UTF8 else entry[1]

@@ -34,6 +34,7 @@ class SkillLanguageServer(LanguageServer):
         self.pull_mode = False  # the client pulls diagnostics (and can be asked to re-pull)
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.scan_generation = 0
+        self.scanning = False
         self.shutting_down = False
 
     # --- positions ---

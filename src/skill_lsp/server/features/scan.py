@@ -15,17 +15,55 @@ from ..state import Folder
 from ..uris import is_skill_file, path_to_uri, uri_to_path
 from .diagnostics import publish_path
 
+# Above this many skills the scan runs in worker processes.
+PARALLEL_MIN = 300
+
 
 def _scan_folder(folder: Folder) -> list:
-    """Blocking: discover and check every skill under the folder's roots (runs in a thread)."""
+    """Blocking: discover and check every skill under the folder's roots (runs in a thread).
+
+    Results keep only the positions their findings need, not the text: a
+    10,000-skill workspace would otherwise hold every file and line index.
+    Large workspaces are checked in worker processes started from a clean
+    forkserver (never forked from this multi-threaded process); the workers
+    run at lower priority so the editor's own requests keep their latency.
+    """
     locations = discovery.scan_roots(folder.roots, folder.settings.sensitive_patterns)
-    return [check_file(loc.path, folder.settings, loc).slim() for loc in locations]
+    workers = os.cpu_count() or 1
+    if len(locations) >= PARALLEL_MIN and workers > 1:
+        try:
+            return _scan_parallel(locations, folder, workers)
+        except Exception:  # noqa: BLE001 - no processes (sandbox, limits): scan in this thread
+            pass
+    return [check_file(loc.path, folder.settings, loc).slim(keep_text=False) for loc in locations]
+
+
+def _scan_parallel(locations: list, folder: Folder, workers: int) -> list:
+    import multiprocessing  # noqa: PLC0415
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
+    from ...commands.check import _check_one  # noqa: PLC0415
+
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    work = [(loc, folder.settings, False) for loc in locations]
+    chunk = max(16, len(work) // (workers * 8))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
+                             initializer=_lower_priority) as pool:
+        return list(pool.map(_check_one, work, chunksize=chunk))
+
+
+def _lower_priority() -> None:
+    try:
+        os.nice(5)
+    except (AttributeError, OSError):
+        pass
 
 
 async def scan_all(ls: SkillLanguageServer) -> None:
     """Scan every folder; publish their findings; newer scans make older ones stop publishing."""
     ls.scan_generation += 1
     generation = ls.scan_generation
+    ls.scanning = True
     token = str(uuid.uuid4())
     _status(ls, scanning=True)
     progress = await _begin(ls, token)
@@ -49,13 +87,16 @@ async def scan_all(ls: SkillLanguageServer) -> None:
                 if od.path is not None and ls.state.folder_for(od.path) is folder:
                     index.put(ls.state.result_for(od, ls.state.analyse(od)))
             total += len(results)
-            for path in sorted(old | set(index.results)):
+            # Publish what has findings, and clear what had them; a clean file never published stays quiet.
+            for path in sorted(old | {p for p, r in index.results.items() if r.findings or r.cross}):
                 publish_path(ls, path)
         _status(ls)
         from .diagnostics import request_refresh  # noqa: PLC0415
 
         request_refresh(ls)
     finally:
+        if generation == ls.scan_generation:
+            ls.scanning = False
         if progress:
             ls.work_done_progress.end(token, t.WorkDoneProgressEnd(message=f"{total} skills checked"))
 
@@ -130,7 +171,9 @@ def register(server: SkillLanguageServer) -> None:
             else:
                 # A skill folder (or a root) was created, deleted or renamed: rescan.
                 rescan = True
-        if rescan:
+        if rescan or ls.scanning:
+            # A scan still running read the disk before this event: start over so its
+            # stale results are dropped (the generation check) and the new state wins.
             await scan_all(ls)
         else:
             _status(ls)  # the skill count may have changed
