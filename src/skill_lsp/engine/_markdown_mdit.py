@@ -14,7 +14,7 @@ from html import unescape
 
 from markdown_it import MarkdownIt
 
-from .markdown import Body, Heading, Link, _destination
+from .markdown import _WEB, Body, Heading, Link, _destination
 
 _MD: MarkdownIt | None = None
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
@@ -79,7 +79,10 @@ def parse(body: str, base: int) -> Body:
             if close is None:
                 continue
             kind = "image" if m.group(1) else "inline"
-            out.links.append(Link(kind, _target(body[start + ts:start + te]), base + start + m.start(),
+            target = _target(body[start + ts:start + te])
+            if _WEB.match(target) and not target.lower().startswith("file:"):
+                continue  # as in the pulldown path: web URLs and anchors are not recorded
+            out.links.append(Link(kind, target, base + start + m.start(),
                                   base + start + close + 1, base + start + ts, base + start + te))
     # Reference definitions are blocks of their own in markdown-it (no token), so scan
     # every line that is not code.
@@ -94,6 +97,8 @@ def parse(body: str, base: int) -> Body:
         if span is None or span[0] == span[1]:
             continue
         target = _target(line[span[0]:span[1]])
+        if _WEB.match(target) and not target.lower().startswith("file:"):
+            continue
         s = starts[n]
         out.links.append(Link("definition", target, base + s, base + s + len(line), base + s + span[0], base + s + span[1]))
     out.links.sort(key=lambda link: link.start)

@@ -23,7 +23,9 @@ except ImportError:  # pragma: no cover - exercised where pyromark has no wheel
 @dataclass(frozen=True, slots=True)
 class Link:
     kind: str  # "inline" | "image" | "reference" | "definition"
-    target: str  # destination as CommonMark reads it (escapes and entities resolved)
+    # Destination as CommonMark reads it (escapes and entities resolved). Web URLs
+    # and in-page anchors are not recorded: no rule or feature looks at them.
+    target: str
     start: int  # the whole construct
     end: int
     target_start: int  # the raw destination text (inside <> when bracketed)
@@ -73,6 +75,10 @@ class _ByteMap:
 
 
 _OPTIONS = None
+# A URL scheme of two or more letters (one letter is a Windows drive), or an anchor.
+_WEB = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]+:|#)")
+# The common destination: <bracketed>, or a run without blanks, escapes or nested parentheses.
+_SIMPLE_DEST = re.compile(r"[ \t]*(?:\r\n|\r|\n)?[ \t]*(?:<([^<>\n\\]*)>|([^\s()<\\]*))")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -108,20 +114,22 @@ def _parse_pulldown(body: str, base: int) -> Body:
     # [kind, target, start, end-of-text-so-far, end] per open link/image.
     links: list[list] = []
     heading: list | None = None  # [level, start, end, text parts]
+    # The hot loop of a check: most events are str-tagged Start/End pairs (items,
+    # paragraphs, table cells), so they are dismissed with `in` tests first.
     for ev, rng in _pyromark.events_with_range(body, options=_options(), merge_text=True):
-        if type(ev) is not dict:
+        if ev.__class__ is not dict:
             if links:
                 links[-1][3] = max(links[-1][3], rng["end"])
             continue
-        if links and "End" not in ev:  # the link text reaches at least this far
-            links[-1][3] = max(links[-1][3], rng["end"])
-        start_tag = ev.get("Start")
-        if start_tag is not None:
-            if type(start_tag) is not dict:
+        if "Start" in ev:
+            if links:  # the link text reaches at least this far
+                links[-1][3] = max(links[-1][3], rng["end"])
+            start_tag = ev["Start"]
+            if start_tag.__class__ is str:
                 continue
-            info = start_tag.get("Link") or start_tag.get("Image")
-            if info is not None:
+            if "Link" in start_tag or "Image" in start_tag:
                 image = "Image" in start_tag
+                info = start_tag["Image"] if image else start_tag["Link"]
                 lt = info["link_type"]
                 kind = ("image" if image else "inline") if lt == "Inline" else (
                     "reference" if lt in ("Reference", "Collapsed", "Shortcut") else "")
@@ -131,30 +139,26 @@ def _parse_pulldown(body: str, base: int) -> Body:
             elif "CodeBlock" in start_tag:
                 out.code_blocks.append((base + to_char(rng["start"]), base + to_char(rng["end"])))
             continue
-        end_tag = ev.get("End")
-        if end_tag is not None:
-            if end_tag in ("Link", "Image") and links:
-                kind, target, s, text_end, e = links.pop()
-                if links:
-                    links[-1][3] = max(links[-1][3], e)
-                if kind in ("inline", "image"):
-                    span = _inline_target(src, text_end, e)
-                    if span is not None:
-                        out.links.append(Link(kind, target, base + to_char(s), base + to_char(e),
-                                              base + to_char(span[0]), base + to_char(span[1])))
-                elif kind:
-                    s_c, e_c = base + to_char(s), base + to_char(e)
-                    out.links.append(Link("reference", target, s_c, e_c, s_c, e_c))
-            elif heading is not None and type(end_tag) is dict and "Heading" in end_tag:
+        if "End" in ev:
+            end_tag = ev["End"]
+            if end_tag.__class__ is str:
+                if (end_tag == "Link" or end_tag == "Image") and links:
+                    _close_link(links, out, src, to_char, base)
+                continue
+            if heading is not None and "Heading" in end_tag:
                 level, s, e, parts = heading
                 out.headings.append(Heading(level, "".join(parts).strip(), base + to_char(s), base + to_char(e)))
                 heading = None
             continue
+        if links:
+            links[-1][3] = max(links[-1][3], rng["end"])
         if heading is not None:
             piece = ev.get("Text") or ev.get("Code")
             if piece:
                 heading[3].append(piece)
     for info in _pyromark.reference_definitions(body, options=_options()).values():
+        if _WEB.match(info["dest"]) and not info["dest"].startswith(("file:", "FILE:")):
+            continue
         span = info["span"]
         ts = _definition_target(src, span["start"], span["end"])
         if ts is None:
@@ -163,6 +167,22 @@ def _parse_pulldown(body: str, base: int) -> Body:
                               base + to_char(span["end"]), base + to_char(ts[0]), base + to_char(ts[1])))
     out.links.sort(key=lambda link: link.start)
     return out
+
+
+def _close_link(links: list[list], out: Body, src: str, to_char: _ByteMap, base: int) -> None:
+    kind, target, s, text_end, e = links.pop()
+    if links:
+        links[-1][3] = max(links[-1][3], e)
+    if _WEB.match(target) and not target.startswith(("file:", "FILE:")):
+        return  # a web URL or an in-page anchor: nothing looks at its span
+    if kind in ("inline", "image"):
+        span = _inline_target(src, text_end, e)
+        if span is not None:
+            out.links.append(Link(kind, target, base + to_char(s), base + to_char(e),
+                                  base + to_char(span[0]), base + to_char(span[1])))
+    elif kind:
+        s_c, e_c = base + to_char(s), base + to_char(e)
+        out.links.append(Link("reference", target, s_c, e_c, s_c, e_c))
 
 
 def _inline_target(src: str, text_end: int, end: int) -> tuple[int, int] | None:
@@ -181,6 +201,13 @@ def _definition_target(src: str, start: int, end: int) -> tuple[int, int] | None
 
 
 def _destination(src: str, i: int, end: int) -> tuple[int, int] | None:
+    m = _SIMPLE_DEST.match(src, i, end)
+    if m is not None:
+        j = m.end()
+        if m.group(1) is not None:
+            return m.span(1)
+        if j >= end or src[j] in " \t\r\n)":
+            return m.span(2)
     while i < end and src[i] in " \t\r\n":
         i += 1
     if i < end and src[i] == "<":
