@@ -256,3 +256,17 @@ async def test_preview_activation_equals_the_cli_golden_file(client, workspace, 
         command="skill-lsp.previewActivation", arguments=[{"uri": uri(path), "dialect": dialect}]))
     expected = (golden / dialect / ".claude__skills__pdf-toolkit.txt").read_text(encoding="utf-8")
     assert res["text"].replace(str(workspace), "<ROOT>/sample-workspace") == expected
+
+
+async def test_light_bulb_offers_fix_all_and_resolves_its_edit_lazily(client, workspace):
+    path = workspace / ".claude/skills/messy-fields/SKILL.md"
+    text = await open_doc(client, path)
+    diags = await current(client, uri(path), 1)
+    diag = next(d for d in diags if d.code == "CAMELCASE_FIELD")
+    actions = await client.text_document_code_action_async(t.CodeActionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri(path)), range=diag.range,
+        context=t.CodeActionContext(diagnostics=[diag])))
+    fix_all = next(a for a in actions if a.kind == "source.fixAll.skill-lsp")
+    assert fix_all.edit is None  # computed on resolve, not on every cursor move
+    resolved = await client.code_action_resolve_async(fix_all)
+    assert "disable-model-invocation: true" in apply(client, text, edits_of(resolved.edit))

@@ -39,6 +39,9 @@ class SkillProtocol(LanguageServerProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._initialized = False
+        # LSP: `exit` after `shutdown` exits 0, without it 1. pygls raises SystemExit with that
+        # code inside asyncio.run, where it is swallowed; `serve` returns this instead.
+        self.exit_code = 0
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         if not isinstance(data, dict) or "jsonrpc" not in data:
@@ -76,6 +79,8 @@ class SkillProtocol(LanguageServerProtocol):
             return  # notifications before initialize are dropped (LSP §initialize)
         if method == t.INITIALIZE:
             self._initialized = True
+        if method == t.EXIT:
+            self.exit_code = 0 if self._shutdown else 1
         super().handle_message(message)
 
     def send_parse_error(self, detail: str) -> None:

@@ -47,6 +47,12 @@ def _edit(ls: SkillLanguageServer, od, src, fix: Fix) -> t.WorkspaceEdit | None:
                               for e in fix.edits])
 
 
+def _resolves_edits(ls: SkillLanguageServer) -> bool:
+    td = ls.client_capabilities.text_document
+    ca = td.code_action if td else None
+    return bool(ca and ca.resolve_support and "edit" in ca.resolve_support.properties)
+
+
 def _matching(findings: list[Finding], diag: t.Diagnostic, src, enc) -> Finding | None:
     code = diag.code
     for f in findings:
@@ -58,7 +64,7 @@ def _matching(findings: list[Finding], diag: t.Diagnostic, src, enc) -> Finding 
 def register(server: SkillLanguageServer) -> None:
     @server.feature(t.TEXT_DOCUMENT_CODE_ACTION, t.CodeActionOptions(
         code_action_kinds=[t.CodeActionKind.QuickFix, t.CodeActionKind.SourceFixAll, FIX_ALL_KIND],
-        resolve_provider=False))
+        resolve_provider=True))
     @guarded([])
     def code_action(ls: SkillLanguageServer, params: t.CodeActionParams) -> list[t.CodeAction]:
         got = ls.analysis(params.text_document.uri)
@@ -90,9 +96,26 @@ def register(server: SkillLanguageServer) -> None:
                     actions.append(t.CodeAction(
                         title=f"Trim trailing whitespace on all {len(trailing)} lines", kind=t.CodeActionKind.QuickFix,
                         diagnostics=[diag], edit=text_edit(ls, od, edits)))
-        if wants_fix_all and (only or params.context.diagnostics):
+        if wants_fix_all and only:
+            # Asked for explicitly (e.g. on save): compute the edit now.
             edit = fix_all_edit(ls, od.uri)
             if edit is not None:
                 actions.append(t.CodeAction(title="Fix all safe skill-lsp problems", kind=FIX_ALL_KIND,
                                             edit=text_edit(ls, od, [edit])))
+        elif wants_fix_all and params.context.diagnostics and _resolves_edits(ls) and analysis.findings:
+            # The light bulb asks on every cursor move: offer fix-all, compute it on resolve.
+            actions.append(t.CodeAction(title="Fix all safe skill-lsp problems", kind=FIX_ALL_KIND,
+                                        data={"fixAll": od.uri, "version": od.version}))
         return actions
+
+    @server.feature(t.CODE_ACTION_RESOLVE)
+    @guarded(None)
+    def resolve(ls: SkillLanguageServer, action: t.CodeAction) -> t.CodeAction:
+        data = action.data if isinstance(action.data, dict) else {}
+        uri = data.get("fixAll")
+        od = ls.state.docs.get(uri) if isinstance(uri, str) else None
+        if od is not None and od.version == data.get("version"):
+            edit = fix_all_edit(ls, uri)
+            if edit is not None:
+                action.edit = text_edit(ls, od, [edit])
+        return action
