@@ -17,9 +17,10 @@ from .diagnostics import publish_path
 
 # Above this many skills the scan runs in worker processes.
 PARALLEL_MIN = 300
+PROGRESS_EVERY = 250
 
 
-def _scan_folder(folder: Folder) -> list:
+def _scan_folder(folder: Folder, progress=None) -> list:
     """Blocking: discover and check every skill under the folder's roots (runs in a thread).
 
     Results keep only the positions their findings need, not the text: a
@@ -30,15 +31,20 @@ def _scan_folder(folder: Folder) -> list:
     """
     locations = discovery.scan_roots(folder.roots, folder.settings.sensitive_patterns)
     workers = os.cpu_count() or 1
+    results: list = []
     if len(locations) >= PARALLEL_MIN and workers > 1:
         try:
-            return _scan_parallel(locations, folder, workers)
+            return _scan_parallel(locations, folder, workers, progress)
         except Exception:  # noqa: BLE001 - no processes (sandbox, limits): scan in this thread
-            pass
-    return [check_file(loc.path, folder.settings, loc).slim(keep_text=False) for loc in locations]
+            results = []
+    for loc in locations:
+        results.append(check_file(loc.path, folder.settings, loc).slim(keep_text=False))
+        if progress is not None and len(results) % PROGRESS_EVERY == 0:
+            progress(len(results), len(locations))
+    return results
 
 
-def _scan_parallel(locations: list, folder: Folder, workers: int) -> list:
+def _scan_parallel(locations: list, folder: Folder, workers: int, progress=None) -> list:
     import multiprocessing  # noqa: PLC0415
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
 
@@ -47,9 +53,14 @@ def _scan_parallel(locations: list, folder: Folder, workers: int) -> list:
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     work = [(loc, folder.settings, False) for loc in locations]
     chunk = max(16, len(work) // (workers * 8))
+    results = []
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
                              initializer=_lower_priority) as pool:
-        return list(pool.map(_check_one, work, chunksize=chunk))
+        for result in pool.map(_check_one, work, chunksize=chunk):
+            results.append(result)
+            if progress is not None and len(results) % PROGRESS_EVERY == 0:
+                progress(len(results), len(work))
+    return results
 
 
 def _lower_priority() -> None:
@@ -70,11 +81,19 @@ async def scan_all(ls: SkillLanguageServer) -> None:
     loop = asyncio.get_running_loop()
     total = 0
     try:
-        for i, folder in enumerate(ls.state.folders):
+        folders = ls.state.folders
+        for i, folder in enumerate(folders):
+            name = os.path.basename(folder.path) or folder.path
+
+            def report(done: int, count: int, i: int = i, name: str = name) -> None:
+                # Called from the scan thread; progress goes out from the event loop.
+                pct = int(100 * (i + done / max(1, count)) / len(folders))
+                loop.call_soon_threadsafe(ls.work_done_progress.report, token, t.WorkDoneProgressReport(
+                    message=f"{name}: {done:,} of {count:,} skills", percentage=pct))
+
             if progress:
-                ls.work_done_progress.report(token, t.WorkDoneProgressReport(
-                    message=f"{os.path.basename(folder.path) or folder.path}", percentage=int(100 * i / max(1, len(ls.state.folders)))))
-            results = await loop.run_in_executor(None, _scan_folder, folder)
+                report(0, 1)
+            results = await loop.run_in_executor(None, _scan_folder, folder, report if progress else None)
             if generation != ls.scan_generation:
                 return  # a newer scan (settings or files changed) owns publishing
             old = set(folder.index.results) if folder.index is not None else set()

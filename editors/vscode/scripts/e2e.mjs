@@ -1,0 +1,322 @@
+// Drives code-server in headless Chromium (playwright-core, Debian's chromium;
+// never a downloaded browser). Called by scripts/e2e.sh with:
+//   E2E_URL    the code-server URL with ?folder=
+//   E2E_WS     the workspace folder
+//   E2E_SKILL  the SKILL.md to open, relative to E2E_WS
+//   E2E_ART    where the screenshot goes (vscode-e2e.png)
+//   E2E_TMP    a scratch folder (Chromium profile)
+//   CHROMIUM   the browser binary
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const env = (k, d) => {
+  const v = process.env[k] ?? d;
+  if (v === undefined) throw new Error(`${k} is not set`);
+  return v;
+};
+const URL_ = env('E2E_URL');
+const WS = env('E2E_WS');
+const SKILL = env('E2E_SKILL');
+const ART = env('E2E_ART');
+const TMP = env('E2E_TMP', '/tmp');
+const CHROMIUM = env('CHROMIUM', '/usr/bin/chromium');
+const SHOT = join(ART, process.env.E2E_SCENARIO && process.env.E2E_SCENARIO !== 'main' ? `vscode-e2e-${process.env.E2E_SCENARIO}.png` : 'vscode-e2e.png');
+
+const t0 = Date.now();
+const say = (msg) => console.log(`    [${((Date.now() - t0) / 1000).toFixed(1).padStart(5)}s] ${msg}`);
+const results = [];
+const pass = (what) => {
+  results.push(['PASS', what]);
+  say(`PASS ${what}`);
+};
+
+// The text the activation preview must contain: a distinctive line of the skill body.
+const source = readFileSync(join(WS, SKILL), 'utf8');
+const body = source.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n?/, '');
+const expected =
+  (process.env.E2E_EXPECT || undefined) ??
+  body
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .find((l) => l.length >= 12 && !l.startsWith('#') && !/[`*_[\]<>|]/.test(l)) ??
+  body.split(/\r?\n/).map((l) => l.trim()).find((l) => l.length > 0);
+if (!expected) throw new Error(`${SKILL} has no body text to look for`);
+say(`expected activation text: ${JSON.stringify(expected)}`);
+
+const norm = (s) => s.replace(/\u00a0/g, ' ');
+
+const profile = mkdtempSync(join(TMP, 'chromium-'));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: CHROMIUM,
+  headless: true,
+  chromiumSandbox: false,
+  viewport: { width: 1600, height: 1000 },
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+});
+const page = context.pages()[0] ?? (await context.newPage());
+page.setDefaultTimeout(60_000);
+const consoleErrors = [];
+page.on('console', (m) => {
+  if (m.type() === 'error') consoleErrors.push(m.text());
+});
+
+async function shot() {
+  await page.screenshot({ path: SHOT }).catch((e) => say(`screenshot failed: ${e}`));
+}
+
+/** Run a command from the palette (F1), by its title. */
+async function runCommand(title) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ state: 'visible' });
+  await row.click();
+}
+
+/** Open a workspace file with Quick Open (Ctrl+P) and wait until it is the active editor. */
+async function openFile(rel) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(rel);
+  const folder = rel.split('/').slice(-2, -1)[0] ?? rel;
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: folder }).first();
+  await row.waitFor({ state: 'visible' });
+  await row.click();
+  await page
+    .locator('.editor-group-container.active .breadcrumbs-control', { hasText: folder })
+    .first()
+    .waitFor({ state: 'visible' });
+}
+
+async function editorText(locator) {
+  return norm(await locator.innerText());
+}
+
+const SCENARIO = process.env.E2E_SCENARIO ?? 'main';
+const DONE = Symbol('done');
+say(`scenario ${SCENARIO}`);
+let failed = false;
+try {
+  say(`open ${URL_}`);
+  await page.goto(URL_, { waitUntil: 'domcontentloaded' });
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
+  await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ state: 'visible', timeout: 90_000 });
+  pass('workbench loaded with the workspace folder');
+
+  // 1. open the bad SKILL.md (Quick Open)
+  await openFile(SKILL);
+  const tab = page.locator('.tabs-container .tab', { hasText: /SKILL\.md|skill\.md/ }).first();
+  await tab.waitFor({ state: 'visible' });
+  pass(`opened ${SKILL}`);
+
+  if (SCENARIO === 'missing') {
+    // no server anywhere: one notification naming pipx and the setting, with Open Settings
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'pipx install skill-lsp' }).first();
+    await toast.waitFor({ state: 'visible', timeout: 60_000 });
+    const msg = norm(await toast.locator('.notification-list-item-message').first().innerText()).trim();
+    if (!msg.includes('skillLsp.server.path')) throw new Error(`the notification does not name skillLsp.server.path: ${msg}`);
+    const count = await page.locator('.notifications-toasts .notification-toast', { hasText: 'skill-lsp' }).count();
+    if (count !== 1) throw new Error(`${count} skill-lsp notifications, expected one`);
+    pass(`one notification: "${msg}"`);
+    await page.locator('.status-bar-item, .statusbar-item', { hasText: 'Skill LSP' }).first().waitFor({ state: 'visible' });
+    pass('status bar shows the server as missing');
+    await page.screenshot({ path: join(ART, 'vscode-e2e-missing.png') });
+    await toast.locator('.monaco-button', { hasText: 'Open Settings' }).first().click();
+    await page.locator('.settings-editor .setting-item', { hasText: /Server:?\s*Path/i }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    pass('"Open Settings" shows the skillLsp.server.path setting');
+    throw DONE;
+  }
+
+  // 2. the extension activated and the server answered skill-lsp.status (status bar)
+  const status = page.locator('.statusbar-item', { hasText: /·\s*\d+\s+skills?/ }).first();
+  await status.waitFor({ state: 'visible', timeout: 90_000 });
+  pass(`extension activated, server running: status bar "${norm((await status.innerText()).trim())}"`);
+
+  // 3. diagnostics from the server (source skill-lsp) in the Problems panel
+  await runCommand('View: Focus Problems');
+  const marker = page.locator('.markers-panel .monaco-list-row', { hasText: 'skill-lsp' }).first();
+  await marker.waitFor({ state: 'visible', timeout: 60_000 });
+  const ours = (await page.locator('.markers-panel .monaco-list-row', { hasText: 'skill-lsp' }).allInnerTexts()).map((t) =>
+    norm(t).replace(/\s+/g, ' ').trim(),
+  );
+  say(`Problems panel, skill-lsp rows:\n${ours.map((l) => `        ${l}`).join('\n')}`);
+  pass(`diagnostics with source skill-lsp reached the editor (${ours.length} row(s))`);
+  if (SCENARIO === 'untrusted') {
+    // Restricted Mode: no code lens, no preview commands
+    await page.locator('.editor-instance .monaco-editor').first().click({ position: { x: 300, y: 200 } });
+    await page.waitForTimeout(3000);
+    const lenses = await page.locator('.codelens-decoration').count();
+    if (lenses !== 0) throw new Error(`${lenses} code lens(es) in Restricted Mode`);
+    pass('no code lens in Restricted Mode');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('>Skill: Preview');
+    await page.waitForTimeout(1000);
+    const rows = await page.locator('.quick-input-list .monaco-list-row', { hasText: /Skill: Preview/ }).count();
+    if (rows !== 0) throw new Error('the preview commands are offered in Restricted Mode');
+    await input.fill('>Skill LSP: Restart');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Skill LSP: Restart Server' }).first().waitFor({ state: 'visible' });
+    await page.keyboard.press('Escape');
+    pass('the preview commands are hidden in Restricted Mode (Restart Server is not)');
+  }
+  if (SCENARIO !== 'main') {
+    await page.screenshot({ path: join(ART, `vscode-e2e-${SCENARIO}.png`) });
+    throw DONE;
+  }
+
+  // 4. code lens from the server
+  const lens = page.locator('.codelens-decoration').first();
+  await page.locator('.editor-instance .monaco-editor').first().click({ position: { x: 300, y: 200 } });
+  await lens.waitFor({ state: 'visible', timeout: 30_000 }).catch(async () => {
+    // lenses are requested again when the editor changes: nudge it once
+    say('no code lens yet: typing and undoing a space to refresh');
+    await page.keyboard.press('End');
+    await page.keyboard.type(' ');
+    await page.keyboard.press('Control+Z');
+    await lens.waitFor({ state: 'visible', timeout: 30_000 });
+  });
+  const lensText = norm(await lens.innerText());
+  if (!/Preview activation/i.test(lensText)) throw new Error(`code lens says "${lensText}"`);
+  pass(`code lens: "${lensText.replace(/\s+/g, ' ').trim()}"`);
+
+  // 5. Skill: Preview Activation from the command palette
+  await page.locator('.editor-instance .monaco-editor').first().click({ position: { x: 300, y: 200 } });
+  await runCommand('Skill: Preview Activation');
+  const pick = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'skill-tool' }).first();
+  await pick.waitFor({ state: 'visible' });
+  pass('dialect QuickPick shown');
+  await page.keyboard.press('Enter'); // default dialect (first)
+  const argBox = page.locator('.quick-input-widget input');
+  await page.locator('.quick-input-widget .quick-input-title', { hasText: /arguments/i }).waitFor({ state: 'visible' });
+  await argBox.waitFor({ state: 'visible' });
+  pass('arguments InputBox shown');
+  await page.keyboard.press('Enter'); // no arguments
+  const previewTab = page.locator('.tabs-container .tab', { hasText: /\(skill-tool\)\.md/ }).first();
+  await previewTab.waitFor({ state: 'visible', timeout: 30_000 });
+  const tabTitle = norm(await previewTab.innerText()).trim().split('\n')[0];
+  // the preview is the active editor of the group it opened in (beside the SKILL.md)
+  const group = page.locator('.editor-group-container', { has: page.locator('.tab.active', { hasText: /\(skill-tool\)\.md/ }) }).first();
+  const lines = group.locator('.monaco-editor .view-lines').first();
+  // Compared without whitespace: Monaco renders only visible lines and may wrap them.
+  const squash = (s) => s.replace(/[\s\u00a0]+/g, '');
+  await page.waitForFunction(
+    ([exp]) =>
+      [...document.querySelectorAll('.editor-group-container .monaco-editor .view-lines')].some((el) =>
+        el.innerText.replace(/[\s\u00a0]+/g, '').includes(exp),
+      ),
+    [squash(expected)],
+    { timeout: 30_000 },
+  );
+  const previewText = await editorText(lines);
+  say(`preview "${tabTitle}" (first lines):\n${previewText.split('\n').slice(0, 12).map((l) => `        | ${l}`).join('\n')}`);
+  if (!squash(previewText).includes(squash(expected))) throw new Error(`the preview does not contain ${JSON.stringify(expected)}`);
+  const groups = await page.locator('.editor-group-container').count();
+  pass(`Skill: Preview Activation opened "${tabTitle}" beside the editor (${groups} editor groups) with the activation text`);
+  // read-only virtual document
+  const readonly = await group.locator('.monaco-editor textarea').first().getAttribute('aria-readonly').catch(() => null);
+  if (readonly === 'true') pass('the preview is read-only');
+  await shot();
+  pass(`screenshot ${SHOT}`);
+
+  // 6. the catalog code lens routes to the catalog preview (middleware)
+  const skillTab = page.locator('.tabs-container .tab', { hasText: /^(SKILL|skill)\.md/ }).first();
+  await skillTab.click();
+  const catalogLens = page.locator('.codelens-decoration a', { hasText: /catalog/i }).first();
+  if ((await catalogLens.count()) > 0) {
+    await catalogLens.click();
+    await page.locator('.tabs-container .tab', { hasText: /catalog \(/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    pass('clicking the catalog code lens opened the catalog preview');
+  } else {
+    say('no catalog code lens found: skipped the lens click check');
+  }
+  await page.locator('.tabs-container .tab', { hasText: /\(skill-tool\)\.md/ }).first().click().catch(() => undefined);
+  await shot();
+
+  // 7. a settings change reaches the running server (no restart): profile → status bar
+  // (written to the workspace's .vscode/settings.json: VS Code watches workspace files on
+  // disk, while code-server does not notice outside writes to the user settings file)
+  {
+    const dir = join(WS, '.vscode');
+    mkdirSync(dir, { recursive: true });
+    const wsSettings = join(dir, 'settings.json');
+    const settings = { 'skillLsp.profile': 'claude-code' };
+    writeFileSync(wsSettings, JSON.stringify(settings, null, 2));
+    const changed = page.locator('.statusbar-item', { hasText: /claude-code\s*·\s*\d+\s+skills?/ }).first();
+    await changed.waitFor({ state: 'visible', timeout: 30_000 });
+    pass(`skillLsp.profile changed in .vscode/settings.json: status bar now "${norm((await changed.innerText()).trim())}"`);
+    settings['skillLsp.profile'] = 'skill-tool';
+    writeFileSync(wsSettings, JSON.stringify(settings, null, 2));
+    await page.locator('.statusbar-item', { hasText: /skill-tool\s*·\s*\d+\s+skills?/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+  }
+
+  // 8. a valid skill: its "Preview activation" code lens opens the activation text
+  const good = process.env.E2E_GOOD_SKILL;
+  const goodExpect = process.env.E2E_GOOD_EXPECT;
+  if (good && goodExpect) {
+    await runCommand('View: Close All Editor Groups');
+    await page.waitForFunction(() => document.querySelectorAll('.tabs-container .tab').length === 0, null, { timeout: 10_000 });
+    await openFile(good);
+    const goodLens = page.locator('.editor-group-container.active .codelens-decoration', { hasText: 'Preview activation' }).first();
+    await goodLens.waitFor({ state: 'visible', timeout: 30_000 });
+    say(`code lens on ${good}: "${norm(await goodLens.innerText()).replace(/\s+/g, ' ').trim()}"`);
+    await goodLens.locator('a', { hasText: 'Preview activation' }).first().click();
+    await page.waitForFunction(
+      ([exp]) =>
+        [...document.querySelectorAll('.editor-group-container .monaco-editor .view-lines')].some((el) =>
+          el.innerText.replace(/[\s\u00a0]+/g, '').includes(exp),
+        ),
+      [squash(goodExpect)],
+      { timeout: 30_000 },
+    );
+    const goodTab = norm(await page.locator('.tabs-container .tab.active').last().innerText()).split('\n')[0];
+    pass(`clicking "Preview activation" on ${good} opened "${goodTab}" with the activation text`);
+    await page.screenshot({ path: join(ART, 'vscode-e2e-lens.png') }).catch(() => undefined);
+
+    // 9. saving the SKILL.md refreshes the open preview
+    const marker = `E2E refresh marker ${Date.now()}`;
+    const skillEditor = page.locator('.editor-group-container', { has: page.locator('.tab.active', { hasText: /^(SKILL|skill)\.md/ }) }).first();
+    await skillEditor.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(marker);
+    await page.keyboard.press('Control+S');
+    await page.waitForFunction(
+      ([exp]) =>
+        [...document.querySelectorAll('.editor-group-container .monaco-editor .view-lines')].filter((el) =>
+          el.innerText.replace(/[\s\u00a0]+/g, '').includes(exp),
+        ).length >= 2,
+      [squash(marker)],
+      { timeout: 30_000 },
+    );
+    pass('saving the SKILL.md refreshed the open activation preview');
+  }
+} catch (e) {
+  if (e !== DONE) {
+  failed = true;
+  console.error(`    FAIL: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+  await shot();
+  writeFileSync(join(ART, 'vscode-e2e.html'), await page.content().catch(() => ''));
+  if (consoleErrors.length) console.error(`    browser console errors (last 5):\n      ${consoleErrors.slice(-5).join('\n      ')}`);
+  }
+} finally {
+  await context.close();
+}
+say(`scenario ${SCENARIO}: ${results.length} checks ok${failed ? ", then one check FAILED" : ""}`);
+process.exit(failed ? 1 : 0);
