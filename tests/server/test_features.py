@@ -270,3 +270,11 @@ async def test_light_bulb_offers_fix_all_and_resolves_its_edit_lazily(client, wo
     assert fix_all.edit is None  # computed on resolve, not on every cursor move
     resolved = await client.code_action_resolve_async(fix_all)
     assert "disable-model-invocation: true" in apply(client, text, edits_of(resolved.edit))
+
+
+async def test_preview_with_a_bad_dialect_is_an_invalid_params_error(client, workspace):
+    from pygls.exceptions import JsonRpcInvalidParams
+
+    with pytest.raises(JsonRpcInvalidParams, match="unknown dialect"):
+        await client.workspace_execute_command_async(t.ExecuteCommandParams(
+            command="skill-lsp.previewCatalog", arguments=[{"dialect": "no-such-dialect"}]))

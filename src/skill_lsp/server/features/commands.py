@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import quote
 
 from lsprotocol import types as t
+from pygls.exceptions import JsonRpcInvalidParams
 
 from ... import __version__
 from ...engine import discovery
@@ -164,22 +165,26 @@ def fix_all_edit(ls: SkillLanguageServer, uri: str) -> t.TextEdit | None:
     return t.TextEdit(range=t.Range(t.Position(0, 0), t.Position(*end)), new_text=new)
 
 
+async def _run_preview(ls: SkillLanguageServer, render: Any, args: tuple) -> dict:
+    """Render off the event loop (it reads the skill folders); bad arguments are InvalidParams."""
+    a = _arg(args[0] if len(args) == 1 else list(args))
+    try:
+        out = await asyncio.get_running_loop().run_in_executor(None, render, ls, a)
+    except ValueError as exc:
+        raise JsonRpcInvalidParams(message=str(exc)) from None
+    if a.get("open"):
+        await _show(ls, out["previewUri"])
+    return out
+
+
 def register(server: SkillLanguageServer) -> None:
     @server.command(PREVIEW)
     async def _preview(ls: SkillLanguageServer, *args: Any) -> dict:
-        a = _arg(args[0] if len(args) == 1 else list(args))
-        out = await asyncio.get_running_loop().run_in_executor(None, preview_activation, ls, a)
-        if a.get("open"):
-            await _show(ls, out["previewUri"])
-        return out
+        return await _run_preview(ls, preview_activation, args)
 
     @server.command(CATALOG)
     async def _catalog(ls: SkillLanguageServer, *args: Any) -> dict:
-        a = _arg(args[0] if len(args) == 1 else list(args))
-        out = await asyncio.get_running_loop().run_in_executor(None, preview_catalog, ls, a)
-        if a.get("open"):
-            await _show(ls, out["previewUri"])
-        return out
+        return await _run_preview(ls, preview_catalog, args)
 
     @server.command(STATUS)
     def _status(ls: SkillLanguageServer, *args: Any) -> dict:
