@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from argparse import Namespace
@@ -15,8 +16,9 @@ from . import report
 from .targets import collect
 
 _FAIL_ON = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "hint": Severity.HINT}
-# Below this many skills a process pool costs more than it saves.
-_PARALLEL_MIN = 400
+# Below this many skills a process pool costs more than it saves (measured on 2 cores:
+# the 3,223-skill corpus checks in 0.8 s in one process and 0.7-1.2 s with two workers).
+_PARALLEL_MIN = 5000
 
 
 def _check_one(job: tuple[Location, Settings, bool]) -> SkillResult:
@@ -34,6 +36,8 @@ def check_locations(locations: list[Location], settings: Settings, jobs: int = 0
     work = [(loc, settings, keep_text) for loc in locations]
     workers = jobs if jobs > 0 else (os.cpu_count() or 1)
     if workers > 1 and (len(work) >= _PARALLEL_MIN or jobs > 1):
+        # Forked workers would copy every page the collector touches: freeze first.
+        gc.freeze()
         chunk = max(16, len(work) // (workers * 8))
         with ProcessPoolExecutor(max_workers=workers) as pool:
             return list(pool.map(_check_one, work, chunksize=chunk))
