@@ -1,0 +1,716 @@
+#!/usr/bin/env python3
+"""Latency and memory of ``skill-lsp serve``, measured by a plain stdio LSP client.
+
+    python benchmarks/bench_server.py                     # everything
+    python benchmarks/bench_server.py --only init,edit    # a subset
+    python benchmarks/bench_server.py --quick             # tiny sizes (smoke)
+
+Phases (``--only``):
+
+* ``init``     – spawn → ``initialize`` result, ``skill-lsp serve`` against
+  ``benchmarks/empty_server.py`` (an empty pygls server), alternated, median/p95.
+* ``edit``     – ``didOpen`` → first ``publishDiagnostics``; then ``--edits``
+  one-character ``didChange`` edits (full sync, half in the body, half at the end
+  of the ``description`` line) into 20-, 200- and 2,000-line SKILL.md files, each
+  timed from send to the ``publishDiagnostics`` for that version: p50/p95/p99.
+  ``initializationOptions`` is ``{"debounceMs": 0}`` (docs/server.md).
+* ``requests`` – ``completion`` and ``hover`` on frontmatter keys and values,
+  ``codeAction`` on each diagnostic of a defective document: p50/p95/p99.
+* ``scan``     – a server whose workspace folder is a generated workspace of
+  ``--scan-sizes`` skills: spawn → last ``publishDiagnostics`` (the scan is over
+  once ``skillLsp/status`` says ``scanning: false`` and no diagnostics arrived for
+  ``--quiet`` seconds), and the server's VmRSS / VmHWM at the end.
+
+Every wait is bounded (``--timeout``); the server is shut down, then killed.
+Output: ``OUT/bench_server.json`` and ``OUT/bench_server.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import gen_workspace  # noqa: E402
+from _common import (  # noqa: E402
+    DEFAULT_OUT,
+    descendants,
+    exit_on_sigterm,
+    loadavg,
+    machine_info,
+    md_table,
+    proc_mem_kib,
+    skill_lsp_cmd,
+    versions,
+    write_outputs,
+)
+from lsp_client import LspClient, uri_of  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+TYPED = (
+    "Typing one character at a time to time the diagnostics round trip of the server. "
+    "Ünïcödé — ok ✅ and a [link](references/REFERENCE.md) too. "
+) * 20
+
+
+def pct(vals: list[float], p: float) -> float | None:
+    if not vals:
+        return None
+    s = sorted(vals)
+    k = (len(s) - 1) * p / 100
+    lo = int(k)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def stats_ms(vals: list[float]) -> dict:
+    ms = [v * 1000 for v in vals]
+    return {
+        "n": len(ms),
+        "p50_ms": pct(ms, 50),
+        "p95_ms": pct(ms, 95),
+        "p99_ms": pct(ms, 99),
+        "max_ms": max(ms) if ms else None,
+        "mean_ms": statistics.fmean(ms) if ms else None,
+    }
+
+
+def make_doc(
+    folder: Path, name: str, n_lines: int, seed: int, defects: bool = False
+) -> tuple[Path, str]:
+    """A SKILL.md of exactly n_lines lines in folder/name, with its support files."""
+    rng = random.Random(seed)
+    plan = gen_workspace.SkillPlan(rng)
+    plan.references = sorted(set(plan.references) | {"REFERENCE.md"})
+    fm = [
+        f"name: {name}{'-renamed' if defects else ''}",
+        "description: Benchmark skill used to time diagnostics while typing. Use when measuring the server.",
+        "license: MIT",
+        "allowed-tools: Read Grep",
+        "metadata:",
+        "  author: bench",
+        '  version: "1.0"',
+    ]
+    if n_lines >= 100:
+        fm += [
+            "compatibility: Requires Python 3.10+",
+            "model: sonnet",
+            'argument-hint: "[path]"',
+            "user-invocable: true",
+            "disable-model-invocation: false",
+        ]
+    body_n = max(n_lines - len(fm) - 2, 3)
+    body = gen_workspace.make_body(rng, name.replace("-", " ").title(), plan, body_n, set())
+    while len(body) < body_n:
+        body.append(gen_workspace._sentence(rng))
+    lines = ["---", *fm, "---", *body[:body_n]]
+    if defects:
+        for i in range(len(fm) + 3, len(lines), 7):
+            lines[i] += "   "
+        lines.insert(len(fm) + 4, "See [the missing file](references/does-not-exist.md).")
+        lines = lines[:n_lines]
+    d = folder / name
+    d.mkdir(parents=True, exist_ok=True)
+    for rel in plan.existing():
+        p = d / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(gen_workspace.support_file(rel, rng))
+    text = "\n".join(lines) + "\n"
+    (d / "SKILL.md").write_text(text, encoding="utf-8")
+    return d / "SKILL.md", text
+
+
+def settings(debounce: int = 0) -> dict:
+    return {"debounceMs": debounce}
+
+
+class ServerBench:
+    def __init__(self, a: argparse.Namespace) -> None:
+        self.a = a
+        self.server_cmd = [*skill_lsp_cmd(a.skill_lsp), "serve"]
+        self.empty_cmd = [sys.executable, str(HERE / "empty_server.py")]
+        self.results: dict = {
+            "machine": machine_info(),
+            "versions": versions(),
+            "server_cmd": self.server_cmd,
+            "empty_cmd": self.empty_cmd,
+            "phases": {},
+            "errors": [],
+        }
+        self.a.out.mkdir(parents=True, exist_ok=True)
+        self.stderr_log = self.a.out / "bench_server.stderr.log"
+
+    def client(self, cwd: Path | None = None, cmd: list[str] | None = None) -> LspClient:
+        return LspClient(
+            cmd or self.server_cmd,
+            cwd=cwd,
+            settings=settings(),
+            stderr_path=self.stderr_log if (cmd or self.server_cmd) == self.server_cmd else None,
+        )
+
+    def log(self, msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    # -- init ------------------------------------------------------------------
+    async def init(self) -> None:
+        self.log("init: spawn → initialize")
+        out: dict = {}
+        with tempfile.TemporaryDirectory() as root:
+            times: dict[str, list[float]] = {"skill-lsp serve": [], "empty pygls server": []}
+            mem: dict[str, int] = {}
+            for i in range(self.a.init_reps * 2):
+                label = "skill-lsp serve" if i % 2 == 0 else "empty pygls server"
+                cmd = self.server_cmd if label == "skill-lsp serve" else self.empty_cmd
+                c = self.client(Path(root), cmd)
+                try:
+                    await c.start()
+                    dt, _ = await c.initialize(
+                        root, initialization_options=settings(), timeout=self.a.timeout
+                    )
+                    times[label].append(dt)
+                    mem[label] = c.memory().get("VmRSS", 0)
+                except Exception as e:  # noqa: BLE001
+                    self.results["errors"].append(f"init {label}: {e!r}")
+                    self.log(f"  {label}: {e!r}")
+                finally:
+                    await c.stop()
+            for label, v in times.items():
+                out[label] = {
+                    **stats_ms(v),
+                    "rss_after_init_mib": round(mem.get(label, 0) / 1024, 1),
+                }
+                self.log(f"  {label}: p50 {out[label]['p50_ms'] or 0:.1f} ms")
+        self.results["phases"]["init"] = out
+
+    # -- edit + requests (one server, one small workspace) -----------------------
+    async def edit_and_requests(self, do_edit: bool, do_requests: bool) -> None:
+        ws = Path(tempfile.mkdtemp(prefix="skill-lsp-bench-"))
+        root = ws / ".agents" / "skills"
+        sizes = [int(x) for x in self.a.lines.split(",") if x]
+        docs = {n: make_doc(root, f"edit-{n}", n, seed=n) for n in sizes}
+        defect_path, defect_text = make_doc(root, "actions-doc", 120, seed=7, defects=True)
+        c = self.client(ws)
+        try:
+            await c.start()
+            await c.initialize(ws, initialization_options=settings(), timeout=self.a.timeout)
+            await self.wait_scan(c, timeout=self.a.timeout)
+            if do_edit:
+                await self.edit(c, docs)
+            if do_requests:
+                n_req = self.a.requests
+                mid = sizes[len(sizes) // 2] if sizes else 200
+                await self.requests(
+                    c, docs.get(200) or docs[mid], (defect_path, defect_text), n_req
+                )
+            self.results["server_requests_seen"] = c.server_requests
+        except Exception as e:  # noqa: BLE001
+            self.results["errors"].append(f"edit/requests: {e!r}")
+            self.log(f"  error: {e!r}")
+        finally:
+            await c.stop()
+
+    async def edit(self, c: LspClient, docs: dict[int, tuple[Path, str]]) -> None:
+        out: dict = {}
+        for n, (path, text) in docs.items():
+            self.log(f"edit: {n}-line document, {self.a.edits} edits")
+            uri = uri_of(path)
+            r: dict = {"lines": n, "bytes": len(text.encode())}
+            fut = c.expect("textDocument/publishDiagnostics", lambda p, u=uri: p.get("uri") == u)
+            t0 = time.perf_counter()
+            c.did_open(uri, text, 1)
+            try:
+                t, params = await c.wait(fut, self.a.timeout)
+                r["open_to_diagnostics_ms"] = (t - t0) * 1000
+                r["diagnostics_on_open"] = len(params.get("diagnostics", []))
+            except TimeoutError as e:
+                r["open_to_diagnostics_ms"] = None
+                self.results["errors"].append(f"didOpen {n}: {e}")
+            lines = text.split("\n")
+            body_line = next(
+                (
+                    i
+                    for i in range(len(lines) // 2, len(lines))
+                    if lines[i] and lines[i][0].isalpha()
+                ),
+                len(lines) - 2,
+            )
+            desc_line = next(i for i, line in enumerate(lines) if line.startswith("description:"))
+            lat: dict[str, list[float]] = {"body": [], "frontmatter": []}
+            misses = 0
+            version = 1
+            half = self.a.edits // 2
+            for k in range(self.a.edits):
+                where = "body" if k < half else "frontmatter"
+                li = body_line if where == "body" else desc_line
+                lines[li] += TYPED[k % len(TYPED)]
+                version += 1
+                new = "\n".join(lines)
+                fut = c.expect(
+                    "textDocument/publishDiagnostics",
+                    lambda p, u=uri, v=version: (
+                        p.get("uri") == u and (p.get("version") is None or p["version"] >= v)
+                    ),
+                )
+                t0 = time.perf_counter()
+                c.did_change_full(uri, new, version)
+                try:
+                    t, _ = await c.wait(fut, self.a.edit_timeout)
+                    lat[where].append(t - t0)
+                except TimeoutError:
+                    misses += 1
+                    if misses >= 5 and not (lat["body"] or lat["frontmatter"]):
+                        self.results["errors"].append(
+                            f"didChange {n}: no diagnostics after 5 edits; gave up"
+                        )
+                        break
+            allv = lat["body"] + lat["frontmatter"]
+            r["all"] = stats_ms(allv)
+            r["body"] = stats_ms(lat["body"])
+            r["frontmatter"] = stats_ms(lat["frontmatter"])
+            r["missed"] = misses
+            c.did_close(uri)
+            out[str(n)] = r
+            self.log(
+                f"  p50 {r['all']['p50_ms'] or 0:.2f} ms p95 {r['all']['p95_ms'] or 0:.2f} ms "
+                f"p99 {r['all']['p99_ms'] or 0:.2f} ms, missed {misses}"
+            )
+        self.results["phases"]["edit"] = out
+
+    async def requests(
+        self, c: LspClient, doc: tuple[Path, str], defect: tuple[Path, str], n: int
+    ) -> None:
+        self.log(f"requests: completion / hover / codeAction × {n}")
+        path, text = doc
+        uri = uri_of(path)
+        fut = c.expect("textDocument/publishDiagnostics", lambda p: p.get("uri") == uri)
+        c.did_open(uri, text, 1)
+        try:
+            await c.wait(fut, self.a.timeout)
+        except TimeoutError:
+            pass
+        lines = text.split("\n")
+        end = lines.index("---", 1)
+        keys, values = [], []
+        for i in range(1, end):
+            line = lines[i]
+            if ":" in line:
+                k = line.index(":")
+                keys.append((i, max(k - 1, 0) if k else 0))
+                values.append((i, min(k + 3, len(line))))
+        positions = {"key": keys, "value": values}
+        out: dict = {}
+        for method, short in (
+            ("textDocument/completion", "completion"),
+            ("textDocument/hover", "hover"),
+        ):
+            for kind, pos in positions.items():
+                lat: list[float] = []
+                nonempty = 0
+                errors = 0
+                for j in range(n):
+                    line, ch = pos[j % len(pos)]
+                    params: dict = {
+                        "textDocument": {"uri": uri},
+                        "position": {"line": line, "character": ch},
+                    }
+                    if short == "completion":
+                        params["context"] = {"triggerKind": 1}
+                    t0 = time.perf_counter()
+                    try:
+                        t, res = await c.request_timed(method, params, self.a.timeout)
+                    except Exception:  # noqa: BLE001
+                        errors += 1
+                        if errors >= 5 and not lat:
+                            break
+                        continue
+                    lat.append(t - t0)
+                    if res:
+                        items = res.get("items", res) if isinstance(res, dict) else res
+                        nonempty += bool(items)
+                out[f"{short} ({kind})"] = {
+                    **stats_ms(lat),
+                    "non_empty": nonempty,
+                    "errors": errors,
+                }
+        # code actions on the defective document's diagnostics
+        dpath, dtext = defect
+        duri = uri_of(dpath)
+        fut = c.expect("textDocument/publishDiagnostics", lambda p: p.get("uri") == duri)
+        c.did_open(duri, dtext, 1)
+        diags: list = []
+        try:
+            _, params = await c.wait(fut, self.a.timeout)
+            diags = params.get("diagnostics", [])
+        except TimeoutError:
+            pass
+        lat = []
+        nonempty = errors = 0
+        dl = dtext.split("\n")
+        for j in range(n):
+            if diags:
+                d = diags[j % len(diags)]
+                rng, ctx = d["range"], {"diagnostics": [d], "triggerKind": 1}
+            else:
+                li = j % len(dl)
+                rng = {
+                    "start": {"line": li, "character": 0},
+                    "end": {"line": li, "character": len(dl[li])},
+                }
+                ctx = {"diagnostics": [], "triggerKind": 1}
+            t0 = time.perf_counter()
+            try:
+                t, res = await c.request_timed(
+                    "textDocument/codeAction",
+                    {"textDocument": {"uri": duri}, "range": rng, "context": ctx},
+                    self.a.timeout,
+                )
+            except Exception:  # noqa: BLE001
+                errors += 1
+                if errors >= 5 and not lat:
+                    break
+                continue
+            lat.append(t - t0)
+            nonempty += bool(res)
+        out["codeAction"] = {
+            **stats_ms(lat),
+            "non_empty": nonempty,
+            "errors": errors,
+            "diagnostics_in_doc": len(diags),
+        }
+        for k, v in out.items():
+            self.log(
+                f"  {k}: p50 {v['p50_ms'] or 0:.2f} ms p95 {v['p95_ms'] or 0:.2f} ms "
+                f"({v['non_empty']}/{v['n']} non-empty, {v['errors']} errors)"
+            )
+        self.results["phases"]["requests"] = out
+
+    # -- scan ------------------------------------------------------------------
+    async def wait_scan(self, c: LspClient, timeout: float, quiet: float | None = None) -> dict:
+        """Until skillLsp/status scanning:false and `quiet` s without publishes (bounded)."""
+        quiet = self.a.quiet if quiet is None else quiet
+        t_start = time.perf_counter()
+        status_t = None
+        while True:
+            now = time.perf_counter()
+            if status_t is None:
+                for t, m, p in reversed(c.notifications):
+                    if (
+                        m == "skillLsp/status"
+                        and isinstance(p, dict)
+                        and p.get("scanning") is False
+                    ):
+                        status_t = t
+                        break
+            last = max(c.last_publish_t, status_t or 0)
+            if status_t is not None and now - last >= quiet:
+                return {"status": True, "status_t": status_t}
+            if (
+                # no skillLsp/status from this server: trust a quiet period after the last publish
+                status_t is None
+                and c.publish_count
+                and now - t_start >= self.a.status_grace
+                and now - last >= quiet
+            ):
+                return {"status": False, "status_t": None}
+            if now - t_start > timeout:
+                return {"status": status_t is not None, "status_t": status_t, "timed_out": True}
+            await asyncio.sleep(0.02)
+
+    async def scan(self) -> None:
+        out: dict = {}
+        for n in [int(x) for x in self.a.scan_sizes.split(",") if x]:
+            ws = self.a.work / f"ws-{n}-s{self.a.seed}"
+            gen_workspace.generate(n, ws, seed=self.a.seed)
+            runs = []
+            for rep in range(self.a.scan_reps):
+                self.log(f"scan: {n} skills, run {rep + 1}/{self.a.scan_reps}")
+                c = self.client(ws)
+                r: dict = {}
+                try:
+                    await c.start()
+                    dt, _ = await c.initialize(
+                        ws, initialization_options=settings(), timeout=self.a.timeout
+                    )
+                    r["initialize_s"] = dt
+                    w = await self.wait_scan(c, timeout=self.a.scan_timeout)
+                    r.update({k: v for k, v in w.items() if k != "status_t"})
+                    pubs = [
+                        t for t, m, _ in c.notifications if m == "textDocument/publishDiagnostics"
+                    ]
+                    r["publishes"] = len(pubs)
+                    r["uris"] = len(c.diagnostics)
+                    r["diagnostics"] = sum(
+                        len(p.get("diagnostics", [])) for _, p in c.diagnostics.values()
+                    )
+                    r["first_publish_s"] = (min(pubs) - c.t_spawn) if pubs else None
+                    r["last_publish_s"] = (max(pubs) - c.t_spawn) if pubs else None
+                    r["status_s"] = (w["status_t"] - c.t_spawn) if w.get("status_t") else None
+                    mem = c.memory()
+                    r["vmrss_mib"] = round(mem.get("VmRSS", 0) / 1024, 1)
+                    r["vmhwm_mib"] = round(mem.get("VmHWM", 0) / 1024, 1)
+                    kids = [q for q in descendants(c.pid) if q != c.pid]
+                    r["children_pss_mib"] = round(sum(proc_mem_kib(q) for q in kids) / 1024, 1)
+                except Exception as e:  # noqa: BLE001
+                    self.results["errors"].append(f"scan {n}: {e!r}")
+                    self.log(f"  error: {e!r}")
+                finally:
+                    await c.stop()
+                self.log(
+                    f"  last publish {r.get('last_publish_s')}, status {r.get('status_s')}, "
+                    f"{r.get('uris')} uris, VmRSS {r.get('vmrss_mib')} MiB, VmHWM {r.get('vmhwm_mib')} MiB"
+                )
+                runs.append(r)
+            done = [x.get("last_publish_s") or x.get("status_s") for x in runs]
+            done = [d for d in done if d is not None]
+            out[str(n)] = {
+                "skills": n,
+                "runs": runs,
+                "median_done_s": statistics.median(done) if done else None,
+                "max_vmhwm_mib": max((x.get("vmhwm_mib") or 0 for x in runs), default=None),
+                "max_vmrss_mib": max((x.get("vmrss_mib") or 0 for x in runs), default=None),
+            }
+        self.results["phases"]["scan"] = out
+
+    # -- report ------------------------------------------------------------------
+    def report(self) -> str:
+        R = self.results
+        m = R["machine"]
+        P = R["phases"]
+        L = [
+            "# bench_server results",
+            "",
+            f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory']}; Python {m['python']}; {m['date']}; "
+            f"load average {m.get('loadavg_at_start')} at start, {loadavg()} at the end.",
+            f'Server: `{" ".join(R["server_cmd"])}`; settings `{{"debounceMs": 0}}`.',
+            "",
+        ]
+        budgets = []
+        if "init" in P:
+            L += ["## spawn → initialize", ""]
+            rows = [
+                [k, v["n"], v["p50_ms"], v["p95_ms"], v["rss_after_init_mib"]]
+                for k, v in P["init"].items()
+            ]
+            L += [
+                md_table(["server", "runs", "p50 ms", "p95 ms", "VmRSS after init MiB"], rows),
+                "",
+            ]
+            s = P["init"].get("skill-lsp serve", {}).get("p50_ms")
+            e = P["init"].get("empty pygls server", {}).get("p50_ms")
+            if s and e:
+                budgets.append(
+                    [
+                        "spawn→initialize ≤ 1.3× empty pygls",
+                        f"{s:.0f} ms vs {e:.0f} ms",
+                        f"{s / e:.2f}×",
+                        s / e <= 1.3,
+                    ]
+                )
+        if "edit" in P:
+            L += ["## didOpen / didChange → publishDiagnostics", ""]
+            rows = []
+            for n, r in P["edit"].items():
+                rows.append(
+                    [
+                        n,
+                        r.get("open_to_diagnostics_ms"),
+                        r["all"]["n"],
+                        r["all"]["p50_ms"],
+                        r["all"]["p95_ms"],
+                        r["all"]["p99_ms"],
+                        r["body"]["p95_ms"],
+                        r["frontmatter"]["p95_ms"],
+                        r["missed"],
+                    ]
+                )
+                lim = {"200": 15, "2000": 60}.get(n)
+                if lim and r["all"]["p95_ms"] is not None:
+                    budgets.append(
+                        [
+                            f"didChange→diagnostics p95 ≤ {lim} ms ({n} lines)",
+                            f"{r['all']['p95_ms']:.2f} ms",
+                            f"{r['all']['p95_ms'] / lim:.2f}× budget",
+                            r["all"]["p95_ms"] <= lim,
+                        ]
+                    )
+            L += [
+                md_table(
+                    [
+                        "lines",
+                        "didOpen→diag ms",
+                        "edits",
+                        "p50 ms",
+                        "p95 ms",
+                        "p99 ms",
+                        "body p95",
+                        "frontmatter p95",
+                        "missed",
+                    ],
+                    rows,
+                ),
+                "",
+            ]
+        if "requests" in P:
+            L += ["## Requests (200-line document)", ""]
+            rows = [
+                [k, v["n"], v["p50_ms"], v["p95_ms"], v["p99_ms"], v["non_empty"], v["errors"]]
+                for k, v in P["requests"].items()
+            ]
+            L += [
+                md_table(
+                    ["request", "n", "p50 ms", "p95 ms", "p99 ms", "non-empty", "errors"], rows
+                ),
+                "",
+            ]
+            for k, v in P["requests"].items():
+                if k.startswith(("completion", "hover")) and v["p95_ms"] is not None:
+                    budgets.append(
+                        [
+                            f"{k} p95 ≤ 10 ms",
+                            f"{v['p95_ms']:.2f} ms",
+                            f"{v['p95_ms'] / 10:.2f}× budget",
+                            v["p95_ms"] <= 10,
+                        ]
+                    )
+        if "scan" in P:
+            L += ["## Workspace scan", ""]
+            rows = []
+            for n, s in P["scan"].items():
+                for i, r in enumerate(s["runs"]):
+                    rows.append(
+                        [
+                            n,
+                            i + 1,
+                            r.get("initialize_s"),
+                            r.get("first_publish_s"),
+                            r.get("last_publish_s"),
+                            r.get("status_s"),
+                            r.get("uris"),
+                            r.get("diagnostics"),
+                            r.get("vmrss_mib"),
+                            r.get("vmhwm_mib"),
+                            r.get("children_pss_mib"),
+                        ]
+                    )
+                if n == "10000" and s["median_done_s"] is not None:
+                    budgets.append(
+                        [
+                            "10,000-skill scan ≤ 5 s",
+                            f"{s['median_done_s']:.2f} s",
+                            f"{s['median_done_s'] / 5:.2f}× budget",
+                            s["median_done_s"] <= 5,
+                        ]
+                    )
+                    hwm = s["max_vmhwm_mib"] or 0
+                    budgets.append(
+                        [
+                            "10,000-skill scan RSS ≤ 250 MiB",
+                            f"{hwm:.0f} MiB (VmHWM)",
+                            f"{hwm / 250:.2f}× budget",
+                            hwm <= 250,
+                        ]
+                    )
+            L += [
+                md_table(
+                    [
+                        "skills",
+                        "run",
+                        "initialize s",
+                        "first diag s",
+                        "last diag s",
+                        "status s",
+                        "uris",
+                        "diagnostics",
+                        "VmRSS MiB",
+                        "VmHWM MiB",
+                        "children PSS MiB",
+                    ],
+                    rows,
+                ),
+                "",
+            ]
+            L += ["Times are seconds since spawn.", ""]
+        if budgets:
+            L += ["## Budgets", "", md_table(["budget", "figure", "ratio", "met"], budgets), ""]
+        if R["errors"]:
+            L += ["## Errors", ""] + [f"- {e}" for e in R["errors"]] + [""]
+        return "\n".join(L)
+
+
+async def amain(a: argparse.Namespace) -> ServerBench:
+    b = ServerBench(a)
+    only = set(a.only.split(","))
+    if "init" in only:
+        await b.init()
+    if "edit" in only or "requests" in only:
+        await b.edit_and_requests("edit" in only, "requests" in only)
+    if "scan" in only:
+        await b.scan()
+    return b
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__,
+    )
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--work", type=Path, default=None, help="generated workspaces (default OUT/ws)")
+    ap.add_argument("--only", default="init,edit,requests,scan")
+    ap.add_argument(
+        "--skill-lsp", default=None, help="command that starts skill-lsp (serve is appended)"
+    )
+    ap.add_argument("--init-reps", type=int, default=15)
+    ap.add_argument("--edits", type=int, default=600)
+    ap.add_argument("--lines", default="20,200,2000")
+    ap.add_argument("--requests", type=int, default=300)
+    ap.add_argument("--scan-sizes", default="1000,10000")
+    ap.add_argument("--scan-reps", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--timeout", type=float, default=20.0, help="bound on any single request / wait, s"
+    )
+    ap.add_argument(
+        "--edit-timeout", type=float, default=2.0, help="bound on one didChange → diagnostics, s"
+    )
+    ap.add_argument("--scan-timeout", type=float, default=180.0)
+    ap.add_argument(
+        "--quiet", type=float, default=1.0, help="no publishes for this long ends a scan, s"
+    )
+    ap.add_argument(
+        "--status-grace",
+        type=float,
+        default=5.0,
+        help="without skillLsp/status, wait at least this long before trusting quiet, s",
+    )
+    ap.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run")
+    a = ap.parse_args(argv)
+    if a.quick:
+        a.init_reps = min(a.init_reps, 2)
+        a.edits = min(a.edits, 20)
+        a.requests = min(a.requests, 10)
+        if a.scan_sizes == ap.get_default("scan_sizes"):
+            a.scan_sizes = "5"
+        a.scan_reps = 1
+        a.quiet = min(a.quiet, 0.3)
+        a.status_grace = min(a.status_grace, 2.0)
+    a.work = (a.work or (a.out / "ws")).resolve()
+    exit_on_sigterm()
+    b = asyncio.run(amain(a))
+    md = b.report()
+    jp, mp = write_outputs(a.out, "bench_server", b.results, md)
+    print(md)
+    print(f"wrote {jp} and {mp}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
