@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import subprocess
 import sys
 import threading
@@ -29,7 +30,8 @@ def frame_raw(body: bytes) -> bytes:
 
 
 class RawClient:
-    def __init__(self, cwd: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(self, cwd: Path, env: dict[str, str] | None = None, debounce_ms: int = 0) -> None:
+        self.debounce_ms = debounce_ms
         self.stderr_path = cwd / f"server-stderr-{os.getpid()}-{id(self)}.log"
         self._stderr = open(self.stderr_path, "wb")  # noqa: SIM115
         self.proc = subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
@@ -41,8 +43,29 @@ class RawClient:
         self.reading.set()
         self._next_id = 1000
         self._write_lock = threading.Lock()
+        # One writer thread: the reader answers server requests without waiting for a big write
+        # in progress (the server may be blocked writing to us while we write to it).
+        self._outbox: queue.Queue[bytes | None] = queue.Queue(maxsize=256)
+        self.write_error: OSError | None = None
+        self.writer = threading.Thread(target=self._write_loop, daemon=True)
+        self.writer.start()
         self.reader = threading.Thread(target=self._read_loop, daemon=True)
         self.reader.start()
+
+    def _write_loop(self) -> None:
+        assert self.proc.stdin is not None
+        while True:
+            data = self._outbox.get()
+            try:
+                if data is None:
+                    return
+                if self.write_error is None:
+                    self.proc.stdin.write(data)
+                    self.proc.stdin.flush()
+            except (OSError, ValueError) as exc:
+                self.write_error = OSError(str(exc))
+            finally:
+                self._outbox.task_done()
 
     # --- reading ---
     def _read_exact(self, n: int) -> bytes:
@@ -96,7 +119,7 @@ class RawClient:
                 if "method" in msg and "id" in msg:
                     result: Any = None
                     if msg["method"] == "workspace/configuration":
-                        result = [{"debounceMs": 0} for _ in msg.get("params", {}).get("items", [])]
+                        result = [{"debounceMs": self.debounce_ms} for _ in msg.get("params", {}).get("items", [])]
                     self.send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
         except (EOFError, ValueError, OSError):
             return
@@ -118,10 +141,13 @@ class RawClient:
 
     # --- writing ---
     def send_bytes(self, data: bytes) -> None:
-        assert self.proc.stdin is not None
-        with self._write_lock:
-            self.proc.stdin.write(data)
-            self.proc.stdin.flush()
+        """Queue bytes for the server (blocks while 256 writes are pending: back-pressure)."""
+        if self.write_error is not None:
+            raise self.write_error
+        self._outbox.put(data)
+
+    def pending_writes(self) -> int:
+        return self._outbox.qsize()
 
     def send(self, obj: Any) -> None:
         self.send_bytes(frame(obj))
@@ -155,7 +181,7 @@ class RawClient:
         res = self.request("initialize", {
             "processId": os.getpid(), "rootUri": root.as_uri(), "capabilities": caps,
             "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
-            "initializationOptions": {"skillLsp": {"debounceMs": 0}},
+            "initializationOptions": {"skillLsp": {"debounceMs": self.debounce_ms}},
         })
         assert "result" in res, res
         self.notify("initialized", {})
@@ -201,6 +227,11 @@ class RawClient:
                 self.proc.kill()
                 self.proc.wait(5)
         self._stderr.close()
+        self.write_error = self.write_error or BrokenPipeError("closed")
+        try:
+            self._outbox.put_nowait(None)
+        except queue.Full:
+            pass
         self.reader.join(5)
         return self.proc.returncode
 

@@ -23,4 +23,4 @@ def run(args: Namespace) -> int:
         server.start_tcp(host or "127.0.0.1", port_no)
     else:
         server.start_io()
-    return 0
+    return int(getattr(server.protocol, "exit_code", 0))

@@ -147,8 +147,12 @@ def git_ignored_dirs(top: str) -> frozenset[str]:
         probe = parent
     try:
         res = subprocess.run(
-            ["git", "-C", top, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"],
-            capture_output=True, timeout=10, check=False,
+            # An untrusted repository's .git/config must not run anything: core.fsmonitor names a
+            # command git would execute for ls-files. Nothing is read from stdin, no prompts.
+            ["git", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-C", top, "ls-files",
+             "--others", "--ignored", "--exclude-standard", "--directory", "-z"],
+            capture_output=True, timeout=10, check=False, stdin=subprocess.DEVNULL,
+            env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"},
         )
     except (OSError, subprocess.SubprocessError):
         return frozenset()

@@ -7,6 +7,7 @@ field access never runs when the frontmatter did not parse.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,8 @@ from .text import SourceText
 MAX_FRONTMATTER_CHARS = 256 * 1024
 # Text beyond this is not analysed; one FILE_TOO_LARGE finding says so.
 MAX_ANALYSED_CHARS = 1024 * 1024
+# A closing fence line anywhere after the opening one (used only on text cut at the limit).
+_CLOSING_FENCE = re.compile(r"(?:\r\n|\r|\n)---[ \t]*(?:\r\n|\r|\n|$)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +126,18 @@ class SkillDocument:
         return {k: yamlnodes.to_python(e.value) for k, e in self.entries.items()}
 
 
+_TRAILING_BLANKS = re.compile(r"[ \t]+(?=\r\n|\r|\n|$)")
+
+
+def complex_key(text: str, node: yamlnodes.Node) -> str:
+    """Identity of a non-scalar key (`? [a, b]`): its source without trailing blanks, so that
+    removing trailing whitespace never turns two keys into duplicates."""
+    return _TRAILING_BLANKS.sub("", text[node.start:node.end]).strip()
+
+
 def parse(text: str, path: str, decode_issue: DecodeIssue | None = None) -> SkillDocument:
     full = len(text)
+    full_text = text
     if full > MAX_ANALYSED_CHARS:
         cut = text.rfind("\n", 0, MAX_ANALYSED_CHARS) + 1 or MAX_ANALYSED_CHARS
         text = text[:cut]
@@ -133,6 +146,10 @@ def parse(text: str, path: str, decode_issue: DecodeIssue | None = None) -> Skil
     sp = frontmatter.split(src)
     doc.split = sp
     if not sp.has_frontmatter or not sp.closed:
+        if sp.has_frontmatter and full > len(text) and _CLOSING_FENCE.search(full_text, sp.open_end) is not None:
+            # The frontmatter closes, but past the analysis limit (a 10 MB value): a size
+            # finding, not a misleading "no closing ---".
+            doc.too_large_frontmatter = True
         return doc
     if sp.yaml_end - sp.yaml_start > MAX_FRONTMATTER_CHARS:
         doc.too_large_frontmatter = True
@@ -142,7 +159,7 @@ def parse(text: str, path: str, decode_issue: DecodeIssue | None = None) -> Skil
     if err is None and root is not None and root.kind == "map":
         for k, v in root.target().items:
             kt = k.target()
-            key = kt.value if kt.kind == "scalar" else text[k.start:k.end]
+            key = kt.value if kt.kind == "scalar" else complex_key(text, k)
             if key in doc.entries:
                 doc.duplicates.append((k, doc.entries[key].key_node))
                 continue

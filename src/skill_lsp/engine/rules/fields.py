@@ -168,7 +168,8 @@ def _typed(doc: SkillDocument, ctx: Context, key: str, entry: Entry, kind: str, 
                 fixable = vt.kind == "scalar" and vv is not None
                 yield make("METADATA_NOT_STRING",
                            f"metadata value of '{kk}' is {_describe(vt, vv)}; metadata values must be strings",
-                           v.start, max(v.end, v.start + 1) if v.end > v.start else k.end,
+                           # An empty value has no span of its own: point at the key instead.
+                           *((v.start, v.end) if v.end > v.start else (k.start, max(k.end, k.start + 1))),
                            {"key": kk, "fixable": fixable, "value": doc.text[v.start:v.end] if fixable else None})
         return
     if kind == "tools":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..document import MAX_ANALYSED_CHARS, MAX_FRONTMATTER_CHARS, SkillDocument
+from ..document import MAX_ANALYSED_CHARS, MAX_FRONTMATTER_CHARS, SkillDocument, complex_key
 from ..findings import Finding, make
 from . import Context
 
@@ -30,6 +30,11 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         yield make("MISSING_FRONTMATTER",
                    "SKILL.md must start with YAML frontmatter between two `---` lines (name and description are required)",
                    sp.open_start, max(end, sp.open_start), {"fix": "insert-frontmatter"})
+        return
+    if not sp.closed and doc.too_large_frontmatter:
+        yield make("FRONTMATTER_LIMIT",
+                   f"frontmatter closes beyond the analysis limit ({MAX_ANALYSED_CHARS // 1024} KiB); skill-lsp "
+                   f"parses frontmatter up to {MAX_FRONTMATTER_CHARS // 1024} KiB", sp.open_start, sp.open_end)
         return
     if not sp.closed:
         yield make("INVALID_FRONTMATTER",
@@ -67,7 +72,7 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             seen: dict[str, object] = {}
             for k, _v in value.items:
                 kt = k.target()
-                key = kt.value if kt.kind == "scalar" else doc.text[k.start:k.end]
+                key = kt.value if kt.kind == "scalar" else complex_key(doc.text, k)
                 if key in seen:
                     yield _duplicate(doc, k, seen[key])
                 else:
