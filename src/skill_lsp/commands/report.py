@@ -86,19 +86,20 @@ def _json(results: list[SkillResult], out: TextIO, color: bool) -> None:
     srcs = {r.path: r.src for r in results}
     rows = []
     for r, findings in _sorted(results):
+        src = r.src
         for f in findings:
-            line, col = _pos(r.src, f.start)
-            eline, ecol = _pos(r.src, f.end)
+            sl, s32, s16 = src.columns(f.start) if src is not None else (0, 0, 0)
+            el, e32, e16 = src.columns(f.end) if src is not None else (0, 0, 0)
             rows.append({
                 "path": r.path,
                 "code": f.code,
                 "severity": f.severity.label,
                 "message": f.message,
-                "line": line + 1,
-                "column": col + 1,
-                "endLine": eline + 1,
-                "endColumn": ecol + 1,
-                "range": _range(r.src, f),
+                "line": sl + 1,
+                "column": s32 + 1,
+                "endLine": el + 1,
+                "endColumn": e32 + 1,
+                "range": {"start": {"line": sl, "character": s16}, "end": {"line": el, "character": e16}},
                 "data": f.data,
                 "related": [{"path": rel.path, "message": rel.message,
                              "range": _range(srcs.get(rel.path), Finding(f.code, f.severity, "", rel.start, rel.end))}

@@ -154,7 +154,12 @@ def parse(text: str, path: str, decode_issue: DecodeIssue | None = None) -> Skil
     if sp.yaml_end - sp.yaml_start > MAX_FRONTMATTER_CHARS:
         doc.too_large_frontmatter = True
         return doc
-    root, err, tagged = yamlnodes.compose(text[sp.yaml_start:sp.yaml_end], sp.yaml_start)
+    yaml_text = text[sp.yaml_start:sp.yaml_end]
+    simple = yamlnodes.compose_simple(yaml_text, sp.yaml_start)
+    if simple is not None:
+        root, err, tagged = simple, None, []
+    else:
+        root, err, tagged = yamlnodes.compose(yaml_text, sp.yaml_start)
     doc.root, doc.yaml_error, doc.tagged = root, err, tagged
     if err is None and root is not None and root.kind == "map":
         for k, v in root.target().items:

@@ -84,6 +84,14 @@ class SourceText:
             offset = end
         return line, _units(self.text[start:offset], encoding)
 
+    def columns(self, offset: int) -> tuple[int, int, int]:
+        """(line, UTF-32 column, UTF-16 column) in one pass: what reports need."""
+        offset = max(0, min(offset, len(self.text)))
+        line = self.line_of(offset)
+        seg = self.text[self.line_starts[line]:min(offset, self.line_end(line))]
+        n = len(seg)
+        return line, n, n if seg.isascii() else _units(seg, Encoding.UTF16)
+
     def offset(self, line: int, character: int, encoding: Encoding = Encoding.UTF16) -> int:
         """Code point offset of an LSP position, clamped to the document and line."""
         if line < 0:
@@ -136,6 +144,10 @@ class PositionTable:
             else:
                 table[o] = (line, n, _units(seg, Encoding.UTF16), _units(seg, Encoding.UTF8))
         self.table = table
+
+    def columns(self, offset: int) -> tuple[int, int, int]:
+        entry = self.table.get(offset)
+        return (entry[0], entry[1], entry[2]) if entry is not None else (0, 0, 0)
 
     def position(self, offset: int, encoding: Encoding = Encoding.UTF16) -> tuple[int, int]:
         entry = self.table.get(offset)

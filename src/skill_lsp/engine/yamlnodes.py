@@ -242,3 +242,100 @@ def _attach(stack: list[Node], pending_key: list[Node | None], node: Node) -> No
     else:
         parent.items.append((pending_key[-1], node))
         pending_key[-1] = None
+
+
+# --- The common case without the parser -------------------------------------------
+#
+# Most frontmatter is `key: value` lines, optionally one nested level of the same
+# (metadata). Building those nodes directly skips the parser's Python event objects,
+# which are most of the frontmatter cost of a check. Anything else -- block scalars,
+# lists, flow collections, escapes, anchors, tags, comments after values, tabs --
+# returns None and goes through ``compose``; a test compares both on real files.
+
+_SIMPLE_LINE = re.compile(
+    r"( *)([A-Za-z0-9_][A-Za-z0-9_.-]*):"  # indentation, plain key
+    r"(?:( +)(?:"
+    r"\"([^\"\\\\\n]*)\""  # double-quoted, no escapes
+    r"|'([^'\n]*)'"  # single-quoted, no '' escapes
+    r"|([^\s\-?:,\[\]{}#&*!|>'\"%@`](?:[^:#\n]|:(?=\S)|(?<! )#)*?)"  # plain, no ': ' or ' #'
+    r"))?( *)"
+)
+
+
+_ASCII_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f]")
+_NOT_PLAIN_SAFE = re.compile("[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+
+
+def compose_simple(text: str, base: int = 0) -> Node | None:
+    """The mapping of ``text`` if it only holds simple `key: value` lines, else None."""
+    if text.isascii():
+        if "\t" in text or "\r" in text or _ASCII_CONTROL.search(text):
+            return None
+    elif _NOT_PLAIN_SAFE.search(text):
+        return None  # control characters, NEL, U+2028/9, BOM: the parser has rules for each
+    root = Node("map", base, base + len(text))
+    nested: Node | None = None  # the open nested map
+    nested_key = nested_indent = -1
+    pos = 0
+    n = len(text)
+    first = True
+    while pos < n:
+        nl = text.find("\n", pos)
+        end = n if nl < 0 else nl
+        line = text[pos:end]
+        stripped = line.lstrip(" ")
+        if not stripped or stripped.startswith("#"):
+            pos = end + 1
+            continue
+        m = _SIMPLE_LINE.fullmatch(line)
+        if m is None:
+            return None
+        indent = len(m.group(1))
+        key = Node("scalar", base + pos + indent, base + pos + indent + len(m.group(2)), value=m.group(2))
+        if m.group(3) is None:  # `key:` with nothing after it
+            value = None
+        else:
+            vstart = pos + m.end(3)
+            if m.group(4) is not None:
+                value = Node("scalar", base + vstart, base + vstart + len(m.group(4)) + 2, value=m.group(4), style='"')
+            elif m.group(5) is not None:
+                value = Node("scalar", base + vstart, base + vstart + len(m.group(5)) + 2, value=m.group(5), style="'")
+            else:
+                plain = m.group(6)
+                value = Node("scalar", base + vstart, base + vstart + len(plain), value=plain)
+        if indent == 0:
+            if first:
+                root.start = key.start
+                first = False
+            nested = None
+            if value is None:
+                # Either an empty value or the start of a nested map: decided by the next line.
+                value = Node("scalar", key.end + 1, key.end + 1, value="")
+                root.items.append((key, value))
+                nested_key = len(root.items) - 1
+                nested = Node("map", -1, -1)
+                nested_indent = -1
+            else:
+                root.items.append((key, value))
+            pos = end + 1
+            continue
+        # Indented: must belong to the nested map opened by an empty `key:`.
+        if nested is None or first:
+            return None
+        if nested_indent == -1:
+            nested_indent = indent
+            nested.start = key.start
+            root.items[nested_key] = (root.items[nested_key][0], nested)
+        elif indent != nested_indent:
+            return None
+        if value is None:
+            return None  # a deeper level: leave it to the parser
+        nested.items.append((key, value))
+        nested.end = base + (n if nl < 0 else nl + 1)
+        pos = end + 1
+    if first:
+        return None  # only comments: let the parser say what it is
+    for _, v in root.items:
+        v.size = 1 + 2 * len(v.items) if v.kind == "map" else 1
+    root.size = 1 + sum(1 + v.size for _, v in root.items)
+    return root

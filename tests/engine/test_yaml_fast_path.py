@@ -1,0 +1,98 @@
+"""compose_simple (no parser, for plain `key: value` frontmatter) builds exactly what compose builds."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skill_lsp.engine import document, yamlnodes
+
+REPO = Path(__file__).resolve().parents[2]
+CORPUS = REPO.parent / "shared" / "corpus"
+
+
+def same(a, b) -> bool:
+    a, b = a.target(), b.target()
+    if (a.kind, a.start, a.end, a.value, a.style, len(a.items)) != (b.kind, b.start, b.end, b.value, b.style, len(b.items)):
+        return False
+    if a.kind == "map":
+        return all(same(x[0], y[0]) and same(x[1], y[1]) for x, y in zip(a.items, b.items, strict=True))
+    return all(same(x, y) for x, y in zip(a.items, b.items, strict=True))
+
+
+def agrees(text: str, base: int = 5) -> bool:
+    fast = yamlnodes.compose_simple(text, base)
+    if fast is None:
+        return True
+    full, err, tagged = yamlnodes.compose(text, base)
+    return err is None and not tagged and full is not None and same(fast, full)
+
+
+CASES = [
+    "name: demo\ndescription: Does things. Use when needed.\n",
+    'name: "quoted: yes"\ndescription: \'single # not a comment\'\nversion: 1.2.0\n',
+    "name: x\nmetadata:\n  owner: me\n  count: 3\nempty:\nafter: ok\n",
+    "name: C# tips\nurl: http://a.b/c\nflag: true\nnum: 0x1F\nnothing: ~\n",
+    "# comment\nname: a\n\n  # indented comment\ndescription: b\n",
+    "name: 技能\ndescription: 😀 emoji and CJK 漢字\n",
+]
+REJECTED = [
+    "description: Use when: colon\n",  # invalid YAML: the parser reports it
+    "description: >\n  folded\n",
+    "tags: [a, b]\n",
+    "list:\n  - a\n",
+    "a: &x 1\nb: *x\n",
+    "a: !!str 1\n",
+    "a: 1 # comment\n",
+    "a:\tb\n",
+    "deep:\n  one:\n    two: 3\n",
+    "  indented: first\n",
+    "a: b\u2028c\n",
+    "a: b:\n",
+]
+
+
+@pytest.mark.parametrize("text", CASES)
+def test_fast_path_handles_plain_frontmatter_like_the_parser(text: str) -> None:
+    assert yamlnodes.compose_simple(text, 5) is not None
+    assert agrees(text)
+
+
+@pytest.mark.parametrize("text", REJECTED)
+def test_fast_path_leaves_everything_else_to_the_parser(text: str) -> None:
+    assert yamlnodes.compose_simple(text) is None
+
+
+_key = st.from_regex(r"[a-z][a-z0-9_-]{0,8}", fullmatch=True)
+_value = st.text(alphabet=st.characters(codec="utf-8", categories=["L", "N", "P", "S", "Zs"]), max_size=20)
+
+
+@settings(max_examples=int(os.environ.get("SKILL_LSP_FUZZ_EXAMPLES", "300")), deadline=None)
+@given(st.lists(st.tuples(_key, st.sampled_from(["", '"', "'", "nest"]), _value), min_size=1, max_size=6))
+def test_fast_path_agrees_with_the_parser_on_generated_lines(rows) -> None:
+    lines = []
+    for key, quote, value in rows:
+        if quote == "nest":
+            lines += [f"{key}:", f"  {key}x: {value}"]
+        else:
+            lines.append(f"{key}: {quote}{value}{quote}")
+    assert agrees("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("root", [REPO / "sample-workspace", CORPUS])
+def test_fast_path_agrees_with_the_parser_on_real_skills(root: Path) -> None:
+    if not root.is_dir():
+        pytest.skip(f"{root} not present")
+    checked = 0
+    for dirpath, _, files in os.walk(root):
+        if "SKILL.md" not in files:
+            continue
+        doc = document.parse(Path(dirpath, "SKILL.md").read_text(encoding="utf-8", errors="replace"), "SKILL.md")
+        if doc.split.closed:
+            assert agrees(doc.text[doc.split.yaml_start:doc.split.yaml_end], doc.split.yaml_start), dirpath
+            checked += 1
+    assert checked
