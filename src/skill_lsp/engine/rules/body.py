@@ -29,15 +29,9 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     yield from _size(doc)
 
 
-_LINE_END_BLANKS = (" \n", "\t\n", " \r", "\t\r", "\f\n", "\v\n", "\f\r", "\v\r")
-
-
 def _trailing_whitespace(doc: SkillDocument) -> Iterator[Finding]:
     src = doc.src
     text = src.text
-    # Substring tests run in C; most files have no trailing blank at all.
-    if not any(p in text for p in _LINE_END_BLANKS) and not text.endswith((" ", "\t", "\f", "\v")):
-        return
     for m in _LAST_BLANK.finditer(text):
         end = m.end()
         line_start = src.line_starts[src.line_of(m.start())]

@@ -13,6 +13,7 @@ from . import Context
 
 MAX_NAME = 64
 ASCII_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_NOT_KEBAB = re.compile(r"[^a-z0-9-]")
 # Zero-width, joiners, word joiner, BOM, and bidi controls (Trojan Source).
 SPOOFABLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\ufeff\u00ad]")
 
@@ -37,7 +38,7 @@ def problems(name: str, unicode_names: bool) -> list[str]:
     else:
         if name != name.lower():
             out.append(f"name '{name}' must be lowercase")
-        bad = sorted({c for c in name.lower() if not ("a" <= c <= "z" or "0" <= c <= "9" or c == "-")})
+        bad = sorted(set(_NOT_KEBAB.findall(name.lower())))
     if name.startswith("-") or name.endswith("-"):
         out.append("name cannot start or end with a hyphen")
     if "--" in name:
