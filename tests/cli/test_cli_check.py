@@ -67,8 +67,9 @@ def test_json_format_schema(ws: Path):
                                "skills_with_findings": 2}
     assert {tuple(sorted(s)) for s in data["skills"]} == {("name", "path", "root", "rootIndex")}
     first = data["findings"][0]
+    # "data" and "related" appear only when they carry something.
     assert set(first) == {"path", "code", "severity", "message", "line", "column", "endLine", "endColumn",
-                          "range", "data", "related"}
+                          "range", "data"}
     assert (first["code"], first["severity"], first["line"], first["column"]) == ("MISSING_FIELD", "error", 1, 1)
     assert first["range"] == {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 3}}
     assert first["data"] == {"field": "description"}

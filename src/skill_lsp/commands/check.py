@@ -6,7 +6,6 @@ import gc
 import os
 import sys
 from argparse import Namespace
-from concurrent.futures import ProcessPoolExecutor
 
 from ..engine.config import Settings
 from ..engine.discovery import Location
@@ -36,6 +35,8 @@ def check_locations(locations: list[Location], settings: Settings, jobs: int = 0
     work = [(loc, settings, keep_text) for loc in locations]
     workers = jobs if jobs > 0 else (os.cpu_count() or 1)
     if workers > 1 and (len(work) >= _PARALLEL_MIN or jobs > 1):
+        from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415 - only large runs pay for it
+
         # Forked workers would copy every page the collector touches: freeze first.
         gc.freeze()
         chunk = max(16, len(work) // (workers * 8))

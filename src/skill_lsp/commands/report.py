@@ -86,12 +86,12 @@ def _json(results: list[SkillResult], out: TextIO, color: bool) -> None:
     srcs = {r.path: r.src for r in results}
     rows = []
     for r, findings in _sorted(results):
-        src = r.src
+        src, path = r.src, r.path
         for f in findings:
             sl, s32, s16 = src.columns(f.start) if src is not None else (0, 0, 0)
             el, e32, e16 = src.columns(f.end) if src is not None else (0, 0, 0)
-            rows.append({
-                "path": r.path,
+            row = {
+                "path": path,
                 "code": f.code,
                 "severity": f.severity.label,
                 "message": f.message,
@@ -100,11 +100,15 @@ def _json(results: list[SkillResult], out: TextIO, color: bool) -> None:
                 "endLine": el + 1,
                 "endColumn": e32 + 1,
                 "range": {"start": {"line": sl, "character": s16}, "end": {"line": el, "character": e16}},
-                "data": f.data,
-                "related": [{"path": rel.path, "message": rel.message,
-                             "range": _range(srcs.get(rel.path), Finding(f.code, f.severity, "", rel.start, rel.end))}
-                            for rel in f.related],
-            })
+            }
+            # Optional keys only when they carry something: the corpus has 26k findings.
+            if f.data:
+                row["data"] = f.data
+            if f.related:
+                row["related"] = [{"path": rel.path, "message": rel.message,
+                                   "range": _range(srcs.get(rel.path), Finding(f.code, f.severity, "", rel.start, rel.end))}
+                                  for rel in f.related]
+            rows.append(row)
     skills = [{"path": r.path, "name": r.name, "root": r.location.root if r.location and r.location.root_index >= 0 else None,
                "rootIndex": r.location.root_index if r.location else -1} for r in results]
     # json.dumps in one shot with no indent is the only path that uses the C encoder
