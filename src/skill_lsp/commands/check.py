@@ -15,9 +15,10 @@ from . import report
 from .targets import collect
 
 _FAIL_ON = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "hint": Severity.HINT}
-# Below this many skills a process pool costs more than it saves (measured on 2 cores:
-# the 3,223-skill corpus checks in 0.8 s in one process and 0.7-1.2 s with two workers).
-_PARALLEL_MIN = 5000
+# Below this many skills a process pool costs more than it saves. Measured on 2 cores,
+# `check --format json` on the 3,223-skill corpus: 0.92-0.97 s in one process, 0.76-0.80 s
+# with two workers (after gc.freeze and flat Finding pickles; before them, 0.7-1.2 s).
+_PARALLEL_MIN = 2000
 
 
 def _check_one(job: tuple[Location, Settings, bool]) -> SkillResult:
