@@ -18,10 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-try:  # ruamel.yaml.clib: libyaml's event parser
-    from _ruamel_yaml import CParser as _CParser
-except ImportError:  # pragma: no cover - exercised where the C extension is missing
-    _CParser = None
+_CParser: Any = None  # ruamel.yaml.clib's event parser, imported on first use (it pulls in ruamel.yaml: ~20 ms)
 
 MAX_DEPTH = 64
 # Standard tags (`!!str` and friends) are harmless; anything else is reported, never constructed.
@@ -120,7 +117,15 @@ def _to_python(node: Node, budget: list[int], depth: int) -> Any:
 
 
 def _parser(text: str) -> Any:
-    if _CParser is not None:
+    global _CParser
+    if _CParser is None:
+        try:
+            from _ruamel_yaml import CParser  # noqa: PLC0415
+
+            _CParser = CParser
+        except ImportError:  # pragma: no cover - exercised where the C extension is missing
+            _CParser = False
+    if _CParser:
         return _CParser(text)
     from ruamel.yaml import YAML  # noqa: PLC0415 - slow import only on the fallback path
 
@@ -135,7 +140,7 @@ def _mark_offset(exc: Any, text: str = "") -> int:
         position = getattr(exc, "position", None)
         if not isinstance(position, int) or position < 0:
             return 0
-        if _CParser is not None and not text.isascii():
+        if _CParser and not text.isascii():
             return len(text.encode("utf-8", "surrogatepass")[:position].decode("utf-8", "ignore"))
         return position
     return int(getattr(mark, "index", 0) or 0)

@@ -13,8 +13,6 @@ from pygls.exceptions import JsonRpcInvalidParams
 from ... import __version__
 from ...engine import discovery
 from ...engine.config import DIALECT_NAMES
-from ...engine.preview import activate, catalog, parse_arguments, record_for, result_json
-from ...engine.render import catalog_report
 from ...engine.workspace import SkillResult, check_file, fix_all_text, link_skills
 from ..server import SkillLanguageServer, guarded
 from ..state import Folder
@@ -73,6 +71,8 @@ def _open_result(ls: SkillLanguageServer, uri: str) -> SkillResult | None:
 
 
 def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
+    from ...engine.preview import activate, parse_arguments, record_for, result_json  # noqa: PLC0415 - off start-up
+
     uri = args.get("uri")
     path = uri_to_path(uri) if isinstance(uri, str) else None
     folder = _folder_of(ls, path)
@@ -122,6 +122,8 @@ def _folder_of(ls: SkillLanguageServer, path: str | None) -> Folder:
 
 
 def preview_catalog(ls: SkillLanguageServer, args: dict) -> dict:
+    from ...engine.preview import catalog, record_for  # noqa: PLC0415 - off start-up
+
     uri = args.get("uri")
     path = uri_to_path(uri) if isinstance(uri, str) else None
     folder = _folder_of(ls, path)
@@ -216,6 +218,9 @@ def register(server: SkillLanguageServer) -> None:
         lenses = [t.CodeLens(range=rng, command=t.Command(
             title="Preview activation", command=PREVIEW, arguments=[{"uri": od.uri, "dialect": dialect}]))]
         if analysis.doc.frontmatter_ok:
+            from ...engine.preview import record_for  # noqa: PLC0415 - off start-up
+            from ...engine.render import catalog_report  # noqa: PLC0415
+
             report = catalog_report(record_for(ls.state.result_for(od, analysis)), dialect)
             title = f"≈{report.tokens} catalog tokens ({dialect})"
             if not report.included:

@@ -8,9 +8,7 @@ from lsprotocol import types as t
 
 from ...engine import cursor as cur
 from ...engine.config import DIALECT_NAMES
-from ...engine.preview import record_for
 from ...engine.profiles import FIELDS
-from ...engine.render import catalog_report
 from ...engine.rules.body import classify, relative_path
 from ...engine.yamlnodes import resolve_scalar
 from .. import convert
@@ -22,6 +20,9 @@ PEEK_BYTES = 4096
 
 
 def _catalog_table(ls: SkillLanguageServer, od, analysis) -> str:
+    from ...engine.preview import record_for  # noqa: PLC0415 - activation and dialects stay off start-up
+    from ...engine.render import catalog_report  # noqa: PLC0415
+
     record = record_for(ls.state.result_for(od, analysis))
     rows = ["", "**Catalog entry per dialect**", ""]
     for dialect in DIALECT_NAMES:

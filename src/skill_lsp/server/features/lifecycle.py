@@ -93,6 +93,8 @@ def register(server: SkillLanguageServer) -> None:
     @server.feature(t.INITIALIZED)
     @guarded()
     async def initialized(ls: SkillLanguageServer, params: t.InitializedParams) -> None:
+        # Modules kept off the start-up path load now, in a thread, before a request needs them.
+        asyncio.get_running_loop().run_in_executor(None, _warm_imports)
         await _register_watchers(ls)
         await reload_settings(ls, rescan=True)
         # Start-up garbage is long-lived: freezing it keeps later collections short
@@ -122,6 +124,12 @@ def register(server: SkillLanguageServer) -> None:
         for timer in ls.timers.values():
             timer.cancel()
         ls.timers.clear()
+
+
+def _warm_imports() -> None:
+    import _ruamel_yaml  # noqa: F401, PLC0415
+
+    from ...engine import preview  # noqa: F401, PLC0415
 
 
 async def _register_watchers(ls: SkillLanguageServer) -> None:
