@@ -278,3 +278,4 @@ async def test_preview_with_a_bad_dialect_is_an_invalid_params_error(client, wor
     with pytest.raises(JsonRpcInvalidParams, match="unknown dialect"):
         await client.workspace_execute_command_async(t.ExecuteCommandParams(
             command="skill-lsp.previewCatalog", arguments=[{"dialect": "no-such-dialect"}]))
+

@@ -56,7 +56,8 @@ def open_diagnostics(ls: SkillLanguageServer, od: OpenDoc) -> list[t.Diagnostic]
     return [convert.diagnostic(f, analysis.doc.src, enc, sources, rel) for f in findings]
 
 
-def closed_diagnostics(ls: SkillLanguageServer, result: SkillResult) -> list[t.Diagnostic]:
+def closed_diagnostics(ls: SkillLanguageServer, result: SkillResult, *, as_json: bool = False) -> list:
+    """Diagnostics of a skill file that is not open (lsprotocol objects, or their JSON form)."""
     folder = ls.state.folder_for(result.path)
     src = result.doc.src if result.doc is not None else result.src
     if src is None:
@@ -65,7 +66,8 @@ def closed_diagnostics(ls: SkillLanguageServer, result: SkillResult) -> list[t.D
         src = SourceText("")
     findings = _visible(ls, result.all_findings, folder.settings)
     sources = _sources(ls, result.path) if any(f.related for f in findings) else {}
-    return [convert.diagnostic(f, src, ls.encoding, sources, _related_support(ls)) for f in findings]
+    make = convert.diagnostic_json if as_json else convert.diagnostic
+    return [make(f, src, ls.encoding, sources, _related_support(ls)) for f in findings]
 
 
 def publish_open(ls: SkillLanguageServer, uri: str) -> None:
@@ -86,8 +88,11 @@ def publish_path(ls: SkillLanguageServer, path: str) -> None:
         return  # the client pulls workspace diagnostics; pushing would show them twice
     folder = ls.state.folder_for(path)
     result = folder.index.results.get(path) if folder.index is not None else None
-    diags = closed_diagnostics(ls, result) if result is not None else []
-    ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=diags))
+    diags = closed_diagnostics(ls, result, as_json=True) if result is not None else []
+    # Sent as plain JSON: a scan publishes thousands of these, and building then
+    # unstructuring lsprotocol objects was most of the time after the scan itself.
+    ls.protocol._send_data({"jsonrpc": "2.0", "method": t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,  # noqa: SLF001
+                            "params": {"uri": uri, "diagnostics": diags}})
 
 
 def refresh(ls: SkillLanguageServer, uri: str) -> None:
