@@ -36,6 +36,7 @@ class SkillLanguageServer(LanguageServer):
         self.scan_generation = 0
         self.scanning = False
         self.shutting_down = False
+        self._reporting = False
 
     # --- positions ---
     @property

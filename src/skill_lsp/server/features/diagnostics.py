@@ -88,7 +88,18 @@ def publish_path(ls: SkillLanguageServer, path: str) -> None:
         return  # the client pulls workspace diagnostics; pushing would show them twice
     folder = ls.state.folder_for(path)
     result = folder.index.results.get(path) if folder.index is not None else None
-    diags = closed_diagnostics(ls, result, as_json=True) if result is not None else []
+    if result is not None:
+        publish_result(ls, result)
+    else:
+        _send_diagnostics(ls, uri, [])
+
+
+def publish_result(ls: SkillLanguageServer, result: SkillResult) -> None:
+    """Publish a skill file that is not open, from its checked result."""
+    _send_diagnostics(ls, path_to_uri(result.path), closed_diagnostics(ls, result, as_json=True))
+
+
+def _send_diagnostics(ls: SkillLanguageServer, uri: str, diags: list) -> None:
     # Sent as plain JSON: a scan publishes thousands of these, and building then
     # unstructuring lsprotocol objects was most of the time after the scan itself.
     ls.protocol._send_data({"jsonrpc": "2.0", "method": t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,  # noqa: SLF001

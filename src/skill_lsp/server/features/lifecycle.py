@@ -121,6 +121,7 @@ def register(server: SkillLanguageServer) -> None:
     @server.feature(t.SHUTDOWN)
     def shutdown(ls: SkillLanguageServer, params: object) -> None:
         ls.shutting_down = True
+        ls.scan_generation += 1  # a scan still running publishes nothing more
         for timer in ls.timers.values():
             timer.cancel()
         ls.timers.clear()

@@ -20,7 +20,7 @@ PARALLEL_MIN = 300
 PROGRESS_EVERY = 250
 
 
-def _scan_folder(folder: Folder, progress=None) -> list:
+def _scan_folder(folder: Folder, on_batch=None) -> list:
     """Blocking: discover and check every skill under the folder's roots (runs in a thread).
 
     Results keep only the positions their findings need, not the text: a
@@ -34,17 +34,23 @@ def _scan_folder(folder: Folder, progress=None) -> list:
     results: list = []
     if len(locations) >= PARALLEL_MIN and workers > 1:
         try:
-            return _scan_parallel(locations, folder, workers, progress)
+            return _scan_parallel(locations, folder, workers, on_batch)
         except Exception:  # noqa: BLE001 - no processes (sandbox, limits): scan in this thread
             results = []
     for loc in locations:
         results.append(check_file(loc.path, folder.settings, loc).slim(keep_text=False))
-        if progress is not None and len(results) % PROGRESS_EVERY == 0:
-            progress(len(results), len(locations))
+        _batch(results, len(locations), on_batch)
     return results
 
 
-def _scan_parallel(locations: list, folder: Folder, workers: int, progress=None) -> list:
+def _batch(results: list, total: int, on_batch) -> None:
+    """Every PROGRESS_EVERY results (and at the end), hand the new ones to ``on_batch``."""
+    n = len(results)
+    if on_batch is not None and (n % PROGRESS_EVERY == 0 or n == total):
+        on_batch(results[(n - 1) // PROGRESS_EVERY * PROGRESS_EVERY:], n, total)
+
+
+def _scan_parallel(locations: list, folder: Folder, workers: int, on_batch=None) -> list:
     import multiprocessing  # noqa: PLC0415
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
 
@@ -58,8 +64,7 @@ def _scan_parallel(locations: list, folder: Folder, workers: int, progress=None)
                              initializer=_lower_priority) as pool:
         for result in pool.map(_check_one, work, chunksize=chunk):
             results.append(result)
-            if progress is not None and len(results) % PROGRESS_EVERY == 0:
-                progress(len(results), len(work))
+            _batch(results, len(work), on_batch)
     return results
 
 
@@ -85,15 +90,19 @@ async def scan_all(ls: SkillLanguageServer) -> None:
         for i, folder in enumerate(folders):
             name = os.path.basename(folder.path) or folder.path
 
-            def report(done: int, count: int, i: int = i, name: str = name) -> None:
-                # Called from the scan thread; progress goes out from the event loop.
-                pct = int(100 * (i + done / max(1, count)) / len(folders))
-                loop.call_soon_threadsafe(ls.work_done_progress.report, token, t.WorkDoneProgressReport(
-                    message=f"{name}: {done:,} of {count:,} skills", percentage=pct))
+            published: set[str] = set()
 
-            if progress:
-                report(0, 1)
-            results = await loop.run_in_executor(None, _scan_folder, folder, report if progress else None)
+            def on_batch(batch: list, done: int, count: int, i: int = i, name: str = name,
+                         folder: Folder = folder, published: set[str] = published) -> None:
+                # Called from the scan thread. Findings go out while the rest is still being
+                # checked; cross-skill findings follow once every skill is known.
+                loop.call_soon_threadsafe(_publish_early, ls, folder, batch, generation, published)
+                if progress:
+                    pct = int(100 * (i + done / max(1, count)) / len(folders))
+                    loop.call_soon_threadsafe(ls.work_done_progress.report, token, t.WorkDoneProgressReport(
+                        message=f"{name}: {done:,} of {count:,} skills", percentage=pct))
+
+            results = await loop.run_in_executor(None, _scan_folder, folder, on_batch)
             if generation != ls.scan_generation:
                 return  # a newer scan (settings or files changed) owns publishing
             old = set(folder.index.results) if folder.index is not None else set()
@@ -106,8 +115,12 @@ async def scan_all(ls: SkillLanguageServer) -> None:
                 if od.path is not None and ls.state.folder_for(od.path) is folder:
                     index.put(ls.state.result_for(od, ls.state.analyse(od)))
             total += len(results)
-            # Publish what has findings, and clear what had them; a clean file never published stays quiet.
+            # Publish what has findings, and clear what had them; a clean file never published
+            # stays quiet, and one published early whose findings did not change is not sent again.
             for path in sorted(old | {p for p, r in index.results.items() if r.findings or r.cross}):
+                r = index.results.get(path)
+                if path in published and r is not None and not r.cross and path_to_uri(path) not in ls.state.docs:
+                    continue
                 publish_path(ls, path)
         _status(ls)
         from .diagnostics import request_refresh  # noqa: PLC0415
@@ -118,6 +131,18 @@ async def scan_all(ls: SkillLanguageServer) -> None:
             ls.scanning = False
         if progress:
             ls.work_done_progress.end(token, t.WorkDoneProgressEnd(message=f"{total} skills checked"))
+
+
+def _publish_early(ls: SkillLanguageServer, folder: Folder, batch: list, generation: int,
+                   published: set[str]) -> None:
+    if generation != ls.scan_generation or ls.pull_mode or ls.shutting_down:
+        return
+    from .diagnostics import publish_result  # noqa: PLC0415
+
+    for r in batch:
+        if r.findings and path_to_uri(r.path) not in ls.state.docs:
+            publish_result(ls, r)
+            published.add(r.path)
 
 
 async def _begin(ls: SkillLanguageServer, token: str) -> bool:
