@@ -43,7 +43,7 @@ def check_locations(locations: list[Location], settings: Settings, jobs: int = 0
         chunk = max(16, len(work) // (workers * 8))
         with ProcessPoolExecutor(max_workers=workers) as pool:
             return list(pool.map(_check_one, work, chunksize=chunk))
-    return [_check_one((loc, s, True)) for loc, s, _ in work]  # in-process: the text costs nothing
+    return [_check_one(job) for job in work]
 
 
 def run(args: Namespace) -> int:
@@ -51,8 +51,8 @@ def run(args: Namespace) -> int:
     for problem in targets.problems:
         print(f"skill-lsp: {problem}", file=sys.stderr)
     settings = targets.settings
-    keep = args.fix  # --fix re-checks and reports from the text
-    results = check_locations(targets.locations + targets.loose, settings, args.jobs, keep)
+    # Results keep position tables, not texts: memory follows the findings, not the bytes read.
+    results = check_locations(targets.locations + targets.loose, settings, args.jobs)
     link_skills(results[: len(targets.locations)], settings)
     results.sort(key=lambda r: r.path)
     if args.fix:

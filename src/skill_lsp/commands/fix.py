@@ -7,6 +7,7 @@ import os
 from typing import TextIO
 
 from ..engine.config import Settings
+from ..engine.discovery import ReadError, read_skill_file
 from ..engine.document import decode
 from ..engine.workspace import SkillResult, check_file, fix_all_text, link_skills
 
@@ -19,10 +20,12 @@ def apply_fixes(results: list[SkillResult], settings: Settings, *, diff: bool, o
             fixed.append(r)
             continue
         try:
-            with open(r.path, "rb") as fh:
-                raw = fh.read()
-        except OSError:
+            raw, size = read_skill_file(r.path)  # never blocks on a FIFO swapped in meanwhile
+        except ReadError:
             fixed.append(r)
+            continue
+        if size > len(raw):
+            fixed.append(r)  # past the analysis limit: never rewrite what was not read whole
             continue
         text, issue = decode(raw)
         if issue is not None:
