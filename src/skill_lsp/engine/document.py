@@ -156,6 +156,9 @@ def parse(text: str, path: str, decode_issue: DecodeIssue | None = None) -> Skil
         return doc
     yaml_text = text[sp.yaml_start:sp.yaml_end]
     simple = yamlnodes.compose_simple(yaml_text, sp.yaml_start)
+    root: yamlnodes.Node | None
+    err: yamlnodes.YamlError | None
+    tagged: list[yamlnodes.Node]
     if simple is not None:
         root, err, tagged = simple, None, []
     else:

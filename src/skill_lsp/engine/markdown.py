@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from typing import Any
 
+_pyromark: Any
 try:
     import pyromark as _pyromark
 except ImportError:  # pragma: no cover - exercised where pyromark has no wheel
@@ -82,7 +84,7 @@ _SIMPLE_DEST = re.compile(r"[ \t]*(?:\r\n|\r|\n)?[ \t]*(?:<([^<>\n\\]*)>|([^\s()
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _options() -> object:
+def _options() -> Any:
     global _OPTIONS
     if _OPTIONS is None and _pyromark is not None:
         o = _pyromark.Options
