@@ -168,3 +168,8 @@ def test_bench_server(tmp_path: Path) -> None:
     (scan,) = ph["scan"].values()
     assert scan["runs"][0]["vmrss_mib"] > 0
     assert "## Budgets" in (tmp_path / "bench_server.md").read_text()
+
+
+def test_bench_burst() -> None:
+    out = run_script(str(BENCH / "bench_burst.py"), "--reps", "1").stdout
+    assert "burst of 100 edits" in out and "median" in out
