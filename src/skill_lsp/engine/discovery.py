@@ -32,11 +32,12 @@ class Location:
     problem: tuple[str, str] | None = None  # (code, message): OUTSIDE_WORKSPACE / SENSITIVE / IO_ERROR
 
 
-@lru_cache(maxsize=64)
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    out = []
-    i = 0
-    while i < len(pattern):
+@lru_cache(maxsize=256)
+def glob_to_regex(pattern: str) -> re.Pattern[str]:
+    """A path glob: ``**`` any depth (``**/`` also zero folders), ``*`` and ``?`` within a segment."""
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
         if pattern.startswith("**/", i):
             out.append("(?:.*/)?")
             i += 3
@@ -52,15 +53,14 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
         else:
             out.append(re.escape(pattern[i]))
             i += 1
-    return re.compile("^" + "".join(out) + "$")
+    return re.compile("".join(out), re.DOTALL)
 
 
 def is_sensitive(path: str, patterns: tuple[str, ...] | list[str]) -> bool:
+    """Whether a folder matches a sensitive pattern, as the folder (`**/private-*`) or as
+    what lies inside it (`**/secrets/**` matches `.../secrets` itself too)."""
     bare = path.replace(os.sep, "/").rstrip("/")
-    p = bare + "/"
-    # `**/secrets/**` matches what is inside a folder; `**/private-*` names the folder itself.
-    return any(_glob_regex(pat).match(p) or _glob_regex(pat).match(p + "x") or _glob_regex(pat).match(bare)
-               for pat in patterns)
+    return any(glob_to_regex(pat).fullmatch(c) for pat in patterns for c in (bare, bare + "/"))
 
 
 def is_inside(path: str, root: str) -> bool:
