@@ -222,7 +222,11 @@ def _tools_form(doc: SkillDocument, f: Finding) -> list[Fix]:
     if data.get("convert") == "commas-to-spaces":
         value = to_python(entry.value)
         if isinstance(value, str):
-            parts = [p for p in re.split(r",\s*|\s+(?![^()]*\))", value) if p]
+            # The skill tool's own splitter: commas inside `Bash(a,b)` stay put.
+            from .activation.frontmatter import normalize_allowed_tools  # noqa: PLC0415
+
+            parts = normalize_allowed_tools(value)
+            assert isinstance(parts, list)
             return [Fix("Separate tools with spaces", (Edit(f.start, f.end, yaml_string(" ".join(parts))),),
                         safe=True, preferred=True)]
     return []
