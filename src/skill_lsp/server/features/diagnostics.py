@@ -20,13 +20,14 @@ def _related_support(ls: SkillLanguageServer) -> bool:
     return bool(pd and pd.related_information)
 
 
-def _sources(ls: SkillLanguageServer, path: str | None) -> dict:
-    """SourceTexts of the folder's skills, for related-information ranges in other files."""
+def _sources(ls: SkillLanguageServer, path: str | None, findings: list) -> dict:
+    """Texts (or position tables) of the files the findings' related information points at."""
     folder = ls.state.folder_for(path)
     out = {}
     if folder.index is not None:
-        for p, r in folder.index.results.items():
-            src = r.doc.src if r.doc is not None else r.src
+        for p in {r.path for f in findings for r in f.related}:
+            result = folder.index.results.get(p)
+            src = None if result is None else result.doc.src if result.doc is not None else result.src
             if src is not None:
                 out[p] = src
     return out
@@ -49,7 +50,7 @@ def open_diagnostics(ls: SkillLanguageServer, od: OpenDoc) -> list[t.Diagnostic]
             findings += indexed.cross
     findings = _visible(ls, findings, analysis.settings)
     enc = ls.encoding
-    sources = _sources(ls, od.path) if any(f.related for f in findings) else {}
+    sources = _sources(ls, od.path, findings)
     sources[od.path or od.uri] = analysis.doc.src
     rel = _related_support(ls)
     findings.sort(key=lambda f: (f.start, f.end, f.code))
@@ -65,7 +66,8 @@ def closed_diagnostics(ls: SkillLanguageServer, result: SkillResult, *, as_json:
 
         src = SourceText("")
     findings = _visible(ls, result.all_findings, folder.settings)
-    sources = _sources(ls, result.path) if any(f.related for f in findings) else {}
+    sources = _sources(ls, result.path, findings)
+    sources[result.path] = src
     make = convert.diagnostic_json if as_json else convert.diagnostic
     return [make(f, src, ls.encoding, sources, _related_support(ls)) for f in findings]
 
