@@ -62,14 +62,6 @@ def _folder_results(ls: SkillLanguageServer, folder: Folder) -> list[SkillResult
     return results
 
 
-def _open_result(ls: SkillLanguageServer, uri: str) -> SkillResult | None:
-    od = ls.state.docs.get(uri)
-    if od is None:
-        return None
-    analysis = ls.state.analyse(od)
-    return ls.state.result_for(od, analysis)
-
-
 def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
     from ...engine.preview import activate, parse_arguments, record_for, result_json  # noqa: PLC0415 - off start-up
 
@@ -77,23 +69,19 @@ def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
     path = uri_to_path(uri) if isinstance(uri, str) else None
     folder = _folder_of(ls, path)
     dialect = _dialect(args.get("dialect"), folder)
-    results = _folder_results(ls, folder)
-    records = [record_for(r, None if r.location and r.location.root_index >= 0 else len(folder.roots))
-               for r in results]
     arguments = parse_arguments(args.get("arguments"))
     as_user = bool(args.get("asUser", False))
     if path is not None:
-        if not any(r.path == path for r in records):
-            own = _open_result(ls, uri) if isinstance(uri, str) else None
-            if own is None:
-                # Never read a file that is neither open nor a SKILL.md inside a workspace folder
-                # (a .env, /etc/passwd, a FIFO): check_file itself refuses non-regular files.
-                if not _readable_skill(ls, path):
-                    raise ValueError(f"{uri} is neither open nor a SKILL.md in the workspace")
-                own = check_file(path, folder.settings)
-            records.append(record_for(own, len(folder.roots)))
-        result = activate(records, folder.settings, path=path, dialect=dialect, arguments=arguments, as_user=as_user)
+        # The previewed file wins its name, so no other skill changes the text: check
+        # only this one (a code-lens click must not re-read a 10,000-skill workspace).
+        target = _target_result(ls, folder, path, uri)  # type: ignore[arg-type]
+        in_root = target.location is not None and target.location.root_index >= 0
+        record = record_for(target, None if in_root else len(folder.roots))
+        result = activate([record], folder.settings, path=record.path, dialect=dialect, arguments=arguments,
+                          as_user=as_user)
     elif isinstance(args.get("name"), str):
+        records = [record_for(r, None if r.location and r.location.root_index >= 0 else len(folder.roots))
+                   for r in _folder_results(ls, folder)]
         result = activate(records, folder.settings, name=args["name"], dialect=dialect, arguments=arguments,
                           as_user=as_user)
     else:
@@ -104,6 +92,25 @@ def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
         preview_uri += f"?uri={quote(uri, safe='')}"
     return {"text": result.output, "kind": result.kind, "dialect": dialect, "result": result_json(result),
             "previewUri": preview_uri}
+
+
+def _target_result(ls: SkillLanguageServer, folder: Folder, path: str, uri: str) -> SkillResult:
+    """The skill at ``path``: its location in the roots (fence included), its open buffer if any."""
+    hit = folder.root_index_of(path)
+    loc = None
+    if hit is not None:
+        loc = discovery.locate(os.path.dirname(path), hit[1], hit[0], folder.roots, folder.settings.sensitive_patterns)
+    od = ls.state.docs.get(uri)
+    if od is not None and (loc is None or loc.problem is None):
+        analysis = ls.state.analyse(od)
+        return SkillResult(loc.path if loc is not None else path, analysis.doc, analysis.findings, loc)
+    if loc is not None:
+        return check_file(loc.path, folder.settings, loc)
+    # Never read a file that is neither open nor a SKILL.md inside a workspace folder
+    # (a .env, /etc/passwd, a FIFO): check_file itself refuses non-regular files.
+    if not _readable_skill(ls, path):
+        raise ValueError(f"{uri} is neither open nor a SKILL.md in the workspace")
+    return check_file(path, folder.settings)
 
 
 def _readable_skill(ls: SkillLanguageServer, path: str) -> bool:
