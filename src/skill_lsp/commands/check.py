@@ -10,7 +10,7 @@ from argparse import Namespace
 from ..engine.config import Settings
 from ..engine.discovery import Location
 from ..engine.findings import Severity
-from ..engine.workspace import SkillResult, check_file, link_skills
+from ..engine.workspace import SkillResult, check_job, link_skills
 from . import report
 from .targets import collect
 
@@ -19,11 +19,6 @@ _FAIL_ON = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severi
 # `check --format json` on the 3,223-skill corpus: 0.92-0.97 s in one process, 0.76-0.80 s
 # with two workers (after gc.freeze and flat Finding pickles; before them, 0.7-1.2 s).
 _PARALLEL_MIN = 2000
-
-
-def _check_one(job: tuple[Location, Settings, bool]) -> SkillResult:
-    loc, settings, keep_text = job
-    return check_file(loc.path, settings, loc).slim(keep_text=keep_text)
 
 
 def check_locations(locations: list[Location], settings: Settings, jobs: int = 0,
@@ -42,8 +37,8 @@ def check_locations(locations: list[Location], settings: Settings, jobs: int = 0
         gc.freeze()
         chunk = max(16, len(work) // (workers * 8))
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            return list(pool.map(_check_one, work, chunksize=chunk))
-    return [_check_one(job) for job in work]
+            return list(pool.map(check_job, work, chunksize=chunk))
+    return [check_job(job) for job in work]
 
 
 def run(args: Namespace) -> int:

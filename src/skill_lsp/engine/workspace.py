@@ -193,6 +193,12 @@ def _link_group(name: str, members: list[SkillResult], settings: Settings) -> No
             settings))
 
 
+def check_job(job: tuple[Location, Settings, bool]) -> SkillResult:
+    """Worker-process entry (picklable by reference): check one skill, return it slim."""
+    loc, settings, keep_text = job
+    return check_file(loc.path, settings, loc).slim(keep_text=keep_text)
+
+
 def link_skills(results: list[SkillResult], settings: Settings) -> None:
     """Cross-skill findings among skills in configured roots: duplicate names and shadowing.
 

@@ -9,7 +9,7 @@ import uuid
 from lsprotocol import types as t
 
 from ...engine import discovery
-from ...engine.workspace import SkillIndex, check_file
+from ...engine.workspace import SkillIndex, check_file, check_job
 from ..server import SkillLanguageServer, guarded
 from ..state import Folder
 from ..uris import is_skill_file, path_to_uri, uri_to_path
@@ -54,7 +54,6 @@ def _scan_parallel(locations: list, folder: Folder, workers: int, on_batch=None)
     import multiprocessing  # noqa: PLC0415
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
 
-    from ...commands.check import _check_one  # noqa: PLC0415
 
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     work = [(loc, folder.settings, False) for loc in locations]
@@ -62,7 +61,7 @@ def _scan_parallel(locations: list, folder: Folder, workers: int, on_batch=None)
     results = []
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
                              initializer=_lower_priority) as pool:
-        for result in pool.map(_check_one, work, chunksize=chunk):
+        for result in pool.map(check_job, work, chunksize=chunk):
             results.append(result)
             _batch(results, len(work), on_batch)
     return results
