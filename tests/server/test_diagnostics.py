@@ -149,3 +149,17 @@ async def test_watched_files_pick_up_a_new_skill_folder(client, workspace):
         t.FileEvent(uri=uri(skill), type=t.FileChangeType.Deleted)]))
     if not workspace_pulled(client):
         await wait_for(lambda: (p := diagnostics_for(client, uri(skill))) and not p.diagnostics and p, timeout=20)
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_findings_with_fixes_are_never_hidden_by_the_retired_vscode_setting(client, workspace, tmp_path):
+    # skillLsp.hideBuiltinDuplicates used to drop NAME_MISMATCH / EMPTY_FIELD (whose fixes
+    # only skill-lsp offers) and made the editor's count differ from `check`.
+    client.set_configuration({"debounceMs": 0, "hideBuiltinDuplicates": True}, section="skillLsp")
+    client.workspace_did_change_configuration(t.DidChangeConfigurationParams(settings=None))
+    path = workspace / ".claude/skills/name-mismatch/SKILL.md"
+    text = path.read_text(encoding="utf-8").replace("\n---", "\ncompatibility: \"\"\n---", 1)
+    await open_doc(client, path, text)
+    diags = await current(client, uri(path), 1)
+    codes = {d.code for d in diags}
+    assert {"NAME_MISMATCH", "EMPTY_FIELD"} <= codes

@@ -82,6 +82,17 @@ async def test_hover_on_description_shows_catalog_entries_per_dialect(client, wo
     assert "description" in value and "Limit: 1,024" in value
     assert "Current length:" in value
     assert "*dsh*" in value and "- `release-notes`: Drafts release notes" in value
+    # Each dialect is its own paragraph, so a Markdown renderer does not run them together.
+    assert "\n\n*dsh* — " in value and "\n\n*codex* — " in value
+
+
+async def test_hover_on_an_empty_description_agrees_with_the_diagnostic(client, workspace):
+    path = workspace / ".agents/skills/release-notes/SKILL.md"
+    await open_doc(client, path, '---\nname: release-notes\ndescription: ""\n---\nBody.\n')
+    hover = await client.text_document_hover_async(t.HoverParams(
+        text_document=t.TextDocumentIdentifier(uri=uri(path)), position=t.Position(2, 3)))
+    value = hover.contents.value
+    assert "Current value: empty" in value and "within the limit" not in value
 
 
 async def test_hover_on_a_relative_link_peeks_at_the_target(client, workspace):

@@ -368,7 +368,6 @@ export const SERVER_SETTING_KEYS = [
   'severity',
   'checkLinks',
   'sensitivePatterns',
-  'hideBuiltinDuplicates',
   'debounceMs',
 ] as const;
 
@@ -385,12 +384,6 @@ export function serverSettings(all: Record<string, unknown> | undefined | null):
   return out;
 }
 
-/**
- * Keys whose VS Code default differs from the server's default: always sent,
- * so that VS Code gets its own default even when nothing is set.
- */
-export const VSCODE_DEFAULT_KEYS: readonly string[] = ['hideBuiltinDuplicates'];
-
 /** The shape of `WorkspaceConfiguration.inspect()` that matters here. */
 export interface SettingInspection {
   defaultValue?: unknown;
@@ -403,7 +396,7 @@ export interface SettingInspection {
  * The settings to hand the server: only those the user actually set (folder >
  * workspace > user), so that the package.json defaults do not shadow the
  * workspace's `.skill-lsp.toml` / `[tool.skill-lsp]`, which the server merges
- * below the client's settings; plus the keys of {@link VSCODE_DEFAULT_KEYS}.
+ * below the client's settings.
  */
 export function explicitServerSettings(inspect: (key: string) => SettingInspection | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -412,7 +405,6 @@ export function explicitServerSettings(inspect: (key: string) => SettingInspecti
     if (!i) continue;
     const value = i.workspaceFolderValue ?? i.workspaceValue ?? i.globalValue;
     if (value !== undefined) out[key] = value;
-    else if (VSCODE_DEFAULT_KEYS.includes(key) && i.defaultValue !== undefined) out[key] = i.defaultValue;
   }
   return out;
 }

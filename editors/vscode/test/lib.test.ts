@@ -52,7 +52,7 @@ describe('dialects', () => {
 describe('package.json settings', () => {
   const props = pkg.contributes.configuration.properties as Record<string, { default?: unknown; description?: string; markdownDescription?: string }>;
   it('has every server setting with a description', () => {
-    for (const key of ['profile', 'roots', 'dialect', 'severity', 'checkLinks', 'sensitivePatterns', 'hideBuiltinDuplicates', 'debounceMs']) {
+    for (const key of ['profile', 'roots', 'dialect', 'severity', 'checkLinks', 'sensitivePatterns', 'debounceMs']) {
       const p = props[`skillLsp.${key}`];
       assert.ok(p, `skillLsp.${key} missing`);
       assert.ok(p.description ?? p.markdownDescription, `skillLsp.${key} has no description`);
@@ -61,7 +61,8 @@ describe('package.json settings', () => {
     assert.ok(props['skillLsp.trace.server']);
   });
   it('hides built-in duplicates by default in VS Code', () => {
-    assert.equal(props['skillLsp.hideBuiltinDuplicates']?.default, true);
+    // Retired in 0.2: it hid findings whose fixes only skill-lsp offers.
+    assert.equal(props['skillLsp.hideBuiltinDuplicates'], undefined);
   });
   it('activates on SKILL.md workspaces and the skill/markdown languages', () => {
     assert.deepEqual(pkg.activationEvents, ['workspaceContains:**/{SKILL,skill}.md', 'onLanguage:skill', 'onLanguage:markdown']);
@@ -223,18 +224,12 @@ describe('explicit settings', () => {
       roots: { defaultValue: [] },
       dialect: { defaultValue: 'skill-tool', globalValue: 'codex', workspaceFolderValue: 'gemini', workspaceValue: 'dsh' },
       checkLinks: { defaultValue: true, globalValue: false },
-      hideBuiltinDuplicates: { defaultValue: true },
       debounceMs: { defaultValue: 50 },
     };
     assert.deepEqual(
       explicitServerSettings((k) => table[k]),
-      { profile: 'claude-code', dialect: 'gemini', checkLinks: false, hideBuiltinDuplicates: true },
+      { profile: 'claude-code', dialect: 'gemini', checkLinks: false },
     );
-  });
-  it('lets the user turn hideBuiltinDuplicates off', () => {
-    assert.deepEqual(explicitServerSettings((k) => (k === 'hideBuiltinDuplicates' ? { defaultValue: true, globalValue: false } : undefined)), {
-      hideBuiltinDuplicates: false,
-    });
   });
 });
 

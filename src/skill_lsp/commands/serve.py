@@ -10,6 +10,9 @@ from argparse import Namespace
 def run(args: Namespace) -> int:
     # Nothing may reach stdout but the protocol: route logging to stderr.
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="skill-lsp: %(message)s")
+    # A client cancelling a request whose answer is already on its way is routine
+    # (VS Code does it on every cursor move); pygls warns, and editors show it as an error.
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(_not_late_cancel)
     from ..server import create_server  # noqa: PLC0415
 
     server = create_server()
@@ -24,3 +27,7 @@ def run(args: Namespace) -> int:
     else:
         server.start_io()
     return int(getattr(server.protocol, "exit_code", 0))
+
+
+def _not_late_cancel(record: logging.LogRecord) -> bool:
+    return not record.getMessage().startswith("Cancel notification for unknown message id")

@@ -33,7 +33,6 @@ class Settings:
     severity: dict[str, Severity | None] = field(default_factory=dict)  # None = off
     check_links: bool = True
     sensitive_patterns: tuple[str, ...] = DEFAULT_SENSITIVE
-    hide_builtin_duplicates: bool = False
     debounce_ms: int = 50
 
     def resolved_roots(self, workspace: str) -> list[str]:
@@ -48,8 +47,10 @@ class Settings:
         return out
 
 
-# Codes VS Code's built-in skill validator already reports (NOTES §8).
-BUILTIN_DUPLICATES = ("NAME_MISMATCH", "UNKNOWN_FIELD", "MISSING_FIELD", "EMPTY_FIELD")
+# Settings that no longer do anything, accepted silently so older editor configs keep
+# working. hideBuiltinDuplicates hid findings whose fixes only skill-lsp offers, and
+# VS Code's own checks did not cover them (`compatibility: ""` showed nothing at all).
+RETIRED_KEYS = frozenset({"hide-builtin-duplicates", "hideBuiltinDuplicates"})
 
 # TOML / LSP spellings of every key.
 _KEYS = {
@@ -61,8 +62,6 @@ _KEYS = {
     "checkLinks": "check_links",
     "sensitive-patterns": "sensitive_patterns",
     "sensitivePatterns": "sensitive_patterns",
-    "hide-builtin-duplicates": "hide_builtin_duplicates",
-    "hideBuiltinDuplicates": "hide_builtin_duplicates",
     "debounce-ms": "debounce_ms",
     "debounceMs": "debounce_ms",
 }
@@ -87,7 +86,7 @@ def _convert(attr: str, value: Any) -> Any:
         return value
     if attr in ("roots", "sensitive_patterns"):
         return _str_list(value)
-    if attr in ("check_links", "hide_builtin_duplicates"):
+    if attr == "check_links":
         if not isinstance(value, bool):
             raise ValueError("expected true or false")
         return value
@@ -120,6 +119,8 @@ def merge(base: Settings, raw: dict[str, Any] | None, source: str) -> tuple[Sett
     problems: list[str] = []
     for key, value in raw.items():
         attr = _KEYS.get(key)
+        if attr is None and key in RETIRED_KEYS:
+            continue
         if attr is None:
             problems.append(f"{source}: unknown setting '{key}' ignored")
             continue

@@ -12,7 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from . import document, rules
-from .config import BUILTIN_DUPLICATES, Settings
+from .config import Settings
 from .discovery import Location, ReadError, read_skill_file
 from .findings import RULES, Finding, Related, make
 from .profiles import PROFILES
@@ -102,13 +102,10 @@ def check_text(text: str, path: str, settings: Settings, *, on_disk: bool = True
     return doc, apply_settings(rules.check(doc, ctx), settings)
 
 
-def apply_settings(findings: list[Finding], settings: Settings, *, builtin_overlap: bool = False) -> list[Finding]:
+def apply_settings(findings: list[Finding], settings: Settings) -> list[Finding]:
     """Per-code severity overrides; 'off' drops the finding."""
     out = []
-    hide = builtin_overlap and settings.hide_builtin_duplicates
     for f in findings:
-        if hide and f.code in BUILTIN_DUPLICATES:
-            continue
         if f.code in settings.severity:
             sev = settings.severity[f.code]
             if sev is None:

@@ -6,7 +6,6 @@ import asyncio
 
 from lsprotocol import types as t
 
-from ...engine.config import BUILTIN_DUPLICATES
 from ...engine.workspace import SkillResult
 from .. import convert
 from ..server import SkillLanguageServer, guarded
@@ -33,12 +32,6 @@ def _sources(ls: SkillLanguageServer, path: str | None, findings: list) -> dict:
     return out
 
 
-def _visible(ls: SkillLanguageServer, findings: list, settings) -> list:
-    if settings.hide_builtin_duplicates:
-        return [f for f in findings if f.code not in BUILTIN_DUPLICATES]
-    return findings
-
-
 def open_diagnostics(ls: SkillLanguageServer, od: OpenDoc) -> list[t.Diagnostic]:
     """Diagnostics of an open document: its findings plus cross-skill findings from the index."""
     analysis = ls.state.analyse(od)
@@ -48,7 +41,6 @@ def open_diagnostics(ls: SkillLanguageServer, od: OpenDoc) -> list[t.Diagnostic]
         indexed = folder.index.results.get(od.path)
         if indexed is not None:
             findings += indexed.cross
-    findings = _visible(ls, findings, analysis.settings)
     enc = ls.encoding
     sources = _sources(ls, od.path, findings)
     sources[od.path or od.uri] = analysis.doc.src
@@ -59,13 +51,12 @@ def open_diagnostics(ls: SkillLanguageServer, od: OpenDoc) -> list[t.Diagnostic]
 
 def closed_diagnostics(ls: SkillLanguageServer, result: SkillResult, *, as_json: bool = False) -> list:
     """Diagnostics of a skill file that is not open (lsprotocol objects, or their JSON form)."""
-    folder = ls.state.folder_for(result.path)
     src = result.doc.src if result.doc is not None else result.src
     if src is None:
         from ...engine.text import SourceText  # noqa: PLC0415
 
         src = SourceText("")
-    findings = _visible(ls, result.all_findings, folder.settings)
+    findings = result.all_findings
     sources = _sources(ls, result.path, findings)
     sources[result.path] = src
     make = convert.diagnostic_json if as_json else convert.diagnostic

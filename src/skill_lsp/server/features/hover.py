@@ -28,11 +28,12 @@ def _catalog_table(ls: SkillLanguageServer, od, analysis) -> str:
     for dialect in DIALECT_NAMES:
         rep = catalog_report(record, dialect)
         status = f"{rep.chars:,} chars, ≈{rep.tokens:,} tokens" if rep.included else "not listed"
-        rows.append(f"*{dialect}* — {status}")
+        # One paragraph per dialect: Markdown joins adjacent lines into one (VS Code did).
+        rows += ["", f"*{dialect}* — {status}"]
         if rep.included:
-            rows.append("```text\n" + rep.entry + "\n```")
+            rows += ["", "```text\n" + rep.entry + "\n```"]
         for w in rep.warnings:
-            rows.append(f"> ⚠ {w.message}")
+            rows += ["", f"> ⚠ {w.message}"]
     return "\n".join(rows)
 
 
@@ -45,8 +46,12 @@ def _field_hover(ls, od, analysis, key: str) -> str:
         value = resolve_scalar(node) if node.kind == "scalar" else None
         if isinstance(value, str):
             n = len(value)
-            mark = "over the limit" if n > f.limit else "within the limit"
-            doc += f"\n- Current length: {n:,} / {f.limit:,} ({mark})"
+            if not value.strip():
+                # Same verdict as EMPTY_FIELD: an empty value is not "within the limit".
+                doc += f"\n- Current value: empty (limit {f.limit:,})"
+            else:
+                mark = "over the limit" if n > f.limit else "within the limit"
+                doc += f"\n- Current length: {n:,} / {f.limit:,} ({mark})"
     if key in ("name", "description"):
         doc += "\n" + _catalog_table(ls, od, analysis)
     return doc
