@@ -467,3 +467,58 @@ def test_fix_all_command(editor) -> None:
     )
     after = nv.buf_text(buf).split("\n")
     assert all(a == a.rstrip(" \t") for a in after), after
+
+
+def test_key_completion_inserts_the_key_and_its_colon(editor) -> None:
+    # Omnifunc alone inserts an item's label; the plugin turns on vim.lsp.completion,
+    # whose CompleteDone expands the snippet, so `lic` becomes `license: MIT`.
+    nv, ws, skill, buf = editor
+    nv.lua(
+        "local buf = ... vim.o.completeopt = 'menuone,noinsert,popup'"
+        " vim.api.nvim_buf_set_lines(buf, 0, -1, false,"
+        " {'---', 'name: x', 'description: d', 'lic', '---', 'Body.'})"
+        " vim.api.nvim_win_set_cursor(0, {4, 3})",
+        buf,
+    )
+    nv.lua("vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('a<C-x><C-o>', true, false, true), 't', false)")
+
+    def menu():
+        info = nv.lua("return vim.fn.complete_info({'items', 'selected'})")
+        words = [i["word"] for i in info.get("items", [])]
+        return words if words and info.get("selected") == 0 else None
+
+    words = nv.wait_for(menu, timeout=TIMEOUT, what="the completion menu")
+    assert words[0] == "license", words
+    nv.lua("vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<C-y>', true, false, true), 't', false)")
+    line = nv.wait_for(
+        lambda: (row := nv.buf_text(buf).split("\n")[3]) != "license" and row.startswith("license") and row,
+        timeout=TIMEOUT,
+        what="the accepted key completion",
+    )
+    assert line == "license: MIT", line
+
+
+def test_code_lens_follows_the_rename_folder_fix(editor) -> None:
+    # The fix renames the buffer without changing its text; the lenses must point at
+    # the new path at once, not after the buffer is reopened.
+    nv, ws, skill, buf = editor
+    _wait_codes(nv, buf, "NAME_MISMATCH")
+    row = _name_line(_lines(skill))
+    actions = nv.lua(LUA_CODE_ACTIONS, buf, row)
+    rename = [a for a in actions if re.search(r"rename the folder", a["title"], re.I)]
+    assert rename, actions
+    nv.lua(LUA_APPLY_CODE_ACTION, buf, row, 0, rename[0]["title"])
+    new_name = re.search(r"'([^']+)'", rename[0]["title"])[1]
+    new_path = skill.parent.with_name(new_name) / "SKILL.md"
+    nv.wait_for(new_path.is_file, timeout=TIMEOUT, what="the folder rename on disk")
+    lua_lenses = (
+        "local b = vim.fn.bufnr(...) local out = {}"
+        " for _, l in ipairs(b > 0 and vim.lsp.codelens.get(b) or {}) do"
+        " if l.command then out[#out + 1] = l.command.arguments[1].uri end end return out"
+    )
+    uris = nv.wait_for(
+        lambda: (got := nv.lua(lua_lenses, str(new_path))) and all(u == new_path.as_uri() for u in got) and got,
+        timeout=TIMEOUT,
+        what="code lenses for the renamed file",
+    )
+    assert len(uris) >= 2

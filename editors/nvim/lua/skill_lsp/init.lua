@@ -12,6 +12,10 @@ M.options = {
   -- refresh the server's code lenses ("Preview activation", "≈N catalog
   -- tokens") in SKILL.md buffers; run them with vim.lsp.codelens.run()
   codelens = true,
+  -- turn on vim.lsp.completion for SKILL.md buffers (0.11+), so that accepting
+  -- an item expands its snippet (`license: ` rather than a bare `license`);
+  -- `{ autotrigger = true }` also opens the menu as you type
+  completion = true,
   -- how the preview window opens: 'below' | 'above' | 'left' | 'right' | 'tab'
   preview_split = 'below',
   -- start the client with vim.lsp.start from autocmds (what setup() does on
@@ -332,6 +336,12 @@ end
 -- ---------------------------------------------------------------------------
 
 function M.on_attach(client, bufnr)
+  if M.options.completion and vim.lsp.completion and vim.lsp.completion.enable then
+    -- Without this, omnifunc (<C-x><C-o>) inserts an item's label and drops
+    -- the rest of its snippet: key completion left `license` with no `: `.
+    local copts = type(M.options.completion) == 'table' and M.options.completion or {}
+    pcall(vim.lsp.completion.enable, true, client.id, bufnr, copts)
+  end
   if not M.options.codelens then
     return
   end
@@ -348,6 +358,15 @@ function M.on_attach(client, bufnr)
     group = group,
     buffer = bufnr,
     callback = refresh,
+  })
+  -- The "rename the folder" fix renames the buffer (:saveas) without changing
+  -- its text; refresh after the client has re-opened it under the new path.
+  vim.api.nvim_create_autocmd({ 'BufFilePost', 'BufWritePost' }, {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      vim.defer_fn(refresh, 50)
+    end,
   })
   refresh()
 end
