@@ -84,6 +84,44 @@ def test_json_range_is_utf16_and_columns_are_code_points(tmp_path: Path):
     assert f["range"]["start"] == {"line": 4, "character": 4}
 
 
+# U+FFFF is the last one-unit character of UTF-16; U+10000 and the emoji take two units each.
+WIDE_BODY = "\uffff x \n\U00010000 y \n😀😀 [a](/abs.md)\n"
+# (code, 0-based line, UTF-16 start, UTF-16 end, 1-based code point column)
+WIDE_FINDINGS = [
+    ("TRAILING_WHITESPACE", 4, 3, 4, 4),
+    ("TRAILING_WHITESPACE", 5, 4, 5, 4),
+    ("ABSOLUTE_LINK", 6, 9, 16, 8),
+]
+
+
+def test_json_ranges_count_utf16_units_around_the_bmp_edge(tmp_path: Path):
+    write_skill(tmp_path / ".agents/skills", "demo", skill_text(body=WIDE_BODY))
+    data = json.loads(run_cli("check", ".", "--format", "json", cwd=tmp_path).stdout)
+    got = [(f["code"], f["range"]["start"]["line"], f["range"]["start"]["character"],
+            f["range"]["end"]["character"], f["column"]) for f in data["findings"]]
+    assert got == WIDE_FINDINGS
+    assert all(f["range"]["end"]["line"] == f["range"]["start"]["line"] for f in data["findings"])
+
+
+def test_sarif_columns_count_utf16_units_around_the_bmp_edge(tmp_path: Path):
+    write_skill(tmp_path / ".agents/skills", "demo", skill_text(body=WIDE_BODY))
+    run = json.loads(run_cli("check", ".", "--format", "sarif", cwd=tmp_path).stdout)["runs"][0]
+    assert run["columnKind"] == "utf16CodeUnits"
+    got = [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]) for r in run["results"]]
+    assert got == [(code, {"startLine": line + 1, "startColumn": s + 1, "endLine": line + 1, "endColumn": e + 1})
+                   for code, line, s, e, _ in WIDE_FINDINGS]
+
+
+def test_name_with_spaces_around_it_matches_its_folder(tmp_path: Path):
+    write_skill(tmp_path / ".agents/skills", "demo", skill_text(name="'  demo  '"))
+    proc = run_cli("check", ".", "--profile", "agentskills", cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (0, "no findings in 1 skill\n")
+    write_skill(tmp_path / "elsewhere/.agents/skills", "other", skill_text(name="'  demo  '"))
+    proc = run_cli("check", ".", "--profile", "agentskills", "--format", "json", cwd=tmp_path / "elsewhere")
+    assert [(Path(f["path"]).parent.name, f["code"]) for f in json.loads(proc.stdout)["findings"]] == [
+        ("other", "NAME_MISMATCH")]
+
+
 def test_sarif_format_structure(ws: Path):
     proc = run_cli("check", ".", "--format", "sarif", cwd=ws)
     doc = json.loads(proc.stdout)
@@ -285,6 +323,17 @@ def test_fix_diff_prints_a_unified_diff_and_writes_nothing(tmp_path: Path):
         "-# T  \t\n"
         "+# T\n"
     )
+
+
+def test_fix_applies_fixes_that_show_only_after_a_first_fix(tmp_path: Path):
+    # The camelCase key is reported only once the unquoted colon no longer breaks the YAML.
+    p = write_skill(tmp_path / ".agents/skills", "demo",
+                    "---\nname: demo\ndescription: Use when: asked\nallowedTools: Read\n---\n# T\n")
+    proc = run_cli("check", ".", "--fix", cwd=tmp_path)
+    assert p.read_text() == '---\nname: demo\ndescription: "Use when: asked"\nallowed-tools: Read\n---\n# T\n'
+    assert (proc.returncode, proc.stdout) == (0, "no findings in 1 skill\n")
+    again = run_cli("check", ".", "--fix", "--diff", cwd=tmp_path)
+    assert (again.returncode, again.stdout) == (0, "")
 
 
 def test_fix_never_rewrites_an_undecodable_file(tmp_path: Path):

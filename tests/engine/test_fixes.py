@@ -10,7 +10,7 @@ import pytest
 from helpers import check, codes, skill_text
 from skill_lsp.engine import fixes
 from skill_lsp.engine.config import Settings
-from skill_lsp.engine.findings import RULES
+from skill_lsp.engine.findings import RULES, Finding, Severity
 from skill_lsp.engine.fixes import apply_edits, fixes_for, yaml_string
 from skill_lsp.engine.workspace import fix_all_text
 
@@ -188,11 +188,15 @@ def test_insert_frontmatter_after_the_bom():
     assert fs == []
 
 
-def test_stale_fix_data_never_raises():
-    doc, fs = check(skill_text(extra="metadata:\n  n: 3"))
-    f = fs[0]
-    broken = type(f)(f.code, f.severity, f.message, f.start, f.end, {"fixable": True, "bogus": 1})
-    fixes_for(doc, broken)  # no exception
+@pytest.mark.parametrize("data", [
+    {"reason": "unquoted-colon"},  # keys missing
+    {"reason": "unquoted-colon", "value": "x", "valueStart": "a", "valueEnd": 2},  # wrong types
+])
+def test_stale_fix_data_offers_no_fix_instead_of_raising(data: dict):
+    """A code action request may carry data from an older version of the document."""
+    doc, _ = check("---\nname: demo\ndescription: Use when: x\n---\n")
+    stale = Finding("INVALID_FRONTMATTER", Severity.ERROR, "stale", 0, 3, data)
+    assert fixes_for(doc, stale) == []
 
 
 def test_yaml_string_quotes_only_when_needed():
@@ -267,6 +271,15 @@ def test_fix_all_result_for_the_common_problems():
     )
     _, after = check(once)
     assert codes(after) == ["UNKNOWN_FIELD", "ABSOLUTE_LINK"]
+
+
+def test_fix_all_repeats_until_nothing_is_left():
+    # Quoting the colon lets the frontmatter parse; only then does the camelCase key show, and get fixed.
+    text = "---\nname: demo\ndescription: Use when: testing\nallowedTools: Read\n---\n# x\n"
+    assert codes(check(text)[1]) == ["INVALID_FRONTMATTER"]
+    once = fix_all_text(text, "/virtual/demo/SKILL.md", Settings(), on_disk=False)
+    assert once == '---\nname: demo\ndescription: "Use when: testing"\nallowed-tools: Read\n---\n# x\n'
+    assert check(once)[1] == []
 
 
 def test_fix_all_quotes_the_unquoted_colon():

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import check, check_raw, codes, only, rng, skill_text
+from helpers import check, check_raw, codes, only, rng, skill_text, write_skill
 from skill_lsp.engine import frontmatter, markdown
-from skill_lsp.engine.text import Encoding, SourceText
+from skill_lsp.engine.config import Settings
+from skill_lsp.engine.text import Encoding, PositionTable, SourceText
+from skill_lsp.engine.workspace import check_file
 
 U8, U16, U32 = Encoding.UTF8, Encoding.UTF16, Encoding.UTF32
 
@@ -47,6 +49,14 @@ def test_final_line_break_makes_an_empty_last_line():
     # form feed and U+2028 are one character each, on the same line
     ("\fé\u2028z", 3, 6, 3, 3),
     ("\u00e9\u0301q", 2, 4, 2, 2),  # combining mark: its own code point
+    # the edges of each width: U+007F/U+0080, U+07FF/U+0800, U+FFFF (last BMP) / U+10000 (first astral)
+    ("\x7fx", 1, 1, 1, 1),
+    ("\x80x", 1, 2, 1, 1),
+    ("\u07ffx", 1, 2, 1, 1),
+    ("\u0800x", 1, 3, 1, 1),
+    ("\uffffx", 1, 3, 1, 1),
+    ("\U00010000x", 1, 4, 2, 1),
+    ("\uffff\U00010000x", 2, 7, 3, 2),
 ])
 def test_position_in_each_encoding(line: str, offset: int, u8: int, u16: int, u32: int):
     src = SourceText("first\n" + line + "\nlast")
@@ -91,6 +101,28 @@ def test_finding_range_in_utf16_after_emoji_on_the_same_line():
     assert rng(doc, f, U16) == ((5, 4), (5, 5))
     assert rng(doc, f, U8) == ((5, 6), (5, 7))
     assert rng(doc, f, U32) == ((5, 3), (5, 4))
+
+
+def test_closed_file_positions_match_the_open_text_in_every_encoding(tmp_path):
+    """A worker's position table (CLI reports, unopened files in the editor) answers like the text."""
+    body = "\uffff x \n\U00010000 y \n😀😀 [a](/abs.md) \n"
+    path = write_skill(tmp_path, "demo", skill_text(body=body))
+    full = check_file(str(path), Settings())
+    table = full.slim(keep_text=False).src
+    assert isinstance(table, PositionTable)
+    got = {}
+    for f in full.findings:
+        for enc in (U8, U16, U32):
+            assert table.position(f.start, enc) == full.doc.src.position(f.start, enc)
+            assert table.position(f.end, enc) == full.doc.src.position(f.end, enc)
+        assert table.columns(f.start) == full.doc.src.columns(f.start)
+        got[f.code, full.doc.src.line_of(f.start)] = [table.position(f.start, e) for e in (U8, U16, U32)]
+    assert got == {
+        ("TRAILING_WHITESPACE", 4): [(4, 5), (4, 3), (4, 3)],  # U+FFFF: 3 bytes, 1 unit
+        ("TRAILING_WHITESPACE", 5): [(5, 6), (5, 4), (5, 3)],  # U+10000: 4 bytes, 2 units
+        ("ABSOLUTE_LINK", 6): [(6, 13), (6, 9), (6, 7)],
+        ("TRAILING_WHITESPACE", 6): [(6, 21), (6, 17), (6, 15)],
+    }
 
 
 def test_finding_range_after_u2028_and_cjk_in_a_value():
@@ -217,9 +249,23 @@ def test_duplicate_keys_are_findings_not_crashes_and_fields_still_run():
     assert codes(fs) == ["DUPLICATE_KEY", "INVALID_VERSION"]
 
 
-@pytest.mark.parametrize("value", ["2025-13-45", "!!binary abc", "&a x", "*nope", "0x1F", ".inf", "~"])
-def test_odd_scalars_never_crash(value: str):
-    check(skill_text(extra=f"x: {value}"))
+@pytest.mark.parametrize(("value", "found"), [
+    ("2025-13-45", []),  # not a date: a string
+    ("!!binary abc", [("YAML_TAG", "!!binary abc")]),
+    ("&a x", []),
+    ("*nope", [("INVALID_FRONTMATTER", "*")]),
+    ("0x1F", [("METADATA_NOT_STRING", "the number 31")]),
+    (".inf", [("METADATA_NOT_STRING", "the number inf")]),
+    ("-.Inf", [("METADATA_NOT_STRING", "the number -inf")]),
+    (".NaN", [("METADATA_NOT_STRING", "the number nan")]),
+    ("~", [("METADATA_NOT_STRING", "empty (null)")]),
+])
+def test_odd_scalars_resolve_like_yaml_1_2(value: str, found: list[tuple[str, str]]):
+    """Each value is read as the YAML 1.2 core schema reads it, and reported at the value."""
+    doc, fs = check(skill_text(extra=f"metadata:\n  x: {value}"))
+    assert [f.code for f in fs] == [code for code, _ in found]
+    for f, (_, part) in zip(fs, found, strict=True):
+        assert part in f.message or doc.text[f.start:f.end] == part, (f.message, doc.text[f.start:f.end])
 
 
 # --------------------------------------------------------------------- Markdown link spans

@@ -292,6 +292,14 @@ def test_name_mismatch_names_both_sides():
     assert '"foo"' in f.message and '"bar"' in f.message
 
 
+def test_name_mismatch_ignores_spaces_around_the_name():
+    # agentskills reads names as Unicode and strips them (skills-ref does the same).
+    _, fs = check(skill_text(name="'  demo  '"), folder="demo", profile="agentskills")
+    assert fs == []
+    _, fs = check(skill_text(name="'  demo  '"), folder="other", profile="agentskills")
+    assert only(fs, "NAME_MISMATCH").data == {"name": "  demo  ", "folder": "other"}
+
+
 def test_name_mismatch_compares_after_nfkc():
     # A fullwidth folder name is NFKC-equal to its ASCII name.
     _, fs = check(skill_text(name="demo"), folder="\uff44\uff45\uff4d\uff4f")

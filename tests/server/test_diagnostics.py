@@ -103,6 +103,36 @@ async def test_positions_follow_the_negotiated_encoding(client, workspace):
     assert link.range.start == t.Position(4, expected)
 
 
+WIDE = ("---\nname: wide-columns\ndescription: Positions past wide characters.\n---\n"
+        "\uffff x \n\U00010000 y \n😀😀 [a](/abs.md)\n")
+
+
+@pytest.fixture
+def wide_on_disk(workspace):
+    """A skill that exists before the server starts, so the workspace scan reports it unopened."""
+    path = workspace / ".agents/skills/wide-columns/SKILL.md"
+    path.parent.mkdir()
+    path.write_text(WIDE, encoding="utf-8")
+    yield path
+    path.unlink()
+    path.parent.rmdir()
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_unopened_file_positions_count_the_negotiated_units(wide_on_disk, client):
+    if workspace_pulled(client):
+        await wait_for(lambda: scan_done(client), timeout=20)
+        report = await client.workspace_diagnostic_async(t.WorkspaceDiagnosticParams(previous_result_ids=[]))
+        diags = next(i.items for i in report.items if i.uri == uri(wide_on_disk))
+    else:
+        diags = (await wait_for(lambda: diagnostics_for(client, uri(wide_on_disk)), timeout=20)).diagnostics
+    got = [(d.code, d.range.start.line, d.range.start.character, d.range.end.character) for d in diags]
+    if client.client_name.startswith("neovim"):  # UTF-8: U+FFFF is 3 bytes, U+10000 and 😀 are 4
+        assert got == [("TRAILING_WHITESPACE", 4, 5, 6), ("TRAILING_WHITESPACE", 5, 6, 7), ("ABSOLUTE_LINK", 6, 13, 20)]
+    else:  # UTF-16: U+FFFF is 1 unit, U+10000 and 😀 are 2
+        assert got == [("TRAILING_WHITESPACE", 4, 3, 4), ("TRAILING_WHITESPACE", 5, 4, 5), ("ABSOLUTE_LINK", 6, 9, 16)]
+
+
 @pytest.mark.asyncio(loop_scope="function")
 async def test_close_clears_or_restores_disk_findings(client, workspace):
     await wait_for(lambda: scan_done(client), timeout=20)  # the workspace scan is done

@@ -81,10 +81,13 @@ def resolve_scalar(node: Node) -> Any:
         except ValueError:
             return v
     if _FLOAT.match(v):
-        try:
-            return float(v.replace("inf", "Inf").replace("Inf", "inf").replace("INF", "inf"))
-        except ValueError:
-            return v
+        # Python's float() reads "inf"/"nan" but not YAML's ".inf"/".nan".
+        low = v.lower()
+        if low.endswith(".inf"):
+            return float("-inf") if low[0] == "-" else float("inf")
+        if low == ".nan":
+            return float("nan")
+        return float(v)
     return v
 
 
