@@ -110,7 +110,8 @@ def claude_code(pin: Pin, workspace: Path, home: Path, skill: str, arguments: st
     with Endpoint(ToolCall("Skill", call_args), max_requests=40, lifetime=RUN_TIMEOUT) as ep:
         env = _env(home, ANTHROPIC_BASE_URL=ep.url, ANTHROPIC_API_KEY="sk-ant-capture",
                    DISABLE_AUTOUPDATER="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
-        proc = _run([str(binary), "-p", prompt], workspace, env)
+        # Skills that declare allowed-tools ask for permission; -p cannot answer, so allow the tool.
+        proc = _run([str(binary), "-p", prompt, "--allowedTools", "Skill"], workspace, env)
         requests = ep.requests
     block = None
     activation = tool_result = None
@@ -166,9 +167,12 @@ def codex(pin: Pin, workspace: Path, home: Path, skill: str, arguments: str,
                     activation = text
     if catalog is None:
         raise _failed("codex: no <skills_instructions>", proc, requests)
-    # System skills (root r0, `$CODEX_HOME/skills/.system`) are the built-ins.
+    # System skills (the root `$CODEX_HOME/skills/.system`) are the built-ins.
     lines = catalog.split("\n")
-    builtin = [ln for ln in lines if ln.startswith("- ") and ln.endswith(")") and "(file: r0/" in ln]
+    system = [m.group(1) for m in (re.match(r"- `(r\d+)` = `(.*)`$", ln) for ln in lines)
+              if m and m.group(2) == str(codex_home / "skills" / ".system")]
+    builtin = [ln for ln in lines if ln.startswith("- ") and ln.endswith(")")
+               and any(f"(file: {label}/" in ln for label in system)]
     builtins = [{"name": ln[2:].split(":", 1)[0], "entry_chars": len(ln)} for ln in builtin]
     catalog = "\n".join(ln for ln in lines if ln not in builtin)
     return Capture(catalog, activation or "", None, builtins, {"prompt": prompt})
