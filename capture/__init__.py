@@ -1,0 +1,1 @@
+"""Capture rig: run pinned harness releases against a loopback recording endpoint."""

@@ -1,0 +1,127 @@
+"""``python -m capture install|run|verify``: see capture/README.md."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from . import layout
+from .drivers import DRIVERS, Capture, CaptureError
+from .install import ensure, pins
+
+
+def _write(folder: Path, name: str, text: str) -> None:
+    # Bytes as captured: no newline added, no newline translation.
+    (folder / name).write_bytes(text.encode("utf-8"))
+
+
+def _baseline(harness: str, pin, tmp: Path) -> set[str] | None:
+    """Built-in skill names, from a run on a workspace with no skills of its own."""
+    if harness not in ("claude-code",):
+        return set()
+    base = tmp / "baseline"
+    workspace, home = base / "ws", base / "home"
+    workspace.mkdir(parents=True)
+    home.mkdir(parents=True)
+    cap = DRIVERS[harness](pin, workspace, home, "capture-missing-skill", "", None)
+    return {b["name"] for b in cap.builtins}
+
+
+def run(harnesses: list[str], case_names: list[str] | None, out: Path) -> int:
+    all_pins = pins()
+    failures = 0
+    for harness in harnesses:
+        pin = all_pins[harness]
+        ensure(pin)
+        target = out / pin.label
+        target.mkdir(parents=True, exist_ok=True)
+        builtins: dict[str, dict] = {}
+        with tempfile.TemporaryDirectory(prefix=f"capture-{harness}-") as tmp_name:
+            tmp = Path(tmp_name)
+            names = _baseline(harness, pin, tmp)
+            for case in layout.cases():
+                if case_names and case.name not in case_names:
+                    continue
+                started = time.monotonic()
+                workspace, home = layout.materialise(case, harness, tmp / case.name)
+                try:
+                    cap: Capture = DRIVERS[harness](pin, workspace, home, case.skill_for(harness), case.arguments, names)
+                except (CaptureError, OSError, ValueError) as err:
+                    print(f"{pin.label} {case.name}: FAILED {err}", file=sys.stderr)
+                    failures += 1
+                    continue
+                folder = target / case.name
+                folder.mkdir(parents=True, exist_ok=True)
+                for old in folder.iterdir():
+                    old.unlink()
+                norm = lambda text: layout.normalise(text, workspace, home)  # noqa: E731
+                _write(folder, "catalog.txt", norm(cap.catalog))
+                _write(folder, "activation.txt", norm(cap.activation))
+                if cap.tool_result is not None:
+                    _write(folder, "tool_result.txt", norm(cap.tool_result))
+                meta = {"harness": harness, "package": pin.package, "version": pin.version, "case": case.name,
+                        "skill": case.skill_for(harness), "arguments": case.arguments,
+                        **{k: json.loads(norm(json.dumps(v))) for k, v in cap.meta.items()}}
+                _write(folder, "meta.json", json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
+                for b in cap.builtins:
+                    builtins[b["name"]] = b
+                print(f"{pin.label} {case.name}: ok ({time.monotonic() - started:.1f}s)", file=sys.stderr)
+        record = {"harness": harness, "package": pin.package, "version": pin.version,
+                  "note": "built-in skills this release lists; names and sizes only (their text is never stored)",
+                  "skills": [builtins[k] for k in sorted(builtins)]}
+        _write(target, "builtins.json", json.dumps(record, indent=2) + "\n")
+    return 1 if failures else 0
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def verify(harnesses: list[str]) -> int:
+    """Re-run the rig into a temporary folder; non-zero when any stored capture differs."""
+    with tempfile.TemporaryDirectory(prefix="capture-verify-") as tmp:
+        fresh = Path(tmp)
+        status = run(harnesses, None, fresh)
+        differ = 0
+        for harness in harnesses:
+            label = pins()[harness].label
+            old, new = _tree(layout.GOLDEN / label), _tree(fresh / label)
+            for name in sorted(set(old) | set(new)):
+                if old.get(name) == new.get(name):
+                    continue
+                differ += 1
+                a = old.get(name, b"").decode("utf-8", "replace").splitlines(keepends=True)
+                b = new.get(name, b"").decode("utf-8", "replace").splitlines(keepends=True)
+                sys.stdout.writelines(difflib.unified_diff(a, b, f"stored/{label}/{name}", f"fresh/{label}/{name}"))
+        print(f"capture verify: {differ} file(s) differ", file=sys.stderr)
+        return 1 if differ or status else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m capture")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("install", help="npm-install every pinned release into the cache")
+    p_run = sub.add_parser("run", help="capture into tests/golden/harness (or --out)")
+    p_run.add_argument("harness", nargs="*", help="default: every pinned harness")
+    p_run.add_argument("--case", action="append", help="only this case (repeatable)")
+    p_run.add_argument("--out", type=Path, default=layout.GOLDEN)
+    p_verify = sub.add_parser("verify", help="fresh run in a temp folder, compared with the stored captures")
+    p_verify.add_argument("harness", nargs="*")
+    args = parser.parse_args(argv)
+    every = list(pins())
+    if args.command == "install":
+        for pin in pins().values():
+            print(ensure(pin))
+        return 0
+    if args.command == "run":
+        return run(args.harness or every, args.case, args.out)
+    return verify(args.harness or every)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+// Runs @google/gemini-cli-core's own skill discovery, catalog renderer and
+// activate_skill tool on a workspace.  argv: <package dir> <workspace> <skill>
+// HOME must already point at the case's fresh home.  Prints one JSON object.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [pkg, workspace, skillName] = process.argv.slice(2);
+const load = (rel) => import(pathToFileURL(path.join(pkg, 'dist', 'src', rel)).href);
+
+const { SkillManager } = await load('skills/skillManager.js');
+const { Storage } = await load('config/storage.js');
+const { renderAgentSkills } = await load('prompts/snippets.js');
+const { ActivateSkillTool } = await load('tools/activate-skill.js');
+
+const manager = new SkillManager();
+await manager.discoverSkills(new Storage(workspace), [], true);
+const skills = manager.getSkills();
+// Same mapping as promptProvider.js before it calls renderAgentSkills.
+const listed = skills.map((s) => ({ name: s.name, description: s.description, location: s.location }));
+const catalogAll = renderAgentSkills(listed);
+const catalogUser = renderAgentSkills(listed.filter((_, i) => !skills[i].isBuiltin));
+const builtins = skills.filter((s) => s.isBuiltin).map((s) => ({
+  name: s.name,
+  entry_chars: renderAgentSkills([{ name: s.name, description: s.description, location: s.location }]).length,
+  description_chars: s.description.length,
+}));
+
+const config = {
+  getSkillManager: () => manager,
+  getWorkspaceContext: () => ({ addDirectory() {} }),
+};
+const tool = new ActivateSkillTool(config, undefined);
+let activation;
+try {
+  const invocation = tool.build({ name: skillName });
+  const result = await invocation.execute({ abortSignal: new AbortController().signal });
+  activation = result.llmContent;
+} catch (err) {
+  activation = `(build failed) ${err.message}`;
+}
+process.stdout.write(JSON.stringify({
+  catalog_all_chars: catalogAll.length,
+  catalog: catalogUser,
+  activation,
+  builtins,
+  skills: skills.filter((s) => !s.isBuiltin).map((s) => ({ name: s.name, location: s.location })),
+}));

@@ -1,0 +1,86 @@
+"""Cases on disk: how one is laid out for a harness, and how captures are normalised.
+
+A case folder holds ``case.toml`` (which skill to activate, with which
+arguments), and any of ``skills/`` (copied into the harness's own project
+root), ``workspace/`` (copied as is into the workspace) and ``home/`` (copied
+as is into the fresh home folder).  Shared by the drivers and by the tests that
+render the same workspace with skill-lsp.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CASES = REPO / "capture" / "cases"
+GOLDEN = REPO / "tests" / "golden" / "harness"
+
+#: Where each harness's own project skills go when a case has ``skills/``.
+PROJECT_ROOT = {
+    "claude-code": ".claude/skills",
+    "codex": ".agents/skills",
+    "opencode": ".opencode/skills",
+    "gemini": ".gemini/skills",
+}
+
+WORKSPACE_TOKEN = "<workspace>"
+HOME_TOKEN = "<home>"
+_UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
+_SESSION = re.compile(r"\bses_[0-9A-Za-z]{20,}\b")
+_DATE = re.compile(r"\b20\d\d-[01]\d-[0-3]\d\b")
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    folder: Path
+    skill: str
+    arguments: str
+    per_harness: dict[str, str]  # harness -> skill to activate there, when it differs
+
+    def skill_for(self, harness: str) -> str:
+        return self.per_harness.get(harness, self.skill)
+
+    @property
+    def description(self) -> str:
+        return str(tomllib.loads((self.folder / "case.toml").read_text(encoding="utf-8")).get("about", ""))
+
+
+def cases() -> list[Case]:
+    out = []
+    for folder in sorted(p for p in CASES.iterdir() if (p / "case.toml").is_file()):
+        data = tomllib.loads((folder / "case.toml").read_text(encoding="utf-8"))
+        out.append(Case(folder.name, folder, data["skill"], data.get("arguments", ""),
+                        dict(data.get("skill_by_harness", {}))))
+    return out
+
+
+def materialise(case: Case, harness: str, base: Path) -> tuple[Path, Path]:
+    """Lay ``case`` out for ``harness`` under ``base``: returns (workspace, home)."""
+    workspace, home = base / "ws", base / "home"
+    workspace.mkdir(parents=True)
+    home.mkdir(parents=True)
+    if (case.folder / "workspace").is_dir():
+        shutil.copytree(case.folder / "workspace", workspace, dirs_exist_ok=True)
+    if (case.folder / "home").is_dir():
+        shutil.copytree(case.folder / "home", home, dirs_exist_ok=True)
+    if (case.folder / "skills").is_dir():
+        shutil.copytree(case.folder / "skills", workspace / PROJECT_ROOT[harness], dirs_exist_ok=True)
+    # Codex reads repo-scope skills only inside a git repository; the others do not care.
+    subprocess.run(["git", "init", "-q", str(workspace)], check=True)
+    return workspace, home
+
+
+def normalise(text: str, workspace: Path, home: Path) -> str:
+    """Replace only the workspace path, the home folder, session ids and dates."""
+    for path, token in ((workspace, WORKSPACE_TOKEN), (home, HOME_TOKEN)):
+        for form in {str(path.resolve()), str(path)}:
+            text = text.replace(form, token)
+    text = _UUID.sub("<session-id>", text)
+    text = _SESSION.sub("<session-id>", text)
+    return _DATE.sub("<date>", text)
