@@ -22,13 +22,13 @@ from capture import layout  # noqa: E402
 
 from skill_lsp.engine import discovery  # noqa: E402
 from skill_lsp.engine.activation import SessionConfig, SkillSession  # noqa: E402
+from skill_lsp.engine.activation.records import SkillRecord  # noqa: E402
 from skill_lsp.engine.activation.results import OkResult  # noqa: E402
 from skill_lsp.engine.config import Settings  # noqa: E402
 from skill_lsp.engine.preview import record_for  # noqa: E402
 from skill_lsp.engine.render import get_dialect  # noqa: E402
 from skill_lsp.engine.workspace import check_file  # noqa: E402
 
-from skill_lsp.engine.activation.records import SkillRecord  # noqa: E402
 
 # The roots each captured release reads, in the order it reads them (observed in the
 # captures). The per-harness model (skill_lsp.engine.harness) will own these lists.
@@ -39,8 +39,9 @@ def listing_roots(harness: str, ws: Path, home: Path) -> list[list[str]]:
         # user before project: the user copy of a name wins and is listed first
         "claude-code": [[home / ".claude/skills"], [ws / ".claude/skills"]],
         "codex": [[ws / ".codex/skills", ws / ".agents/skills"], [home / ".codex/skills", home / ".agents/skills"]],
-        "opencode": [[home / ".config/opencode/skills"], [ws / ".opencode/skills"], [home / ".claude/skills"],
-                     [home / ".agents/skills"], [ws / ".claude/skills"], [ws / ".agents/skills"]],
+        # a later root replaces an earlier one's skill of the same name: ~/.config/opencode last
+        "opencode": [[home / ".claude/skills"], [home / ".agents/skills"], [ws / ".claude/skills"],
+                     [ws / ".agents/skills"], [ws / ".opencode/skills"], [home / ".config/opencode/skills"]],
         # discovery order; a later root overrides an earlier one
         "gemini": [[home / ".gemini/skills"], [home / ".agents/skills"], [ws / ".gemini/skills"],
                    [ws / ".agents/skills"]],

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 
-from .base import BudgetWarning, Dialect
+from .base import BudgetWarning, Dialect, unsubstituted_body
+from .lenient import fields, text_value
 
 __all__ = ["ClaudeCodeDialect", "MAX_LISTING_DESCRIPTION_CHARS", "substitute", "split_arguments"]
 
@@ -73,11 +74,14 @@ def _first_line(body: str) -> str:
 
 def listing_text(record: SkillRecord) -> str:
     """Description (or first body line) and when_to_use, as one listing line."""
-    description = record.frontmatter.get("description")
+    fm = fields(record)
+    description = fm.get("description")
     text = description.strip() if isinstance(description, str) else ""
     if not text:
-        text = _first_line(record.body)
-    when = record.frontmatter.get("when_to_use")
+        # No usable description: the first line of the body (of the whole file when
+        # there is no closed frontmatter block).
+        text = _first_line(record.body if fm or not record.text else record.text)
+    when = fm.get("when_to_use")
     if isinstance(when, str) and when:
         text = f"{text} - {when}"
     return _LINE_BREAKS.sub(" ", text).replace("<", "&lt;").replace(">", "&gt;")
@@ -90,7 +94,7 @@ def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
     seen: set[str] = set()
     out = []
     for r in sorted(records, key=lambda r: (r.root_index, r.folder.casefold(), r.folder)):
-        if r.frontmatter.get("disable-model-invocation") is True or r.folder in seen:
+        if fields(r).get("disable-model-invocation") in (True, "true") or r.folder in seen:
             continue
         seen.add(r.folder)
         out.append(r)
@@ -102,14 +106,14 @@ class ClaudeCodeDialect(Dialect):
     label = "Claude Code 2.1.332"
 
     def includes(self, record: SkillRecord) -> bool:
-        return record.frontmatter.get("disable-model-invocation") is not True
+        return fields(record).get("disable-model-invocation") not in (True, "true")
 
     def order(self, records):  # type: ignore[no-untyped-def]
         return listed(list(records))
 
     def render_ok(self, result: OkResult) -> str:
         arguments = result.arguments if isinstance(result.arguments, str) else ""
-        body = substitute(result.raw_body, arguments, result.dir)
+        body = substitute(unsubstituted_body(result), arguments, result.dir)
         return f"Base directory for this skill: {result.dir}\n\n{body.lstrip()}"
 
     def tool_result(self, result: OkResult) -> str:
@@ -124,17 +128,30 @@ class ClaudeCodeDialect(Dialect):
         return next((r for r in listed(records) if r.folder == name), None)
 
     def catalog_entry(self, record: SkillRecord) -> str:
+        declared = text_value(fields(record).get("name"))
+        return self._entry(record, bool(declared) and declared != record.folder)
+
+    def _entry(self, record: SkillRecord, show_declared: bool) -> str:
         text = listing_text(record)
         if len(text) > MAX_LISTING_DESCRIPTION_CHARS:
             text = text[: MAX_LISTING_DESCRIPTION_CHARS - 1] + "\u2026"
-        declared = record.frontmatter.get("name")
         label = record.folder
-        if isinstance(declared, str) and declared and declared != record.folder:
-            label = f"{record.folder} ({declared})"
+        if show_declared:
+            label = f"{record.folder} ({text_value(fields(record).get('name'))})"
         return f"- {label}: {text}"
 
     def render_catalog(self, records: Sequence[SkillRecord]) -> str:
-        lines = [self.catalog_entry(r) for r in listed(records)]
+        chosen = listed(records)
+        # A declared name is shown only by the first skill claiming it, and never when
+        # it is another listed skill's folder name.
+        claimed = {r.folder for r in chosen}
+        lines = []
+        for r in chosen:
+            declared = text_value(fields(r).get("name"))
+            shown = bool(declared) and declared != r.folder and declared not in claimed
+            if shown:
+                claimed.add(declared or "")
+            lines.append(self._entry(r, shown))
         return "\n".join([_HEADER, "", *lines]) if lines else ""
 
     def entry_warnings(self, record: SkillRecord) -> list[BudgetWarning]:

@@ -26,6 +26,7 @@ from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 
 from .base import BudgetWarning, Dialect, record_description
+from .lenient import fields, text_value
 
 __all__ = ["CodexDialect", "CodexCatalog", "DEFAULT_SKILL_METADATA_CHAR_BUDGET", "budget_catalog"]
 
@@ -41,12 +42,16 @@ _PREAMBLE = (
 
 
 def codex_name(record: SkillRecord) -> str:
-    declared = record.frontmatter.get("name")
-    return declared if isinstance(declared, str) and declared else record.folder
+    return text_value(fields(record).get("name")) or record.folder
+
+
+def _description(record: SkillRecord) -> str:
+    value = fields(record).get("description")
+    return value if isinstance(value, str) else ""
 
 
 def codex_description(record: SkillRecord) -> str:
-    text = " ".join(record_description(record).split())
+    text = " ".join(_description(record).split())
     if len(text) > MAX_DESCRIPTION_CHARS:
         text = text[: MAX_DESCRIPTION_CHARS - 3] + "..."
     return text
@@ -55,7 +60,7 @@ def codex_description(record: SkillRecord) -> str:
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
     """Who Codex lists: every skill with a non-empty description, even two with
     one name; ordered by scope (``root_index``) then name (code points)."""
-    ok = [r for r in records if record_description(r).strip()]
+    ok = [r for r in records if _description(r).strip()]
     return sorted(ok, key=lambda r: (r.root_index, codex_name(r), r.path))
 
 
@@ -158,7 +163,7 @@ class CodexDialect(Dialect):
 
     def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
         """A ``$name`` mention injects the skill only when exactly one skill has that name."""
-        matches = [r for r in records if codex_name(r) == name and record_description(r).strip()]
+        matches = [r for r in records if codex_name(r) == name and _description(r).strip()]
         return matches[0] if len(matches) == 1 else None
 
     def entry_warnings(self, record: SkillRecord) -> list[BudgetWarning]:

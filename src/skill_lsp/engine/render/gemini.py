@@ -17,7 +17,8 @@ from skill_lsp.engine.activation.jsstr import js_trim
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 
-from .base import Dialect
+from .base import Dialect, unsubstituted_body
+from .lenient import fields, simple_frontmatter, text_value
 
 __all__ = ["GeminiDialect", "folder_structure", "listed"]
 
@@ -30,13 +31,16 @@ _HEADING = (
 
 
 def _name(record: SkillRecord) -> str | None:
-    value = record.frontmatter.get("name")
-    return value if isinstance(value, str) and value else None
+    return text_value(fields(record).get("name")) or None
 
 
 def _description(record: SkillRecord) -> str | None:
-    value = record.frontmatter.get("description")
-    return value if isinstance(value, str) else None
+    value = fields(record).get("description")
+    if isinstance(value, str):
+        return value
+    if value is not None:  # YAML gave a list or map: gemini-cli re-reads the lines
+        return (simple_frontmatter(record.text) or {}).get("description")
+    return None
 
 
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
@@ -60,25 +64,50 @@ def _sort_key(name: str) -> tuple[str, str]:
     return (name.casefold(), name)
 
 
-def folder_structure(root: str) -> str:
-    """gemini-cli's getFolderStructure for one folder (files before folders, by name)."""
-    lines: list[str] = []
+def _listing_tree(resources: Sequence[str]) -> dict:
+    tree: dict = {}
+    for item in resources:
+        if item.rsplit("/", 1)[-1].startswith("(... "):
+            continue
+        node = tree
+        parts = item.split("/")
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = None
+    return tree
 
-    def walk(folder: str, prefix: str) -> None:
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            return
-        files = sorted((e.name for e in entries if not e.is_dir()), key=_sort_key)
-        dirs = sorted((e.name for e in entries if e.is_dir()), key=_sort_key)
+
+def folder_structure(root: str, resources: Sequence[str] = ()) -> str:
+    """gemini-cli's getFolderStructure for one folder (files before folders, by name).
+
+    When ``root`` is not on disk, the tree is drawn from ``resources`` (relative paths)."""
+    lines: list[str] = []
+    on_disk = os.path.isdir(root)
+    listing = _listing_tree(resources)
+
+    def children_of(folder: str, node: dict | None) -> tuple[list[str], list[str]]:
+        if on_disk:
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                return [], []
+            return ([e.name for e in entries if not e.is_dir()], [e.name for e in entries if e.is_dir()])
+        node = node or {}
+        return ([k for k, v in node.items() if v is None], [k for k, v in node.items() if v is not None])
+
+    def walk(folder: str, prefix: str, node: dict | None = None) -> None:
+        file_names, dir_names = children_of(folder, node)
+        files = sorted(file_names, key=_sort_key)
+        dirs = sorted(dir_names, key=_sort_key)
         children = [(n, False) for n in files] + [(n, True) for n in dirs]
         for i, (name, is_dir) in enumerate(children):
             last = i == len(children) - 1
             lines.append(f"{prefix}{'└───' if last else '├───'}{name}{'/' if is_dir else ''}")
             if is_dir:
-                walk(os.path.join(folder, name), prefix + ("    " if last else "│   "))
+                sub = (node or {}).get(name) if not on_disk else None
+                walk(os.path.join(folder, name), prefix + ("    " if last else "│   "), sub)
 
-    walk(root, "")
+    walk(root, "", listing)
     head = f"Showing up to {MAX_ITEMS} items (files + folders).\n\n{root.rstrip('/')}/"
     return "\n".join([head, *lines])
 
@@ -88,11 +117,11 @@ class GeminiDialect(Dialect):
     label = "Gemini CLI (gemini-cli-core 0.61.0)"
 
     def render_ok(self, result: OkResult) -> str:
-        tree = folder_structure(result.dir)
+        tree = folder_structure(result.dir, result.resources)
         return (
             f'<activated_skill name="{result.name}">\n'
             f"  <instructions>\n"
-            f"    {js_trim(result.raw_body)}\n"
+            f"    {js_trim(unsubstituted_body(result))}\n"
             f"  </instructions>\n"
             f"\n"
             f"  <available_resources>\n"

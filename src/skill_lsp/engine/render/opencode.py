@@ -18,7 +18,8 @@ from skill_lsp.engine.activation.jsstr import js_trim
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 
-from .base import Dialect
+from .base import Dialect, unsubstituted_body
+from .lenient import fields
 
 __all__ = ["OpenCodeDialect", "listed", "sample_files"]
 
@@ -30,12 +31,12 @@ MAX_FILES = 10
 
 
 def _name(record: SkillRecord) -> str | None:
-    value = record.frontmatter.get("name")
+    value = fields(record).get("name")
     return value if isinstance(value, str) and value else None
 
 
 def _description(record: SkillRecord) -> str | None:
-    value = record.frontmatter.get("description")
+    value = fields(record).get("description")
     return value if isinstance(value, str) else None
 
 
@@ -45,14 +46,15 @@ def _locale_key(name: str) -> tuple[str, str]:
 
 
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
-    """Who OpenCode lists: a frontmatter name and a description (empty allowed);
-    for one name the first root wins; ordered by name."""
+    """Who OpenCode lists: a string name and a string description (empty allowed);
+    roots are read in ``root_index`` order, folders by name, and a later skill
+    with the same name replaces an earlier one; listed by name."""
     by_name: dict[str, SkillRecord] = {}
-    for r in sorted(records, key=lambda r: r.root_index):
+    for r in sorted(records, key=lambda r: (r.root_index, r.folder)):
         name = _name(r)
         if name is None or _description(r) is None:
             continue
-        by_name.setdefault(name, r)
+        by_name[name] = r
     return [by_name[n] for n in sorted(by_name, key=_locale_key)]
 
 
@@ -69,13 +71,17 @@ class OpenCodeDialect(Dialect):
     label = "OpenCode 1.18.33"
 
     def render_ok(self, result: OkResult) -> str:
-        files = sample_files(result.dir) if os.path.isdir(result.dir) else []
+        if os.path.isdir(result.dir):
+            files = sample_files(result.dir)
+        else:  # not on disk (a result built in memory): the engine's resource listing
+            files = [f"{result.dir}/{r}" for r in result.resources if not r.rsplit("/", 1)[-1].startswith("(... ")]
+            files = files[:MAX_FILES]
         return "\n".join(
             [
                 f'<skill_content name="{result.name}">',
                 f"# Skill: {result.name}",
                 "",
-                js_trim(result.raw_body),
+                js_trim(unsubstituted_body(result)),
                 "",
                 f"Base directory for this skill: {result.dir}",
                 "Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.",
