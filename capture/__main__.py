@@ -47,6 +47,9 @@ def run(harnesses: list[str], case_names: list[str] | None, out: Path) -> int:
             for case in layout.cases():
                 if case_names and case.name not in case_names:
                     continue
+                if harness in case.skip:
+                    print(f"{pin.label} {case.name}: skipped ({case.skip[harness]})", file=sys.stderr)
+                    continue
                 started = time.monotonic()
                 workspace, home = layout.materialise(case, harness, tmp / case.name)
                 try:
@@ -59,7 +62,9 @@ def run(harnesses: list[str], case_names: list[str] | None, out: Path) -> int:
                 folder.mkdir(parents=True, exist_ok=True)
                 for old in folder.iterdir():
                     old.unlink()
-                norm = lambda text: layout.normalise(text, workspace, home)  # noqa: E731
+                def norm(text: str, workspace: Path = workspace, home: Path = home) -> str:
+                    return layout.normalise(text, workspace, home)
+
                 _write(folder, "catalog.txt", norm(cap.catalog))
                 _write(folder, "activation.txt", norm(cap.activation))
                 if cap.tool_result is not None:
@@ -69,7 +74,8 @@ def run(harnesses: list[str], case_names: list[str] | None, out: Path) -> int:
                         **{k: json.loads(norm(json.dumps(v))) for k, v in cap.meta.items()}}
                 _write(folder, "meta.json", json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
                 for b in cap.builtins:
-                    builtins[b["name"]] = b
+                    # The first case (no budget pressure) gives the full sizes.
+                    builtins.setdefault(b["name"], b)
                 print(f"{pin.label} {case.name}: ok ({time.monotonic() - started:.1f}s)", file=sys.stderr)
         record = {"harness": harness, "package": pin.package, "version": pin.version,
                   "note": "built-in skills this release lists; names and sizes only (their text is never stored)",

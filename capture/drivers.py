@@ -232,10 +232,11 @@ GEMINI_SCRIPT = Path(__file__).resolve().parent / "gemini_capture.mjs"
 def gemini(pin: Pin, workspace: Path, home: Path, skill: str, arguments: str,
            builtin_names: set[str] | None) -> Capture:
     package = ensure(pin) / "node_modules" / "@google" / "gemini-cli-core"
-    proc = _run(["node", str(GEMINI_SCRIPT), str(package), str(workspace), skill], workspace, _env(home))
-    if proc.returncode != 0:
+    out = home.parent / "gemini-capture.json"
+    proc = _run(["node", str(GEMINI_SCRIPT), str(package), str(workspace), skill, str(out)], workspace, _env(home))
+    if proc.returncode != 0 or not out.exists():
         raise _failed("gemini: node script", proc, [])
-    data = json.loads(proc.stdout)
+    data = json.loads(out.read_text(encoding="utf-8"))
     return Capture(data["catalog"], data["activation"], None, data["builtins"],
                    {"call": "renderAgentSkills + ActivateSkillTool.execute", "tool_input": {"name": skill}})
 

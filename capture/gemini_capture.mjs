@@ -1,10 +1,12 @@
 // Runs @google/gemini-cli-core's own skill discovery, catalog renderer and
-// activate_skill tool on a workspace.  argv: <package dir> <workspace> <skill>
-// HOME must already point at the case's fresh home.  Prints one JSON object.
+// activate_skill tool on a workspace.  argv: <package dir> <workspace> <skill> <out.json>
+// HOME must already point at the case's fresh home.  Writes one JSON object to
+// <out.json> (the package logs parser warnings to stdout).
+import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [pkg, workspace, skillName] = process.argv.slice(2);
+const [pkg, workspace, skillName, outFile] = process.argv.slice(2);
 const load = (rel) => import(pathToFileURL(path.join(pkg, 'dist', 'src', rel)).href);
 
 const { SkillManager } = await load('skills/skillManager.js');
@@ -38,7 +40,7 @@ try {
 } catch (err) {
   activation = `(build failed) ${err.message}`;
 }
-process.stdout.write(JSON.stringify({
+fs.writeFileSync(outFile, JSON.stringify({
   catalog_all_chars: catalogAll.length,
   catalog: catalogUser,
   activation,

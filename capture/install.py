@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import os
 import subprocess
-import tomllib
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 HERE = Path(__file__).resolve().parent
 PINS = HERE / "pins.toml"

@@ -12,9 +12,14 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import tomllib
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "capture" / "cases"
@@ -42,6 +47,7 @@ class Case:
     skill: str
     arguments: str
     per_harness: dict[str, str]  # harness -> skill to activate there, when it differs
+    skip: dict[str, str]  # harness -> why this case is not captured there (e.g. not reproducible)
 
     def skill_for(self, harness: str) -> str:
         return self.per_harness.get(harness, self.skill)
@@ -56,7 +62,7 @@ def cases() -> list[Case]:
     for folder in sorted(p for p in CASES.iterdir() if (p / "case.toml").is_file()):
         data = tomllib.loads((folder / "case.toml").read_text(encoding="utf-8"))
         out.append(Case(folder.name, folder, data["skill"], data.get("arguments", ""),
-                        dict(data.get("skill_by_harness", {}))))
+                        dict(data.get("skill_by_harness", {})), dict(data.get("skip", {}))))
     return out
 
 

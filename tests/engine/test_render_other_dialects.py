@@ -30,18 +30,21 @@ def test_claude_code_golden_and_cap():
     D = DIALECTS["claude-code"]
     assert (
         D.render(ok())
-        == f"Base directory for this skill: {DIR}\n\n# PDF tools\n\nRun `scripts/extract.py`."
+        == f"Base directory for this skill: {DIR}\n\n# PDF tools\n\nRun `scripts/extract.py`.\n"
     )
+    # Proven against Claude Code 2.1.332: only leading whitespace is trimmed, and
+    # arguments without a placeholder are appended.
+    assert D.render(ok(arguments="x y")).endswith("`scripts/extract.py`.\n\n\nARGUMENTS: x y")
     assert render_catalog(
         [record("b", "Bee."), record("a", "Ay.", when_to_use="When A.")], "claude-code"
     ) == (
-        "The following skills are available for use with the Skill tool:\n\n- a: Ay. When A.\n- b: Bee."
+        "The following skills are available for use with the Skill tool:\n\n- a: Ay. - When A.\n- b: Bee."
     )
     rep = D.report(record("big", "d" * 1500, when_to_use="w" * 100))
     (w,) = rep.warnings
-    assert w.code == "claude-code-listing-cap" and w.actual == 1601 and w.limit == 1536
-    assert rep.entry == "- big: " + "d" * 1500 + " " + "w" * 34 + "\u2026"
-    assert len(w.cut) == 1601 - 1535
+    assert w.code == "claude-code-listing-cap" and w.actual == 1603 and w.limit == 1536
+    assert rep.entry == "- big: " + "d" * 1500 + " - " + "w" * 32 + "\u2026"
+    assert len(w.cut) == 1603 - 1535
     assert not D.report(record("h", "x", **{"disable-model-invocation": True})).included
 
 
@@ -96,7 +99,7 @@ def test_opencode_golden():
         "\n"
         "# PDF tools\n\nRun `scripts/extract.py`.\n"
         "\n"
-        "Base directory for this skill: file:///ws/.skills/pdf-tools\n"
+        "Base directory for this skill: /ws/.skills/pdf-tools\n"
         "Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.\n"
         "Note: file list is sampled.\n"
         "\n"
@@ -118,11 +121,16 @@ def test_gemini_golden():
         "  </instructions>\n"
         "\n"
         "  <available_resources>\n"
-        "    scripts/\n      extract.py\n    references/\n      spec.md\n"
+        "    Showing up to 200 items (files + folders).\n\n"
+        "/ws/.skills/pdf-tools/\n"
+        "├───references/\n│   └───spec.md\n"
+        "└───scripts/\n    └───extract.py\n"
         "  </available_resources>\n"
         "</activated_skill>"
     )
     assert render_catalog([record()], "gemini") == (
+        "# Available Agent Skills\n\nYou have access to the following specialized skills. To activate a skill and "
+        "receive its detailed instructions, call the `activate_skill` tool with the skill's name.\n\n"
         "<available_skills>\n  <skill>\n    <name>pdf-tools</name>\n    <description>Extract text from PDFs.</description>\n"
         "    <location>/ws/.skills/pdf-tools/SKILL.md</location>\n  </skill>\n</available_skills>"
     )

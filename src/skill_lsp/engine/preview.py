@@ -9,14 +9,14 @@ sensitive paths, disable-model-invocation and every frontmatter error apply.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, is_dataclass
+from dataclasses import asdict, is_dataclass, replace
 from typing import Any
 
 from .activation import SessionConfig, SkillRecord, SkillSession
 from .activation.results import Result
 from .config import Settings
 from .findings import RULES
-from .render import catalog_report, get_dialect
+from .render import catalog_report, get_dialect, render_result
 from .workspace import SkillResult
 
 
@@ -72,10 +72,49 @@ def parse_arguments(raw: str | dict[str, str] | None) -> str | dict[str, str] | 
     return raw
 
 
+#: Records no harness preview shows: unreadable, or kept out by skill-lsp's own safety fence.
+_NOT_PREVIEWED = ("IO_ERROR", "SENSITIVE", "OUTSIDE_WORKSPACE")
+
+
+def _previewable(records: list[SkillRecord]) -> list[SkillRecord]:
+    return [r for r in records if r.error is None or r.error[0] not in _NOT_PREVIEWED]
+
+
+def _harness_activate(records: list[SkillRecord], settings: Settings, dialect: str, *, name: str | None,
+                      path: str | None, arguments: str | dict[str, str] | None, as_user: bool) -> Result | None:
+    """Activate as a harness that takes any name it lists (mismatched, uppercase, …).
+
+    None when the harness would not find the skill; the session then answers as usual.
+    """
+    d = get_dialect(dialect)
+    pick = getattr(d, "activation_record", None)
+    if pick is None:
+        return None
+    usable = _previewable(records)
+    target = next((r for r in usable if r.path == path), None) if path is not None else pick(usable, name)
+    if target is None:
+        return None
+    declared = target.frontmatter.get("name")
+    shown = declared if isinstance(declared, str) and declared else target.folder
+    key = "harness-preview"  # the session takes kebab-case keys only; the harness's name is restored below
+    params: dict[str, Any] = {"name": key}
+    if arguments is not None:
+        params["arguments"] = arguments
+    result = session([replace(target, name=key, error=None)], settings, dialect).activate(params, user_initiated=as_user)
+    if result.kind != "ok":
+        return None
+    result = replace(result, name=shown)
+    return replace(result, output=render_result(result, d))
+
+
 def activate(records: list[SkillRecord], settings: Settings, *, name: str | None = None, path: str | None = None,
              dialect: str | None = None, arguments: str | dict[str, str] | None = None,
              as_user: bool = False) -> Result:
     """Activate one skill by name, or the skill whose SKILL.md is ``path`` (it wins over same-name skills)."""
+    harness = _harness_activate(records, settings, dialect or settings.dialect, name=name, path=path,
+                                arguments=arguments, as_user=as_user)
+    if harness is not None:
+        return harness
     if path is not None:
         mine = [r for r in records if r.path == path]
         if not mine:
@@ -93,12 +132,17 @@ def activate(records: list[SkillRecord], settings: Settings, *, name: str | None
 def catalog(records: list[SkillRecord], dialect: str, *, update: bool = False) -> tuple[str, list[dict[str, Any]]]:
     """The catalog text a dialect shows the model, and per-entry sizes and budget warnings."""
     d = get_dialect(dialect)
-    eligible = [r for r in records if r.error is None]
-    # One entry per name, lower root index first (as a harness builds it).
-    by_name: dict[str, SkillRecord] = {}
-    for r in sorted(eligible, key=lambda r: (r.root_index, r.path)):
-        by_name.setdefault(r.name, r)
-    chosen = list(by_name.values())
+    if hasattr(d, "activation_record"):
+        # A harness dialect decides itself who is listed (name/folder mismatches, uppercase
+        # names and long descriptions included) and how same-name skills resolve.
+        chosen = _previewable(records)
+    else:
+        eligible = [r for r in records if r.error is None]
+        # One entry per name, lower root index first (as a harness builds it).
+        by_name: dict[str, SkillRecord] = {}
+        for r in sorted(eligible, key=lambda r: (r.root_index, r.path)):
+            by_name.setdefault(r.name, r)
+        chosen = list(by_name.values())
     text = d.render_catalog(chosen, update=update) if update and d.name == "dsh" else d.render_catalog(chosen)  # type: ignore[call-arg]
     entries = []
     for r in sorted(chosen, key=lambda r: r.name):

@@ -22,6 +22,7 @@ __all__ = [
     "Dialect",
     "record_description",
     "record_display_name",
+    "unsubstituted_body",
 ]
 
 
@@ -56,6 +57,11 @@ def record_description(record: SkillRecord) -> str:
 
 def record_display_name(record: SkillRecord) -> str:
     return record.name
+
+
+def unsubstituted_body(result: OkResult) -> str:
+    """The body as written (harnesses that substitute do it themselves, others not at all)."""
+    return result.raw_body if result.raw_body or not result.body else result.body
 
 
 class Dialect:

@@ -1,4 +1,12 @@
-"""``codex``: Codex CLI (``codex-rs/core-skills/src/render.rs``, ``skill_instructions.rs``).
+"""``codex``: Codex CLI, proven against the 0.171.0 release (tests/golden/harness).
+
+The catalog is a ``<skills_instructions>`` block: fixed prose, a ``### Skill
+roots`` table (`` - `r0` = `/abs/root` ``) and ``- name: description (file:
+rK/folder/SKILL.md)`` entries ordered by scope (system, repo, user) then
+name; whitespace in a description collapses to single spaces and a
+description over 1,024 characters is cut to 1,021 + ``...``.
+
+Older notes on the overall budget (from the source, not re-proven):
 
 Catalog lines ``- {name}: {description} (file: {path})`` inside a character
 budget (default 8,000; 2 % of the context window when known).  When the full
@@ -18,10 +26,42 @@ from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 
 from .base import BudgetWarning, Dialect, record_description
+from .lenient import fields, text_value
 
 __all__ = ["CodexDialect", "CodexCatalog", "DEFAULT_SKILL_METADATA_CHAR_BUDGET", "budget_catalog"]
 
 DEFAULT_SKILL_METADATA_CHAR_BUDGET = 8000
+MAX_DESCRIPTION_CHARS = 1024
+_PREAMBLE = (
+    "<skills_instructions>\n## Skills\n"
+    "A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. "
+    "Below is the list of skills that can be used. Each entry includes a name, description, "
+    "and a short path that can be expanded into an absolute path using the skill roots table.\n"
+    "### Skill roots"
+)
+
+
+def codex_name(record: SkillRecord) -> str:
+    return text_value(fields(record).get("name")) or record.folder
+
+
+def _description(record: SkillRecord) -> str:
+    value = fields(record).get("description")
+    return value if isinstance(value, str) else ""
+
+
+def codex_description(record: SkillRecord) -> str:
+    text = " ".join(_description(record).split())
+    if len(text) > MAX_DESCRIPTION_CHARS:
+        text = text[: MAX_DESCRIPTION_CHARS - 3] + "..."
+    return text
+
+
+def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
+    """Who Codex lists: every skill with a non-empty description, even two with
+    one name; ordered by scope (``root_index``) then name (code points)."""
+    ok = [r for r in records if _description(r).strip()]
+    return sorted(ok, key=lambda r: (r.root_index, codex_name(r), r.path))
 
 
 def _line(name: str, description: str, path: str) -> str:
@@ -92,6 +132,7 @@ class CodexDialect(Dialect):
         ]
 
     def render_ok(self, result: OkResult) -> str:
+        # The whole SKILL.md, unsubstituted: a mention carries no arguments.
         contents = result.source_text if result.source_text is not None else result.body
         return (
             f"<skill>\n<name>{result.name}</name>\n<path>{result.path}</path>\n{contents}\n</skill>"
@@ -103,9 +144,27 @@ class CodexDialect(Dialect):
     def catalog_entry(self, record: SkillRecord) -> str:
         return _line(record.name, record_description(record), record.path.replace("\\", "/"))
 
-    def render_catalog(self, records: Sequence[SkillRecord]) -> str:
-        # Only the "### Available skills" list; Codex wraps it in its own prose.
-        return "\n".join(budget_catalog(self._items(records), self.budget).lines)
+    def render_catalog(self, records: Sequence[SkillRecord], roots: Sequence[str] | None = None) -> str:
+        """The ``<skills_instructions>`` block; ``roots`` is the release's root table
+        (default: the roots of ``records``, in order)."""
+        chosen = listed(records)
+        if roots is None:
+            roots = list(dict.fromkeys(r.root for r in sorted(records, key=lambda r: r.root_index)))
+        labels = {root.rstrip("/"): f"r{i}" for i, root in enumerate(roots)}
+        lines = [_PREAMBLE, *(f"- `r{i}` = `{root}`" for i, root in enumerate(roots)), "### Available skills"]
+        for r in chosen:
+            label = labels.get(r.root.rstrip("/"), r.root)
+            path = f"{label}/{r.folder}/SKILL.md"
+            description = codex_description(r)
+            lines.append(f"- {codex_name(r)}: {description} (file: {path})" if description
+                         else f"- {codex_name(r)}: (file: {path})")
+        lines.append("</skills_instructions>")
+        return "\n".join(lines)
+
+    def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
+        """A ``$name`` mention injects the skill only when exactly one skill has that name."""
+        matches = [r for r in records if codex_name(r) == name and _description(r).strip()]
+        return matches[0] if len(matches) == 1 else None
 
     def entry_warnings(self, record: SkillRecord) -> list[BudgetWarning]:
         cost = len(self.catalog_entry(record)) + 1

@@ -1,44 +1,131 @@
-"""``gemini``: Gemini CLI ``activate_skill`` (``activate-skill.ts`` / ``snippets.ts``)."""
+"""``gemini``: Gemini CLI, proven against ``@google/gemini-cli-core`` 0.61.0 (tests/golden/harness).
+
+Catalog: ``renderAgentSkills`` (a heading, one line of prose naming
+``activate_skill``, then ``<available_skills>`` with indented ``<skill>``
+blocks; nothing escaped, descriptions as parsed).  Activation:
+``activate_skill``'s ``<activated_skill>`` block with the JS-trimmed body
+(``$ARGUMENTS`` is not substituted) and the skill folder drawn by
+``getFolderStructure``.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
+from skill_lsp.engine.activation.jsstr import js_trim
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 
-from .base import Dialect, record_description
+from .base import Dialect, unsubstituted_body
+from .lenient import fields, simple_frontmatter, text_value
 
-__all__ = ["GeminiDialect"]
+__all__ = ["GeminiDialect", "folder_structure", "listed"]
+
+MAX_ITEMS = 200
+_HEADING = (
+    "# Available Agent Skills\n\n"
+    "You have access to the following specialized skills. To activate a skill and receive its "
+    "detailed instructions, call the `activate_skill` tool with the skill's name."
+)
 
 
-def _tree(resources: Sequence[str]) -> str:
-    # Inferred: Gemini prints a folder tree; we print folder headers with
-    # indented file names from the resource listing.
-    lines: list[str] = []
-    current = None
+def _name(record: SkillRecord) -> str | None:
+    return text_value(fields(record).get("name")) or None
+
+
+def _description(record: SkillRecord) -> str | None:
+    value = fields(record).get("description")
+    if isinstance(value, str):
+        return value
+    if value is not None:  # YAML gave a list or map: gemini-cli re-reads the lines
+        return (simple_frontmatter(record.text) or {}).get("description")
+    return None
+
+
+def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
+    """Who Gemini CLI lists: a frontmatter name and a description (empty allowed).
+    Roots are read in order (user, then workspace); within a root the loader's
+    glob yields names in reverse code-point order; a later root's skill replaces
+    an earlier one of the same name in place."""
+    by_name: dict[str, SkillRecord] = {}
+    roots: dict[int, list[SkillRecord]] = {}
+    for r in records:
+        roots.setdefault(r.root_index, []).append(r)
+    for index in sorted(roots):
+        for r in sorted(roots[index], key=lambda r: r.folder, reverse=True):
+            name = _name(r)
+            if name is not None and _description(r) is not None:
+                by_name[name] = r
+    return list(by_name.values())
+
+
+def _sort_key(name: str) -> tuple[str, str]:
+    return (name.casefold(), name)
+
+
+def _listing_tree(resources: Sequence[str]) -> dict:
+    tree: dict = {}
     for item in resources:
-        folder, _, leaf = item.partition("/")
-        if folder != current:
-            lines.append(f"{folder}/")
-            current = folder
-        lines.append(f"  {leaf}")
-    return "\n    ".join(lines)
+        if item.rsplit("/", 1)[-1].startswith("(... "):
+            continue
+        node = tree
+        parts = item.split("/")
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = None
+    return tree
+
+
+def folder_structure(root: str, resources: Sequence[str] = ()) -> str:
+    """gemini-cli's getFolderStructure for one folder (files before folders, by name).
+
+    When ``root`` is not on disk, the tree is drawn from ``resources`` (relative paths)."""
+    lines: list[str] = []
+    on_disk = os.path.isdir(root)
+    listing = _listing_tree(resources)
+
+    def children_of(folder: str, node: dict | None) -> tuple[list[str], list[str]]:
+        if on_disk:
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                return [], []
+            return ([e.name for e in entries if not e.is_dir()], [e.name for e in entries if e.is_dir()])
+        node = node or {}
+        return ([k for k, v in node.items() if v is None], [k for k, v in node.items() if v is not None])
+
+    def walk(folder: str, prefix: str, node: dict | None = None) -> None:
+        file_names, dir_names = children_of(folder, node)
+        files = sorted(file_names, key=_sort_key)
+        dirs = sorted(dir_names, key=_sort_key)
+        children = [(n, False) for n in files] + [(n, True) for n in dirs]
+        for i, (name, is_dir) in enumerate(children):
+            last = i == len(children) - 1
+            lines.append(f"{prefix}{'└───' if last else '├───'}{name}{'/' if is_dir else ''}")
+            if is_dir:
+                sub = (node or {}).get(name) if not on_disk else None
+                walk(os.path.join(folder, name), prefix + ("    " if last else "│   "), sub)
+
+    walk(root, "", listing)
+    head = f"Showing up to {MAX_ITEMS} items (files + folders).\n\n{root.rstrip('/')}/"
+    return "\n".join([head, *lines])
 
 
 class GeminiDialect(Dialect):
     name = "gemini"
-    label = "Gemini CLI"
+    label = "Gemini CLI (gemini-cli-core 0.61.0)"
 
     def render_ok(self, result: OkResult) -> str:
+        tree = folder_structure(result.dir, result.resources)
         return (
             f'<activated_skill name="{result.name}">\n'
             f"  <instructions>\n"
-            f"    {result.body.strip()}\n"
+            f"    {js_trim(unsubstituted_body(result))}\n"
             f"  </instructions>\n"
             f"\n"
             f"  <available_resources>\n"
-            f"    {_tree(result.resources)}\n"
+            f"    {tree}\n"
             f"  </available_resources>\n"
             f"</activated_skill>"
         )
@@ -46,18 +133,26 @@ class GeminiDialect(Dialect):
     def render_not_found(self, result: NotFoundResult) -> str:
         return f'Error: Skill "{result.name}" not found. Available skills are: {", ".join(result.siblings)}'
 
+    def includes(self, record: SkillRecord) -> bool:
+        return _name(record) is not None and _description(record) is not None
+
+    def order(self, records):  # type: ignore[no-untyped-def]
+        return listed(list(records))
+
+    def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
+        return next((r for r in listed(records) if _name(r) == name), None)
+
     def catalog_entry(self, record: SkillRecord) -> str:
-        # Not escaped by Gemini CLI.
         return (
             "  <skill>\n"
-            f"    <name>{record.name}</name>\n"
-            f"    <description>{record_description(record)}</description>\n"
+            f"    <name>{_name(record) or record.folder}</name>\n"
+            f"    <description>{_description(record) or ''}</description>\n"
             f"    <location>{record.path}</location>\n"
             "  </skill>"
         )
 
     def render_catalog(self, records: Sequence[SkillRecord]) -> str:
-        entries = [self.catalog_entry(r) for r in self.order(records)]
+        entries = [self.catalog_entry(r) for r in listed(records)]
         if not entries:
             return ""
-        return "\n".join(["<available_skills>", *entries, "</available_skills>"])
+        return "\n".join([_HEADING, "", "<available_skills>", *entries, "</available_skills>"])

@@ -1,41 +1,89 @@
-"""``opencode``: OpenCode ``packages/opencode/src/tool/skill.ts`` (activation format documented by its source)."""
+"""``opencode``: OpenCode, proven against the 1.18.33 release (tests/golden/harness).
+
+Catalog in the system prompt: two lines of prose, then ``<available_skills>``
+with one indented ``<skill>`` block per skill (name, description and the
+absolute SKILL.md path, unescaped), ordered by name as ``localeCompare`` does.
+Activation: the ``skill`` tool's result; ``$ARGUMENTS`` is not substituted
+(the model-invoked tool takes no arguments).  The ``<skill_files>`` sample is
+up to 10 files from ripgrep, whose order follows the file system's directory
+order; the preview walks folders in name order.
+"""
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from collections.abc import Sequence
 
 from skill_lsp.engine.activation.jsstr import js_trim
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 
-from .base import Dialect, record_description
+from .base import Dialect, unsubstituted_body
+from .lenient import fields
 
-__all__ = ["OpenCodeDialect"]
+__all__ = ["OpenCodeDialect", "listed", "sample_files"]
+
+_PREAMBLE = (
+    "Skills provide specialized instructions and workflows for specific tasks.\n"
+    "Use the skill tool to load a skill when a task matches its description."
+)
+MAX_FILES = 10
+
+
+def _name(record: SkillRecord) -> str | None:
+    value = fields(record).get("name")
+    return value if isinstance(value, str) and value else None
+
+
+def _description(record: SkillRecord) -> str | None:
+    value = fields(record).get("description")
+    return value if isinstance(value, str) else None
+
+
+def _locale_key(name: str) -> tuple[str, str]:
+    # localeCompare: letters compare case-insensitively first, lowercase before uppercase.
+    return (name.casefold(), name.swapcase())
+
+
+def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
+    """Who OpenCode lists: a string name and a string description (empty allowed);
+    roots are read in ``root_index`` order, folders by name, and a later skill
+    with the same name replaces an earlier one; listed by name."""
+    by_name: dict[str, SkillRecord] = {}
+    for r in sorted(records, key=lambda r: (r.root_index, r.folder)):
+        name = _name(r)
+        if name is None or _description(r) is None:
+            continue
+        by_name[name] = r
+    return [by_name[n] for n in sorted(by_name, key=_locale_key)]
+
+
+def sample_files(skill_dir: str) -> list[str]:
+    files: list[str] = []
+    for parent, dirs, names in os.walk(skill_dir):
+        dirs.sort()
+        files.extend(os.path.join(parent, n) for n in sorted(names) if n != "SKILL.md")
+    return files[:MAX_FILES]
 
 
 class OpenCodeDialect(Dialect):
     name = "opencode"
-    label = "OpenCode"
+    label = "OpenCode 1.18.33"
 
     def render_ok(self, result: OkResult) -> str:
-        base = Path(result.dir).as_uri() if os.path.isabs(result.dir) else result.dir
-        # OpenCode samples up to 10 files with ripgrep (any depth, SKILL.md
-        # excluded); the preview uses our resource listing, absolute, without
-        # overflow markers.
-        files = [
-            os.path.join(result.dir, r)
-            for r in result.resources
-            if not r.rsplit("/", 1)[-1].startswith("(... ")
-        ][:10]
+        if os.path.isdir(result.dir):
+            files = sample_files(result.dir)
+        else:  # not on disk (a result built in memory): the engine's resource listing
+            files = [f"{result.dir}/{r}" for r in result.resources if not r.rsplit("/", 1)[-1].startswith("(... ")]
+            files = files[:MAX_FILES]
         return "\n".join(
             [
                 f'<skill_content name="{result.name}">',
                 f"# Skill: {result.name}",
                 "",
-                js_trim(result.body),
+                js_trim(unsubstituted_body(result)),
                 "",
-                f"Base directory for this skill: {base}",
+                f"Base directory for this skill: {result.dir}",
                 "Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.",
                 "Note: file list is sampled.",
                 "",
@@ -49,6 +97,24 @@ class OpenCodeDialect(Dialect):
     def render_not_found(self, result: NotFoundResult) -> str:
         return f'Skill "{result.name}" not found. Available skills: {", ".join(result.siblings) or "none"}'
 
+    def includes(self, record: SkillRecord) -> bool:
+        return _name(record) is not None and _description(record) is not None
+
+    def order(self, records):  # type: ignore[no-untyped-def]
+        return listed(list(records))
+
+    def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
+        return next((r for r in listed(records) if _name(r) == name), None)
+
     def catalog_entry(self, record: SkillRecord) -> str:
-        # Inferred: OpenCode lists skills inside the tool description (skill.txt).
-        return f"<skill><name>{record.name}</name><description>{record_description(record)}</description></skill>"
+        return (
+            "  <skill>\n"
+            f"    <name>{_name(record) or record.folder}</name>\n"
+            f"    <description>{_description(record) or ''}</description>\n"
+            f"    <location>{record.path}</location>\n"
+            "  </skill>"
+        )
+
+    def render_catalog(self, records: Sequence[SkillRecord]) -> str:
+        entries = [self.catalog_entry(r) for r in listed(records)]
+        return "\n".join([_PREAMBLE, "<available_skills>", *entries, "</available_skills>"])

@@ -1,0 +1,161 @@
+"""Every renderer against what the real harness releases sent the model (tests/golden/harness).
+
+Each stored capture was recorded by ``python -m capture run`` from a pinned
+release; here the same case workspace is laid out again, read with skill-lsp's
+engine, rendered by the harness's dialect, normalised the same way, and
+compared byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+from capture import layout  # noqa: E402
+
+from skill_lsp.engine import discovery  # noqa: E402
+from skill_lsp.engine.activation import SessionConfig, SkillSession  # noqa: E402
+from skill_lsp.engine.activation.records import SkillRecord  # noqa: E402
+from skill_lsp.engine.activation.results import OkResult  # noqa: E402
+from skill_lsp.engine.config import Settings  # noqa: E402
+from skill_lsp.engine.preview import record_for  # noqa: E402
+from skill_lsp.engine.render import get_dialect  # noqa: E402
+from skill_lsp.engine.workspace import check_file  # noqa: E402
+
+
+# The roots each captured release reads, in the order it reads them (observed in the
+# captures). The per-harness model (skill_lsp.engine.harness) will own these lists.
+def listing_roots(harness: str, ws: Path, home: Path) -> list[list[str]]:
+    """Root groups in listing precedence; skills of one group share a root_index
+    (Codex: one group per scope, repo then user)."""
+    groups = {
+        # user before project: the user copy of a name wins and is listed first
+        "claude-code": [[home / ".claude/skills"], [ws / ".claude/skills"]],
+        "codex": [[ws / ".codex/skills", ws / ".agents/skills"], [home / ".codex/skills", home / ".agents/skills"]],
+        # a later root replaces an earlier one's skill of the same name: ~/.config/opencode last
+        "opencode": [[home / ".claude/skills"], [home / ".agents/skills"], [ws / ".claude/skills"],
+                     [ws / ".agents/skills"], [ws / ".opencode/skills"], [home / ".config/opencode/skills"]],
+        # discovery order; a later root overrides an earlier one
+        "gemini": [[home / ".gemini/skills"], [home / ".agents/skills"], [ws / ".gemini/skills"],
+                   [ws / ".agents/skills"]],
+    }[harness]
+    return [[str(r) for r in group] for group in groups]
+
+
+def catalog_roots(harness: str, ws: Path, home: Path) -> list[str] | None:
+    """Codex's ``### Skill roots`` table: every root that exists, in the release's order."""
+    if harness != "codex":
+        return None
+    table = [ws / ".codex/skills", home / ".codex/skills", home / ".agents/skills",
+             home / ".codex/skills/.system", ws / ".agents/skills"]
+    system = home / ".codex/skills/.system"
+    return [str(r) for r in table if r == system or r.is_dir()]
+
+
+def activation_name(harness: str, records: list[SkillRecord], name: str) -> SkillRecord | None:
+    """The record the harness activates for ``name`` (None when it activates none)."""
+    return get_dialect(harness).activation_record(records, name)  # type: ignore[attr-defined]
+
+
+CAPTURES = sorted(p.parent for p in layout.GOLDEN.glob("*@*/*/meta.json"))
+
+
+def _id(folder: Path) -> str:
+    return f"{folder.parent.name.split('@')[0]}/{folder.name}"
+
+
+def _records(groups: list[list[str]]):
+    settings = Settings()
+    out = []
+    for index, group in enumerate(groups):
+        for loc in discovery.scan_roots(group, settings.sensitive_patterns):
+            out.append(replace(record_for(check_file(loc.path, settings, loc)), root_index=index))
+    return out
+
+
+def _ok(record, arguments: str) -> OkResult:
+    # The harness activates what it lists; skill-lsp's own findings do not block the preview.
+    # skill-lsp's session only takes kebab-case names; the harnesses take any listed name.
+    session = SkillSession([replace(record, name="capture-key", error=None)], SessionConfig(
+        untrusted_project_skills="allow", unsafe_allow_skill_without_hook=True))
+    params = {"name": "capture-key", "arguments": arguments} if arguments else {"name": "capture-key"}
+    result = session.activate(params)
+    assert isinstance(result, OkResult), result
+    return replace(result, name=record.name)
+
+
+def _files_unordered(text: str) -> str:
+    """OpenCode's <skill_files> come from ripgrep in the file system's directory order."""
+    head, sep, rest = text.partition("<skill_files>\n")
+    if not sep:
+        return text
+    files, sep2, tail = rest.partition("</skill_files>")
+    return head + sep + "\n".join(sorted(files.split("\n"))) + sep2 + tail
+
+
+#: Pairs skill-lsp does not reproduce yet, with the reason; strict, so a fix shows up.
+KNOWN_DIFFERENT = {
+    ("catalog", "codex/many-skills"): "Codex shortens descriptions to fit a share of the model's context "
+                                      "window; that budget is not reproduced yet",
+    ("activation", "opencode/nested-resources"): "OpenCode samples 10 of 11 files in ripgrep's directory order",
+}
+
+
+def _known(kind: str, folder: Path) -> None:
+    reason = KNOWN_DIFFERENT.get((kind, _id(folder)))
+    if reason:
+        pytest.xfail(reason)
+
+
+@pytest.fixture(params=CAPTURES, ids=_id)
+def laid_out(request, tmp_path):
+    folder: Path = request.param
+    meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    case = next(c for c in layout.cases() if c.name == meta["case"])
+    workspace, home = layout.materialise(case, meta["harness"], tmp_path)
+    return folder, meta, workspace, home
+
+
+def test_there_are_captures_for_every_harness():
+    assert {p.parent.name.split("@")[0] for p in CAPTURES} >= {"claude-code", "codex", "opencode", "gemini"}
+    assert len({p.name for p in CAPTURES}) >= 15
+
+
+def test_catalog_matches_capture(laid_out):
+    folder, meta, workspace, home = laid_out
+    harness = meta["harness"]
+    _known("catalog", folder)
+    dialect = get_dialect(harness)
+    records = _records(listing_roots(harness, workspace, home))
+    roots = catalog_roots(harness, workspace, home)
+    text = dialect.render_catalog(records, roots=roots) if roots is not None else dialect.render_catalog(records)  # type: ignore[call-arg]
+    expected = (folder / "catalog.txt").read_text(encoding="utf-8")
+    assert layout.normalise(text, workspace, home) == expected
+
+
+def test_activation_matches_capture(laid_out):
+    folder, meta, workspace, home = laid_out
+    harness = meta["harness"]
+    _known("activation", folder)
+    dialect = get_dialect(harness)
+    records = _records(listing_roots(harness, workspace, home))
+    expected = (folder / "activation.txt").read_text(encoding="utf-8")
+    record = activation_name(harness, records, meta["skill"])
+    if record is None:
+        assert expected == "", "the harness activated a skill skill-lsp says it would not"
+        return
+    result = _ok(record, meta["arguments"] if harness == "claude-code" else "")
+    rendered = layout.normalise(dialect.render(result), workspace, home)
+    if harness == "opencode":
+        rendered, expected = _files_unordered(rendered), _files_unordered(expected)
+    assert rendered == expected
+    if (folder / "tool_result.txt").exists():
+        tool_result = dialect.tool_result(result)  # type: ignore[attr-defined]
+        assert layout.normalise(tool_result, workspace, home) == (folder / "tool_result.txt").read_text(encoding="utf-8")
