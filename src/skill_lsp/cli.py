@@ -1,4 +1,4 @@
-"""Command line: check | preview | catalog | serve | schema | rules.
+"""Command line: check | preview | catalog | serve | schema | rules | completion.
 
 Never imports pygls or lsprotocol except for `serve`, so `check` starts as fast
 as the interpreter allows.
@@ -66,6 +66,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("schema", help="print a JSON Schema of the frontmatter (for yaml-language-server)")
     r = sub.add_parser("rules", help="print the rule table")
     r.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+
+    # Shell completion and the examples at the end of every subcommand's --help.
+    from .commands.completion import SHELLS  # noqa: PLC0415
+    from .commands.examples import EXAMPLES  # noqa: PLC0415
+
+    k = sub.add_parser("completion", help="print a shell completion script (bash, zsh or fish)")
+    k.add_argument("shell", choices=SHELLS)
+    for name, sp in sub.choices.items():
+        sp.epilog = EXAMPLES.get(name)
+        sp.formatter_class = argparse.RawDescriptionHelpFormatter
     return p
 
 
@@ -84,6 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .commands.preview import run_catalog as run  # noqa: PLC0415
         elif args.command == "serve":
             from .commands.serve import run  # noqa: PLC0415
+        elif args.command == "completion":
+            from .commands.completion import run  # noqa: PLC0415
         elif args.command == "schema":
             from .commands.schema import run  # noqa: PLC0415
         else:

@@ -1,0 +1,46 @@
+"""Examples shown at the end of each subcommand's --help (one place, kept short)."""
+
+from __future__ import annotations
+
+EXAMPLES: dict[str, str] = {
+    "check": """\
+examples:
+  skill-lsp check                          lint every skill under the current folder
+  skill-lsp check .claude/skills/pdf/SKILL.md
+  skill-lsp check --fail-on warning .      exit 1 on warnings too
+  skill-lsp check --fix --diff .           show the safe fixes as a diff, write nothing
+  skill-lsp check --fix .                  apply them
+  skill-lsp check --format github .        annotations in GitHub Actions
+  skill-lsp check --format sarif . > skill-lsp.sarif
+exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or configuration error""",
+    "preview": """\
+examples:
+  skill-lsp preview pdf-toolkit            by name, from the workspace catalog
+  skill-lsp preview skills/pdf/SKILL.md --dialect claude-code
+  skill-lsp preview pdf-toolkit --arguments 'report.pdf'          $ARGUMENTS as a string
+  skill-lsp preview deploy-preview --as-user --arguments '{"branch": "main"}'
+  skill-lsp preview pdf-toolkit --format json""",
+    "catalog": """\
+examples:
+  skill-lsp catalog                        the catalog of the current folder's skills
+  skill-lsp catalog --dialect gemini .
+  skill-lsp catalog --dialect dsh --state replacement
+  skill-lsp catalog --format json . | jq '.entries[] | {name, tokens}'""",
+    "serve": """\
+examples:
+  skill-lsp serve                          LSP over stdin/stdout (what editors start)
+  skill-lsp serve --tcp 127.0.0.1:2087     listen on a local TCP port instead""",
+    "schema": """\
+examples:
+  skill-lsp schema > skill.schema.json     JSON Schema for yaml-language-server""",
+    "rules": """\
+examples:
+  skill-lsp rules                          every rule code with its severity
+  skill-lsp rules --format markdown > rules.md
+  skill-lsp rules --format json""",
+    "completion": """\
+examples:
+  eval "$(skill-lsp completion bash)"                       in ~/.bashrc
+  skill-lsp completion zsh > "${fpath[1]}/_skill-lsp"       then restart zsh
+  skill-lsp completion fish > ~/.config/fish/completions/skill-lsp.fish""",
+}
