@@ -4,13 +4,12 @@ docs/rules.md is exactly ``skill-lsp rules --format markdown``. Regenerate it wi
 
     skill-lsp rules --format markdown > docs/rules.md
 
-or ``UPDATE_GOLDEN=1 python -m pytest tests/cli/test_cli_rules_schema.py``.
+or ``python tests/golden/regen.py --write`` (which shows the diff first).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 
 import jsonschema
@@ -32,8 +31,6 @@ def github_slug(heading: str) -> str:
 
 def test_docs_rules_md_is_the_generator_output():
     out = render_markdown()
-    if os.environ.get("UPDATE_GOLDEN"):
-        DOC.write_text(out, encoding="utf-8")
     assert DOC.read_text(encoding="utf-8") == out, \
         "docs/rules.md drifted: run `skill-lsp rules --format markdown > docs/rules.md`"
 

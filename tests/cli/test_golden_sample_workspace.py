@@ -5,9 +5,9 @@ root and compares ``relative/path:line:col CODE`` lines (1-based, code point
 columns, sorted as the CLI prints them) with ``tests/golden/sample-workspace.txt``
 exactly.
 
-After an intended change, regenerate the golden file and review the diff::
+After an intended change, review the diff and rewrite the golden file::
 
-    UPDATE_GOLDEN=1 python -m pytest tests/cli/test_golden_sample_workspace.py
+    python tests/golden/regen.py [--write]
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 import os
 
+from goldens import SAMPLE_FINDINGS as GOLDEN
+from goldens import sample_findings
 from helpers import REPO, run_cli
-
-GOLDEN = REPO / "tests" / "golden" / "sample-workspace.txt"
 
 
 def current_lines() -> tuple[list[str], dict]:
@@ -32,12 +32,7 @@ def current_lines() -> tuple[list[str], dict]:
 
 
 def test_sample_workspace_findings_match_the_golden_file():
-    lines, _ = current_lines()
-    text = "".join(f"{line}\n" for line in lines)
-    if os.environ.get("UPDATE_GOLDEN"):
-        GOLDEN.parent.mkdir(parents=True, exist_ok=True)
-        GOLDEN.write_text(text, encoding="utf-8")
-    assert GOLDEN.read_text(encoding="utf-8") == text
+    assert sample_findings() == GOLDEN.read_text(encoding="utf-8"), "see `python tests/golden/regen.py`"
 
 
 def test_every_bad_sample_skill_has_a_finding_and_every_good_one_none():
