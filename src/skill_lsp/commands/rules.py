@@ -18,6 +18,8 @@ from typing import Any
 
 from ..engine.findings import RULES, Rule
 from ..engine.profiles import DEFAULT_PROFILE, FIELDS, PROFILES, Profile
+from ..engine.rules.by_harness import HARNESSES, SEVERITY_BY_HARNESS
+from . import peer_rules
 
 REGENERATE = "skill-lsp rules --format markdown > docs/rules.md"
 
@@ -31,6 +33,7 @@ def _rule_json(rule: Rule) -> dict[str, Any]:
         "doc": rule.doc,
         "fixes": list(rule.fixes),
         "anchor": rule.code.lower(),
+        **({"severityByHarness": SEVERITY_BY_HARNESS[rule.code]} if rule.code in SEVERITY_BY_HARNESS else {}),
     }
 
 
@@ -120,6 +123,10 @@ def render_markdown() -> str:
         if r.fixes:
             out.append("Fixes: " + "; ".join(r.fixes) + ".")
             out.append("")
+        if r.code in SEVERITY_BY_HARNESS:
+            row = SEVERITY_BY_HARNESS[r.code]
+            out += ["Severity by harness: " + ", ".join(f"{h} {row[h]}" for h in HARNESSES) + ".", ""]
+    out += _migration()
     out += [
         "## Profiles",
         "",
@@ -140,6 +147,22 @@ def render_markdown() -> str:
         out.append(f"| `{f.key}` | {f.kind}{values} | {limit} | {_cell(f.summary)} | {_cell(f.harnesses)} |")
     out.append("")
     return "\n".join(out)
+
+
+def _migration() -> list[str]:
+    """Tables mapping agnix and skillsaw rule ids to skill-lsp codes (commands/peer_rules.py)."""
+    def codes(text: str) -> str:
+        return ", ".join(f"[`{c}`](#{c.lower()})" for c in text.split(", ") if c) or "not applicable"
+
+    out = ["## Migrating from agnix or skillsaw", "",
+           f"Every skill-related rule of agnix {peer_rules.AGNIX_VERSION} (`agnix explain ID`) and every rule of "
+           f"skillsaw {peer_rules.SKILLSAW_VERSION} (`skillsaw list-rules`), with the skill-lsp code that reports "
+           "the same problem, or why none does.", "",
+           "### agnix", "", "| agnix | title | skill-lsp | note |", "|---|---|---|---|"]
+    out += [f"| {rid} | {_cell(title)} | {codes(c)} | {_cell(note)} |" for rid, title, c, note in peer_rules.AGNIX]
+    out += ["", "### skillsaw", "", "| skillsaw | skill-lsp | note |", "|---|---|---|"]
+    out += [f"| {rid} | {codes(c)} | {_cell(note)} |" for rid, c, note in peer_rules.skillsaw_rows()]
+    return out + [""]
 
 
 def render(fmt: str) -> str:

@@ -280,6 +280,10 @@ _BUILDERS: dict[str, Callable[[SkillDocument, Finding], list[Fix]]] = {
 def fixes_for(doc: SkillDocument, finding: Finding) -> list[Fix]:
     builder = _BUILDERS.get(finding.code)
     if builder is None:
+        from .depth_fixes import BUILDERS  # noqa: PLC0415 - it imports this module
+
+        builder = BUILDERS.get(finding.code)
+    if builder is None:
         return []
     try:
         return builder(doc, finding)

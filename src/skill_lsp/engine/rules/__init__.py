@@ -58,7 +58,24 @@ def check(doc: SkillDocument, ctx: Context) -> list[Finding]:
         out.extend(fields.check(doc, ctx))
     if doc.split is not None and (doc.split.closed or not doc.split.has_frontmatter):
         out.extend(body.check(doc, ctx))
+    out.extend(depth_check(doc, ctx))
     out.sort(key=lambda f: (f.start, f.end, f.code))
+    return out
+
+
+def depth_check(doc: SkillDocument, ctx: Context) -> list[Finding]:
+    """The rule-depth modules (issue 12), staged like the rules above."""
+    from . import arguments, codex_openai_yaml, description, files, harness_values, security  # noqa: PLC0415
+
+    out: list[Finding] = []
+    if doc.frontmatter_ok:
+        out.extend(harness_values.check(doc, ctx))
+        out.extend(description.check(doc, ctx))
+        out.extend(codex_openai_yaml.check(doc, ctx))
+    if doc.split is not None and (doc.split.closed or not doc.split.has_frontmatter):
+        out.extend(security.check(doc, ctx))
+        out.extend(arguments.check(doc, ctx))
+        out.extend(files.check(doc, ctx))
     return out
 
 

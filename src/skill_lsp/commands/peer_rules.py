@@ -1,0 +1,215 @@
+"""Migration aid: agnix and skillsaw rule ids -> skill-lsp codes (rendered into docs/rules.md).
+
+Rule lists as the tools print them: agnix 0.59.3 (`agnix explain ID`, the 88
+rules in its skill, reference, XML, cross-platform and prompt categories) and
+skillsaw 0.22.0 (`skillsaw list-rules`, all 110). Each row is (id, title,
+skill-lsp codes, note); no codes means "not applicable" and the note says why.
+"""
+
+from __future__ import annotations
+
+AGNIX_VERSION = "0.59.3"
+SKILLSAW_VERSION = "0.22.0"
+
+_FIELD_NOTE = "UNKNOWN_FIELD under that harness's profile once targets cover it; no profile yet"
+_PROSE = "prose-style heuristic; no harness behaves differently"
+
+AGNIX: tuple[tuple[str, str, str, str], ...] = (
+    ("AMP-SK-001", "Amp skill uses unsupported field", "UNKNOWN_FIELD", _FIELD_NOTE),
+    ("AMP-SK-002", "Amp skill masked by an .agents/skills copy", "SHADOWED", ""),
+    ("AMP-SK-003", "Amp skill too deep to be discovered", "", "Amp's discovery depth is not modelled"),
+    ("AS-001", "Missing frontmatter", "MISSING_FRONTMATTER", ""),
+    ("AS-002", "Missing required field: name", "MISSING_FIELD", ""),
+    ("AS-003", "Missing required field: description", "MISSING_FIELD", ""),
+    ("AS-004", "Invalid name format", "NAME_INVALID", ""),
+    ("AS-005", "Name starts/ends with hyphen", "NAME_INVALID", ""),
+    ("AS-006", "Consecutive hyphens in name", "NAME_INVALID", ""),
+    ("AS-008", "Description too short", "EMPTY_FIELD", "harnesses require only a non-empty description"),
+    ("AS-009", "Description contains angle brackets (Codex)", "DESCRIPTION_ANGLE_BRACKETS", ""),
+    ("AS-011", "Invalid compatibility length", "TOO_LONG", ""),
+    ("AS-012", "Content exceeds 500 lines", "BODY_TOO_LONG", ""),
+    ("AS-013", "Reference chain too deep", "REFERENCE_TOO_DEEP", "skill-lsp measures folder depth, not link chains"),
+    ("AS-015", "Claude API upload size exceeds 30MB", "", "upload size is not measured (FILE_TOO_LARGE covers SKILL.md)"),
+    ("AS-016", "Skill parse error", "INVALID_FRONTMATTER", ""),
+    ("AS-017", "Name must match parent directory", "NAME_MISMATCH", ""),
+    ("AS-020", "Description lacks a when-to-use trigger", "DESCRIPTION_NO_TRIGGER", ""),
+    ("AS-021", "SKILL.md body exceeds 5,000 tokens", "SKILL_TOO_LARGE", ""),
+    ("AS-022", "Bundled script prompts for interactive input", "", "script contents are not analysed"),
+    ("AS-023", "Bundled file not mentioned in the skill", "UNREFERENCED_FILE", ""),
+    ("AS-024", "Unpinned package-runner command", "", "a supply-chain policy, not a harness behaviour"),
+    ("AS-025", "Duplicate skill name across skill roots", "SHADOWED, DUPLICATE_NAME", ""),
+    ("AS-026", "Generic reference pointer without load condition", "", _PROSE),
+    ("AS-027", "Unfinished TODO scaffold placeholder", "", _PROSE),
+    ("CC-SK-001", "Invalid model value", "UNKNOWN_MODEL", ""),
+    ("CC-SK-002", "Invalid context value", "INVALID_VALUE", ""),
+    ("CC-SK-004", "Agent without context", "AGENT_WITHOUT_FORK", ""),
+    ("CC-SK-005", "Invalid agent type", "", "custom agent names are valid; skill-lsp cannot see the user's agents"),
+    ("CC-SK-006", "Side-effect skill without disable-model-invocation", "UNSCOPED_BASH",
+     "skill-lsp reports the unscoped shell grant, not guessed side effects"),
+    ("CC-SK-007", "Unrestricted Bash", "UNSCOPED_BASH", ""),
+    ("CC-SK-008", "Unknown tool name", "UNKNOWN_TOOL", "near misses only; other unknown names stay silent"),
+    ("CC-SK-010", "Invalid hooks in skill frontmatter", "INVALID_HOOKS", ""),
+    ("CC-SK-013", "Fork context without actionable instructions", "", _PROSE),
+    ("CC-SK-014", "Invalid disable-model-invocation type", "INVALID_TYPE, INVALID_VALUE", ""),
+    ("CC-SK-015", "Invalid user-invocable type", "INVALID_TYPE, INVALID_VALUE", ""),
+    ("CC-SK-016", "Indexed $ARGUMENTS without argument-hint", "ARGUMENTS_WITHOUT_HINT", ""),
+    ("CC-SK-017", "Unknown frontmatter field", "UNKNOWN_FIELD", ""),
+    ("CC-SK-018", "Invalid effort value", "INVALID_VALUE", ""),
+    ("CC-SK-019", "Invalid paths format", "INVALID_PATHS_GLOB, INVALID_TYPE", ""),
+    ("CC-SK-020", "Invalid shell value", "INVALID_VALUE", ""),
+    ("CC-SK-021", "Hardcoded user directory path", "PERSONAL_PATH", ""),
+    ("CC-SK-022", "Reserved Claude skill name", "RESERVED_NAME_WORD", "plugin-prefixed names are NAME_INVALID"),
+    ("CC-SK-023", "Argument placeholder inside code", "PLACEHOLDER_IN_CODE", ""),
+    ("CC-SK-024", "Skill without description", "MISSING_FIELD", ""),
+    ("CC-SK-025", "Skill listing over budget", "", "shown by `skill-lsp preview` / `catalog` (listing budgets), not a check"),
+    ("CC-SK-027", "Legacy custom command file", "", ".claude/commands files are not skills"),
+    ("CC-SK-028", "Injected command not run", "", "skill-lsp lists only commands Claude Code runs (hover, preview)"),
+    ("CC-SK-030", "Skill name uses a reserved word", "RESERVED_NAME_WORD", ""),
+    ("CC-SK-031", "XML tag in skill name or description", "DESCRIPTION_ANGLE_BRACKETS, NAME_INVALID", ""),
+    ("CC-SK-032", "Skill description not in third person", "DESCRIPTION_PERSON", ""),
+    ("CC-SK-033", "Vague skill name", "VAGUE_NAME", ""),
+    ("CC-SK-034", "Long reference file without table of contents", "", "reference files' contents are not analysed"),
+    ("CL-SK-001", "Cline skill uses unsupported field", "UNKNOWN_FIELD", _FIELD_NOTE),
+    ("CL-SK-004", "Cline skill without instructions", "", "an empty body is valid in every spec"),
+    ("CP-SK-001", "Copilot skill uses unsupported field", "UNKNOWN_FIELD", _FIELD_NOTE),
+    ("CP-SK-002", "Copilot skill pre-approves shell or bash", "UNSCOPED_BASH", "severity row `copilot` waits for targets"),
+    ("CR-SK-001", "Cursor skill uses unsupported field", "UNKNOWN_FIELD", _FIELD_NOTE),
+    ("CX-SK-001", "Codex skill uses unsupported field", "UNKNOWN_FIELD", _FIELD_NOTE),
+    ("CX-SK-004", "Skill catalog exceeds Codex fallback budget", "", "shown by `skill-lsp preview --dialect codex`, not a check"),
+    ("CX-SK-006", "agents/openai.yaml field ignored by Codex", "INVALID_OPENAI_YAML", ""),
+    ("CX-SK-007", "Auxiliary documentation in Codex skill folder", "", "Codex loads SKILL.md only; a README does no harm"),
+    ("KR-SK-001", "Kiro skill uses unsupported field", "UNKNOWN_FIELD", _FIELD_NOTE),
+    ("KR-SK-002", "Vague Kiro skill description", "DESCRIPTION_NO_TRIGGER", ""),
+    ("OC-SK-001", "OpenCode skill uses unsupported field", "UNKNOWN_FIELD", _FIELD_NOTE),
+    ("PE-002", "Chain-of-thought on simple task", "", _PROSE),
+    ("PE-004", "Ambiguous instructions", "", _PROSE),
+    ("PE-005", "Redundant generic instructions", "", _PROSE),
+    ("PE-006", "Negative-only instructions", "", _PROSE),
+    ("REF-001", "Import file not found", "", "@imports belong to CLAUDE.md, not skills"),
+    ("REF-002", "Broken markdown link", "BROKEN_LINK", ""),
+    ("REF-003", "Duplicate import", "", "@imports belong to CLAUDE.md, not skills"),
+    ("VER-001", "No tool/spec versions pinned", "", "project configuration, not a skill"),
+    ("WS-SK-001", "Windsurf skill uses unsupported field", "UNKNOWN_FIELD", _FIELD_NOTE),
+    ("XML-001", "Unclosed XML tag", "", "XML in a body is prose to every harness"),
+    ("XML-002", "Mismatched closing tag", "", "XML in a body is prose to every harness"),
+    ("XML-003", "Unmatched closing tag", "", "XML in a body is prose to every harness"),
+    ("XP-001", "Inert content in AGENTS.md", "", "AGENTS.md is not a skill"),
+    ("XP-002", "AGENTS.md heading hierarchy", "", "AGENTS.md is not a skill"),
+    ("XP-003", "Hard-coded user home path", "PERSONAL_PATH", ""),
+    ("XP-004", "Conflicting build/test commands", "", "instruction files, not skills"),
+    ("XP-005", "Conflicting tool constraints", "", "instruction files, not skills"),
+    ("XP-006", "Several tools' instruction files without a note", "", "instruction files, not skills"),
+    ("XP-008", "CLAUDE.md @-imports Cursor does not inline", "", "instruction files, not skills"),
+    ("XP-SK-001", "Skill uses client-specific features", "UNKNOWN_FIELD, DEFERRED_FIELD", "under the agentskills / skill-tool profiles"),
+    ("XP-SK-002", "Hardcoded user directory path in skill", "PERSONAL_PATH", ""),
+    ("XP-SK-003", "Hardcoded secret in skill files", "SECRET", "SKILL.md only"),
+    ("XP-SK-004", "Backslash path in skill", "BACKSLASH_PATH", ""),
+)
+
+_NOT_SKILL = {
+    "agent-plugin": "plugin manifests, not skills",
+    "antigravity": "Antigravity configuration, not skills",
+    "apm": "APM packages, not skills",
+    "claude-agent": "subagent files, not skills",
+    "claude-command": "slash-command files, not skills",
+    "claude-hooks": "hooks.json, not skills (skill hooks: INVALID_HOOKS)",
+    "claude-marketplace": "plugin marketplaces, not skills",
+    "claude-md": "CLAUDE.md, not skills",
+    "claude-plugin": "plugin manifests, not skills",
+    "claude-rules": ".claude/rules files, not skills",
+    "claude-settings": "settings files, not skills",
+    "coderabbit": "CodeRabbit configuration, not skills",
+    "codex-hooks": "Codex hooks files, not skills",
+    "codex-marketplace": "plugin marketplaces, not skills",
+    "codex-mcp": "MCP configuration, not skills",
+    "codex-plugin": "plugin manifests, not skills",
+    "copilot-agent": "custom agent files, not skills",
+    "cursor": "Cursor configuration, not skills",
+    "devin-rules": "Devin rules, not skills",
+    "goose": "Goose recipes, not skills",
+    "grok": "Grok configuration, not skills",
+    "hooks": "hooks.json, not skills",
+    "instruction": "instruction files (AGENTS.md, CLAUDE.md), not skills",
+    "mcp": "MCP configuration, not skills",
+    "muse": "Muse configuration, not skills",
+    "openclaw": "OpenClaw packages, not skills",
+    "opencode": "OpenCode configuration, not skills",
+    "pi-config": "Pi configuration, not skills",
+    "pi-mcp": "Pi configuration, not skills",
+    "pi-resource": "Pi configuration, not skills",
+    "promptfoo": "promptfoo evals, not skills",
+    "skills-lock": "skills-lock.json, not a skill",
+}
+
+# skillsaw rules that concern skills, with their skill-lsp codes (or why not).
+_SKILLSAW_SKILL = {
+    "agentskill-description": ("EMPTY_FIELD, TOO_LONG, DESCRIPTION_NO_TRIGGER", ""),
+    "agentskill-evals": ("", "evals/evals.json is a skillsaw convention no harness reads"),
+    "agentskill-evals-required": ("", "evals/evals.json is a skillsaw convention no harness reads"),
+    "agentskill-name": ("NAME_INVALID, NAME_MISMATCH", ""),
+    "agentskill-rename-refs": ("", "a refactoring, not a finding"),
+    "agentskill-structure": ("", "the spec allows other folders beside scripts/, references/, assets/"),
+    "agentskill-unreferenced-files": ("UNREFERENCED_FILE", "top-level files of scripts/, references/, assets/"),
+    "agentskill-valid": ("MISSING_FRONTMATTER, INVALID_FRONTMATTER, MISSING_FIELD", ""),
+    "codex-openai-metadata": ("INVALID_OPENAI_YAML", "agents/openai.yaml; plugin metadata is not a skill"),
+    "content-broken-internal-reference": ("BROKEN_LINK", ""),
+    "content-description-routing": ("DESCRIPTION_NO_TRIGGER", ""),
+    "content-embedded-secrets": ("SECRET", ""),
+    "content-progressive-disclosure": ("BODY_TOO_LONG, SKILL_TOO_LARGE", ""),
+    "content-unlinked-internal-reference": ("MISSING_MENTIONED_FILE", "skill-lsp reports only paths that do not exist"),
+    "context-budget": ("SKILL_TOO_LARGE", ""),
+    "devin-skill-valid": ("", "no Devin profile"),
+    "pi-skill-valid": ("MISSING_FIELD, INVALID_FRONTMATTER", "no Pi profile; the shared checks apply"),
+    "security-dynamic-context": ("RISKY_DYNAMIC_COMMAND, DYNAMIC_COMMAND_NOT_ALLOWED", ""),
+    "security-encoded-payload": ("", "not implemented: high-entropy blobs are mostly legitimate data in skills"),
+    "security-hidden-instructions": ("HIDDEN_COMMENT", ""),
+    "security-invisible-unicode": ("INVISIBLE_CHARACTERS, NAME_SPOOFABLE", ""),
+    "content-unclosed-fence": ("", "not implemented"),
+    "content-placeholder-text": ("", _PROSE),
+}
+
+SKILLSAW_IDS = (
+    "agent-plugin-json-valid", "agent-plugin-mcp-valid", "agent-plugin-required", "agentskill-description",
+    "agentskill-evals", "agentskill-evals-required", "agentskill-name", "agentskill-rename-refs",
+    "agentskill-structure", "agentskill-unreferenced-files", "agentskill-valid", "antigravity-config-json-valid",
+    "antigravity-hooks-valid", "antigravity-mcp-valid", "antigravity-plugin-json-valid", "apm-structure-valid",
+    "apm-yaml-valid", "claude-agent-frontmatter", "claude-command-frontmatter", "claude-command-name-format",
+    "claude-command-naming", "claude-command-sections", "claude-hooks-valid", "claude-marketplace-json-valid",
+    "claude-marketplace-registration", "claude-md-agents-import", "claude-plugin-json-required",
+    "claude-plugin-json-valid", "claude-plugin-naming", "claude-plugin-readme", "claude-rules-valid",
+    "claude-settings-dangerous", "coderabbit-schema-valid", "coderabbit-yaml-valid", "codex-hooks-valid",
+    "codex-marketplace-json-valid", "codex-marketplace-registration", "codex-mcp-headers", "codex-openai-metadata",
+    "codex-plugin-json-valid", "codex-plugin-structure", "content-banned-references",
+    "content-broken-internal-reference", "content-cognitive-chunks", "content-contradiction",
+    "content-description-routing", "content-embedded-secrets", "content-emphasis-density", "content-hook-candidate",
+    "content-inconsistent-terminology", "content-inline-tool-examples", "content-instruction-budget",
+    "content-instruction-drift", "content-mcp-tool-name", "content-missing-stop-condition", "content-negative-only",
+    "content-placeholder-text", "content-progressive-disclosure", "content-redundant-with-tooling",
+    "content-repeated-directive", "content-section-length", "content-tautological", "content-unclosed-fence",
+    "content-unlinked-internal-reference", "content-weak-language", "context-budget", "copilot-agent-valid",
+    "cursor-hooks-valid", "cursor-marketplace-json-valid", "cursor-plugin-json-valid", "cursor-rules-valid",
+    "devin-rules-valid", "devin-skill-valid", "goose-recipe-valid", "goose-subrecipe-references", "grok-agent-valid",
+    "grok-config-project-scope", "grok-config-valid", "grok-hooks-valid", "grok-marketplace-index-parity",
+    "grok-marketplace-json-valid", "grok-plugin-json-valid", "grok-plugin-structure", "hooks-dangerous",
+    "hooks-prohibited", "instruction-file-valid", "instruction-imports-valid", "mcp-prohibited",
+    "mcp-registry-npm-name-match", "mcp-registry-server-json-valid", "mcp-registry-version-semver", "mcp-valid-json",
+    "muse-hooks-valid", "openclaw-manifest-valid", "openclaw-metadata", "openclaw-package-valid", "openclaw-resources",
+    "opencode-config-valid", "pi-config-valid", "pi-mcp-valid", "pi-resource-paths", "pi-skill-valid",
+    "promptfoo-assertions", "promptfoo-metadata", "promptfoo-valid", "security-dynamic-context",
+    "security-encoded-payload", "security-hidden-instructions", "security-invisible-unicode", "skills-lock-valid",
+)
+
+
+def skillsaw_rows() -> list[tuple[str, str, str]]:
+    """(id, skill-lsp codes, note) for every skillsaw rule."""
+    rows = []
+    for rid in SKILLSAW_IDS:
+        if rid in _SKILLSAW_SKILL:
+            codes, note = _SKILLSAW_SKILL[rid]
+        elif rid.startswith("content-"):
+            codes, note = "", _PROSE
+        else:
+            prefix = max((p for p in _NOT_SKILL if rid.startswith(p)), key=len, default="")
+            codes, note = "", _NOT_SKILL.get(prefix, "not a skill file")
+        rows.append((rid, codes, note))
+    return rows

@@ -1,0 +1,85 @@
+"""Argument placeholders: `$ARGUMENTS`, `$N`, `${CLAUDE_*}` (Claude Code and the skill tool).
+
+Claude Code substitutes `$ARGUMENTS`, `$ARGUMENTS[N]` and `$N` (0-based: `$0` is the
+first argument) everywhere in the body, code blocks included (CHANGELOG: `\\$` escapes a literal `$` before a
+digit), and `${CLAUDE_SKILL_DIR}`, `${CLAUDE_SESSION_ID}`, `${CLAUDE_EFFORT}`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..document import SkillDocument
+from ..findings import Finding
+from . import Context
+from .bodyscan import code_blocks, inline_code, inside
+from .by_harness import emit
+
+_ARGS = re.compile(r"(?<!\\)\$ARGUMENTS\b|(?<![\\$\w])\$\d\b")
+_MONEY = re.compile(r"[.,]\d|\d| ?(?:million|billion|per|each|/)")
+_POSITIONAL = re.compile(r"(?<![\\$\w])\$(\d+)\b")
+_VARIABLE = re.compile(r"\$\{((?:CLAUDE|SKILL)_[A-Z0-9_]*)\}")
+# Substitutions Claude Code documents for skill content (CHANGELOG entries adding each).
+KNOWN_VARIABLES = ("CLAUDE_SKILL_DIR", "CLAUDE_SESSION_ID", "CLAUDE_EFFORT", "CLAUDE_PLUGIN_ROOT",
+                   "CLAUDE_PLUGIN_DATA", "CLAUDE_PROJECT_DIR")
+
+
+def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    body = doc.body_text
+    if "$" not in body:
+        return
+    base = doc.body_start
+    blocks = code_blocks(doc)
+    takes = "argument-hint" in doc.entries or "arguments" in doc.entries
+    use = _argument_use(doc, blocks)
+    if use is not None and doc.frontmatter_ok and not takes and "argument-hint" in ctx.profile.known:
+        yield from emit(ctx, "ARGUMENTS_WITHOUT_HINT", f"the body uses {use[0]} but the frontmatter has no "
+                        "argument-hint; the slash menu shows the hint so the user knows what to pass",
+                        use[1], use[2], {"insert": "argument-hint"})
+    if blocks and (takes or use is not None):
+        # Only a skill that takes arguments gets them substituted into its code.
+        for m in _POSITIONAL.finditer(body):
+            s = base + m.start()
+            if inside(blocks, s):
+                n = int(m.group(1))
+                yield from emit(ctx, "PLACEHOLDER_IN_CODE", f"{m.group(0)} in a code block is replaced by the "
+                                f"{_ordinal(n + 1)} argument when the skill is run with {n + 1} or more arguments "
+                                f"(0-based); write \\{m.group(0)} to keep it literal", s, s + len(m.group(0)),
+                                {"fix": "escape", "placeholder": m.group(0)})
+    if "${" in body:
+        for m in _VARIABLE.finditer(body):
+            name = m.group(1)
+            if name in KNOWN_VARIABLES:
+                continue
+            hint = " (did you mean ${CLAUDE_SKILL_DIR}?)" if "SKILL" in name else ""
+            s = base + m.start()
+            yield from emit(ctx, "UNKNOWN_SUBSTITUTION", f"${{{name}}} is not a substitution Claude Code makes; it stays "
+                            f"literal in the skill{hint}. Known: "
+                            + ", ".join(f"${{{v}}}" for v in KNOWN_VARIABLES[:3]), s, s + len(m.group(0)),
+                            {"variable": name})
+
+
+def _argument_use(doc: SkillDocument, blocks: list[tuple[int, int]]) -> tuple[str, int, int] | None:
+    """The first `$ARGUMENTS` in prose, or the first `$N` when prose uses two of them (a lone `$5` is a price)."""
+    body = doc.body_text
+    base = doc.body_start
+    code = sorted(blocks + [(s, e) for _t, s, e in inline_code(doc)])
+    first: dict[str, tuple[str, int, int]] = {}
+    for m in _ARGS.finditer(body):
+        s = base + m.start()
+        if code and inside(code, s):
+            continue
+        token = m.group(0)
+        if token == "$ARGUMENTS":
+            return token, s, s + len(token)
+        if _MONEY.match(body, m.end()):
+            continue
+        first.setdefault(token, (token, s, s + len(token)))
+    if len(first) >= 2:
+        return min(first.values(), key=lambda t: t[1])
+    return None
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"

@@ -1,0 +1,168 @@
+"""Codex's `agents/openai.yaml` beside SKILL.md (codex-rs core skills loader).
+
+Codex deserialises the file with serde into {interface, dependencies, policy}
+and fails open: invalid YAML drops the whole file, a bad value drops that
+value (with a log line nobody sees), unknown keys are ignored. Each of those
+is reported here, on the SKILL.md's opening fence, naming the line in the YAML.
+Limits: display_name ≤ 64, short_description and default_prompt ≤ 1,024
+characters (whitespace collapsed), brand_color `#RRGGBB`, icons relative under
+assets/, dependencies.tools[] need type and value (type ≤ 64 characters).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from ..document import SkillDocument
+from ..findings import Finding
+from ..text import SourceText
+from ..yamlnodes import Node, compose, resolve_scalar
+from . import Context
+from .by_harness import emit
+
+PATH = "agents/openai.yaml"
+MAX_BYTES = 256 * 1024
+TOP_KEYS = ("interface", "dependencies", "policy")
+INTERFACE = {"display_name": 64, "short_description": 1024, "icon_small": 0, "icon_large": 0, "brand_color": 0,
+             "default_prompt": 1024}
+TOOL_KEYS = {"type": 64, "value": 1024, "description": 1024, "transport": 64, "command": 1024, "url": 1024}
+POLICY_KEYS = ("allow_implicit_invocation", "products")
+_COLOR = re.compile(r"^#[0-9A-Fa-f]{6}$")
+
+
+def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    if ctx.skill_dir is None or ctx.exists("agents") is not True:
+        return
+    path = os.path.join(ctx.skill_dir, "agents", "openai.yaml")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError:
+        return
+    sp = doc.split
+    anchor = (sp.open_start, max(sp.open_end, sp.open_start + 1)) if sp is not None and sp.has_frontmatter \
+        else (0, max(doc.src.line_end(0), 1))
+    for line, message in problems(data.decode("utf-8", "replace"), ctx.skill_dir):
+        yield from emit(ctx, "INVALID_OPENAI_YAML", f"{PATH} line {line}: {message}", *anchor,
+                        {"file": PATH, "line": line})
+
+
+def problems(text: str, skill_dir: str | None = None) -> list[tuple[int, str]]:
+    """(1-based line, message) for each value Codex would drop or ignore."""
+    src = SourceText(text)
+    root, err, _tagged = compose(text)
+    if err is not None:
+        return [(src.line_of(err.offset) + 1, f"invalid YAML ({err.message}); Codex ignores the whole file")]
+    if root is None:
+        return []
+    out: list[tuple[int, str]] = []
+
+    def at(node: Node, message: str) -> None:
+        out.append((src.line_of(node.start) + 1, message))
+
+    if root.kind != "map":
+        at(root, "must be a mapping with interface, dependencies or policy; Codex ignores the whole file")
+        return out
+    for k, v in _items(root):
+        key = k.value
+        if key not in TOP_KEYS:
+            at(k, f"unknown key '{key}' is ignored by Codex (interface, dependencies, policy)")
+        elif key == "interface":
+            _interface(v, skill_dir, at)
+        elif key == "dependencies":
+            _dependencies(v, at)
+        else:
+            _policy(v, at)
+    return out
+
+
+def _items(node: Node) -> list[tuple[Node, Node]]:
+    return [(k.target(), v.target()) for k, v in node.items if k.target().kind == "scalar"]
+
+
+def _string(node: Node) -> str | None:
+    value = resolve_scalar(node) if node.kind == "scalar" else None
+    return value if isinstance(value, str) else None
+
+
+def _mapping(node: Node, where: str, at: Any) -> bool:
+    if node.kind == "map":
+        return True
+    if not (node.kind == "scalar" and resolve_scalar(node) is None):
+        at(node, f"'{where}' must be a mapping; Codex ignores the whole file")
+    return False
+
+
+def _interface(node: Node, skill_dir: str | None, at: Any) -> None:
+    if not _mapping(node, "interface", at):
+        return
+    for k, v in _items(node):
+        key = k.value
+        if key not in INTERFACE:
+            at(k, f"unknown key 'interface.{key}' is ignored ({', '.join(INTERFACE)})")
+            continue
+        value = _string(v)
+        if value is None:
+            if not (v.kind == "scalar" and resolve_scalar(v) is None):
+                at(v, f"'interface.{key}' must be a string; Codex ignores the whole file")
+            continue
+        flat = " ".join(value.split())
+        if not flat:
+            at(v, f"'interface.{key}' is empty and ignored")
+        elif INTERFACE[key] and len(flat) > INTERFACE[key]:
+            at(v, f"'interface.{key}' is {len(flat)} characters; Codex ignores values over {INTERFACE[key]}")
+        elif key == "brand_color" and not _COLOR.match(value.strip()):
+            at(v, f"'interface.brand_color' \"{value}\" is not #RRGGBB; Codex ignores it")
+        elif key.startswith("icon_"):
+            _icon(v, key, value, skill_dir, at)
+
+
+def _icon(node: Node, key: str, value: str, skill_dir: str | None, at: Any) -> None:
+    parts = [p for p in value.replace("\\", "/").split("/") if p not in ("", ".")]
+    if value.startswith("/") or ".." in parts or not parts or parts[0] != "assets":
+        at(node, f"'interface.{key}' must be a relative path under assets/; Codex ignores \"{value}\"")
+    elif skill_dir is not None and not os.path.isfile(os.path.join(skill_dir, *parts)):
+        at(node, f"'interface.{key}' points at '{'/'.join(parts)}', which does not exist")
+
+
+def _dependencies(node: Node, at: Any) -> None:
+    if not _mapping(node, "dependencies", at):
+        return
+    for k, v in _items(node):
+        if k.value != "tools":
+            at(k, f"unknown key 'dependencies.{k.value}' is ignored (tools)")
+            continue
+        if v.kind != "seq":
+            at(v, "'dependencies.tools' must be a list; Codex ignores the whole file")
+            continue
+        for item in v.items:
+            tool = item.target()
+            if tool.kind != "map":
+                at(tool, "each dependencies.tools entry must be a mapping with type and value")
+                continue
+            fields = {k2.value: v2 for k2, v2 in _items(tool)}
+            for need in ("type", "value"):
+                if need not in fields or not (_string(fields[need]) or "").strip():
+                    at(tool, f"dependencies.tools entry without '{need}' is dropped by Codex")
+            for key, v2 in fields.items():
+                if key not in TOOL_KEYS:
+                    at(v2, f"unknown key '{key}' in a dependencies.tools entry is ignored")
+                    continue
+                s = _string(v2)
+                if s is not None and len(" ".join(s.split())) > TOOL_KEYS[key]:
+                    at(v2, f"dependencies.tools '{key}' is over {TOOL_KEYS[key]} characters; Codex ignores it")
+
+
+def _policy(node: Node, at: Any) -> None:
+    if not _mapping(node, "policy", at):
+        return
+    for k, v in _items(node):
+        if k.value not in POLICY_KEYS:
+            at(k, f"unknown key 'policy.{k.value}' is ignored ({', '.join(POLICY_KEYS)})")
+        elif k.value == "allow_implicit_invocation" and not isinstance(resolve_scalar(v) if v.kind == "scalar" else None, bool):
+            at(v, "'policy.allow_implicit_invocation' must be true or false; Codex ignores the whole file")
+        elif k.value == "products" and v.kind != "seq":
+            at(v, "'policy.products' must be a list; Codex ignores the whole file")

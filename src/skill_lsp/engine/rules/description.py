@@ -1,0 +1,88 @@
+"""How the description and name read to the harnesses that judge them.
+
+Angle brackets and reserved words make validators refuse a skill; a missing
+trigger clause, first/second person and vague names are guidance (hints).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..document import SkillDocument
+from ..findings import Finding
+from . import Context
+from .by_harness import emit
+from .harness_values import string_value
+
+# Codex's and Anthropic's skill-creator validators (quick_validate.py) refuse `<` or `>`;
+# the Claude API refuses XML tags in a description.
+_TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
+_ANGLE = re.compile(r"[<>]")
+RESERVED_WORDS = ("anthropic", "claude")
+# platform.claude.com best practices: avoid vague names.
+VAGUE_NAMES = frozenset(("helper", "helpers", "utils", "util", "utility", "utilities", "tools", "tool", "misc",
+                         "common", "general", "stuff", "documents", "data", "files"))
+MIN_WORDS = 6
+# A clause that says when to use the skill.
+_TRIGGER = re.compile(
+    r"\bwhen(?:ever)?\b|\buse (?:this|it|for|to|on|in|with|if|after|before|during)\b|\btrigger|\binvoke|\bactivat"
+    r"|\bif (?:the )?(?:user|you)\b|\bask(?:s|ed)? (?:to|for|about)\b|\bneed(?:s|ed)? to\b|\bfor (?:tasks|requests|"
+    r"questions|any)\b|\bapplies to\b|\bused (?:to|for|by|during|before|after|in)\b|\bupon\b|\bbefore\b|\bafter\b",
+    re.I)
+# "my notes" inside a quoted trigger phrase is the user speaking: only the skill's own "I" counts.
+_FIRST_PERSON = re.compile(r"\bI(?:'m|'ll| am| can| will| help| create| generate| provide)\b")
+_SECOND_PERSON = re.compile(r"(?:^|[.!?]\s+)You (?:can|should|will|may|must)\b")
+
+
+def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    yield from _description(doc, ctx)
+    yield from _name(doc, ctx)
+
+
+def _description(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    value = string_value(doc, "description")
+    if not value or not value.strip():
+        return
+    node = doc.entries["description"].value
+    raw = doc.text[node.start:node.end]
+    tag = _TAG.search(value)
+    if tag is not None or _ANGLE.search(value):
+        shown = tag.group(0) if tag is not None else _ANGLE.search(value).group(0)  # type: ignore[union-attr]
+        at = raw.find(shown)
+        s, e = (node.start + at, node.start + at + len(shown)) if at >= 0 else (node.start, node.end)
+        what = f"an XML-like tag {shown}" if tag is not None else f"'{shown}'"
+        yield from emit(ctx, "DESCRIPTION_ANGLE_BRACKETS", f"description contains {what}: Codex's and Anthropic's "
+                        "skill validators refuse '<' and '>', and the Claude API refuses XML tags", s, e,
+                        {"text": shown})
+    # A stub of a few words is not judged: the rule is about descriptions that explain only the "what".
+    if len(value.split()) >= MIN_WORDS and "when_to_use" not in doc.entries and "whenToUse" not in doc.entries \
+            and not _TRIGGER.search(value):
+        yield from emit(ctx, "DESCRIPTION_NO_TRIGGER", "description says what the skill does but not when to use it; "
+                        "add a clause such as \"Use when ...\" (the model picks skills by this text)",
+                        node.start, max(node.end, node.start + 1))
+    person = _FIRST_PERSON.search(value) or _SECOND_PERSON.search(value)
+    if person is not None:
+        word = person.group(0).strip(" .!?")
+        at = raw.find(word)
+        s, e = (node.start + at, node.start + at + len(word)) if at >= 0 else (node.start, node.end)
+        yield from emit(ctx, "DESCRIPTION_PERSON", f"description speaks in the {'first' if person.re is _FIRST_PERSON else 'second'} "
+                        f"person ('{word}'); write it in the third person (\"Extracts ...\", \"Use when ...\"): it is "
+                        "read inside the model's own prompt", s, e, {"text": word})
+
+
+def _name(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    value = string_value(doc, "name")
+    if not value or not value.strip():
+        return
+    node = doc.entries["name"].value
+    name = value.strip().lower()
+    parts = re.split(r"[-_\s]+", name)
+    reserved = [w for w in RESERVED_WORDS if w in parts]
+    if reserved:
+        yield from emit(ctx, "RESERVED_NAME_WORD", f"name contains the reserved word '{reserved[0]}': skills uploaded "
+                        "to the Claude API or claude.ai may not use 'anthropic' or 'claude' in their name",
+                        node.start, max(node.end, node.start + 1), {"word": reserved[0]})
+    if name in VAGUE_NAMES or (len(parts) > 1 and all(p in VAGUE_NAMES for p in parts)):
+        yield from emit(ctx, "VAGUE_NAME", f"name '{value.strip()}' says little about what the skill does; name the "
+                        "task (e.g. processing-pdfs, reviewing-migrations)", node.start, max(node.end, node.start + 1))

@@ -1,0 +1,323 @@
+"""Values of the fields Claude Code reads: model, hooks, allowed-tools, agent, paths.
+
+fields.py checks each field's shape; this module checks what the harness does
+with the value. A field the active profile does not know stays silent here
+(fields.py reports it as unknown or deferred).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..document import SkillDocument
+from ..findings import Finding
+from ..yamlnodes import Node, resolve_scalar
+from . import Context
+from .by_harness import emit
+
+# Model aliases Claude Code resolves (CHANGELOG: opus/sonnet/haiku aliases, `inherit`,
+# `opusplan`, the `[1m]` long-context suffix, `default`); full model ids are accepted
+# in `model:` frontmatter like `--model` (CHANGELOG 2.1: "agents now accept the same
+# model values as --model").
+MODEL_ALIASES = ("inherit", "sonnet", "opus", "haiku", "opusplan", "default",
+                 "sonnet[1m]", "opus[1m]", "opusplan[1m]")
+# A Claude model id as Anthropic, Bedrock and Vertex spell it (claude-opus-4-5,
+# us.anthropic.claude-sonnet-4-5-20250929-v1:0, claude-opus-4@20250514).
+_MODEL_ID = re.compile(r"^(?:[a-z0-9-]+\.)*(?:anthropic[./])?claude-[a-z0-9.@:-]+(?:\[1m\])?$", re.I)
+
+# Hook events Claude Code dispatches (each added in a CHANGELOG entry; an unknown
+# event name in settings is ignored since the "unrecognized hook event" fix).
+HOOK_EVENTS = (
+    "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied",
+    "Notification", "UserPromptSubmit", "Stop", "StopFailure", "SubagentStart", "SubagentStop",
+    "SessionStart", "SessionEnd", "PreCompact", "PostCompact", "Setup", "TeammateIdle",
+    "TaskCreated", "TaskCompleted", "ConfigChange", "WorktreeCreate", "WorktreeRemove",
+    "InstructionsLoaded", "CwdChanged", "FileChanged", "DirectoryAdded", "MessageDisplay",
+    "Elicitation", "ElicitationResult",
+)
+# Hook handler types and the key each one needs.
+HOOK_TYPES = {"command": "command", "prompt": "prompt", "agent": "prompt", "http": "url", "mcp_tool": ""}
+_HOOK_KEYS = ("type", "command", "prompt", "url", "timeout", "once", "async", "statusMessage", "model",
+              "headers", "allowedEnvVars", "server", "tool", "input", "shell")
+
+# Built-in tool names as Claude Code spells them in permission rules.
+CLAUDE_TOOLS = (
+    "Agent", "AskUserQuestion", "Bash", "BashOutput", "CronCreate", "CronDelete", "CronList", "Edit",
+    "EnterPlanMode", "EnterWorktree", "ExitPlanMode", "ExitWorktree", "Glob", "Grep", "KillShell", "LS",
+    "LSP", "ListAgents", "ListMcpResourcesTool", "Monitor", "MultiEdit", "NotebookEdit", "NotebookRead",
+    "PowerShell", "Read", "ReadMcpResourceTool", "SendMessage", "Skill", "SlashCommand", "StructuredOutput",
+    "Task", "TaskCreate", "TaskGet", "TaskList", "TaskOutput", "TaskStop", "TaskUpdate", "TodoRead",
+    "TodoWrite", "ToolSearch", "WebFetch", "WebSearch", "Workflow", "Write",
+)
+_TOOL_LOWER = {t.lower(): t for t in CLAUDE_TOOLS}
+
+
+def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    known = ctx.profile.known
+    entries = doc.entries
+    if "model" in known and "model" in entries:
+        yield from _model(doc, ctx)
+    if "agent" in known and "agent" in entries:
+        yield from _agent(doc, ctx)
+    if "hooks" in known and "hooks" in entries:
+        yield from _hooks(doc, ctx, entries["hooks"].value.target())
+    if "allowed-tools" in known and "allowed-tools" in entries:
+        yield from _tools(doc, ctx)
+    if "paths" in known and "paths" in entries:
+        yield from _paths(doc, ctx)
+
+
+def string_value(doc: SkillDocument, key: str) -> str | None:
+    entry = doc.entries.get(key)
+    if entry is None:
+        return None
+    node = entry.value.target()
+    value = resolve_scalar(node) if node.kind == "scalar" else None
+    return value if isinstance(value, str) else None
+
+
+def _span(node: Node) -> tuple[int, int]:
+    return node.start, max(node.end, node.start + 1)
+
+
+def _model(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    value = string_value(doc, "model")
+    if value is None or not value.strip():
+        return
+    v = value.strip()
+    if v.lower() in MODEL_ALIASES or _MODEL_ID.match(v):
+        return
+    near = closest(v.lower(), MODEL_ALIASES)
+    data = {"field": "model", "values": list(MODEL_ALIASES)}
+    hint = ""
+    if near is not None:
+        data["replacement"] = near
+        hint = f"; did you mean '{near}'?"
+    node = doc.entries["model"].value
+    yield from emit(ctx, "UNKNOWN_MODEL", f"model '{v}' is neither a Claude Code alias ({', '.join(MODEL_ALIASES[:5])}, "
+                    f"...) nor a Claude model id such as claude-sonnet-4-5{hint}", *_span(node), data)
+
+
+def _agent(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    if string_value(doc, "context") == "fork":
+        return
+    entry = doc.entries["agent"]
+    yield from emit(ctx, "AGENT_WITHOUT_FORK", "'agent' has effect only with 'context: fork'; without it the skill "
+                    "runs inline and the agent type is ignored", entry.key_node.start, entry.key_node.end,
+                    {"field": "agent", "insert": "context: fork"})
+
+
+def _hooks(doc: SkillDocument, ctx: Context, node: Node) -> Iterator[Finding]:
+    if node.kind != "map":
+        return  # fields.py reports the type
+    for k, v in node.items:
+        event = k.target().value if k.target().kind == "scalar" else ""
+        if event not in HOOK_EVENTS:
+            near = closest(event, HOOK_EVENTS)
+            hint = f"; did you mean '{near}'?" if near else ""
+            yield from emit(ctx, "INVALID_HOOKS", f"'{event}' is not a Claude Code hook event{hint}", *_span(k),
+                            {"event": event, **({"replacement": near} if near else {})})
+            continue
+        groups = v.target()
+        if groups.kind != "seq":
+            yield from emit(ctx, "INVALID_HOOKS", f"hooks.{event} must be a list of {{matcher, hooks}} entries",
+                            *_span(v), {"event": event})
+            continue
+        for group in groups.items:
+            yield from _hook_group(ctx, event, group.target())
+
+
+def _hook_group(ctx: Context, event: str, group: Node) -> Iterator[Finding]:
+    if group.kind != "map":
+        yield from emit(ctx, "INVALID_HOOKS", f"each hooks.{event} entry must be a mapping with 'matcher' and 'hooks'",
+                        *_span(group), {"event": event})
+        return
+    keys = {k.target().value: (k, v) for k, v in group.items if k.target().kind == "scalar"}
+    if "hooks" not in keys:
+        what = "'command' belongs inside a 'hooks' list" if "command" in keys or "type" in keys else "no 'hooks' list"
+        yield from emit(ctx, "INVALID_HOOKS", f"hooks.{event} entry has {what}: write "
+                        "`- matcher: ...` then `hooks: [{type: command, command: ...}]`", *_span(group), {"event": event})
+        return
+    for key, (k, _v) in keys.items():
+        if key not in ("matcher", "hooks"):
+            yield from emit(ctx, "INVALID_HOOKS", f"unknown key '{key}' in a hooks.{event} entry (matcher, hooks)",
+                            *_span(k), {"event": event})
+    matcher = keys.get("matcher")
+    if matcher is not None:
+        mv = matcher[1].target()
+        if mv.kind != "scalar" or not isinstance(resolve_scalar(mv), (str, type(None))):
+            yield from emit(ctx, "INVALID_HOOKS", f"hooks.{event} matcher must be a string (a tool name or regex)",
+                            *_span(mv), {"event": event})
+    handlers = keys["hooks"][1].target()
+    if handlers.kind != "seq":
+        yield from emit(ctx, "INVALID_HOOKS", f"hooks.{event}[].hooks must be a list of handlers", *_span(handlers),
+                        {"event": event})
+        return
+    for h in handlers.items:
+        yield from _handler(ctx, event, h.target())
+
+
+def _handler(ctx: Context, event: str, h: Node) -> Iterator[Finding]:
+    if h.kind != "map":
+        yield from emit(ctx, "INVALID_HOOKS", "a hook handler must be a mapping such as {type: command, command: ...}",
+                        *_span(h), {"event": event})
+        return
+    fields = {k.target().value: (k, v.target()) for k, v in h.items if k.target().kind == "scalar"}
+    t = fields.get("type")
+    kind = resolve_scalar(t[1]) if t is not None and t[1].kind == "scalar" else None
+    if kind not in HOOK_TYPES:
+        where = t[1] if t is not None else h
+        shown = f"'{kind}'" if kind is not None else "missing"
+        yield from emit(ctx, "INVALID_HOOKS", f"hook type is {shown}; Claude Code runs {', '.join(HOOK_TYPES)}",
+                        *_span(where), {"event": event})
+        return
+    needed = HOOK_TYPES[str(kind)]
+    if needed and needed not in fields:
+        yield from emit(ctx, "INVALID_HOOKS", f"a '{kind}' hook needs '{needed}'", *_span(h), {"event": event})
+    timeout = fields.get("timeout")
+    if timeout is not None:
+        tv = resolve_scalar(timeout[1]) if timeout[1].kind == "scalar" else None
+        if isinstance(tv, bool) or not isinstance(tv, (int, float)) or tv <= 0:
+            yield from emit(ctx, "INVALID_HOOKS", "hook 'timeout' must be a positive number of seconds",
+                            *_span(timeout[1]), {"event": event})
+    for key, (k, _v) in fields.items():
+        if key not in _HOOK_KEYS:
+            yield from emit(ctx, "INVALID_HOOKS", f"unknown key '{key}' in a hook handler", *_span(k), {"event": event})
+
+
+# --------------------------------------------------------------------- allowed-tools
+
+_TOOL_TOKEN = re.compile(r"[^\s,()]+(?:\([^()]*\)?)?|\(")
+
+
+def tool_tokens(doc: SkillDocument, key: str = "allowed-tools") -> list[tuple[str, int, int]]:
+    """(tool, start, end) for each entry of a tools field; spans exact where the source allows."""
+    entry = doc.entries.get(key)
+    if entry is None:
+        return []
+    node = entry.value.target()
+    text = doc.text
+    out: list[tuple[str, int, int]] = []
+    if node.kind == "seq":
+        for item in node.items:
+            it = item.target()
+            v = resolve_scalar(it) if it.kind == "scalar" else None
+            if isinstance(v, str) and v.strip():
+                out.extend(_split(v.strip(), text, it.start, it.end, whole=True))
+        return out
+    value = resolve_scalar(node) if node.kind == "scalar" else None
+    if isinstance(value, str):
+        out.extend(_split(value, text, node.start, node.end, whole=False))
+    return out
+
+
+def _split(value: str, text: str, start: int, end: int, whole: bool) -> list[tuple[str, int, int]]:
+    if whole and "(" in value:
+        parts = [value]
+    else:
+        parts = _parts(value)
+    out = []
+    cursor = start
+    for p in parts:
+        at = text.find(p, cursor, end)
+        if at < 0:
+            out.append((p, start, max(end, start + 1)))
+            continue
+        out.append((p, at, at + len(p)))
+        cursor = at + len(p)
+    return out
+
+
+def _parts(value: str) -> list[str]:
+    """Split on blanks and commas outside parentheses (the skill tool's splitter)."""
+    from ..activation.frontmatter import normalize_allowed_tools  # noqa: PLC0415
+
+    parts = normalize_allowed_tools(value)
+    return parts if isinstance(parts, list) else [value]
+
+
+def _tools(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    model_invocable = doc.value("disable-model-invocation") is not True
+    for token, s, e in tool_tokens(doc):
+        name = token.split("(", 1)[0]
+        if token.count("(") != token.count(")") or token.startswith("(") or token.endswith("()"):
+            yield from emit(ctx, "INVALID_TOOL_PATTERN", f"tool rule '{token}' is malformed: write Name or "
+                            "Name(pattern) with one balanced pair of parentheses", s, e, {"tool": token})
+            continue
+        if name.startswith("mcp__") or name in _TOOL_LOWER.values():
+            if name in ("Bash", "PowerShell") and token in (name, f"{name}(*)") and model_invocable:
+                yield from emit(ctx, "UNSCOPED_BASH", f"'{token}' pre-approves every shell command while this skill "
+                                "runs, and the model can activate the skill on its own; scope it, e.g. "
+                                f"{name}(git status:*), or set disable-model-invocation: true", s, e, {"tool": token})
+            continue
+        proper = _TOOL_LOWER.get(name.lower()) or closest(name, CLAUDE_TOOLS, case=True)
+        if proper is None:
+            continue  # a name we do not know is not necessarily wrong (new tools arrive often)
+        yield from emit(ctx, "UNKNOWN_TOOL", f"'{name}' is not a Claude Code tool name; did you mean '{proper}'? "
+                        "(tool names are case-sensitive)", s, s + len(name), {"tool": name, "replacement": proper})
+
+
+# --------------------------------------------------------------------- paths
+
+def _paths(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    node = doc.entries["paths"].value.target()
+    items = node.items if node.kind == "seq" else [node] if node.kind == "scalar" else []
+    for item in items:
+        it = item.target()
+        v = resolve_scalar(it) if it.kind == "scalar" else None
+        if not isinstance(v, str):
+            continue
+        for pattern in (v.split(",") if node.kind == "scalar" else [v]):
+            p = pattern.strip()
+            problem = glob_problem(p)
+            if problem:
+                yield from emit(ctx, "INVALID_PATHS_GLOB", f"paths glob '{p}' {problem}", *_span(it), {"glob": p})
+
+
+def glob_problem(p: str) -> str:
+    if not p:
+        return "is empty"
+    if p.count("[") != p.count("]"):
+        return "has an unclosed bracket"
+    if p.count("{") != p.count("}"):
+        return "has an unclosed brace group"
+    if p.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", p):
+        return "is absolute; paths globs are relative to the project"
+    if "\\" in p:
+        return "uses backslashes; globs use '/'"
+    return ""
+
+
+# --------------------------------------------------------------------- shared
+
+def closest(word: str, choices: tuple[str, ...], *, case: bool = False) -> str | None:
+    """The choice within a small edit distance of ``word`` (never for very short words)."""
+    if len(word) < 4:
+        return None
+    w = word if case else word.lower()
+    best, best_d = None, 3
+    for c in choices:
+        cc = c if case else c.lower()
+        if abs(len(cc) - len(w)) > 2:
+            continue
+        d = _distance(w.lower(), cc.lower())
+        limit = 1 if len(cc) <= 5 else 2
+        if d <= limit and d < best_d:
+            best, best_d = c, d
+    return best
+
+
+def _distance(a: str, b: str) -> int:
+    """Optimal string alignment distance (adjacent transpositions count once)."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cost = ca != cb
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[-1]

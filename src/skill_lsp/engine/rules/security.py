@@ -1,0 +1,196 @@
+"""What a skill makes a harness run or hides from its reviewer.
+
+* ``!`command` `` dynamic context: Claude Code runs it when the skill loads,
+  before the model reads anything (docs: "Inject dynamic context").
+* Invisible and bidirectional characters, and instructions inside HTML
+  comments: the model reads them, a reviewer of the rendered Markdown does not.
+* Secrets pasted into SKILL.md (reported with the value redacted).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..document import SkillDocument
+from ..findings import Finding
+from . import Context
+from .by_harness import emit
+from .harness_values import tool_tokens
+
+# Claude Code runs `!` only at the start of a line or after whitespace (`X=!`cmd`` stays text).
+_DYNAMIC = re.compile(r"(?<!\S)!`([^`\n]+)`")
+_RISKY = (
+    (re.compile(r"\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^|;&]*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|\biex\b"),
+     "pipes a download into a shell"),
+    (re.compile(r"(?:^|[\s;&|(])sudo\s"), "runs sudo"),
+    (re.compile(r"\brm\s+-(?:[a-zA-Z]*r[a-zA-Z]*f|[a-zA-Z]*f[a-zA-Z]*r)\b|\brm\s+-r\s+-f\b"), "deletes recursively (rm -rf)"),
+    (re.compile(r"(?:>>?|\btee\s+(?:-a\s+)?)\s*(?:~|/(?!dev/null|tmp/)|\$HOME|\.\./)"), "writes outside the skill folder"),
+    (re.compile(r"\bchmod\s+(?:-R\s+)?777\b"), "makes files world-writable"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DynamicCommand:
+    command: str
+    start: int  # the whole !`...` construct
+    end: int
+    risks: tuple[str, ...]
+
+
+def dynamic_commands(doc: SkillDocument) -> list[DynamicCommand]:
+    """Every ``!`command` `` in the body, in order, with what makes it risky (for hover and preview)."""
+    body = doc.body_text
+    if "!`" not in body:
+        return []
+    base = doc.body_start
+    out = []
+    for m in _DYNAMIC.finditer(body):
+        cmd = m.group(1).strip()
+        risks = tuple(why for rx, why in _RISKY if rx.search(cmd))
+        out.append(DynamicCommand(cmd, base + m.start(), base + m.end(), risks))
+    return out
+
+
+def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    yield from _dynamic(doc, ctx)
+    yield from _invisible(doc, ctx)
+    yield from _comments(doc, ctx)
+    yield from _secrets(doc, ctx)
+
+
+def _dynamic(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    commands = dynamic_commands(doc)
+    if not commands:
+        return
+    rules = [t for t, _s, _e in tool_tokens(doc)] if doc.frontmatter_ok and "allowed-tools" in doc.entries else None
+    for c in commands:
+        if c.risks:
+            yield from emit(ctx, "RISKY_DYNAMIC_COMMAND", f"Claude Code runs `{c.command}` when the skill loads, before "
+                            f"the model or you see it; it {' and '.join(c.risks)}", c.start, c.end,
+                            {"command": c.command, "risks": list(c.risks)})
+        if rules is not None and not bash_allows(rules, c.command):
+            yield from emit(ctx, "DYNAMIC_COMMAND_NOT_ALLOWED", f"allowed-tools does not permit `{c.command}`: add "
+                            f"Bash({c.command.split()[0]}:*) or the skill's dynamic context fails to load",
+                            c.start, c.end, {"command": c.command})
+
+
+def bash_allows(rules: list[str], command: str) -> bool:
+    """Whether Claude Code permission rules (``Bash``, ``Bash(git:*)``, ``Bash(git *)``) cover ``command``."""
+    for r in rules:
+        if r in ("Bash", "Bash(*)"):
+            return True
+        if not (r.startswith("Bash(") and r.endswith(")")):
+            continue
+        pattern = r[5:-1].strip()
+        if pattern.endswith(":*"):
+            prefix = pattern[:-2]
+            if command == prefix or command.startswith(prefix + " ") or command.startswith(prefix):
+                return True
+        elif fnmatch.fnmatchcase(command, pattern):
+            return True
+    return False
+
+
+# --------------------------------------------------------------------- invisible characters
+
+# Bidi embeddings/overrides/isolates (Trojan Source), zero-width space, word joiner and
+# invisible operators, BOM, Unicode tag characters (ASCII smuggling): never needed in prose.
+_ALWAYS = "\u202a-\u202e\u2066-\u2069\u200b\u2060-\u2064\ufeff\U000e0000-\U000e007f"
+# Joiners and direction marks are needed in emoji sequences and right-to-left or Indic
+# scripts; they are suspect only between ASCII characters.
+_CONTEXTUAL = "\u200c\u200d\u200e\u200f\u061c"
+_INVISIBLE = re.compile(f"[{_ALWAYS}{_CONTEXTUAL}]+")
+
+
+def _invisible(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    text = doc.text
+    if text.isascii():
+        return
+    start_at = doc.body_start
+    if doc.frontmatter_ok and "description" in doc.entries:
+        start_at = min(start_at, doc.entries["description"].value.start)
+    for m in _INVISIBLE.finditer(text, start_at):
+        run = m.group(0)
+        if m.start() == 0 and run == "\ufeff":
+            continue
+        if all(c in _CONTEXTUAL for c in run):
+            before = text[m.start() - 1] if m.start() > 0 else " "
+            after = text[m.end()] if m.end() < len(text) else " "
+            if not (before.isascii() and after.isascii()):
+                continue
+        if m.start() < doc.body_start and not _in_description(doc, m.start()):
+            continue
+        chars = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(run))
+        yield from emit(ctx, "INVISIBLE_CHARACTERS", f"invisible or bidirectional control characters ({chars}): the "
+                        "model reads them but a reviewer does not see them", m.start(), m.end(), {"fix": "delete"})
+
+
+def _in_description(doc: SkillDocument, offset: int) -> bool:
+    entry = doc.entries.get("description")
+    return entry is not None and entry.value.start <= offset < entry.value.end
+
+
+# --------------------------------------------------------------------- hidden instructions
+
+_COMMENT = re.compile(r"<!--(.*?)-->", re.S)
+_INSTRUCTION = re.compile(
+    r"\b(?:ignore|disregard|forget|override)\b[^.\n]{0,40}\b(?:instructions?|previous|above|rules|guidelines|prompt)\b"
+    r"|\bdo not (?:tell|mention|reveal|inform|show|disclose)\b|\bwithout (?:telling|asking|informing|notifying)\b"
+    r"|\bsystem prompt\b|\b(?:curl|wget)\s+\S|\bexfiltrat|\bsend (?:the |all |any )?(?:contents?|files?|keys?|tokens?|"
+    r"secrets?|credentials?|data)\b|\b(?:secretly|silently|covertly)\b",
+    re.I)
+
+
+def _comments(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    body = doc.body_text
+    if "<!--" not in body:
+        return
+    base = doc.body_start
+    code = doc.body.code_blocks
+    for m in _COMMENT.finditer(body):
+        s = base + m.start()
+        if any(cs <= s < ce for cs, ce in code):
+            continue
+        hit = _INSTRUCTION.search(m.group(1))
+        if hit is None:
+            continue
+        yield from emit(ctx, "HIDDEN_COMMENT", f"HTML comment carries an instruction (\"{hit.group(0).strip()}\"): the "
+                        "model reads comments, the rendered Markdown a reviewer sees hides them", s, base + m.end(),
+                        {"text": hit.group(0).strip()})
+
+
+# --------------------------------------------------------------------- secrets
+
+_SECRETS = (
+    ("AWS access key id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("GitHub token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{60,}\b")),
+    ("Anthropic API key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{32,}")),
+    ("OpenAI API key", re.compile(r"\bsk-(?!ant-)(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}")),
+    ("Slack token", re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{20,}")),
+    ("Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("Stripe secret key", re.compile(r"\b[sr]k_live_[0-9A-Za-z]{24,}\b")),
+    ("private key", re.compile(r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----"
+                               r"\s*(?:[A-Za-z0-9+/=]{40,}\s*){2,}")),
+)
+_PLACEHOLDER = re.compile(r"x{4,}|X{4,}|EXAMPLE|example|your|YOUR|\.\.\.|<|\*{3,}|0{8,}|1234567|abcdef", re.I)
+
+
+def _secrets(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    text = doc.text
+    for label, rx in _SECRETS:
+        for m in rx.finditer(text):
+            value = m.group(0)
+            if _PLACEHOLDER.search(value) or _low_entropy(value):
+                continue
+            shown = value[:6] + "…" if label != "private key" else "-----BEGIN … PRIVATE KEY-----"
+            yield from emit(ctx, "SECRET", f"{label} in the skill ({shown}, {len(value)} characters): anyone who "
+                            "installs the skill gets it; revoke it and load it from the environment instead",
+                            m.start(), m.end(), {"kind": label})
+
+
+def _low_entropy(value: str) -> bool:
+    tail = value[-24:]
+    return len(set(tail)) < 8
