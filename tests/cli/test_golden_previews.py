@@ -31,10 +31,17 @@ def test_every_golden_file_has_a_case() -> None:
     assert files == set(CASES)
 
 
+# The real releases activate a skill whose name differs from its folder (capture case
+# name-mismatch) and one whose YAML fails, reading `key: value` lines (broken-frontmatter).
+LENIENT = {".claude/skills/name-mismatch", ".claude/skills/unquoted-colon"}
+HARNESSES = {"claude-code", "codex", "opencode", "gemini"}
+
+
 @pytest.mark.parametrize("dialect", DIALECT_NAMES)
 def test_preview_exit_code_says_whether_the_skill_activates(dialect: str) -> None:
     got = [(skill, run_cli("preview", f"sample-workspace/{skill}", "--dialect", dialect)[0]) for skill, _ in SKILLS]
-    assert got == [(skill, code) for skill, code in SKILLS]
+    lenient = dialect in HARNESSES
+    assert got == [(skill, 0 if lenient and skill in LENIENT else code) for skill, code in SKILLS]
 
 
 @pytest.mark.parametrize(("decision", "code"), HOOK_DECISIONS)

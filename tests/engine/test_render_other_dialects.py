@@ -48,9 +48,9 @@ def test_claude_code_golden_and_cap():
     assert not D.report(record("h", "x", **{"disable-model-invocation": True})).included
 
 
-@pytest.mark.parametrize(("when", "cut"), [(535, False), (536, True)])
+@pytest.mark.parametrize(("when", "cut"), [(533, False), (534, True)])
 def test_claude_code_cap_is_exact(when: int, cut: bool):
-    # description (1000) + space + when_to_use: 1536 characters are listed whole, 1537 are not.
+    # description (1000) + " - " + when_to_use: 1536 characters are listed whole, 1537 are not.
     rep = DIALECTS["claude-code"].report(record("cap", "d" * 1000, when_to_use="w" * when))
     assert bool(rep.warnings) is cut
     assert (("w" * when) in rep.entry) is not cut
