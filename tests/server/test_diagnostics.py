@@ -79,8 +79,11 @@ async def test_non_skill_markdown_is_ignored(client, workspace):
 async def test_workspace_scan_publishes_shadowing_with_related_information(client, workspace):
     loser = workspace / ".claude/skills/release-notes/SKILL.md"
     if not workspace_pulled(client):
-        params = await wait_for(lambda: diagnostics_for(client, uri(loser)), timeout=20)
-        diags = params.diagnostics
+        # The scan publishes per-skill findings first and cross-skill ones after.
+        def shadowing():
+            params = diagnostics_for(client, uri(loser))
+            return params if params and any(d.code == "SHADOWED" for d in params.diagnostics) else None
+        diags = (await wait_for(shadowing, timeout=20)).diagnostics
     else:
         await wait_for(lambda: scan_done(client), timeout=20)
         report = await client.workspace_diagnostic_async(t.WorkspaceDiagnosticParams(previous_result_ids=[]))
@@ -157,7 +160,7 @@ async def test_watched_files_pick_up_a_new_skill_folder(client, workspace):
         assert "workspace/didChangeWatchedFiles" in methods
     skill = workspace / ".claude/skills/new-skill/SKILL.md"
     skill.parent.mkdir()
-    skill.write_text("---\nname: other-name\ndescription: created while the editor was open\n---\n")
+    skill.write_text("---\nname: other-name\ndescription: Use when a skill is created while the editor is open.\n---\n")
     client.workspace_did_change_watched_files(t.DidChangeWatchedFilesParams(changes=[
         t.FileEvent(uri=uri(skill.parent), type=t.FileChangeType.Created),
         t.FileEvent(uri=uri(skill), type=t.FileChangeType.Created)]))
