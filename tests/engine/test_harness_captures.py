@@ -54,13 +54,13 @@ def listing_roots(harness: str, ws: Path, home: Path) -> list[list[str]]:
 
 
 def catalog_roots(harness: str, ws: Path, home: Path) -> list[str] | None:
-    """Codex's ``### Skill roots`` table: every root that exists, in the release's order."""
+    """Codex's roots in the order of its ``### Skill roots`` table (the renderer keeps
+    those holding a listed skill; the system root holds the built-ins)."""
     if harness != "codex":
         return None
     table = [ws / ".codex/skills", home / ".codex/skills", home / ".agents/skills",
              home / ".codex/skills/.system", ws / ".agents/skills"]
-    system = home / ".codex/skills/.system"
-    return [str(r) for r in table if r == system or r.is_dir()]
+    return [str(r) for r in table]
 
 
 def activation_name(harness: str, records: list[SkillRecord], name: str) -> SkillRecord | None:
