@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import os
 import sys
 import tempfile
 import time
@@ -41,7 +42,10 @@ def run(harnesses: list[str], case_names: list[str] | None, out: Path) -> int:
         target = out / pin.label
         target.mkdir(parents=True, exist_ok=True)
         builtins: dict[str, dict] = {}
-        with tempfile.TemporaryDirectory(prefix=f"capture-{harness}-") as tmp_name:
+        # A fixed parent keeps path lengths equal from machine to machine: Codex's
+        # budget depends on the length of its roots table (recorded as base_path_chars).
+        parent = "/tmp" if os.path.isdir("/tmp") else None
+        with tempfile.TemporaryDirectory(prefix=f"capture-{harness}-", dir=parent) as tmp_name:
             tmp = Path(tmp_name)
             names = _baseline(harness, pin, tmp)
             for case in layout.cases():
@@ -71,6 +75,7 @@ def run(harnesses: list[str], case_names: list[str] | None, out: Path) -> int:
                     _write(folder, "tool_result.txt", norm(cap.tool_result))
                 meta = {"harness": harness, "package": pin.package, "version": pin.version, "case": case.name,
                         "skill": case.skill_for(harness), "arguments": case.arguments,
+                        "base_path_chars": len(str(tmp / case.name)),
                         **{k: json.loads(norm(json.dumps(v))) for k, v in cap.meta.items()}}
                 _write(folder, "meta.json", json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
                 for b in cap.builtins:
@@ -82,6 +87,22 @@ def run(harnesses: list[str], case_names: list[str] | None, out: Path) -> int:
                   "skills": [builtins[k] for k in sorted(builtins)]}
         _write(target, "builtins.json", json.dumps(record, indent=2) + "\n")
     return 1 if failures else 0
+
+
+def _files_as_set(data: bytes) -> bytes:
+    head, sep, rest = data.partition(b"<skill_files>\n")
+    files, sep2, tail = rest.partition(b"</skill_files>")
+    return head + sep + b"\n".join(sorted(files.split(b"\n"))) + sep2 + tail
+
+
+def _same(name: str, old: bytes | None, new: bytes | None) -> bool:
+    if old == new:
+        return True
+    # OpenCode lists a skill's files in ripgrep's order, which is the file system's
+    # directory order: compare those lines as a set.
+    if old is not None and new is not None and name.endswith("/activation.txt") and b"<skill_files>" in old:
+        return _files_as_set(old) == _files_as_set(new)
+    return False
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
@@ -98,7 +119,7 @@ def verify(harnesses: list[str]) -> int:
             label = pins()[harness].label
             old, new = _tree(layout.GOLDEN / label), _tree(fresh / label)
             for name in sorted(set(old) | set(new)):
-                if old.get(name) == new.get(name):
+                if _same(name, old.get(name), new.get(name)):
                     continue
                 differ += 1
                 a = old.get(name, b"").decode("utf-8", "replace").splitlines(keepends=True)

@@ -142,6 +142,16 @@ def claude_code(pin: Pin, workspace: Path, home: Path, skill: str, arguments: st
 
 # -- Codex ---------------------------------------------------------------------
 
+def _codex_builtin(line: str) -> dict[str, Any]:
+    """Name and sizes of a system skill's line; where its multi-byte characters sit
+    (the token budget counts UTF-8 bytes), never the text."""
+    name = line[2:].split(":", 1)[0]
+    description = line[len(f"- {name}: "):line.rindex(" (file: ")]
+    wide = [[i, len(ch.encode("utf-8"))] for i, ch in enumerate(description) if ord(ch) > 0x7F]
+    return {"name": name, "entry_chars": len(line), "description_chars": len(description),
+            "description_multibyte": wide}
+
+
 def codex(pin: Pin, workspace: Path, home: Path, skill: str, arguments: str,
           builtin_names: set[str] | None) -> Capture:
     binary = (ensure(pin) / "node_modules" / "@openai" / "codex-linux-x64" / "vendor"
@@ -173,7 +183,7 @@ def codex(pin: Pin, workspace: Path, home: Path, skill: str, arguments: str,
               if m and m.group(2) == str(codex_home / "skills" / ".system")]
     builtin = [ln for ln in lines if ln.startswith("- ") and ln.endswith(")")
                and any(f"(file: {label}/" in ln for label in system)]
-    builtins = [{"name": ln[2:].split(":", 1)[0], "entry_chars": len(ln)} for ln in builtin]
+    builtins = [_codex_builtin(ln) for ln in builtin]
     catalog = "\n".join(ln for ln in lines if ln not in builtin)
     return Capture(catalog, activation or "", None, builtins, {"prompt": prompt})
 

@@ -34,8 +34,9 @@ def pins() -> dict[str, Pin]:
 
 
 def cache_root() -> Path:
+    """``$SKILL_LSP_CACHE/harness`` (the cache the editor tests share), else ``~/.cache/skill-lsp/harness``."""
     env = os.environ.get("SKILL_LSP_CACHE")
-    return Path(env) if env else Path.home() / ".cache" / "skill-lsp" / "harness"
+    return (Path(env) if env else Path.home() / ".cache" / "skill-lsp") / "harness"
 
 
 def install_dir(pin: Pin) -> Path:

@@ -25,20 +25,26 @@ from dataclasses import dataclass
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 
-from .base import BudgetWarning, Dialect, record_description
+from .base import BudgetWarning, Dialect
 from .lenient import fields, text_value
 
 __all__ = ["CodexDialect", "CodexCatalog", "DEFAULT_SKILL_METADATA_CHAR_BUDGET", "budget_catalog"]
 
 DEFAULT_SKILL_METADATA_CHAR_BUDGET = 8000
-MAX_DESCRIPTION_CHARS = 1024
-_PREAMBLE = (
-    "<skills_instructions>\n## Skills\n"
+#: The context window Codex 0.171.0 assumed in the captures (fallback model metadata);
+#: the skills budget is 2 % of it, in approximate tokens.
+DEFAULT_CONTEXT_WINDOW = 272_000
+CONTEXT_WINDOW_PERCENT = 2
+#: Tokens of the catalog header Codex would send with absolute paths instead of the
+#: roots table (measured against 0.171.0: the table's extra tokens over this come
+#: out of the skills budget, so long root paths leave less room for descriptions).
+ABSOLUTE_HEADER_TOKENS = 113
+_INTRO = (
     "A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. "
     "Below is the list of skills that can be used. Each entry includes a name, description, "
-    "and a short path that can be expanded into an absolute path using the skill roots table.\n"
-    "### Skill roots"
+    "and a short path that can be expanded into an absolute path using the skill roots table."
 )
+MAX_DESCRIPTION_CHARS = 1024
 
 
 def codex_name(record: SkillRecord) -> str:
@@ -78,40 +84,64 @@ class CodexCatalog:
     truncated: dict[str, int]  # name -> description chars cut
 
 
+def _units(text: str, measure: str) -> int:
+    return len(text) if measure == "chars" else len(text.encode("utf-8"))
+
+
+def _cost(units: int, measure: str) -> int:
+    # Codex's approx_token_count: ceil(UTF-8 bytes / 4).
+    return units if measure == "chars" else (units + 3) // 4
+
+
 def budget_catalog(
-    items: Sequence[tuple[str, str, str]], budget: int = DEFAULT_SKILL_METADATA_CHAR_BUDGET
+    items: Sequence[tuple[str, str, str]],
+    budget: int = DEFAULT_SKILL_METADATA_CHAR_BUDGET,
+    measure: str = "chars",
 ) -> CodexCatalog:
-    """Apply the Codex character budget to ``(name, description, path)`` items."""
+    """Apply the Codex budget to ``(name, description, path)`` items, in order.
+
+    ``measure`` is ``"chars"`` (the character budget) or ``"tokens"`` (a share of
+    the context window, each line + newline costing ceil(UTF-8 bytes / 4)). When
+    the full lines do not fit, descriptions grow one character at a time,
+    round-robin, while the cost of the grown line still fits; so under a token
+    budget a line fills its last token.  Only when even the description-less
+    lines do not fit are trailing skills dropped.
+    """
     full = [_line(n, d, p) for n, d, p in items]
-    if sum(len(line) + 1 for line in full) <= budget:
+    if sum(_cost(_units(line + "\n", measure), measure) for line in full) <= budget:
         return CodexCatalog(tuple(full), {n: len(d) for n, d, _ in items}, (), {})
-    minimum = [_line(n, "", p) for n, _, p in items]
-    minimum_cost = sum(len(line) + 1 for line in minimum)
-    if minimum_cost <= budget:
-        remaining = budget - minimum_cost
+    fixed = [_units(_line(n, "", p) + "\n", measure) for n, _, p in items]
+    cur = [_cost(f, measure) for f in fixed]
+    if sum(cur) <= budget:
+        remaining = budget - sum(cur)
         alloc = [0] * len(items)
+        used = [0] * len(items)  # units of the kept description, plus its separator
         changed = True
         while changed:
             changed = False
             for i, (_, desc, _) in enumerate(items):
                 if alloc[i] >= len(desc):
                     continue
-                delta = 2 if alloc[i] == 0 else 1  # the first char also pays for its separator
-                if delta <= remaining:
+                grown = used[i] + _units(desc[alloc[i]], measure) + (1 if alloc[i] == 0 else 0)
+                cost = _cost(fixed[i] + grown, measure)
+                if cost - cur[i] <= remaining:
+                    remaining -= cost - cur[i]
+                    cur[i], used[i] = cost, grown
                     alloc[i] += 1
-                    remaining -= delta
                     changed = True
         lines = tuple(_line(n, d[: alloc[i]], p) for i, (n, d, p) in enumerate(items))
         truncated = {n: len(d) - alloc[i] for i, (n, d, _) in enumerate(items) if alloc[i] < len(d)}
         return CodexCatalog(
             lines, {n: alloc[i] for i, (n, _, _) in enumerate(items)}, (), truncated
         )
-    used = 0
+    spent = 0
     kept: list[str] = []
     omitted: list[str] = []
-    for (name, _desc, _), line in zip(items, minimum, strict=True):
-        if used + len(line) + 1 <= budget:
-            used += len(line) + 1
+    for (name, _desc, p) in items:
+        line = _line(name, "", p)
+        cost = _cost(_units(line + "\n", measure), measure)
+        if spent + cost <= budget:
+            spent += cost
             kept.append(line)
         else:
             omitted.append(name)
@@ -123,13 +153,21 @@ class CodexDialect(Dialect):
     name = "codex"
     label = "Codex CLI"
 
-    def __init__(self, budget: int = DEFAULT_SKILL_METADATA_CHAR_BUDGET) -> None:
-        self.budget = budget
+    def __init__(self, budget: int | None = None, context_window: int | None = DEFAULT_CONTEXT_WINDOW) -> None:
+        """``budget`` = a character budget; otherwise 2 % of ``context_window`` in tokens
+        (no window known: Codex's 8,000-character default)."""
+        if budget is not None:
+            self.budget, self.measure = budget, "chars"
+        elif context_window:
+            self.budget, self.measure = max(1, context_window * CONTEXT_WINDOW_PERCENT // 100), "tokens"
+        else:
+            self.budget, self.measure = DEFAULT_SKILL_METADATA_CHAR_BUDGET, "chars"
+
+    def _budget_text(self) -> str:
+        return f"{self.budget} {'characters' if self.measure == 'chars' else 'tokens'}"
 
     def _items(self, records: Sequence[SkillRecord]) -> list[tuple[str, str, str]]:
-        return [
-            (r.name, record_description(r), r.path.replace("\\", "/")) for r in self.order(records)
-        ]
+        return [(codex_name(r), codex_description(r), r.path.replace("\\", "/")) for r in listed(records)]
 
     def render_ok(self, result: OkResult) -> str:
         # The whole SKILL.md, unsubstituted: a mention carries no arguments.
@@ -142,24 +180,39 @@ class CodexDialect(Dialect):
         return f"(skill {result.name} is not installed)"
 
     def catalog_entry(self, record: SkillRecord) -> str:
-        return _line(record.name, record_description(record), record.path.replace("\\", "/"))
+        return _line(codex_name(record), codex_description(record), record.path.replace("\\", "/"))
 
-    def render_catalog(self, records: Sequence[SkillRecord], roots: Sequence[str] | None = None) -> str:
-        """The ``<skills_instructions>`` block; ``roots`` is the release's root table
-        (default: the roots of ``records``, in order)."""
+    def render_catalog(self, records: Sequence[SkillRecord], roots: Sequence[str] | None = None,
+                       hidden: Sequence[tuple[str, str, str]] = ()) -> str:
+        """The ``<skills_instructions>`` block.
+
+        ``roots``: the release's roots in its order; the table shows those that hold a
+        listed skill (default: the roots of ``records`` by ``root_index``).
+        ``hidden``: ``(name, description, root)`` of skills listed before these (the
+        release's system skills) that take part of the budget but are not shown.
+        """
         chosen = listed(records)
         if roots is None:
             roots = list(dict.fromkeys(r.root for r in sorted(records, key=lambda r: r.root_index)))
-        labels = {root.rstrip("/"): f"r{i}" for i, root in enumerate(roots)}
-        lines = [_PREAMBLE, *(f"- `r{i}` = `{root}`" for i, root in enumerate(roots)), "### Available skills"]
-        for r in chosen:
-            label = labels.get(r.root.rstrip("/"), r.root)
-            path = f"{label}/{r.folder}/SKILL.md"
-            description = codex_description(r)
-            lines.append(f"- {codex_name(r)}: {description} (file: {path})" if description
-                         else f"- {codex_name(r)}: (file: {path})")
-        lines.append("</skills_instructions>")
-        return "\n".join(lines)
+        used = {r.root.rstrip("/") for r in chosen} | {root.rstrip("/") for _, _, root in hidden}
+        table_roots = [root for root in roots if root.rstrip("/") in used]
+        labels = {root.rstrip("/"): f"r{i}" for i, root in enumerate(table_roots)}
+        items = [(name, description, f"{labels.get(root.rstrip('/'), root)}/{name}/SKILL.md")
+                 for name, description, root in hidden]
+        items += [(codex_name(r), codex_description(r),
+                   f"{labels.get(r.root.rstrip('/'), r.root)}/{r.folder}/SKILL.md") for r in chosen]
+        table = [f"- `r{i}` = `{root}`" for i, root in enumerate(table_roots)]
+        budget = max(0, self.budget - self._table_cost(table))
+        lines = budget_catalog(items, budget, self.measure).lines[len(hidden):]
+        header = ["<skills_instructions>", "## Skills", _INTRO, "### Skill roots", *table, "### Available skills"]
+        return "\n".join([*header, *lines, "</skills_instructions>"])
+
+    def _table_cost(self, table: Sequence[str]) -> int:
+        """What the roots table costs beyond the absolute-path header (tokens only)."""
+        if self.measure != "tokens":
+            return 0
+        header = "\n" + "\n".join(["## Skills", _INTRO, "### Skill roots", *table, "### Available skills"]) + "\n"
+        return max(0, _cost(_units(header, "tokens"), "tokens") - ABSOLUTE_HEADER_TOKENS)
 
     def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
         """A ``$name`` mention injects the skill only when exactly one skill has that name."""
@@ -167,14 +220,15 @@ class CodexDialect(Dialect):
         return matches[0] if len(matches) == 1 else None
 
     def entry_warnings(self, record: SkillRecord) -> list[BudgetWarning]:
-        cost = len(self.catalog_entry(record)) + 1
+        cost = _cost(_units(self.catalog_entry(record) + "\n", self.measure), self.measure)
         if cost <= self.budget:
             return []
+        unit = "chars" if self.measure == "chars" else "tokens"
         return [
             BudgetWarning(
                 self.name,
                 "codex-entry-over-budget",
-                f"this entry alone is {cost} chars; the Codex skills budget is {self.budget}",
+                f"this entry alone is {cost} {unit}; the Codex skills budget is {self._budget_text()}",
                 self.budget,
                 cost,
             )
@@ -182,8 +236,9 @@ class CodexDialect(Dialect):
 
     def catalog_warnings(self, records: Sequence[SkillRecord]) -> list[BudgetWarning]:
         items = self._items(records)
-        result = budget_catalog(items, self.budget)
-        total = sum(len(_line(n, d, p)) + 1 for n, d, p in items)
+        result = budget_catalog(items, self.budget, self.measure)
+        total = sum(_cost(_units(_line(n, d, p) + "\n", self.measure), self.measure) for n, d, p in items)
+        unit = "chars" if self.measure == "chars" else "tokens"
         out: list[BudgetWarning] = []
         for name, desc, _ in items:
             if name in result.omitted:
@@ -191,7 +246,7 @@ class CodexDialect(Dialect):
                     BudgetWarning(
                         self.name,
                         "codex-skill-dropped",
-                        f"skill {name!r} is dropped: the catalog is {total} chars, over the {self.budget}-char Codex budget even without descriptions",
+                        f"skill {name!r} is dropped: the catalog is {total} {unit}, over the {self._budget_text()} Codex budget even without descriptions",
                         self.budget,
                         total,
                     )
@@ -202,7 +257,7 @@ class CodexDialect(Dialect):
                     BudgetWarning(
                         self.name,
                         "codex-description-truncated",
-                        f"description of {name!r} is cut to {keep} of {len(desc)} chars: the catalog is {total} chars, over the {self.budget}-char Codex budget",
+                        f"description of {name!r} is cut to {keep} of {len(desc)} chars: the catalog is {total} {unit}, over the {self._budget_text()} Codex budget",
                         self.budget,
                         total,
                         kept=desc[:keep],
