@@ -1,0 +1,90 @@
+"""The pre-commit hooks of .pre-commit-hooks.yaml, run by the real pre-commit.
+
+`pre-commit try-repo` clones this repository (with uncommitted changes), builds
+the hook's virtualenv from it (pip, packages from the index only) and runs the
+hooks on a scratch git repository holding one broken skill. Skipped when
+pre-commit is missing, except under CI=true where that is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+ROOT = Path(__file__).resolve().parents[2]
+BROKEN = (
+    "---\n"
+    "name: pdf-toolkit\n"
+    "description: Extracts text from PDF files. Use when the user asks about a PDF.   \n"
+    "---\n\n# PDF\n\nRun the extractor.\n"
+)
+
+
+def pre_commit() -> list[str]:
+    try:
+        import pre_commit  # noqa: F401, PLC0415
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but pre-commit is not installed (pip install -e '.[test]')", pytrace=False)
+        pytest.skip("pre-commit is not installed")
+    if not shutil.which("git"):
+        pytest.fail("git is missing", pytrace=False)
+    return [sys.executable, "-m", "pre_commit"]
+
+
+def scratch_repo(path: Path) -> Path:
+    skill = path / "skills" / "pdf-tools" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(BROKEN, encoding="utf-8", newline="\n")
+    (path / "README.md").write_text("# not a skill: the hooks must not see this\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    subprocess.run([*git, "init", "-q", "-b", "main"], cwd=path, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=path, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "scratch"], cwd=path, check=True)
+    return skill
+
+
+def test_hook_definitions() -> None:
+    hooks = {h["id"]: h for h in YAML(typ="safe").load(ROOT / ".pre-commit-hooks.yaml")}
+    assert set(hooks) == {"skill-lsp", "skill-lsp-fix"}
+    assert hooks["skill-lsp"]["entry"] == "skill-lsp check"
+    assert hooks["skill-lsp-fix"]["entry"] == "skill-lsp check --fix"
+    for hook in hooks.values():
+        assert hook["files"] == r"(^|/)SKILL\.md$"
+        assert hook["language"] == "python"
+
+
+def test_try_repo_reports_and_fixes(tmp_path: Path) -> None:
+    cmd = pre_commit()
+    work = tmp_path / "work"
+    work.mkdir()
+    skill = scratch_repo(work)
+    env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), PRE_COMMIT_COLOR="never")
+    env.pop("VIRTUAL_ENV", None)
+
+    check = subprocess.run(
+        [*cmd, "try-repo", str(ROOT), "skill-lsp", "--all-files", "--verbose"],
+        cwd=work, env=env, capture_output=True, text=True, timeout=600,
+    )
+    out = check.stdout + check.stderr
+    assert check.returncode == 1, out
+    assert "skills/pdf-tools/SKILL.md:2:7: error NAME_MISMATCH" in out, out
+    assert "TRAILING_WHITESPACE" in out, out
+    assert "README.md" not in out.split("hook id: skill-lsp", 1)[-1], out
+    assert skill.read_text(encoding="utf-8") == BROKEN  # the check hook writes nothing
+
+    fix = subprocess.run(
+        [*cmd, "try-repo", str(ROOT), "skill-lsp-fix", "--all-files", "--verbose"],
+        cwd=work, env=env, capture_output=True, text=True, timeout=600,
+    )
+    out = fix.stdout + fix.stderr
+    assert fix.returncode == 1, out  # NAME_MISMATCH has no safe fix: still reported
+    assert "NAME_MISMATCH" in out and "TRAILING_WHITESPACE" not in out, out
+    fixed = skill.read_text(encoding="utf-8")
+    assert fixed == BROKEN.replace("PDF.   \n", "PDF.\n")
