@@ -24,6 +24,7 @@
 #   E2E_QUICK=1           only the main scenario (not python / untrusted / missing)
 #   E2E_BUNDLED=0         skip the platform .vsix scenario (bundled server, clean PATH)
 #   E2E_PYTHON            Python with pip that builds the bundle (default python3)
+#   E2E_UPDATE_SCREENSHOT=1  copy the bundled scenario's screenshot to images/screenshot.png
 #
 # Needs: node >= 20 and npm, Debian chromium, and (for the first code-server
 # install only) Debian libkrb5-dev; the first run installs Node 24 for
@@ -372,20 +373,27 @@ if [ "${E2E_BUNDLED:-1}" = 1 ]; then
   [ -f "$PLATFORM_VSIX" ] || die "no $PLATFORM_VSIX"
   # The machine as a new user has it: a PATH without any skill-lsp, and a system
   # Python that cannot import skill_lsp.
-  CLEAN_PATH=""
-  for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do
-    [ -e "$d/skill-lsp" ] || CLEAN_PATH="${CLEAN_PATH:+$CLEAN_PATH:}$d"
+  # VS Code's server resolves the login shell's environment for the extension host:
+  # give it an empty HOME (no ~/.profile adding a Python manager's shims), so its
+  # PATH is the system one from /etc/profile, the same folders as CLEAN_PATH.
+  CLEAN_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+  CLEAN_HOME="$TMP/bundled-home"
+  mkdir -p "$CLEAN_HOME"
+  LOGIN_PATH=$(env -i HOME="$CLEAN_HOME" PATH="$CLEAN_PATH" bash -lc 'echo "$PATH"' 2>/dev/null || echo "$CLEAN_PATH")
+  for d in ${CLEAN_PATH//:/ } ${LOGIN_PATH//:/ }; do
+    [ -e "$d/skill-lsp" ] && die "$d/skill-lsp exists: the bundled scenario needs a machine without skill-lsp"
   done
-  if env -u PYTHONPATH PATH="$CLEAN_PATH" sh -c 'command -v skill-lsp' >/dev/null; then
-    die "skill-lsp is on $CLEAN_PATH"
-  fi
   SYS_PY=$(PATH="$CLEAN_PATH" command -v python3) || die "no python3 on $CLEAN_PATH"
   if env -u PYTHONPATH -u VIRTUAL_ENV PATH="$CLEAN_PATH" "$SYS_PY" -c 'import skill_lsp' 2>/dev/null; then
     die "$SYS_PY can import skill_lsp: the bundled scenario needs a machine without it"
   fi
-  echo "    PASS no skill-lsp on PATH ($CLEAN_PATH) and $SYS_PY ($("$SYS_PY" -c 'import sys; print(sys.version.split()[0])')) cannot import skill_lsp"
-  unset PYTHONPATH VIRTUAL_ENV   # nothing of this run's Python reaches code-server (last scenario)
-  VSIX="$PLATFORM_VSIX" start_code_server bundled "{}" "$CLEAN_PATH"
+  if env -u PYTHONPATH -u VIRTUAL_ENV HOME="$CLEAN_HOME" PATH="$CLEAN_PATH" "$SYS_PY" -c 'import skill_lsp' 2>/dev/null; then
+    die "$SYS_PY can import skill_lsp with HOME=$CLEAN_HOME"
+  fi
+  echo "    PASS no skill-lsp on PATH ($CLEAN_PATH; login shell: $LOGIN_PATH) and $SYS_PY ($("$SYS_PY" -c 'import sys; print(sys.version.split()[0])')) cannot import skill_lsp"
+  # Nothing of this run's Python reaches code-server (the last scenario: no restore).
+  unset PYTHONPATH VIRTUAL_ENV
+  HOME="$CLEAN_HOME" VSIX="$PLATFORM_VSIX" start_code_server bundled "{}" "$CLEAN_PATH"
   BUNDLE_DIR=$(ls -d "$TMP/bundled/extensions"/skill-lsp.skill-lsp-*/bundled 2>/dev/null | head -1)
   [ -n "$BUNDLE_DIR" ] && [ -f "$BUNDLE_DIR/manifest.json" ] || die "the installed extension has no bundled/ folder"
   drive bundled
@@ -393,6 +401,9 @@ if [ "${E2E_BUNDLED:-1}" = 1 ]; then
     || { cat "$(ext_log)"; die "the server was not started from the bundle with $SYS_PY"; }
   grep -q "skill-lsp running: skill-lsp" "$(ext_log)" || { cat "$(ext_log)"; die "the bundled server did not initialize"; }
   echo "    PASS bundled server: $(grep -o 'Starting skill-lsp (bundled): [^ ]* -I -c' "$(ext_log)")"
+  if [ "${E2E_UPDATE_SCREENSHOT:-}" = 1 ]; then   # the README's picture
+    cp "$ART/vscode-e2e-bundled.png" "$HERE/images/screenshot.png"
+  fi
   stop_code_server
 fi
 
