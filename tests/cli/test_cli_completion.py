@@ -12,6 +12,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -171,3 +172,34 @@ def test_help_has_examples_that_parse(name: str) -> None:
             parser.parse_args(argv)
         except SystemExit as e:  # argparse exits 2 on a bad example
             pytest.fail(f"example does not parse: {example!r} ({e.code})")
+
+
+def test_zsh_completes_in_a_terminal(tmp_path: Path) -> None:
+    """Tab in a real interactive zsh (tmux): the format choices are listed."""
+    zsh = need("zsh")
+    tmux = need("tmux")
+    fdir = tmp_path / "functions"
+    fdir.mkdir()
+    (fdir / "_skill-lsp").write_text(script("zsh"))
+    (tmp_path / ".zshrc").write_text(
+        f"fpath=({fdir} $fpath)\nautoload -U compinit && compinit -u -d {tmp_path}/.zcompdump\nPS1='%% '\n"
+    )
+    sock = str(tmp_path / "tmux.sock")
+    bindir = Path(sys.executable).parent
+    env = f"env HOME={tmp_path} ZDOTDIR={tmp_path} PATH={bindir}:/usr/bin:/bin TERM=xterm"
+    run = lambda *a: subprocess.run([tmux, "-S", sock, *a], capture_output=True, text=True, timeout=30, check=True).stdout  # noqa: E731
+    run("-f", "/dev/null", "new-session", "-d", "-s", "z", "-x", "150", "-y", "20", f"{env} {zsh}")
+    try:
+        deadline = time.monotonic() + 30
+        while "%" not in run("capture-pane", "-p", "-t", "z") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        run("send-keys", "-t", "z", "skill-lsp check --format ", "Tab")
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = run("capture-pane", "-p", "-t", "z")
+            if "sarif" in screen:
+                break
+            time.sleep(0.1)
+        assert re.search(r"github\s+json\s+sarif\s+text", screen), screen
+    finally:
+        subprocess.run([tmux, "-S", sock, "kill-server"], capture_output=True, timeout=30)

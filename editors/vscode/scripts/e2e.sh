@@ -22,6 +22,9 @@
 #   SKILL_LSP_CACHE       cache folder (default: <repo>/.cache)
 #   E2E_KEEP=1            keep the temp dir (logs, user-data-dir) after the run
 #   E2E_QUICK=1           only the main scenario (not python / untrusted / missing)
+#   E2E_BUNDLED=0         skip the platform .vsix scenario (bundled server, clean PATH)
+#   E2E_PYTHON            Python with pip that builds the bundle (default python3)
+#   E2E_UPDATE_SCREENSHOT=1  copy the bundled scenario's screenshot to images/screenshot.png
 #
 # Needs: node >= 20 and npm, Debian chromium, and (for the first code-server
 # install only) Debian libkrb5-dev; the first run installs Node 24 for
@@ -356,6 +359,52 @@ EOF
     drive missing
     stop_code_server
   fi
+fi
+
+# --- 11. the platform .vsix, with nothing else installed -----------------------------
+if [ "${E2E_BUNDLED:-1}" = 1 ]; then
+  step "scenario bundled: the linux-x64 .vsix with the server inside (scripts/package-target.sh)"
+  WHEEL_DIR="$TMP/wheel"
+  "${E2E_PYTHON:-python3}" -m pip wheel -q --no-deps -w "$WHEEL_DIR" "$ROOT" >/dev/null 2>&1 \
+    || die "could not build the skill-lsp wheel"
+  PYTHON="${E2E_PYTHON:-python3}" bash "$HERE/scripts/package-target.sh" linux-x64 "$(ls "$WHEEL_DIR"/skill_lsp-*.whl)" \
+    | grep -E 'bundled skill-lsp|skill-lsp-linux-x64.vsix' | sed 's/^/    /'
+  PLATFORM_VSIX="$HERE/dist/skill-lsp-linux-x64.vsix"
+  [ -f "$PLATFORM_VSIX" ] || die "no $PLATFORM_VSIX"
+  # The machine as a new user has it: a PATH without any skill-lsp, and a system
+  # Python that cannot import skill_lsp.
+  # VS Code's server resolves the login shell's environment for the extension host:
+  # give it an empty HOME (no ~/.profile adding a Python manager's shims), so its
+  # PATH is the system one from /etc/profile, the same folders as CLEAN_PATH.
+  CLEAN_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+  CLEAN_HOME="$TMP/bundled-home"
+  mkdir -p "$CLEAN_HOME"
+  LOGIN_PATH=$(env -i HOME="$CLEAN_HOME" PATH="$CLEAN_PATH" bash -lc 'echo "$PATH"' 2>/dev/null || echo "$CLEAN_PATH")
+  for d in ${CLEAN_PATH//:/ } ${LOGIN_PATH//:/ }; do
+    [ -e "$d/skill-lsp" ] && die "$d/skill-lsp exists: the bundled scenario needs a machine without skill-lsp"
+  done
+  SYS_PY=$(PATH="$CLEAN_PATH" command -v python3) || die "no python3 on $CLEAN_PATH"
+  if env -u PYTHONPATH -u VIRTUAL_ENV PATH="$CLEAN_PATH" "$SYS_PY" -c 'import skill_lsp' 2>/dev/null; then
+    die "$SYS_PY can import skill_lsp: the bundled scenario needs a machine without it"
+  fi
+  if env -u PYTHONPATH -u VIRTUAL_ENV HOME="$CLEAN_HOME" PATH="$CLEAN_PATH" "$SYS_PY" -c 'import skill_lsp' 2>/dev/null; then
+    die "$SYS_PY can import skill_lsp with HOME=$CLEAN_HOME"
+  fi
+  echo "    PASS no skill-lsp on PATH ($CLEAN_PATH; login shell: $LOGIN_PATH) and $SYS_PY ($("$SYS_PY" -c 'import sys; print(sys.version.split()[0])')) cannot import skill_lsp"
+  # Nothing of this run's Python reaches code-server (the last scenario: no restore).
+  unset PYTHONPATH VIRTUAL_ENV
+  HOME="$CLEAN_HOME" VSIX="$PLATFORM_VSIX" start_code_server bundled "{}" "$CLEAN_PATH"
+  BUNDLE_DIR=$(ls -d "$TMP/bundled/extensions"/skill-lsp.skill-lsp-*/bundled 2>/dev/null | head -1)
+  [ -n "$BUNDLE_DIR" ] && [ -f "$BUNDLE_DIR/manifest.json" ] || die "the installed extension has no bundled/ folder"
+  drive bundled
+  grep -q "Starting skill-lsp (bundled): $SYS_PY -I -c" "$(ext_log)" \
+    || { cat "$(ext_log)"; die "the server was not started from the bundle with $SYS_PY"; }
+  grep -q "skill-lsp running: skill-lsp" "$(ext_log)" || { cat "$(ext_log)"; die "the bundled server did not initialize"; }
+  echo "    PASS bundled server: $(grep -o 'Starting skill-lsp (bundled): [^ ]* -I -c' "$(ext_log)")"
+  if [ "${E2E_UPDATE_SCREENSHOT:-}" = 1 ]; then   # the README's picture
+    cp "$ART/vscode-e2e-bundled.png" "$HERE/images/screenshot.png"
+  fi
+  stop_code_server
 fi
 
 step "done in $(( $(date +%s) - START ))s — screenshot: $ART/vscode-e2e.png"

@@ -1,6 +1,7 @@
 import * as cp from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   ExecuteCommandRequest,
@@ -12,7 +13,9 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import {
+  type Bundle,
   CLIENT_COMMANDS,
+  type PythonVersion,
   CONFIG_SECTION,
   PREVIEW_SCHEME,
   type PreviewRequest,
@@ -27,6 +30,7 @@ import {
   isInside,
   isSkillFile,
   orderedDialects,
+  parseBundleManifest,
   parseActivationArguments,
   previewCommand,
   previewRequestFromServerCommand,
@@ -135,6 +139,40 @@ function probePython(python: string): Promise<boolean> {
   });
 }
 
+function probePythonVersion(python: string): Promise<PythonVersion | undefined> {
+  return new Promise((resolve) => {
+    cp.execFile(
+      python,
+      ['-I', '-c', 'import sys; print(sys.implementation.name, *sys.version_info[:2])'],
+      { timeout: 5000, windowsHide: true },
+      (err, stdout) => {
+        const m = /^(\w+) (\d+) (\d+)/.exec(String(stdout).trim());
+        if (err || !m) {
+          log(`probe: ${python} did not report its version${err ? `: ${err.message.split('\n')[0]}` : ''}`);
+          resolve(undefined);
+          return;
+        }
+        resolve({ implementation: m[1] ?? '', major: Number(m[2]), minor: Number(m[3]) });
+      },
+    );
+  });
+}
+
+/** The server a platform .vsix carries (bundled/manifest.json), if this is one. */
+let bundle: Bundle | undefined;
+
+function loadBundle(extensionPath: string): Bundle | undefined {
+  const manifest = path.join(extensionPath, 'bundled', 'manifest.json');
+  try {
+    const parsed = parseBundleManifest(JSON.parse(fs.readFileSync(manifest, 'utf8')), path.join(extensionPath, 'bundled', 'libs'));
+    if (!parsed) log(`${manifest} is not a valid bundle manifest: ignored`);
+    return parsed;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') log(`${manifest}: ${String(e)}`);
+    return undefined;
+  }
+}
+
 interface PythonEnvironmentsApi {
   environments?: {
     getActiveEnvironmentPath(resource?: vscode.Uri | vscode.WorkspaceFolder): { id: string; path: string };
@@ -191,13 +229,16 @@ async function findServer(): Promise<ServerCommand | undefined> {
     envPath: process.env.PATH,
     isExecutable,
     probePython,
+    bundle,
+    probePythonVersion,
     log,
   });
   for (const t of result.tried) log(`server candidate rejected: ${t}`);
   if (result.ok) return result.server;
   if (!notFoundShown) {
     notFoundShown = true;
-    void vscode.window.showErrorMessage(serverNotFoundMessage(python), 'Open Settings', 'Show Output', 'Retry').then((choice) => {
+    const bundleInfo = bundle && !result.ok ? { minPython: bundle.minPython, pythonsSeen: result.pythonsSeen ?? [] } : undefined;
+    void vscode.window.showErrorMessage(serverNotFoundMessage(python, bundleInfo), 'Open Settings', 'Show Output', 'Retry').then((choice) => {
       if (choice === 'Open Settings') {
         void openServerPathSetting();
       } else if (choice === 'Show Output') {
@@ -512,6 +553,7 @@ export function activate(context: vscode.ExtensionContext): void {
   statusItem = vscode.window.createStatusBarItem('skillLsp.status', vscode.StatusBarAlignment.Right, 100);
   statusItem.name = 'Skill LSP';
   previews = new PreviewProvider();
+  bundle = loadBundle(context.extensionPath);
   context.subscriptions.push(
     output,
     traceChannel,
@@ -553,7 +595,10 @@ export function activate(context: vscode.ExtensionContext): void {
       void restartServer();
     }),
   );
-  log(`Skill LSP extension ${String((context.extension.packageJSON as { version?: string }).version)} activated (VS Code ${vscode.version}, trusted: ${vscode.workspace.isTrusted})`);
+  log(
+    `Skill LSP extension ${String((context.extension.packageJSON as { version?: string }).version)} activated (VS Code ${vscode.version}, trusted: ${vscode.workspace.isTrusted}` +
+      `${bundle ? `, bundled server for ${bundle.pythons.join(', ')}` : ''})`,
+  );
   // Not awaited: activation (and so command registration) must not wait for
   // the server process.
   starting = startServer();

@@ -414,7 +414,7 @@ export function explicitServerSettings(inspect: (key: string) => SettingInspecti
 
 export interface ServerCommand {
   /** Where the command came from, for logs and messages. */
-  source: 'setting' | 'python' | 'path';
+  source: 'setting' | 'python' | 'bundled' | 'path';
   command: string;
   args: string[];
 }
@@ -463,18 +463,86 @@ export interface ResolveEnv {
   isExecutable: (p: string) => boolean;
   /** Quick check that the interpreter can import skill_lsp. */
   probePython: (python: string) => Promise<boolean>;
+  /** The server carried by a platform .vsix (bundled/manifest.json), if any. */
+  bundle?: Bundle;
+  /** Which Python an interpreter is (for the bundle); undefined when it does not run. */
+  probePythonVersion?: (python: string) => Promise<PythonVersion | undefined>;
   platform?: NodeJS.Platform;
   log?: (msg: string) => void;
 }
 
-export type ResolveResult = { ok: true; server: ServerCommand; tried: string[] } | { ok: false; tried: string[] };
+export type ResolveResult =
+  | { ok: true; server: ServerCommand; tried: string[] }
+  | { ok: false; tried: string[]; pythonsSeen?: string[] };
+
+/** skill-lsp vendored into a platform .vsix by scripts/bundle-server.py. */
+export interface Bundle {
+  /** Absolute path of bundled/libs (holds common/ and one folder per interpreter tag). */
+  libs: string;
+  /** Interpreter tags that have a folder under libs, e.g. ["cp310", "cp311"]. */
+  pythons: string[];
+  /** The oldest Python the bundle supports, e.g. "3.10". */
+  minPython: string;
+}
+
+export interface PythonVersion {
+  /** sys.implementation.name */
+  implementation: string;
+  major: number;
+  minor: number;
+}
+
+/** Parse the bundle's manifest.json; undefined when it is not a usable manifest. */
+export function parseBundleManifest(json: unknown, libs: string): Bundle | undefined {
+  if (!json || typeof json !== 'object') return undefined;
+  const m = json as { pythons?: unknown; minPython?: unknown };
+  if (!Array.isArray(m.pythons) || typeof m.minPython !== 'string') return undefined;
+  const pythons = m.pythons.filter((t): t is string => typeof t === 'string' && /^cp3\d+$/.test(t));
+  if (pythons.length === 0 || !/^3\.\d+$/.test(m.minPython)) return undefined;
+  return { libs, pythons, minPython: m.minPython };
+}
+
+/** `python -c` program that puts the bundle first on sys.path and runs `skill-lsp serve`. */
+export const BUNDLE_BOOT =
+  "import sys; sys.path[0:0] = sys.argv[1:]; del sys.argv[1:]; from skill_lsp.cli import main; sys.exit(main(['serve']))";
+
+function tagRange(tags: readonly string[]): string {
+  const v = tags.map((t) => `3.${t.slice(3)}`);
+  return v.length > 1 ? `${v[0]}–${v[v.length - 1]}` : (v[0] ?? '');
+}
+
+/** Whether the bundle can run on this Python: its interpreter tag, or why not. */
+export function bundleTagFor(bundle: Bundle, v: PythonVersion | undefined): { ok: true; tag: string } | { ok: false; reason: string } {
+  if (!v) return { ok: false, reason: 'does not run' };
+  const [minMajor, minMinor] = bundle.minPython.split('.').map(Number) as [number, number];
+  const version = `${v.major}.${v.minor}`;
+  if (v.implementation !== 'cpython') return { ok: false, reason: `is ${v.implementation} ${version}; the bundled server needs CPython` };
+  if (v.major < minMajor || (v.major === minMajor && v.minor < minMinor)) {
+    return { ok: false, reason: `is Python ${version}; the bundled server needs Python ${bundle.minPython} or newer` };
+  }
+  const tag = `cp${v.major}${v.minor}`;
+  if (!bundle.pythons.includes(tag)) {
+    return { ok: false, reason: `is Python ${version}; this extension carries the server for Python ${tagRange(bundle.pythons)}` };
+  }
+  return { ok: true, tag };
+}
+
+/** The command that runs the bundled server with `python`. */
+export function bundledServer(bundle: Bundle, python: string, tag: string, platform: NodeJS.Platform = process.platform): ServerCommand {
+  const join = (...parts: string[]): string => (platform === 'win32' ? path.win32.join(...parts) : path.posix.join(...parts));
+  // -I: ignore PYTHONPATH and the user site, so the bundle's own libraries are the ones imported.
+  return { source: 'bundled', command: python, args: ['-I', '-c', BUNDLE_BOOT, join(bundle.libs, tag), join(bundle.libs, 'common')] };
+}
 
 /**
  * Pick the server command, in the documented order:
  *  1. `skillLsp.server.path` (an executable, run as `<path> serve`);
  *  2. the Python extension's interpreter, `-m skill_lsp serve`, once
  *     `-c "import skill_lsp"` succeeds;
- *  3. `skill-lsp` on PATH.
+ *  3. the server bundled in a platform .vsix, run by the first CPython >= the
+ *     bundle's minimum: the Python extension's interpreter, then python3 /
+ *     python on PATH;
+ *  4. `skill-lsp` on PATH.
  */
 export async function resolveServerCommand(env: ResolveEnv): Promise<ResolveResult> {
   const tried: string[] = [];
@@ -495,16 +563,42 @@ export async function resolveServerCommand(env: ResolveEnv): Promise<ResolveResu
       tried.push(`Python interpreter ${env.pythonInterpreter} (cannot import skill_lsp)`);
     }
   }
+  const pythonsSeen: string[] = [];
+  if (env.bundle && env.probePythonVersion) {
+    const platform = env.platform ?? process.platform;
+    const candidates: string[] = [];
+    if (env.pythonInterpreter && env.allowPython) candidates.push(env.pythonInterpreter);
+    for (const name of platform === 'win32' ? ['python', 'python3'] : ['python3', 'python']) {
+      const found = findOnPath(name, env.envPath, env.isExecutable, platform);
+      if (found && !candidates.includes(found)) candidates.push(found);
+    }
+    for (const python of candidates) {
+      const v = await env.probePythonVersion(python);
+      const fit = bundleTagFor(env.bundle, v);
+      if (fit.ok) return { ok: true, server: bundledServer(env.bundle, python, fit.tag, platform), tried };
+      tried.push(`${python} for the bundled server (${fit.reason})`);
+      pythonsSeen.push(v ? `${python}: ${v.implementation === 'cpython' ? 'Python' : v.implementation} ${v.major}.${v.minor}` : `${python}: does not run`);
+    }
+    if (candidates.length === 0) tried.push('a Python for the bundled server (no python3 on PATH, no interpreter from the Python extension)');
+  }
   const onPath = findOnPath('skill-lsp', env.envPath, env.isExecutable, env.platform ?? process.platform);
   if (onPath) {
     return { ok: true, server: { source: 'path', command: onPath, args: ['serve'] }, tried };
   }
   tried.push('skill-lsp on PATH (not found)');
-  return { ok: false, tried };
+  return env.bundle ? { ok: false, tried, pythonsSeen } : { ok: false, tried };
 }
 
 /** The one notification shown when no server can be found. */
-export function serverNotFoundMessage(pythonInterpreter: string | undefined): string {
+export function serverNotFoundMessage(pythonInterpreter: string | undefined, bundle?: { minPython: string; pythonsSeen: string[] }): string {
+  if (bundle) {
+    const seen = bundle.pythonsSeen.length ? `found ${bundle.pythonsSeen.join(', ')}` : 'no python3 on PATH';
+    return (
+      `Skill LSP: the bundled skill-lsp server needs Python ${bundle.minPython} or newer (${seen}). ` +
+      `Install Python ${bundle.minPython}+ or select one with "Python: Select Interpreter", ` +
+      'or install the server ("pipx install skill-lsp") or set "skillLsp.server.path" to the skill-lsp executable.'
+    );
+  }
   const pip = pythonInterpreter ? `"${pythonInterpreter}" -m pip install skill-lsp` : 'pip install skill-lsp into the selected Python interpreter';
   return (
     'Skill LSP: the skill-lsp language server was not found. Install it with "pipx install skill-lsp" ' +

@@ -16,11 +16,15 @@ import {
   previewCommand,
   previewRequestFromServerCommand,
   previewText,
+  BUNDLE_BOOT,
+  bundleTagFor,
+  parseBundleManifest,
   resolveServerCommand,
   serverNotFoundMessage,
   serverSettings,
   shellSplit,
   statusBarText,
+  type Bundle,
   type ResolveEnv,
 } from '../src/lib';
 import pkg from '../package.json';
@@ -322,5 +326,92 @@ describe('paths', () => {
     assert.equal(isInside('/ws/.venv/bin/python', ['/ws']), true);
     assert.equal(isInside('/wsx/python', ['/ws']), false);
     assert.equal(isInside('/usr/bin/python3', ['/ws', '/other']), false);
+  });
+});
+
+describe('bundled server', () => {
+  const bundle: Bundle = { libs: '/ext/bundled/libs', pythons: ['cp310', 'cp311', 'cp312', 'cp313', 'cp314'], minPython: '3.10' };
+  const base = (over: Partial<ResolveEnv>): ResolveEnv => ({
+    configuredPath: '',
+    allowPython: true,
+    envPath: '/usr/local/bin:/usr/bin',
+    isExecutable: (p) => p === '/usr/bin/python3',
+    probePython: () => Promise.resolve(false),
+    platform: 'linux',
+    bundle,
+    probePythonVersion: () => Promise.resolve({ implementation: 'cpython', major: 3, minor: 11 }),
+    ...over,
+  });
+
+  it('reads the manifest written by bundle-server.py', () => {
+    assert.deepEqual(parseBundleManifest({ pythons: ['cp310', 'cp311'], minPython: '3.10', target: 'linux-x64' }, '/l'), {
+      libs: '/l',
+      pythons: ['cp310', 'cp311'],
+      minPython: '3.10',
+    });
+    assert.equal(parseBundleManifest({ pythons: [], minPython: '3.10' }, '/l'), undefined);
+    assert.equal(parseBundleManifest({ pythons: ['cp311'] }, '/l'), undefined);
+    assert.equal(parseBundleManifest(null, '/l'), undefined);
+  });
+  it('runs the bundle with python3 from PATH, isolated, its libraries first', async () => {
+    const r = await resolveServerCommand(base({}));
+    assert.deepEqual(r.ok && r.server, {
+      source: 'bundled',
+      command: '/usr/bin/python3',
+      args: ['-I', '-c', BUNDLE_BOOT, '/ext/bundled/libs/cp311', '/ext/bundled/libs/common'],
+    });
+  });
+  it('prefers the Python extension interpreter for the bundle', async () => {
+    const seen: string[] = [];
+    const r = await resolveServerCommand(
+      base({
+        pythonInterpreter: '/venv/bin/python',
+        probePythonVersion: (p) => {
+          seen.push(p);
+          return Promise.resolve({ implementation: 'cpython', major: 3, minor: 13 });
+        },
+      }),
+    );
+    assert.equal(r.ok && r.server.command, '/venv/bin/python');
+    assert.equal(r.ok && r.server.args[3], '/ext/bundled/libs/cp313');
+    assert.deepEqual(seen, ['/venv/bin/python']);
+  });
+  it('still prefers an interpreter that imports skill_lsp itself, and the setting', async () => {
+    const py = await resolveServerCommand(base({ pythonInterpreter: '/venv/bin/python', probePython: () => Promise.resolve(true) }));
+    assert.equal(py.ok && py.server.source, 'python');
+    const set = await resolveServerCommand(base({ configuredPath: '/opt/skill-lsp', isExecutable: (p) => p === '/opt/skill-lsp' || p === '/usr/bin/python3' }));
+    assert.equal(set.ok && set.server.source, 'setting');
+  });
+  it('skips a too old Python and falls back to skill-lsp on PATH', async () => {
+    const r = await resolveServerCommand(
+      base({
+        isExecutable: (p) => p === '/usr/bin/python3' || p === '/usr/local/bin/skill-lsp',
+        probePythonVersion: () => Promise.resolve({ implementation: 'cpython', major: 3, minor: 8 }),
+      }),
+    );
+    assert.deepEqual(r.ok && r.server, { source: 'path', command: '/usr/local/bin/skill-lsp', args: ['serve'] });
+    assert.match(r.tried.join('\n'), /\/usr\/bin\/python3 for the bundled server \(is Python 3\.8; the bundled server needs Python 3\.10 or newer\)/);
+  });
+  it('explains the minimum version when nothing runs', async () => {
+    const r = await resolveServerCommand(base({ probePythonVersion: () => Promise.resolve({ implementation: 'cpython', major: 3, minor: 9 }) }));
+    assert.equal(r.ok, false);
+    const seen = r.ok ? [] : (r.pythonsSeen ?? []);
+    assert.deepEqual(seen, ['/usr/bin/python3: Python 3.9']);
+    const m = serverNotFoundMessage(undefined, { minPython: '3.10', pythonsSeen: seen });
+    assert.match(m, /needs Python 3\.10 or newer \(found \/usr\/bin\/python3: Python 3\.9\)/);
+    assert.match(m, /skillLsp\.server\.path/);
+    assert.match(serverNotFoundMessage(undefined, { minPython: '3.10', pythonsSeen: [] }), /no python3 on PATH/);
+  });
+  it('checks implementation and the versions carried', () => {
+    assert.deepEqual(bundleTagFor(bundle, { implementation: 'pypy', major: 3, minor: 11 }), {
+      ok: false,
+      reason: 'is pypy 3.11; the bundled server needs CPython',
+    });
+    assert.deepEqual(bundleTagFor(bundle, { implementation: 'cpython', major: 3, minor: 15 }), {
+      ok: false,
+      reason: 'is Python 3.15; this extension carries the server for Python 3.10–3.14',
+    });
+    assert.deepEqual(bundleTagFor(bundle, undefined), { ok: false, reason: 'does not run' });
+    assert.deepEqual(bundleTagFor(bundle, { implementation: 'cpython', major: 3, minor: 10 }), { ok: true, tag: 'cp310' });
   });
 });

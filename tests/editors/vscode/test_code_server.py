@@ -2,7 +2,9 @@
 
 Runs editors/vscode/scripts/e2e.sh: build, type-check, lint, `node --test`, the
 .vsix, then code-server (VS Code 1.139.1) driven by headless Chromium against
-the real `skill-lsp serve`. It is slow (about 30-60 s with a warm cache under
+the real `skill-lsp serve`; last, the platform .vsix (linux-x64, the server
+inside) in a code-server whose PATH has no skill-lsp and whose python3 cannot
+import it. It is slow (about 30-60 s with a warm cache under
 .cache/, about 3 minutes cold), so it is skipped when its tooling is missing,
 unless SKILL_LSP_REQUIRE_EDITORS=1, in which case a missing tool is a failure.
 """
@@ -96,6 +98,8 @@ def test_extension_in_code_server() -> None:
         SKILL_LSP_SERVER=server,
         CHROMIUM=CHROMIUM,
         CODE_SERVER_VERSION=CODE_SERVER_VERSION,
+        # Builds the platform .vsix's bundle (pip with the registry's wheels).
+        E2E_PYTHON=sys.executable,
     )
     shot = CACHE / "artifacts" / "vscode-e2e.png"
     if shot.exists():
@@ -128,6 +132,16 @@ def test_extension_in_code_server() -> None:
             "PASS no code lens in Restricted Mode",
             "PASS one notification",
         ]
+    if os.environ.get("E2E_BUNDLED", "1") == "1":
+        # The platform .vsix on a machine without skill-lsp: its own server, started
+        # with the system python3, produced the diagnostics and the preview.
+        checks += [
+            "scenario bundled:",
+            "PASS no skill-lsp on PATH",
+            "PASS bundled server: Starting skill-lsp (bundled):",
+        ]
+        bundled_shot = CACHE / "artifacts" / "vscode-e2e-bundled.png"
+        assert bundled_shot.is_file() and bundled_shot.stat().st_size > 10_000, f"no screenshot at {bundled_shot}"
     for check in checks:
         assert check in proc.stdout, f"missing {check!r}"
     assert shot.is_file() and shot.stat().st_size > 10_000, f"no screenshot at {shot}"
