@@ -185,3 +185,14 @@ def test_bench_server(tmp_path: Path) -> None:
 def test_bench_burst() -> None:
     out = run_script(str(BENCH / "bench_burst.py"), "--reps", "1").stdout
     assert "burst of 100 edits" in out and "median" in out
+
+
+def test_bench_hostile(tmp_path: Path) -> None:
+    run_script(str(BENCH / "bench_hostile.py"), "--reps", "1", "--out", str(tmp_path))
+    data = json.loads((tmp_path / "bench_hostile.json").read_text())
+    sys.path.insert(0, str(REPO / "tests" / "hardening"))
+    from hostile_cases import TEXT_CASES, YAML_CASES  # noqa: PLC0415
+
+    cases = [r["case"] for r in data["rows"]]
+    assert len(cases) == len(YAML_CASES) + len(TEXT_CASES) + 4 == len(set(cases))
+    assert {r["budget_s"] for r in data["rows"]} == {1.0, 5.0, 60.0}
