@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from skill_lsp.engine import document, rules
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.findings import Finding
@@ -17,6 +19,31 @@ from skill_lsp.engine.workspace import check_text
 
 REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "src"
+
+# The real skills the corpus tests read (never copied into the repository).
+CORPUS = Path(os.environ.get("SKILL_LSP_CORPUS") or REPO.parent / "shared" / "corpus")
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def require(available: object, what: str, how: str) -> None:
+    """Skip a test whose outside reference is missing -- but under CI=true fail: CI installs every one.
+
+    ``how`` says how to provide it (the line of .ci/run that does).
+    """
+    if available:
+        return
+    if in_ci():
+        pytest.fail(f"{what} is missing, and CI=true requires it: {how}", pytrace=False)
+    pytest.skip(f"{what} is missing ({how})")
+
+
+def corpus() -> Path:
+    require(CORPUS.is_dir(), f"the skill corpus {CORPUS}", "set SKILL_LSP_CORPUS to a folder of real skills")
+    return CORPUS
+
 
 GOOD_FM = "---\nname: demo\ndescription: Does a thing. Use when testing.\n---\n"
 

@@ -208,6 +208,9 @@ def test_yaml_string_quotes_only_when_needed():
 
 def test_overlapping_edits_keep_the_first():
     assert apply_edits("abcdef", [fixes.Edit(1, 3, "X"), fixes.Edit(2, 4, "Y"), fixes.Edit(5, 6, "Z")]) == "aXdeZ"
+    # Touching edits do not overlap: both apply (a trim that ends where a quote fix starts).
+    assert apply_edits("abcd", [fixes.Edit(2, 4, "Y"), fixes.Edit(0, 2, "X")]) == "XY"
+    assert apply_edits("ab", [fixes.Edit(1, 1, "+"), fixes.Edit(1, 2, "B")]) == "a+B"
 
 
 # --------------------------------------------------------------------- fix-all

@@ -105,7 +105,7 @@ def test_finding_range_in_utf16_after_emoji_on_the_same_line():
 
 def test_closed_file_positions_match_the_open_text_in_every_encoding(tmp_path):
     """A worker's position table (CLI reports, unopened files in the editor) answers like the text."""
-    body = "\uffff x \n\U00010000 y \n😀😀 [a](/abs.md) \n"
+    body = "\uffff x \n\U00010000 y \n😀😀 [a](/abs.md) \nplain \n"
     path = write_skill(tmp_path, "demo", skill_text(body=body))
     full = check_file(str(path), Settings())
     table = full.slim(keep_text=False).src
@@ -122,7 +122,20 @@ def test_closed_file_positions_match_the_open_text_in_every_encoding(tmp_path):
         ("TRAILING_WHITESPACE", 5): [(5, 6), (5, 4), (5, 3)],  # U+10000: 4 bytes, 2 units
         ("ABSOLUTE_LINK", 6): [(6, 13), (6, 9), (6, 7)],
         ("TRAILING_WHITESPACE", 6): [(6, 21), (6, 17), (6, 15)],
+        ("TRAILING_WHITESPACE", 7): [(7, 5), (7, 5), (7, 5)],  # ASCII: every unit is a character
     }
+    # An offset the table was not built with answers the start of the file, never raises.
+    assert table.position(10**6) == (0, 0) and table.columns(10**6) == (0, 0, 0)
+
+
+def test_crlf_first_line_and_the_end_of_the_last_line():
+    src = SourceText("\r\nab\r\n")
+    assert src.line_text(0) == "" and src.line_end(0) == 0
+    assert src.position(1) == (0, 0)  # inside the CRLF pair
+    assert src.columns(3) == (1, 1, 1)
+    assert SourceText("ab").columns(0) == (0, 0, 0) and SourceText("ab").columns(-1) == (0, 0, 0)
+    assert src.offset(src.line_count, 0) == len(src.text)  # one past the last line: the end
+    assert src.offset(src.line_count - 1, 5) == len(src.text)
 
 
 def test_finding_range_after_u2028_and_cjk_in_a_value():

@@ -5,11 +5,13 @@
   then ``SKILL_LSP_DSH_PREFIX=DIR``): ``renderSkillContent``, ``String.prototype.trim``, the catalog
   messages produced by ``tool-skill``'s pre-step listener and the sha256 entry digest.
 
-Each group is skipped only when its reference is not installed.
+Each group is skipped when its reference is not installed, and fails instead under CI=true
+(.ci/run installs both, pinned).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -18,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import require
 from skill_lsp.engine.activation import OkResult, SessionConfig, SkillRecord, SkillSession
 from skill_lsp.engine.activation.jsstr import js_trim
 from skill_lsp.engine.render.agentskills import to_prompt
@@ -35,19 +38,17 @@ HARNESS = Path(__file__).parent / "fixtures_render" / "dsh_harness.mjs"
 # --------------------------------------------------------------------------- DSH
 
 
+DSH_INSTALL = ("npm install --prefix DIR @deepseek-ai/dsh-skill@0.1.0-rc.8 "
+               "@deepseek-ai/dsh-tool-skill@0.1.0-rc.8; SKILL_LSP_DSH_PREFIX=DIR")
+
+
 def _dsh_prefix() -> str:
-    prefix = os.environ.get("SKILL_LSP_DSH_PREFIX")
-    if not prefix:
-        pytest.skip(
-            "SKILL_LSP_DSH_PREFIX not set (npm prefix with @deepseek-ai/dsh-skill@0.1.0-rc.8)"
-        )
-    if shutil.which("node") is None:
-        pytest.skip("node not installed")
+    prefix = os.environ.get("SKILL_LSP_DSH_PREFIX", "")
+    require(prefix, "SKILL_LSP_DSH_PREFIX (the DSH reference packages)", DSH_INSTALL)
+    require(shutil.which("node"), "node", "install Node.js")
     for pkg in ("dsh-skill", "dsh-tool-skill"):
-        if not (
-            Path(prefix) / "node_modules" / "@deepseek-ai" / pkg / "lib" / "index.js"
-        ).is_file():
-            pytest.skip(f"@deepseek-ai/{pkg} not installed under {prefix}")
+        require((Path(prefix) / "node_modules" / "@deepseek-ai" / pkg / "lib" / "index.js").is_file(),
+                f"@deepseek-ai/{pkg} under {prefix}", DSH_INSTALL)
     return prefix
 
 
@@ -226,8 +227,10 @@ def test_dsh_max_length_validation_matches_node(bad):
 
 
 def _skills_ref_prompt():
-    prompt = pytest.importorskip("skills_ref.prompt", reason="skills-ref not installed")
-    return prompt.to_prompt
+    require(importlib.util.find_spec("skills_ref") is not None, "skills-ref", "pip install skills-ref==0.1.1")
+    from skills_ref.prompt import to_prompt  # noqa: PLC0415
+
+    return to_prompt
 
 
 AS_CASES = [

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -10,10 +9,6 @@ import pytest
 from .rawlsp import RawClient
 
 GOOD = "---\nname: demo\ndescription: Does a thing. Use when testing.\n---\n\n# Demo\n\nSee [ref](references/guide.md).\n"
-
-# Generous factor over the 100 ms target so CI noise never flakes; the target is what the
-# benchmarks measure, the suite proves "bounded".
-TIME_BOUND = float(os.environ.get("SKILL_LSP_HARDENING_TIME_BOUND", "1.0"))
 
 
 @pytest.fixture

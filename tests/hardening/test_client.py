@@ -113,15 +113,12 @@ def test_never_opened_documents_are_never_read(server, demo_md, tmp_path):
     targets.append(envfile.as_uri())
     for target in targets:
         for method, params in REQUESTS:
-            t0 = time.perf_counter()
-            res = server.request(method, params(target), timeout=5)
-            elapsed = time.perf_counter() - t0
+            res = server.request(method, params(target), timeout=5)  # a blocked read would time out here
             if method == "textDocument/diagnostic" and "error" in res:
                 assert res["error"]["code"] == -32601  # push client: pull diagnostics not offered
             else:
                 assert "error" not in res, (method, target, res)
                 assert _empty(res["result"]), (method, target, res)
-            assert elapsed < 2, (method, target, elapsed)
         res = server.request("workspace/executeCommand", {"command": "skill-lsp.fixAll", "arguments": [{"uri": target}]})
         assert res.get("result") == {"applied": False}, res
     assert "hunter2" not in str(server.messages)
@@ -211,16 +208,14 @@ def test_cancel_in_flight_request(server, demo_md):
     assert b"Cancel notification" not in server.stderr_path.read_bytes()
 
 
-def _burst(client: RawClient, uri: str, n: int) -> float:
+def _burst(client: RawClient, uri: str, n: int) -> None:
     payload = b"".join(frame({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
         "textDocument": {"uri": uri, "version": v},
         "contentChanges": [{"text": GOOD.replace("Use when testing.", f"Use when testing {v}.")}]}})
         for v in range(2, n + 2))
-    t0 = time.perf_counter()
     client.send_bytes(payload)
     client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
                 and m["params"]["uri"] == uri and m["params"].get("version") == n + 1, timeout=30)
-    return time.perf_counter() - t0
 
 
 def _assert_in_order(versions: list) -> None:
@@ -235,7 +230,7 @@ def test_burst_of_1000_changes_debounced_publishes_only_the_last(tmp_path, ws):
         uri = client.open(ws / ".agents/skills/demo/SKILL.md", GOOD, version=1)
         client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == 1)
         n = 1000
-        elapsed = _burst(client, uri, n)
+        _burst(client, uri, n)
         assert_hover_ok(client, uri)
         versions = _versions(client.publications(uri))
         _assert_in_order(versions)
@@ -245,7 +240,6 @@ def test_burst_of_1000_changes_debounced_publishes_only_the_last(tmp_path, ws):
         assert len(burst) <= 5, burst
         res = client.hover(uri, 2, 1)
         assert "description" in res["result"]["contents"]["value"]
-        assert elapsed < 30
     finally:
         client.close()
     assert not client.violations

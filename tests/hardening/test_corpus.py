@@ -1,6 +1,7 @@
-"""Real-corpus invariants over ../shared/corpus (3,223 real skills; skipped when absent).
+"""Real-corpus invariants over the skill corpus (3,223 real skills; helpers.corpus() finds it:
+skipped when absent, failing under CI=true).
 
-* `skill-lsp check` over the whole corpus finishes without a crash;
+* `skill-lsp check` over the whole corpus reports every SKILL.md, without a crash;
 * fix-all on a temp copy then re-check: no new finding code per file (beyond what a fixed
   syntax error revealed), and a second fix-all changes nothing.
 """
@@ -11,11 +12,11 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from helpers import corpus
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.discovery import read_skill_file
 from skill_lsp.engine.document import decode
@@ -23,36 +24,35 @@ from skill_lsp.engine.workspace import check_text, fix_all_text
 
 from .fuzzing import new_codes
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="no ../shared/corpus beside the repo")
+
+@pytest.fixture(scope="module")
+def root() -> Path:
+    return corpus()
 
 
-def _skill_files() -> list[Path]:
+def _skill_files(root: Path) -> list[Path]:
     out = []
-    for dirpath, _dirs, files in os.walk(CORPUS):
+    for dirpath, _dirs, files in os.walk(root):
         for name in files:
             if name in ("SKILL.md", "skill.md"):
                 out.append(Path(dirpath) / name)
     return sorted(out)
 
 
-def test_cli_check_over_the_whole_corpus():
-    t0 = time.perf_counter()
+def test_cli_check_over_the_whole_corpus(root: Path):
     out = subprocess.run([sys.executable, "-m", "skill_lsp", "check", "--format", "json", "--fail-on", "never",
-                          str(CORPUS)], capture_output=True, text=True, timeout=300)
-    elapsed = time.perf_counter() - t0
+                          str(root)], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "Traceback" not in out.stderr
     data = json.loads(out.stdout)
-    assert data
-    assert elapsed < 120
+    assert sorted(s["path"] for s in data["skills"]) == sorted(str(p) for p in _skill_files(root))
+    assert data["summary"]["skills"] == len(data["skills"])
 
 
-def test_fix_all_on_a_copy_of_the_corpus(tmp_path):
-    files = _skill_files()
+def test_fix_all_on_a_copy_of_the_corpus(tmp_path, root: Path):
+    files = _skill_files(root)
     assert len(files) > 1000
     settings = Settings()
-    t0 = time.perf_counter()
     changed = 0
     problems: list[str] = []
     for path in files:
@@ -75,7 +75,5 @@ def test_fix_all_on_a_copy_of_the_corpus(tmp_path):
             problems.append(f"{path}: fix-all added {sorted(new)}")
         if fix_all_text(fixed, str(copy), settings, on_disk=False) != fixed:
             problems.append(f"{path}: a second fix-all changed the text")
-    elapsed = time.perf_counter() - t0
     assert not problems, "\n".join(problems[:20])
     assert changed > 0  # the corpus has fixable findings: the invariant was exercised
-    assert elapsed < 90, elapsed

@@ -14,7 +14,6 @@ import subprocess
 import sys
 import textwrap
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,7 @@ from skill_lsp.engine.config import Settings
 from skill_lsp.engine.discovery import ReadError, read_skill_file, scan_roots
 from skill_lsp.engine.workspace import check_file, link_skills
 
-from .conftest import GOOD, TIME_BOUND, assert_hover_ok
+from .conftest import GOOD, assert_hover_ok
 from .rawlsp import RawClient
 
 SETTINGS = Settings()
@@ -105,17 +104,16 @@ def _hostile_workspace(tmp_path: Path) -> tuple[Path, dict[str, str]]:
 def test_engine_scan_of_hostile_folders_is_findings_not_hangs(tmp_path):
     ws, expect = _hostile_workspace(tmp_path)
     got = _run_isolated(f"""
-        import json, time
+        import json
         from skill_lsp.engine.config import Settings
         from skill_lsp.engine.discovery import scan_roots
         from skill_lsp.engine.workspace import check_file, link_skills
         s = Settings()
-        t0 = time.perf_counter()
         locs = scan_roots(s.resolved_roots({str(ws)!r}), s.sensitive_patterns)
         rs = [check_file(l.path, s, l) for l in locs]
         link_skills(rs, s)
         out = {{r.path.split('/')[-2]: sorted({{f.code for f in r.all_findings}}) for r in rs}}
-        print(json.dumps({{'results': out, 'elapsed': time.perf_counter() - t0}}))
+        print(json.dumps({{'results': out}}))
     """)
     results = got["results"]
     for name, code in expect.items():
@@ -125,7 +123,6 @@ def test_engine_scan_of_hostile_folders_is_findings_not_hangs(tmp_path):
         else:
             assert not [c for c in results[name] if c not in ("BROKEN_LINK",)], results[name]
     assert "dir-loop-a" not in results and "dir-loop-b" not in results
-    assert got["elapsed"] < 5 * TIME_BOUND
 
 
 def test_cli_check_of_hostile_folders(tmp_path):
@@ -286,16 +283,12 @@ def test_concurrent_churn_during_scans(tmp_path):
     th = threading.Thread(target=churn, daemon=True)
     th.start()
     try:
-        deadline = time.monotonic() + 1.5
-        scans = 0
-        while time.monotonic() < deadline:
+        for _ in range(5):  # a fixed number of scans, each racing the churn
             results = _scan_and_check(ws)
             assert all(f"s{i:02d}" in results for i in range(30))
-            scans += 1
     finally:
         stop.set()
         th.join(5)
-    assert scans >= 3
 
 
 def test_root_with_50000_files_scans_only_immediate_children(tmp_path, monkeypatch):
@@ -320,11 +313,8 @@ def test_root_with_50000_files_scans_only_immediate_children(tmp_path, monkeypat
         return real_scandir(p)
     monkeypatch.setattr(discovery.os, "listdir", spy_listdir)
     monkeypatch.setattr(discovery.os, "scandir", spy_scandir)
-    t0 = time.perf_counter()
     locs = scan_roots([str(root)], SETTINGS.sensitive_patterns)
-    elapsed = time.perf_counter() - t0
     assert [os.path.basename(loc.dir) for loc in locs] == ["demo"]
-    assert elapsed < 2 * TIME_BOUND, elapsed
     # The root and its immediate subfolders only: nothing below not-a-skill/ is listed.
     assert all(os.path.dirname(p.rstrip("/")) in (str(root), str(root.parent)) or p == str(root) for p in listed), listed
     assert not [p for p in listed if "/d0" in p]

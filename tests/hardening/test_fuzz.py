@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import os
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from helpers import corpus
 
 from .fuzzing import any_text, check_invariants, corpus_texts, mutate, skill_texts, texts
 
 EXAMPLES = int(os.environ.get("SKILL_LSP_FUZZ_EXAMPLES", "300"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("SKILL_LSP_FUZZ_RANDOM"),
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 
 
 @FUZZ
@@ -62,9 +62,8 @@ def test_regressions(text):
     check_invariants(text)
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="no ../shared/corpus beside the repo")
 def test_corpus_mutations():
     rng = random.Random(7)
-    seeds = list(corpus_texts(str(CORPUS), limit=200))
+    seeds = list(corpus_texts(str(corpus()), limit=200))
     for i in range(max(EXAMPLES, 200)):
         check_invariants(mutate(seeds[i % len(seeds)], rng))

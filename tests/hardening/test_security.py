@@ -5,12 +5,14 @@ hover or preview, and previews escape exactly as each dialect documents (docs/di
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from helpers import require
 from skill_lsp.engine.config import DIALECT_NAMES, Settings
 from skill_lsp.engine.discovery import git_ignored_dirs, scan_roots
 from skill_lsp.engine.preview import activate, catalog, record_for
@@ -76,8 +78,7 @@ def test_untrusted_git_config_runs_nothing(tmp_path):
     ws = tmp_path / "repo"
     ws.mkdir()
     git = ["git", "-C", str(ws), "-c", "user.email=a@b", "-c", "user.name=n"]
-    if subprocess.run(["git", "--version"], capture_output=True).returncode != 0:
-        pytest.skip("git is not installed")
+    require(shutil.which("git"), "git", "install git")
     subprocess.run([*git, "init", "-q"], check=True)
     (ws / "a").write_text("x")
     (ws / ".gitignore").write_text("ignored/\n")

@@ -29,12 +29,13 @@ import pytest
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
 PLUGIN_DIR = REPO / "editors" / "nvim"
-REQUIRE = os.environ.get("SKILL_LSP_REQUIRE_EDITORS") == "1"
+# CI=true (or SKILL_LSP_REQUIRE_EDITORS=1) turns a missing editor into a failure, never a skip.
+REQUIRE = os.environ.get("SKILL_LSP_REQUIRE_EDITORS") == "1" or os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
 def skip_or_fail(reason: str) -> None:
     if REQUIRE:
-        pytest.fail(f"{reason} (SKILL_LSP_REQUIRE_EDITORS=1)")
+        pytest.fail(f"{reason} (required under CI=true or SKILL_LSP_REQUIRE_EDITORS=1)")
     pytest.skip(reason)
 
 

@@ -28,12 +28,13 @@ CODE_SERVER_VERSION = os.environ.get("CODE_SERVER_VERSION", "4.139.1")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 TIMEOUT_S = 900
 
-REQUIRED = os.environ.get("SKILL_LSP_REQUIRE_EDITORS") == "1"
+# CI=true (or SKILL_LSP_REQUIRE_EDITORS=1) turns missing tooling into a failure, never a skip.
+REQUIRED = os.environ.get("SKILL_LSP_REQUIRE_EDITORS") == "1" or os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
 def skip_or_fail(reason: str) -> None:
     if REQUIRED:
-        pytest.fail(f"SKILL_LSP_REQUIRE_EDITORS=1 but {reason}", pytrace=False)
+        pytest.fail(f"required under CI=true or SKILL_LSP_REQUIRE_EDITORS=1, but {reason}", pytrace=False)
     pytest.skip(reason)
 
 
