@@ -195,3 +195,23 @@ def make(code: str, message: str, start: int, end: int, data: dict[str, Any] | N
     """Build a finding with the code's default severity unless one is given."""
     return Finding(code, severity if severity is not None else RULES[code].severity, message,
                    start, end, data, related, tags)
+
+
+NOTE_KEY = "harnesses"  # data key holding the harness sentence appended to a message
+
+
+def with_note(f: Finding, severity: Severity, note: str) -> Finding:
+    """``f`` at ``severity``, its message followed by what the target harnesses do ("; Codex ignores it")."""
+    if not note:
+        return f.with_severity(severity) if severity != f.severity else f
+    data = dict(f.data or {})
+    data[NOTE_KEY] = note
+    return Finding(f.code, severity, f"{f.message}; {note}", f.start, f.end, data, f.related, f.tags)
+
+
+def base_message(f: Finding) -> str:
+    """The message without the harness sentence (what the skill tool itself would say)."""
+    note = f.data.get(NOTE_KEY) if isinstance(f.data, dict) else None
+    if note and f.message.endswith(f"; {note}"):
+        return f.message[: -len(note) - 2]
+    return f.message

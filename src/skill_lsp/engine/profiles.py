@@ -7,7 +7,13 @@ fields, name charset and booleans (NOTES.md §1), so those are profile settings.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
+
+from .findings import RULES, Finding, Severity, with_note
+from .harness.data import CLAUDE_FIELDS as _CLAUDE_FIELDS
+from .harness.data import DEFERRED_FIELDS as _DEFERRED_FIELDS
+from .harness.data import SPEC_FIELDS as _SPEC_FIELDS
 
 # Field kinds: "string", "boolean", "mapping", "tools", "arguments", "list-or-string", "enum", "hooks"
 
@@ -70,10 +76,8 @@ FIELDS: dict[str, Field] = {
     )
 }
 
-SPEC_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
-CLAUDE_FIELDS = ("when_to_use", "argument-hint", "model", "agent", "arguments", "disallowed-tools", "paths",
-                 "disable-model-invocation", "user-invocable", "background", "effort", "context", "shell", "hooks")
-DEFERRED_FIELDS = ("context", "agent", "hooks", "model", "effort", "paths", "shell", "when_to_use")
+# Field groups live with the harness facts; re-exported for existing importers.
+SPEC_FIELDS, CLAUDE_FIELDS, DEFERRED_FIELDS = _SPEC_FIELDS, _CLAUDE_FIELDS, _DEFERRED_FIELDS
 
 # camelCase spellings people write, and the documented key.
 CAMEL_CASE = {
@@ -89,34 +93,54 @@ CAMEL_CASE = {
 
 @dataclass(frozen=True, slots=True)
 class Profile:
+    """What the lint expects of a skill for a set of target harnesses (built by :func:`..targets.view`).
+
+    The four historical profiles are the views of one target each.
+    """
+
     name: str
     title: str
-    known: tuple[str, ...]  # accepted fields
+    known: tuple[str, ...]  # fields some target reads
     deferred: tuple[str, ...] = ()  # recognised but not acted on
     unknown_severity: str = "info"  # severity of UNKNOWN_FIELD
     unicode_names: bool = False  # skills-ref: NFKC + any Unicode letter/digit
     string_booleans: bool = False  # DSH: "true"/"yes"/"on"/"1" ... count as booleans
     tools_form: str = "any"  # "string" where only the space-separated string is specified
     camel_case_severity: str = "warning"
-    # The skill tool and skills-ref refuse a misnamed skill; Claude Code warns and loads it;
-    # DeepSeek Harness does not compare the name with the folder at all.
+    # The skill tool and skills-ref refuse a misnamed skill; Claude Code lists it under the
+    # folder name; DeepSeek Harness, Codex, OpenCode and Gemini do not compare them.
     name_mismatch_severity: str = "error"
+    targets: tuple[str, ...] = ()
+    free_arguments: bool = False  # `arguments` may also be a string or a list of names
+    unknown_note: str = ""  # UNKNOWN_FIELD message, "{key}" replaced
+    # CODE or CODE:field -> severity and the sentence naming what the targets do
+    severities: dict[str, Severity] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
+
+    def unknown_message(self, key: str) -> str:
+        return self.unknown_note.format(key=key)
+
+    def adjust(self, f: Finding) -> Finding:
+        """A finding at the targets' severity, naming the harnesses where they differ."""
+        fld: Any = f.data.get("field") if isinstance(f.data, dict) else None
+        key = f"{f.code}:{fld}" if fld is not None and f"{f.code}:{fld}" in self.severities else f.code
+        sev = self.severities.get(key)
+        if sev is None:
+            return f
+        note = self.notes.get(key, "")
+        if len(self.targets) < 2 and (sev == RULES[f.code].severity or f.code in ("UNKNOWN_FIELD", "CAMELCASE_FIELD")):
+            note = ""  # one target, nothing surprising: the message already says it
+        return with_note(f, sev, note)
 
 
-PROFILES: dict[str, Profile] = {
-    p.name: p
-    for p in (
-        Profile("skill-tool", "skill-tool spec (000): the cross-language skill tool",
-                SPEC_FIELDS + ("version", "argument-hint", "disable-model-invocation", "user-invocable", "arguments"),
-                deferred=DEFERRED_FIELDS),
-        Profile("agentskills", "agentskills.io spec and skills-ref (strict)", SPEC_FIELDS,
-                unknown_severity="error", unicode_names=True, tools_form="string"),
-        Profile("claude-code", "Claude Code", SPEC_FIELDS + CLAUDE_FIELDS, name_mismatch_severity="warning"),
-        Profile("dsh", "DeepSeek Harness", ("name", "description", "metadata", "disable-model-invocation",
-                                             "user-invocable", "whenToUse", "license", "compatibility", "allowed-tools"),
-                string_booleans=True, camel_case_severity="error", name_mismatch_severity="info"),
-    )
-}
+def __getattr__(name: str) -> Any:
+    # PROFILES are views of the harness table, built on first use (targets imports this module).
+    if name == "PROFILES":
+        from .targets import PROFILES  # noqa: PLC0415
+
+        return PROFILES
+    raise AttributeError(name)
+
 
 DEFAULT_PROFILE = "skill-tool"
 

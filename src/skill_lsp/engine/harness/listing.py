@@ -1,0 +1,92 @@
+"""Does harness H list this skill, and if it skips it, why.
+
+Answered from the harness's facts alone: the root it lives in, the findings
+the harness treats as blocking (checked as if H were the only target), and the
+fields that hide a skill from the model's catalog.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .data import HARNESSES
+from .model import Harness
+
+if TYPE_CHECKING:
+    from ..workspace import SkillResult
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    harness: str
+    listed: bool
+    reason: str | None = None  # why it is skipped (None when listed)
+    name: str | None = None  # the name the harness lists it under
+
+
+def _tail(root_path: str) -> str:
+    return root_path.removeprefix("~/").lstrip("/")
+
+
+def reads_root(harness: Harness, skill_dir: str) -> bool | None:
+    """Whether ``harness`` reads the root ``skill_dir`` lives in; None when no known harness root matches."""
+    path = os.path.normpath(skill_dir).replace(os.sep, "/")
+    known = False
+    for h in HARNESSES.values():
+        for root in h.roots:
+            tail = "/" + _tail(root.path)
+            parent = path
+            for _ in range(max(1, h.depth)):
+                parent = parent.rsplit("/", 1)[0]
+                if not parent:
+                    break
+                if parent.endswith(tail):
+                    if h is harness:
+                        return True
+                    known = True
+                    break
+    return False if known else None
+
+
+def roots_reading(skill_dir: str, *, documented: bool = False) -> tuple[str, ...]:
+    """Names of the harnesses that read the root holding ``skill_dir`` (documented-only ones on request)."""
+    return tuple(h.name for h in HARNESSES.values()
+                 if (documented or not h.documented_only) and reads_root(h, skill_dir))
+
+
+def listing(result: SkillResult, harness: Harness | str) -> Listing:
+    """Whether ``harness`` lists the checked skill ``result`` (its document must be present)."""
+    from .. import rules  # noqa: PLC0415 - rules import the targets, which import this package
+    from ..findings import base_message  # noqa: PLC0415
+    from ..targets import view  # noqa: PLC0415
+    from ..yamlnodes import resolve_scalar  # noqa: PLC0415
+
+    h = HARNESSES[harness] if isinstance(harness, str) else harness
+    skill_dir = os.path.dirname(result.path)
+    if reads_root(h, skill_dir) is False:
+        root = os.path.basename(os.path.dirname(os.path.dirname(skill_dir)) or "")
+        where = f"{root}/{os.path.basename(os.path.dirname(skill_dir))}" if root else os.path.dirname(skill_dir)
+        return Listing(h.name, False, f"{h.title} does not read {where}")
+    for f in result.findings:
+        if f.code in ("OUTSIDE_WORKSPACE", "SENSITIVE", "IO_ERROR"):
+            return Listing(h.name, False, f.message)
+    doc = result.doc
+    if doc is None:
+        return Listing(h.name, False, "SKILL.md could not be read")
+    ctx = rules.Context(profile=view((h.name,)), check_links=False)
+    for f in rules.check(doc, ctx):
+        field = f.data.get("field") if isinstance(f.data, dict) else None
+        if h.blocks(f.code, field):
+            effect = h.effect(f.code, field)
+            assert effect is not None
+            return Listing(h.name, False, f"{h.title} {effect.note}: {base_message(f)}")
+    for key in h.hidden_by:
+        entry = doc.entries.get(key) if doc.frontmatter_ok else None
+        if entry is not None and entry.value.target().kind == "scalar" and resolve_scalar(entry.value.target()) is True:
+            return Listing(h.name, False, f"{key}: true keeps it out of the model's catalog")
+    name = result.name
+    if name != result.folder:
+        name = h.mismatch_listed_as.format(name=name, folder=result.folder)
+    return Listing(h.name, True, None, name)
