@@ -8,7 +8,7 @@ fields, name charset and booleans (NOTES.md §1), so those are profile settings.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .findings import RULES, Finding, Severity, with_note
 from .harness.data import CLAUDE_FIELDS as _CLAUDE_FIELDS
@@ -131,6 +131,10 @@ class Profile:
         if len(self.targets) < 2 and (sev == RULES[f.code].severity or f.code in ("UNKNOWN_FIELD", "CAMELCASE_FIELD")):
             note = ""  # one target, nothing surprising: the message already says it
         return with_note(f, sev, note)
+
+
+if TYPE_CHECKING:
+    PROFILES: dict[str, Profile]
 
 
 def __getattr__(name: str) -> Any:
