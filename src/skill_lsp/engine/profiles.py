@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .findings import RULES, Finding, Severity, with_note
+from .findings import Finding, Severity, with_note
 from .harness.data import CLAUDE_FIELDS as _CLAUDE_FIELDS
 from .harness.data import DEFERRED_FIELDS as _DEFERRED_FIELDS
 from .harness.data import SPEC_FIELDS as _SPEC_FIELDS
@@ -128,8 +128,8 @@ class Profile:
         if sev is None:
             return f
         note = self.notes.get(key, "")
-        if len(self.targets) < 2 and (sev == RULES[f.code].severity or f.code in ("UNKNOWN_FIELD", "CAMELCASE_FIELD")):
-            note = ""  # one target, nothing surprising: the message already says it
+        if len(self.targets) < 2 and f.code in ("UNKNOWN_FIELD", "CAMELCASE_FIELD"):
+            note = ""  # one target: the message already says what it does
         return with_note(f, sev, note)
 
 

@@ -78,15 +78,15 @@ def _plural(note: str) -> str:
     return f"{verb} {rest}" if rest else verb
 
 
-def describe(code: str, targets: Sequence[str], field: str | None = None) -> str:
+def describe(code: str, targets: Sequence[str], field: str | None = None, *, always: bool = False) -> str:
     """What each target does, grouped: "Codex and OpenCode ignore it; skills-ref rejects it".
 
-    Empty when the targets agree with each other and with the rule's default severity:
-    then the message alone says what happens.
+    Empty (unless ``always``) when the targets agree with each other and with the rule's
+    default severity: then the message alone says what happens.
     """
     hs = harnesses(targets)
     levels = {(e.level() if e is not None else RULES[code].severity) for e in (h.effect(code, field) for h in hs)}
-    if levels == {RULES[code].severity}:
+    if levels == {RULES[code].severity} and not always:
         return ""
     groups: dict[str, list[str]] = {}
     for h in hs:
@@ -121,7 +121,8 @@ def view(targets: tuple[str, ...]) -> Profile:
         for key in _effect_key(hs, code):
             field = key.split(":", 1)[1] if ":" in key else None
             severities[key] = severity(code, targets, field)
-            notes[key] = describe(code, targets, field)
+            # A single harness that is not a historical profile is always named.
+            notes[key] = describe(code, targets, field, always=len(targets) == 1 and targets[0] not in LEGACY_PROFILES)
 
     def label(code: str) -> str:
         return "error" if severities[code] == Severity.ERROR else "warning" if severities[code] == Severity.WARNING \
@@ -135,7 +136,7 @@ def view(targets: tuple[str, ...]) -> Profile:
     else:
         name = ",".join(targets)
         title = ", ".join(h.title for h in hs)
-        unknown_note = "'{key}' is not a field any target reads"
+        unknown_note = "'{key}' is read by none of the targets (" + ", ".join(h.title for h in hs) + ")"
     return Profile(
         name, title, known, deferred,
         unknown_severity=label("UNKNOWN_FIELD"),
