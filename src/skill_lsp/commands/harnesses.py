@@ -42,6 +42,7 @@ def harness_json(h: Harness) -> dict[str, Any]:
         "roots": [{"path": r.path, "scope": r.scope, "note": r.note, "source": r.source} for r in h.roots],
         "skillFiles": list(h.skill_files),
         "depth": h.depth,
+        "anyRoot": h.any_root,
         "fields": field_uses(h),
         "unknownFields": h.unknown,
         "nameRule": h.name_rule,
@@ -61,7 +62,10 @@ def render_json() -> str:
 
 
 def _roots(h: Harness, scope: str) -> str:
-    return ", ".join(r.path for r in h.roots if (r.scope == "project") == (scope == "project")) or "—"
+    listed = ", ".join(r.path for r in h.roots if (r.scope == "project") == (scope == "project"))
+    if h.any_root and scope == "project":
+        return f"any it is given{f' (e.g. {listed})' if listed else ''}"
+    return listed or "—"
 
 
 def render_text() -> str:

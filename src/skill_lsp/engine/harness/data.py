@@ -54,7 +54,7 @@ SKILL_TOOL = Harness(
     roots=(Root(".skills", "project", f"{_SPEC000} §5.1 (the session declares its roots; example)"),),
     skill_files=("SKILL.md",), depth=1,
     reads=SPEC_FIELDS + ("version", "argument-hint", "disable-model-invocation", "user-invocable", "arguments"),
-    deferred=DEFERRED_FIELDS, unknown="preserves",
+    deferred=DEFERRED_FIELDS, unknown="preserves", any_root=True,
     unknown_note="'{key}' is not defined by the skill-tool spec; it is preserved but has no effect",
     name_rule="required; ASCII `^[a-z0-9]+(-[a-z0-9]+)*$`, at most 64; must equal the folder (NAME_MISMATCH)",
     description_rule="required; at most 1,024 characters (INVALID_FRONTMATTER beyond)",
@@ -71,7 +71,7 @@ AGENTSKILLS = Harness(
     summary="The agentskills.io specification and its reference validator skills-ref (command `agentskills`).",
     roots=(),  # a validator: it reads the folder it is given, never a root of its own
     skill_files=("SKILL.md", "skill.md"), depth=1,
-    reads=SPEC_FIELDS, unknown="rejects",
+    reads=SPEC_FIELDS, unknown="rejects", any_root=True,
     unknown_note="unexpected field '{key}': the agentskills spec allows only name, description, license, "
                  "allowed-tools, metadata and compatibility",
     unicode_names=True, tools_form="string",

@@ -65,7 +65,7 @@ def listing(result: SkillResult, harness: Harness | str) -> Listing:
 
     h = HARNESSES[harness] if isinstance(harness, str) else harness
     skill_dir = os.path.dirname(result.path)
-    if reads_root(h, skill_dir) is False:
+    if not h.any_root and reads_root(h, skill_dir) is False:
         root = os.path.basename(os.path.dirname(os.path.dirname(skill_dir)) or "")
         where = f"{root}/{os.path.basename(os.path.dirname(skill_dir))}" if root else os.path.dirname(skill_dir)
         return Listing(h.name, False, f"{h.title} does not read {where}")
