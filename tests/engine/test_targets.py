@@ -223,6 +223,12 @@ def test_profile_is_an_alias_for_one_target():
     assert settings.targets == ("codex",)
 
 
+def test_an_empty_targets_setting_keeps_inference():
+    settings, problems = merge(Settings(targets=("codex",)), {"targets": []}, "editor")
+    assert problems == [] and settings.targets == ("codex",)
+    assert merge(Settings(), {"targets": []}, "editor")[0].targets == ()
+
+
 def test_invalid_targets_are_reported_by_name_and_ignored():
     settings, problems = merge(Settings(), {"targets": ["claude-code", "cursor"]}, "editor")
     assert settings.targets == ()

@@ -43,7 +43,11 @@ export const DIALECTS: readonly DialectInfo[] = [
   { id: 'gemini', label: 'gemini', detail: 'Gemini CLI' },
 ];
 
-export const PROFILES: readonly string[] = ['skill-tool', 'agentskills', 'claude-code', 'dsh'];
+/**
+ * Target harnesses (`skillLsp.targets`, `skillLsp.profile`), as the engine's harness table
+ * lists them (`skill-lsp harnesses`); tests/cli/test_editor_defaults.py keeps them equal.
+ */
+export const TARGETS: readonly string[] = ['skill-tool', 'agentskills', 'claude-code', 'codex', 'opencode', 'gemini', 'copilot', 'dsh', 'goose', 'openhands'];
 
 export function isDialect(value: unknown): value is string {
   return typeof value === 'string' && DIALECTS.some((d) => d.id === value);
@@ -363,6 +367,7 @@ export function statusBarTooltip(status: ServerStatus | undefined): string {
 /** The keys of the `skillLsp` section the server reads. */
 export const SERVER_SETTING_KEYS = [
   'profile',
+  'targets',
   'roots',
   'dialect',
   'severity',

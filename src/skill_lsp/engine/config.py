@@ -137,8 +137,8 @@ def merge(base: Settings, raw: dict[str, Any] | None, source: str) -> tuple[Sett
         if attr is None:
             problems.append(f"{source}: unknown setting '{key}' ignored")
             continue
-        if value is None:
-            continue
+        if value is None or (attr == "targets" and value in ("", [], ())):
+            continue  # unset (an editor's empty default): keep inferring
         try:
             changes[attr] = _convert(attr, value)
         except ValueError as exc:
