@@ -123,9 +123,12 @@ def render_markdown() -> str:
     out += [
         "## Profiles",
         "",
-        "A profile names the harness(es) that will load the skill; the specs disagree on unknown "
-        "fields, the name charset and booleans, so those follow the profile "
-        f"(`profile = \"...\"` in `.skill-lsp.toml`, `--profile` on the command line; default `{DEFAULT_PROFILE}`).",
+        "A profile is one target harness; the specs disagree on unknown fields, the name charset and "
+        "booleans, so those follow the targets (`targets = [...]` or `profile = \"...\"` in "
+        "`.skill-lsp.toml`, `--target` / `--profile` on the command line). By default the targets are "
+        "the harnesses that read the root a skill lives in, and `" + DEFAULT_PROFILE + "` elsewhere; "
+        "[harnesses.md](harnesses.md) lists what each harness does. The four profiles below are the "
+        "historical ones.",
         "",
     ]
     for p in PROFILES.values():
