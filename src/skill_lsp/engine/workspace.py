@@ -14,14 +14,16 @@ from dataclasses import dataclass, field
 from . import document, rules
 from .config import BUILTIN_DUPLICATES, Settings
 from .discovery import Location, ReadError, read_skill_file
-from .findings import RULES, Finding, Related, make
+from .findings import Finding, Related, make
+from .harness import HARNESSES
 from .profiles import Profile
 from .targets import for_skill, view
 from .text import PositionTable, SourceText
 from .yamlnodes import resolve_scalar
 
-# Tool errors that keep a skill out of a harness's catalog (spec 000 §5.2).
-BLOCKING = frozenset({"INVALID_FRONTMATTER", "NAME_MISMATCH", "IO_ERROR", "OUTSIDE_WORKSPACE", "SENSITIVE"})
+# The skill-tool contract decides activation in previews (spec 000 §5.2); who else lists
+# the skill is engine/harness.listing's question.
+_SKILL_TOOL = HARNESSES["skill-tool"]
 
 
 @dataclass(slots=True)
@@ -86,7 +88,7 @@ class SkillResult:
     def blocking_error(self) -> Finding | None:
         """The first finding that keeps the skill from activating under the skill-tool contract."""
         for f in self.findings:
-            if RULES[f.code].tool_error in BLOCKING:
+            if _SKILL_TOOL.blocks(f.code):
                 return f
         return None
 
