@@ -179,6 +179,12 @@ def test_a_field_one_target_reads_is_not_unknown():
     assert fs == []
 
 
+def test_spec_fields_are_never_unknown_even_where_a_harness_ignores_them():
+    # Codex does not act on `license`, but it is an agentskills field, not an unknown one.
+    _, fs = _check_for(("codex",), skill_text(name="pdf", extra="license: MIT"))
+    assert fs == []
+
+
 def test_historical_profiles_keep_their_messages():
     _, fs = check(skill_text(extra="author: Jane"), profile="skill-tool")
     assert only(fs, "UNKNOWN_FIELD").message == ("'author' is not defined by the skill-tool spec; "

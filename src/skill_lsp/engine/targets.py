@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from .findings import RULES, Severity
-from .harness import HARNESSES, Harness, get, roots_reading
+from .harness import HARNESSES, SPEC_FIELDS, Harness, get, roots_reading
 from .profiles import DEFAULT_PROFILE, Profile
 
 LEGACY_PROFILES = ("skill-tool", "agentskills", "claude-code", "dsh")
@@ -112,7 +112,9 @@ def _union(groups: Iterable[Sequence[str]]) -> tuple[str, ...]:
 def view(targets: tuple[str, ...]) -> Profile:
     """The lint's expectations for skills written for ``targets`` (a tuple of canonical names)."""
     hs = harnesses(targets)
-    known = _union(h.reads for h in hs)
+    # The agentskills spec fields are the common floor: a harness that does not act on `license`
+    # is no reason to flag it (it is not an unknown field, only an unused one).
+    known = _union([*(h.reads for h in hs), SPEC_FIELDS])
     deferred = tuple(k for k in _union(h.deferred for h in hs) if k not in known)
     codes = {k for h in hs for k in h.effects} | {"UNKNOWN_FIELD", "CAMELCASE_FIELD", "NAME_MISMATCH"}
     severities: dict[str, Severity] = {}
