@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .data import HARNESSES
@@ -27,33 +28,45 @@ class Listing:
 
 
 def _tail(root_path: str) -> str:
-    return root_path.removeprefix("~/").lstrip("/")
+    return "/" + root_path.removeprefix("~/").lstrip("/")
+
+
+@lru_cache(maxsize=1)
+def _root_table() -> tuple[tuple[str, str, int], ...]:
+    """(root tail, harness, depth) for every root of every harness."""
+    return tuple((_tail(r.path), h.name, max(1, h.depth)) for h in HARNESSES.values() for r in h.roots)
+
+
+@lru_cache(maxsize=4096)
+def _readers(parent: str) -> frozenset[str] | None:
+    """Harnesses reading a skill whose folder sits in ``parent``; None when no known root matches.
+
+    Cached per parent folder: the skills of one root share it.
+    """
+    ancestors = []
+    p = parent
+    while p and p != "/":
+        ancestors.append(p)
+        p = p.rsplit("/", 1)[0]
+    found: set[str] = set()
+    for tail, name, depth in _root_table():
+        if any(a.endswith(tail) for a in ancestors[:depth]):
+            found.add(name)
+    return frozenset(found) if found else None
 
 
 def reads_root(harness: Harness, skill_dir: str) -> bool | None:
     """Whether ``harness`` reads the root ``skill_dir`` lives in; None when no known harness root matches."""
-    path = os.path.normpath(skill_dir).replace(os.sep, "/")
-    known = False
-    for h in HARNESSES.values():
-        for root in h.roots:
-            tail = "/" + _tail(root.path)
-            parent = path
-            for _ in range(max(1, h.depth)):
-                parent = parent.rsplit("/", 1)[0]
-                if not parent:
-                    break
-                if parent.endswith(tail):
-                    if h is harness:
-                        return True
-                    known = True
-                    break
-    return False if known else None
+    readers = _readers(os.path.dirname(os.path.normpath(skill_dir)).replace(os.sep, "/"))
+    return None if readers is None else harness.name in readers
 
 
 def roots_reading(skill_dir: str, *, documented: bool = False) -> tuple[str, ...]:
     """Names of the harnesses that read the root holding ``skill_dir`` (documented-only ones on request)."""
-    return tuple(h.name for h in HARNESSES.values()
-                 if (documented or not h.documented_only) and reads_root(h, skill_dir))
+    readers = _readers(os.path.dirname(os.path.normpath(skill_dir)).replace(os.sep, "/"))
+    if readers is None:
+        return ()
+    return tuple(h.name for h in HARNESSES.values() if h.name in readers and (documented or not h.documented_only))
 
 
 def listing(result: SkillResult, harness: Harness | str) -> Listing:
