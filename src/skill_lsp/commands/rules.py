@@ -17,6 +17,7 @@ from argparse import Namespace
 from typing import Any
 
 from ..engine.findings import RULES, Rule
+from ..engine.harness import read_by
 from ..engine.profiles import DEFAULT_PROFILE, FIELDS, PROFILES, Profile
 
 REGENERATE = "skill-lsp rules --format markdown > docs/rules.md"
@@ -136,11 +137,11 @@ def render_markdown() -> str:
         out += [f"### Profile `{p.name}`{default}", "", p.title + ".", ""]
         out += [f"- {n}" for n in _profile_notes(p)]
         out.append("")
-    out += ["## Fields", "", "| field | kind | limit | summary | honoured by |", "|---|---|---|---|---|"]
+    out += ["## Fields", "", "| field | kind | limit | summary | read by ([harnesses.md](harnesses.md)) |", "|---|---|---|---|---|"]
     for f in FIELDS.values():
         limit = str(f.limit) if f.limit else ""
         values = f" ({', '.join(f.values)})" if f.values else ""
-        out.append(f"| `{f.key}` | {f.kind}{values} | {limit} | {_cell(f.summary)} | {_cell(f.harnesses)} |")
+        out.append(f"| `{f.key}` | {f.kind}{values} | {limit} | {_cell(f.summary)} | {_cell(read_by(f.key))} |")
     out.append("")
     return "\n".join(out)
 

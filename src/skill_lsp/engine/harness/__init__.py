@@ -23,6 +23,7 @@ __all__ = [
     "Listing",
     "Root",
     "get",
+    "read_by",
     "project_roots",
     "listing",
     "reads_root",
@@ -49,3 +50,11 @@ def project_roots() -> tuple[str, ...]:
     for h in HARNESSES.values():
         out.extend(r.path for r in h.roots if r.project and r.path not in out)
     return tuple(out)
+
+
+def read_by(key: str) -> str:
+    """Who acts on a frontmatter field, in words: "Claude Code, Codex; deferred by the skill tool"."""
+    readers = [h.title for h in HARNESSES.values() if key in h.reads and not h.documented_only]
+    deferring = [h.title for h in HARNESSES.values() if key in h.deferred]
+    text = ", ".join(readers) if readers else "no harness"
+    return text + (f"; deferred by {', '.join(deferring)}" if deferring else "")

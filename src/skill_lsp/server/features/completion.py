@@ -7,6 +7,7 @@ import os
 from lsprotocol import types as t
 
 from ...engine import cursor as cur
+from ...engine.harness import read_by
 from ...engine.profiles import FIELDS, Field, Profile
 from ...engine.rules import list_skill_files
 from ...engine.spdx import ids as spdx_ids
@@ -30,7 +31,7 @@ def field_doc(f: Field, profile: Profile) -> str:
         lines.append(f"- Limit: {f.limit:,} characters")
     if f.values:
         lines.append(f"- Values: {', '.join(f'`{v}`' for v in f.values)}")
-    lines.append(f"- Honoured by: {f.harnesses}")
+    lines.append(f"- Read by: {read_by(f.key)}")
     lines.append(f"- Targets `{profile.name}`: {status}")
     return "\n".join(lines)
 
