@@ -56,8 +56,8 @@ class Settings:
         return out
 
 
-# Codes VS Code's built-in skill validator already reports (NOTES §8).
-BUILTIN_DUPLICATES = ("NAME_MISMATCH", "UNKNOWN_FIELD", "MISSING_FIELD", "EMPTY_FIELD")
+# Codes VS Code's built-in skill validator already reports (the copilot harness record).
+BUILTIN_DUPLICATES = HARNESSES["copilot"].editor_checks
 
 # TOML / LSP spellings of every key.
 _KEYS = {

@@ -236,6 +236,9 @@ COPILOT = Harness(
     listing_budget="not verified",
     arguments="not verified",
     hidden_by=("disable-model-invocation",),
+    # VS Code 1.139's own skill header checks (NOTES.md §8): missing description, name differs
+    # from the folder, unsupported attribute.
+    editor_checks=("NAME_MISMATCH", "UNKNOWN_FIELD", "MISSING_FIELD", "EMPTY_FIELD"),
     effects={
         **_structure(_VSCODE_SVC),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it (VS Code warns: attribute not supported)",

@@ -80,6 +80,7 @@ class Harness:
     listing_budget: str = ""
     arguments: str = ""  # argument syntax of its skill tool
     hidden_by: tuple[str, ...] = ()  # boolean fields that, when true, keep the skill out of the model's catalog
+    editor_checks: tuple[str, ...] = ()  # finding codes its editor integration already reports itself
     any_root: bool = False  # the caller configures its roots (a session, a validator's argument)
     mismatch_listed_as: str = "{name}"  # how a skill whose name differs from its folder is listed
     effects: dict[str, Effect] = field(default_factory=dict)  # finding code (or CODE:field) -> effect
