@@ -337,6 +337,8 @@ export function previewText(result: unknown): string {
 
 export interface ServerStatus {
   profile?: string;
+  /** Configured targets; an empty list means "inferred per skill from its root". */
+  targets?: string[];
   skills?: number;
   scanning?: boolean;
   version?: string;
@@ -350,12 +352,18 @@ export function statusBarText(status: ServerStatus | undefined, state: 'starting
   const n = typeof status.skills === 'number' ? status.skills : 0;
   const count = `${n} skill${n === 1 ? '' : 's'}`;
   const icon = status.scanning ? '$(sync~spin)' : '$(book)';
-  return `${icon} ${status.profile ?? 'skill-tool'} · ${count}`;
+  return `${icon} ${targetsLabel(status)} · ${count}`;
+}
+
+/** What the lint checks for: the configured targets, "targets by root", or (older servers) the profile. */
+export function targetsLabel(status: ServerStatus): string {
+  if (Array.isArray(status.targets)) return status.targets.length > 0 ? status.targets.join(',') : 'targets by root';
+  return status.profile ?? 'skill-tool';
 }
 
 export function statusBarTooltip(status: ServerStatus | undefined): string {
   if (!status) return 'Skill LSP';
-  const lines = [`Skill LSP${status.version ? ` ${status.version}` : ''}`, `Profile: ${status.profile ?? '?'}`, `Skills: ${status.skills ?? 0}`];
+  const lines = [`Skill LSP${status.version ? ` ${status.version}` : ''}`, `Targets: ${targetsLabel(status)}`, `Skills: ${status.skills ?? 0}`];
   if (status.roots && status.roots.length > 0) lines.push(`Roots: ${status.roots.join(', ')}`);
   if (status.scanning) lines.push('Scanning…');
   return lines.join('\n');

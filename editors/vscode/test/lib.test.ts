@@ -204,6 +204,10 @@ describe('status bar', () => {
     assert.equal(statusBarText(undefined, 'running'), '$(sync~spin) Skill LSP');
     assert.equal(statusBarText(undefined, 'failed'), '$(error) Skill LSP');
   });
+  it('shows the configured targets, or that they follow the root', () => {
+    assert.equal(statusBarText({ profile: 'skill-tool', targets: ['claude-code', 'codex'], skills: 2 }, 'running'), '$(book) claude-code,codex · 2 skills');
+    assert.equal(statusBarText({ profile: 'skill-tool', targets: [], skills: 2 }, 'running'), '$(book) targets by root · 2 skills');
+  });
 });
 
 describe('settings', () => {
