@@ -269,3 +269,18 @@ def test_disable_model_invocation_keeps_a_skill_out_of_the_catalog(tmp_path: Pat
                      skill_text(name="deploy", extra="disable-model-invocation: true"))
     got = listing(check_file(str(md), Settings()), "claude-code")
     assert not got.listed and got.reason == "disable-model-invocation: true keeps it out of the model's catalog"
+
+
+def test_listing_needs_the_document_and_says_so(tmp_path: Path):
+    md = write_skill(tmp_path / ".claude/skills", "pdf", PDF)
+    slim = check_file(str(md), Settings()).slim(keep_text=False)
+    with pytest.raises(ValueError, match="listing needs the checked document"):
+        listing(slim, "claude-code")
+
+
+def test_an_unreadable_skill_is_not_listed_with_the_reason(tmp_path: Path):
+    d = tmp_path / ".claude/skills/pdf"
+    d.mkdir(parents=True)
+    (d / "SKILL.md").mkdir()  # a folder where the file should be
+    got = listing(check_file(str(d / "SKILL.md"), Settings()), "claude-code")
+    assert not got.listed and got.reason == "SKILL.md is a directory, not a regular file"

@@ -87,7 +87,8 @@ def listing(result: SkillResult, harness: Harness | str) -> Listing:
             return Listing(h.name, False, f.message)
     doc = result.doc
     if doc is None:
-        return Listing(h.name, False, "SKILL.md could not be read")
+        # Read failures returned above; a slim result (worker output) carries no document to judge.
+        raise ValueError(f"{result.path}: listing needs the checked document (use check_file, not a slim result)")
     ctx = rules.Context(profile=view((h.name,)), check_links=False)
     for f in rules.check(doc, ctx):
         field = f.data.get("field") if isinstance(f.data, dict) else None
