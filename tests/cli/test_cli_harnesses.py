@@ -49,6 +49,9 @@ def test_json_says_what_each_harness_does_with_each_field():
     assert data["skill-tool"]["fields"]["when_to_use"] == "deferred (kept, no effect)"
     assert codex["effects"]["TOO_LONG:description"]["severity"] == "warning"
     assert all(e["source"] for h in data.values() for e in h["effects"].values())
+    inferred = json.loads(proc.stdout)["inferredTargets"]
+    assert inferred[".claude/skills"] == ["claude-code", "opencode", "copilot"]
+    assert inferred[".github/skills"] == ["copilot"] and inferred["skills"] == ["skill-tool"]
 
 
 # --------------------------------------------------------------------------- check --target / --profile

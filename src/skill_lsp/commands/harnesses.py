@@ -14,8 +14,10 @@ import sys
 from argparse import Namespace
 from typing import Any
 
+from ..engine.config import DEFAULT_ROOTS
 from ..engine.harness import HARNESSES, Harness
-from ..engine.profiles import FIELDS
+from ..engine.profiles import DEFAULT_PROFILE, FIELDS
+from ..engine.targets import infer
 
 REGENERATE = "skill-lsp harnesses --format markdown > docs/harnesses.md"
 
@@ -57,8 +59,14 @@ def harness_json(h: Harness) -> dict[str, Any]:
     }
 
 
+def inferred() -> dict[str, list[str]]:
+    """Each default root -> the targets a skill in it is checked for when none are configured."""
+    return {root: list(infer(f"/workspace/{root}/a-skill") or (DEFAULT_PROFILE,)) for root in DEFAULT_ROOTS}
+
+
 def render_json() -> str:
-    return json.dumps({"harnesses": [harness_json(h) for h in HARNESSES.values()]}, ensure_ascii=False, indent=2) + "\n"
+    return json.dumps({"harnesses": [harness_json(h) for h in HARNESSES.values()], "inferredTargets": inferred()},
+                      ensure_ascii=False, indent=2) + "\n"
 
 
 def _roots(h: Harness, scope: str) -> str:
@@ -85,7 +93,10 @@ def render_text() -> str:
         for key, e in h.effects.items():
             lines.append(f"  {key}: {e.action} — {e.note}")
         lines.append("")
-    return "\n".join(lines)
+    lines.append("Targets inferred per root (when none are configured):")
+    width = max(len(r) for r in DEFAULT_ROOTS)
+    lines += [f"  {root.ljust(width)}  {', '.join(names)}" for root, names in inferred().items()]
+    return "\n".join(lines) + "\n"
 
 
 def _cell(text: str) -> str:
@@ -106,6 +117,10 @@ def render_markdown() -> str:
         "by default the harnesses that read the root the skill lives in (a skill elsewhere is checked for "
         "`skill-tool`). A finding's severity is the worst any target gives it, and its message names what "
         "each target does when they differ.",
+        "",
+        "| root | targets inferred when none are configured |",
+        "|---|---|",
+        *(f"| `{root}` | {', '.join(f'`{n}`' for n in names)} |" for root, names in inferred().items()),
         "",
         "| target | harness | proven | project roots | user roots | fields read |",
         "|---|---|---|---|---|---|",
