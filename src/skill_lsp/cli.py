@@ -1,4 +1,4 @@
-"""Command line: check | preview | catalog | serve | schema | rules | completion.
+"""Command line: check | preview | catalog | serve | schema | rules | harnesses | completion.
 
 Never imports pygls or lsprotocol except for `serve`, so `check` starts as fast
 as the interpreter allows.
@@ -24,7 +24,10 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     from .engine.config import DIALECT_NAMES  # noqa: PLC0415
-    from .engine.profiles import PROFILES  # noqa: PLC0415
+    from .engine.harness import HARNESSES  # noqa: PLC0415
+
+    target_help = (f"harnesses to check for, comma-separated ({', '.join(HARNESSES)}); "
+                   "default: inferred from the root each skill lives in")
 
     p = _Parser(prog="skill-lsp", description="Language server, linter and activation previewer for Agent Skills.")
     p.add_argument("--version", action="version", version=f"skill-lsp {__version__}")
@@ -35,7 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
     c.add_argument("--fail-on", choices=("error", "warning", "info", "hint", "never"), default="error",
                    help="exit 1 when a finding has at least this severity (default: error)")
-    c.add_argument("--profile", choices=sorted(PROFILES), help="override the configured profile")
+    c.add_argument("--target", metavar="NAME[,NAME...]", help=target_help)
+    c.add_argument("--profile", choices=list(HARNESSES), help="one target (alias of --target NAME)")
     c.add_argument("--config", help="config file (TOML; default: .skill-lsp.toml or pyproject.toml [tool.skill-lsp])")
     c.add_argument("--fix", action="store_true", help="apply every safe fix in place")
     c.add_argument("--diff", action="store_true", help="with --fix: print the fixes as a unified diff, write nothing")
@@ -57,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
         q.add_argument("--dialect", choices=DIALECT_NAMES, default=None)
         q.add_argument("--format", choices=("text", "json"), default="text")
         q.add_argument("--config")
-        q.add_argument("--profile", choices=sorted(PROFILES))
+        q.add_argument("--target", metavar="NAME[,NAME...]", help=target_help)
+        q.add_argument("--profile", choices=list(HARNESSES), help="one target (alias of --target NAME)")
 
     s = sub.add_parser("serve", help="run the language server (stdio by default)")
     s.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
@@ -66,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("schema", help="print a JSON Schema of the frontmatter (for yaml-language-server)")
     r = sub.add_parser("rules", help="print the rule table")
     r.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+
+    h = sub.add_parser("harnesses", help="print what each harness reads, lists and refuses")
+    h.add_argument("--format", choices=("text", "markdown", "json"), default="text")
 
     # Shell completion and the examples at the end of every subcommand's --help.
     from .commands.completion import SHELLS  # noqa: PLC0415
@@ -98,6 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .commands.completion import run  # noqa: PLC0415
         elif args.command == "schema":
             from .commands.schema import run  # noqa: PLC0415
+        elif args.command == "harnesses":
+            from .commands.harnesses import run  # noqa: PLC0415
         else:
             from .commands.rules import run  # noqa: PLC0415
         return run(args)

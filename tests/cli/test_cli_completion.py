@@ -66,11 +66,11 @@ printf '%s\\n' "${{COMPREPLY[@]}}"
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("skill-lsp ", ["catalog", "check", "completion", "preview", "rules", "schema", "serve"]),
+        ("skill-lsp ", ["catalog", "check", "completion", "harnesses", "preview", "rules", "schema", "serve"]),
         ("skill-lsp c", ["catalog", "check", "completion"]),
         ("skill-lsp check --f", ["--fail-on", "--fix", "--format"]),
         ("skill-lsp check --format ", ["github", "json", "sarif", "text"]),
-        ("skill-lsp check --profile ", ["agentskills", "claude-code", "dsh", "skill-tool"]),
+        ("skill-lsp check --profile c", ["claude-code", "codex", "copilot"]),
         ("skill-lsp check --fail-on w", ["warning"]),
         ("skill-lsp preview --dialect c", ["claude-code", "codex"]),
         ("skill-lsp catalog --state ", ["first", "replacement"]),

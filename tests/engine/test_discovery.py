@@ -38,7 +38,10 @@ def test_default_roots_are_the_existing_ones_in_order(tmp_path: Path):
         (tmp_path / r).mkdir(parents=True)
     assert Settings().resolved_roots(str(tmp_path)) == [
         str(tmp_path / ".agents/skills"), str(tmp_path / ".claude/skills"), str(tmp_path / "skills")]
-    assert DEFAULT_ROOTS == (".agents/skills", ".claude/skills", ".skills", "skills")
+    assert DEFAULT_ROOTS[:4] == (".agents/skills", ".claude/skills", ".skills", "skills")
+    # Then every project root a harness reads (engine/harness/data.py), once each.
+    assert {".github/skills", ".gemini/skills", ".opencode/skills", ".codex/skills", ".dsh/skills"} <= set(DEFAULT_ROOTS)
+    assert len(set(DEFAULT_ROOTS)) == len(DEFAULT_ROOTS)
 
 
 def test_no_walking_up_from_a_root(tmp_path: Path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -290,3 +291,33 @@ async def test_preview_with_a_bad_dialect_is_an_invalid_params_error(client, wor
         await client.workspace_execute_command_async(t.ExecuteCommandParams(
             command="skill-lsp.previewCatalog", arguments=[{"dialect": "no-such-dialect"}]))
 
+
+
+async def test_targets_setting_changes_severity_and_the_message_names_the_harnesses(client, workspace):
+    path = workspace / ".claude/skills/name-mismatch/SKILL.md"
+    await open_doc(client, path)
+    diags = await current(client, uri(path), 1)
+    d = next(d for d in diags if d.code == "NAME_MISMATCH")
+    assert d.severity == t.DiagnosticSeverity.Error  # the sample's `profile = "skill-tool"`
+    client.set_configuration({"debounceMs": 0, "targets": ["claude-code", "codex"]}, section="skillLsp")
+    seen = len(client.diagnostics_history)
+    client.workspace_did_change_configuration(t.DidChangeConfigurationParams(settings={}))
+
+    async def warning_now():
+        if client.client_name != "vscode-pull":
+            latest = next((p for p in reversed(client.diagnostics_history[seen:]) if p.uri == uri(path)), None)
+            got = latest.diagnostics if latest is not None else []
+        else:
+            got = await current(client, uri(path), 1)
+        hit = [x for x in got if x.code == "NAME_MISMATCH" and x.severity == t.DiagnosticSeverity.Warning]
+        return hit or None
+
+    for _ in range(200):
+        hit = await warning_now()
+        if hit:
+            break
+        await asyncio.sleep(0.05)
+    assert hit and hit[0].message.endswith("Claude Code lists it under the folder name (`- folder (name): …`); "
+                                           "Codex lists it under its frontmatter name")
+    status = await client.workspace_execute_command_async(t.ExecuteCommandParams(command="skill-lsp.status", arguments=[{}]))
+    assert status["targets"] == ["claude-code", "codex"]

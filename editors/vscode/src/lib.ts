@@ -43,7 +43,11 @@ export const DIALECTS: readonly DialectInfo[] = [
   { id: 'gemini', label: 'gemini', detail: 'Gemini CLI' },
 ];
 
-export const PROFILES: readonly string[] = ['skill-tool', 'agentskills', 'claude-code', 'dsh'];
+/**
+ * Target harnesses (`skillLsp.targets`, `skillLsp.profile`), as the engine's harness table
+ * lists them (`skill-lsp harnesses`); tests/cli/test_editor_defaults.py keeps them equal.
+ */
+export const TARGETS: readonly string[] = ['skill-tool', 'agentskills', 'claude-code', 'codex', 'opencode', 'gemini', 'copilot', 'dsh', 'goose', 'openhands'];
 
 export function isDialect(value: unknown): value is string {
   return typeof value === 'string' && DIALECTS.some((d) => d.id === value);
@@ -333,6 +337,8 @@ export function previewText(result: unknown): string {
 
 export interface ServerStatus {
   profile?: string;
+  /** Configured targets; an empty list means "inferred per skill from its root". */
+  targets?: string[];
   skills?: number;
   scanning?: boolean;
   version?: string;
@@ -346,12 +352,18 @@ export function statusBarText(status: ServerStatus | undefined, state: 'starting
   const n = typeof status.skills === 'number' ? status.skills : 0;
   const count = `${n} skill${n === 1 ? '' : 's'}`;
   const icon = status.scanning ? '$(sync~spin)' : '$(book)';
-  return `${icon} ${status.profile ?? 'skill-tool'} · ${count}`;
+  return `${icon} ${targetsLabel(status)} · ${count}`;
+}
+
+/** What the lint checks for: the configured targets, "targets by root", or (older servers) the profile. */
+export function targetsLabel(status: ServerStatus): string {
+  if (Array.isArray(status.targets)) return status.targets.length > 0 ? status.targets.join(',') : 'targets by root';
+  return status.profile ?? 'skill-tool';
 }
 
 export function statusBarTooltip(status: ServerStatus | undefined): string {
   if (!status) return 'Skill LSP';
-  const lines = [`Skill LSP${status.version ? ` ${status.version}` : ''}`, `Profile: ${status.profile ?? '?'}`, `Skills: ${status.skills ?? 0}`];
+  const lines = [`Skill LSP${status.version ? ` ${status.version}` : ''}`, `Targets: ${targetsLabel(status)}`, `Skills: ${status.skills ?? 0}`];
   if (status.roots && status.roots.length > 0) lines.push(`Roots: ${status.roots.join(', ')}`);
   if (status.scanning) lines.push('Scanning…');
   return lines.join('\n');
@@ -363,6 +375,7 @@ export function statusBarTooltip(status: ServerStatus | undefined): string {
 /** The keys of the `skillLsp` section the server reads. */
 export const SERVER_SETTING_KEYS = [
   'profile',
+  'targets',
   'roots',
   'dialect',
   'severity',

@@ -56,7 +56,7 @@ describe('dialects', () => {
 describe('package.json settings', () => {
   const props = pkg.contributes.configuration.properties as Record<string, { default?: unknown; description?: string; markdownDescription?: string }>;
   it('has every server setting with a description', () => {
-    for (const key of ['profile', 'roots', 'dialect', 'severity', 'checkLinks', 'sensitivePatterns', 'debounceMs']) {
+    for (const key of ['profile', 'targets', 'roots', 'dialect', 'severity', 'checkLinks', 'sensitivePatterns', 'debounceMs']) {
       const p = props[`skillLsp.${key}`];
       assert.ok(p, `skillLsp.${key} missing`);
       assert.ok(p.description ?? p.markdownDescription, `skillLsp.${key} has no description`);
@@ -208,6 +208,10 @@ describe('status bar', () => {
     assert.equal(statusBarText({ profile: 'dsh', skills: 1, scanning: true }, 'running'), '$(sync~spin) dsh · 1 skill');
     assert.equal(statusBarText(undefined, 'running'), '$(sync~spin) Skill LSP');
     assert.equal(statusBarText(undefined, 'failed'), '$(error) Skill LSP');
+  });
+  it('shows the configured targets, or that they follow the root', () => {
+    assert.equal(statusBarText({ profile: 'skill-tool', targets: ['claude-code', 'codex'], skills: 2 }, 'running'), '$(book) claude-code,codex · 2 skills');
+    assert.equal(statusBarText({ profile: 'skill-tool', targets: [], skills: 2 }, 'running'), '$(book) targets by root · 2 skills');
   });
 });
 

@@ -42,7 +42,7 @@ def check_locations(locations: list[Location], settings: Settings, jobs: int = 0
 
 
 def run(args: Namespace) -> int:
-    targets = collect(args.paths, args.config, args.profile)
+    targets = collect(args.paths, args.config, args.profile, args.target)
     for problem in targets.problems:
         print(f"skill-lsp: {problem}", file=sys.stderr)
     settings = targets.settings

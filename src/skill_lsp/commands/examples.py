@@ -38,6 +38,10 @@ examples:
   skill-lsp rules                          every rule code with its severity
   skill-lsp rules --format markdown > rules.md
   skill-lsp rules --format json""",
+    "harnesses": """\
+examples:
+  skill-lsp harnesses                      roots, fields, caps and budget of every harness
+  skill-lsp harnesses --format json        the same facts for scripts""",
     "completion": """\
 examples:
   eval "$(skill-lsp completion bash)"                       in ~/.bashrc

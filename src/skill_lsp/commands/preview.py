@@ -8,6 +8,7 @@ import sys
 from argparse import Namespace
 
 from ..engine import discovery
+from ..engine.config import DEFAULT_ROOTS
 from ..engine.preview import activate, catalog, parse_arguments, records_for, result_json
 from ..engine.workspace import SkillResult, check_file, link_skills
 from .targets import collect, load_settings
@@ -41,7 +42,7 @@ def run_preview(args: Namespace) -> int:
             return 2
         if args.workspace == ".":
             workspace = _workspace_of(p)
-    settings, problems = load_settings(workspace, args.config, args.profile)
+    settings, problems = load_settings(workspace, args.config, args.profile, args.target)
     for problem in problems:
         print(f"skill-lsp: {problem}", file=sys.stderr)
     roots = settings.resolved_roots(workspace)
@@ -75,14 +76,14 @@ def _workspace_of(skill_md: str) -> str:
     """The folder that holds the root a SKILL.md lives in (`ws/.claude/skills/x/SKILL.md` -> `ws`)."""
     skill_dir = os.path.dirname(skill_md)
     root = os.path.dirname(skill_dir)
-    for default in (".agents/skills", ".claude/skills", ".skills"):
-        if root.endswith(os.sep + default.replace("/", os.sep)):
+    for default in sorted(DEFAULT_ROOTS, key=len, reverse=True):
+        if default != "skills" and root.endswith(os.sep + default.replace("/", os.sep)):
             return root[: -len(default) - 1]
     return os.path.dirname(root) if os.path.basename(root) == "skills" else root
 
 
 def run_catalog(args: Namespace) -> int:
-    targets = collect(args.paths, args.config, args.profile)
+    targets = collect(args.paths, args.config, args.profile, args.target)
     for problem in targets.problems:
         print(f"skill-lsp: {problem}", file=sys.stderr)
     settings = targets.settings

@@ -17,6 +17,7 @@ from argparse import Namespace
 from typing import Any
 
 from ..engine.findings import RULES, Rule
+from ..engine.harness import read_by
 from ..engine.profiles import DEFAULT_PROFILE, FIELDS, PROFILES, Profile
 from ..engine.rules.by_harness import HARNESSES, SEVERITY_BY_HARNESS
 from . import peer_rules
@@ -130,9 +131,12 @@ def render_markdown() -> str:
     out += [
         "## Profiles",
         "",
-        "A profile names the harness(es) that will load the skill; the specs disagree on unknown "
-        "fields, the name charset and booleans, so those follow the profile "
-        f"(`profile = \"...\"` in `.skill-lsp.toml`, `--profile` on the command line; default `{DEFAULT_PROFILE}`).",
+        "A profile is one target harness; the specs disagree on unknown fields, the name charset and "
+        "booleans, so those follow the targets (`targets = [...]` or `profile = \"...\"` in "
+        "`.skill-lsp.toml`, `--target` / `--profile` on the command line). By default the targets are "
+        "the harnesses that read the root a skill lives in, and `" + DEFAULT_PROFILE + "` elsewhere; "
+        "[harnesses.md](harnesses.md) lists what each harness does. The four profiles below are the "
+        "historical ones.",
         "",
     ]
     for p in PROFILES.values():
@@ -140,11 +144,11 @@ def render_markdown() -> str:
         out += [f"### Profile `{p.name}`{default}", "", p.title + ".", ""]
         out += [f"- {n}" for n in _profile_notes(p)]
         out.append("")
-    out += ["## Fields", "", "| field | kind | limit | summary | honoured by |", "|---|---|---|---|---|"]
+    out += ["## Fields", "", "| field | kind | limit | summary | read by ([harnesses.md](harnesses.md)) |", "|---|---|---|---|---|"]
     for f in FIELDS.values():
         limit = str(f.limit) if f.limit else ""
         values = f" ({', '.join(f.values)})" if f.values else ""
-        out.append(f"| `{f.key}` | {f.kind}{values} | {limit} | {_cell(f.summary)} | {_cell(f.harnesses)} |")
+        out.append(f"| `{f.key}` | {f.kind}{values} | {limit} | {_cell(f.summary)} | {_cell(read_by(f.key))} |")
     out.append("")
     return "\n".join(out)
 

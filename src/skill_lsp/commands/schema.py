@@ -16,6 +16,7 @@ import sys
 from argparse import Namespace
 from typing import Any
 
+from ..engine.harness import read_by
 from ..engine.profiles import FIELDS, Field
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
@@ -27,7 +28,7 @@ _STRING_LIST = {"type": "array", "items": {"type": "string"}}
 
 
 def _property(f: Field) -> dict[str, Any]:
-    desc = f.summary + (f" Honoured by: {f.harnesses}." if f.harnesses else "")
+    desc = f.summary + f" Read by: {read_by(f.key)}."
     prop: dict[str, Any]
     if f.kind == "string":
         prop = {"type": "string"}

@@ -18,17 +18,21 @@ class Targets:
     loose: list[discovery.Location] = field(default_factory=list)  # found elsewhere by the recursive search
 
 
-def load_settings(workspace: str, config: str | None, profile: str | None) -> tuple[Settings, list[str]]:
+def load_settings(workspace: str, config: str | None, profile: str | None,
+                  target: str | None = None) -> tuple[Settings, list[str]]:
     if config is not None and not os.path.isfile(config):
         return Settings(), [f"config file not found: {config}"]
     settings, problems = load_workspace(workspace, config)
     if profile:
         settings, more = merge(settings, {"profile": profile}, "--profile")
         problems += more
+    if target:
+        settings, more = merge(settings, {"targets": target}, "--target")
+        problems += more
     return settings, problems
 
 
-def collect(paths: list[str], config: str | None, profile: str | None) -> Targets:
+def collect(paths: list[str], config: str | None, profile: str | None, target: str | None = None) -> Targets:
     """Resolve CLI paths into skill locations.
 
     A folder holding SKILL.md is one skill; any other folder is a workspace whose
@@ -37,7 +41,7 @@ def collect(paths: list[str], config: str | None, profile: str | None) -> Target
     """
     first_dir = next((p for p in paths if os.path.isdir(p)), None)
     workspace = os.path.abspath(first_dir or os.path.dirname(os.path.abspath(paths[0])) if paths else ".")
-    settings, problems = load_settings(workspace, config, profile)
+    settings, problems = load_settings(workspace, config, profile, target)
     t = Targets(workspace, settings, problems)
     seen: set[str] = set()
 

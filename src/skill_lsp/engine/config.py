@@ -13,7 +13,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .findings import RULES, Severity
-from .profiles import DEFAULT_PROFILE, PROFILES
+from .harness import HARNESSES, project_roots
+from .profiles import DEFAULT_PROFILE
+from .targets import parse as parse_targets
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -21,13 +23,19 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 DIALECT_NAMES = ("skill-tool", "dsh", "agentskills", "claude-code", "codex", "opencode", "gemini")
-DEFAULT_ROOTS = (".agents/skills", ".claude/skills", ".skills", "skills")
+# Roots scanned when none are configured, in precedence order (lower index wins a name):
+# the roots skill-lsp has always scanned first, then every project root a harness reads
+# (engine/harness/data.py). `skills` is a repository of skills (plugins, collections):
+# no harness reads it, but it is where such repositories keep them.
+DEFAULT_ROOTS: tuple[str, ...] = tuple(dict.fromkeys(
+    (".agents/skills", ".claude/skills", ".skills", "skills") + project_roots()))
 DEFAULT_SENSITIVE = ("**/.env/**", "**/secrets/**")
 
 
 @dataclass(frozen=True)
 class Settings:
-    profile: str = DEFAULT_PROFILE
+    profile: str = DEFAULT_PROFILE  # the lint's fallback target when none is set or inferred
+    targets: tuple[str, ...] = ()  # empty: inferred per skill from its root (engine/targets.py)
     roots: tuple[str, ...] = ()  # empty: DEFAULT_ROOTS that exist
     dialect: str = "skill-tool"
     severity: dict[str, Severity | None] = field(default_factory=dict)  # None = off
@@ -55,6 +63,7 @@ RETIRED_KEYS = frozenset({"hide-builtin-duplicates", "hideBuiltinDuplicates"})
 # TOML / LSP spellings of every key.
 _KEYS = {
     "profile": "profile",
+    "targets": "targets",
     "roots": "roots",
     "dialect": "dialect",
     "severity": "severity",
@@ -77,9 +86,14 @@ def _str_list(value: Any) -> tuple[str, ...]:
 
 def _convert(attr: str, value: Any) -> Any:
     if attr == "profile":
-        if value not in PROFILES:
-            raise ValueError(f"expected one of {', '.join(PROFILES)}")
+        # An alias for a single target (the four historical profiles and every harness name).
+        if not isinstance(value, str) or value not in HARNESSES:
+            raise ValueError(f"expected one of {', '.join(HARNESSES)}")
         return value
+    if attr == "targets":
+        if not isinstance(value, (str, list, tuple)):
+            raise ValueError("expected a list of target names")
+        return parse_targets(value)
     if attr == "dialect":
         if value not in DIALECT_NAMES:
             raise ValueError(f"expected one of {', '.join(DIALECT_NAMES)}")
@@ -124,12 +138,14 @@ def merge(base: Settings, raw: dict[str, Any] | None, source: str) -> tuple[Sett
         if attr is None:
             problems.append(f"{source}: unknown setting '{key}' ignored")
             continue
-        if value is None:
-            continue
+        if value is None or (attr == "targets" and value in ("", [], ())):
+            continue  # unset (an editor's empty default): keep inferring
         try:
             changes[attr] = _convert(attr, value)
         except ValueError as exc:
             problems.append(f"{source}: invalid '{key}' ({exc}); using the default")
+    if "profile" in changes and "targets" not in changes:
+        changes["targets"] = (changes["profile"],)  # `profile = "x"` means `targets = ["x"]`
     return replace(base, **changes), problems
 
 

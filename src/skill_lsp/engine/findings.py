@@ -116,7 +116,8 @@ RULES: dict[str, Rule] = {
              "An explicit tag such as `!!python/object` is never constructed by skill-lsp, and harnesses either reject it or read the value as a plain string."),
         # --- name ---
         Rule("MISSING_FIELD", E, "Required field missing", "INVALID_FRONTMATTER",
-             "`name` and `description` are required by every spec and harness.", ("insert the field",)),
+             "`name` and `description` are required by every spec. Claude Code and Codex use the folder name when `name` is missing (information when they are the only targets); the others leave the skill out.",
+             ("insert the field",)),
         Rule("EMPTY_FIELD", E, "Field is empty", "INVALID_FRONTMATTER",
              "`name` and `description` must be non-empty strings."),
         Rule("INVALID_TYPE", E, "Field has the wrong type", "INVALID_FRONTMATTER",
@@ -132,7 +133,7 @@ RULES: dict[str, Rule] = {
              "Zero-width and bidi control characters make two different names look identical, so a skill can impersonate another.",
              ("remove the invisible characters",)),
         Rule("NAME_MISMATCH", E, "Name does not match the folder", "NAME_MISMATCH",
-             "Spec error code. The frontmatter `name` must equal the skill folder's name (compared after NFKC). The skill tool and skills-ref refuse the skill (error); Claude Code warns and loads it (warning in the `claude-code` profile); DeepSeek Harness does not check it (information in `dsh`).",
+             "Spec error code. The frontmatter `name` must equal the skill folder's name (compared after NFKC). The skill tool, skills-ref and Copilot (VS Code) leave the skill out (error); Claude Code lists it under the folder name (warning); Codex, OpenCode, Gemini CLI and DeepSeek Harness do not compare them (information). The severity is the worst among the targets.",
              ("set name to the folder name", "rename the folder")),
         # --- other fields ---
         Rule("UNKNOWN_FIELD", I, "Field not defined by the profile", None,
@@ -258,3 +259,23 @@ def make(code: str, message: str, start: int, end: int, data: dict[str, Any] | N
     """Build a finding with the code's default severity unless one is given."""
     return Finding(code, severity if severity is not None else RULES[code].severity, message,
                    start, end, data, related, tags)
+
+
+NOTE_KEY = "harnesses"  # data key holding the harness sentence appended to a message
+
+
+def with_note(f: Finding, severity: Severity, note: str) -> Finding:
+    """``f`` at ``severity``, its message followed by what the target harnesses do ("; Codex ignores it")."""
+    if not note:
+        return f.with_severity(severity) if severity != f.severity else f
+    data = dict(f.data or {})
+    data[NOTE_KEY] = note
+    return Finding(f.code, severity, f"{f.message}; {note}", f.start, f.end, data, f.related, f.tags)
+
+
+def base_message(f: Finding) -> str:
+    """The message without the harness sentence (what the skill tool itself would say)."""
+    note = f.data.get(NOTE_KEY) if isinstance(f.data, dict) else None
+    if note and f.message.endswith(f"; {note}"):
+        return f.message[: -len(note) - 2]
+    return f.message

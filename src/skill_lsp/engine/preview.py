@@ -15,7 +15,7 @@ from typing import Any
 from .activation import SessionConfig, SkillRecord, SkillSession
 from .activation.results import Result
 from .config import Settings
-from .findings import RULES
+from .findings import RULES, base_message
 from .render import catalog_report, get_dialect, render_result
 from .workspace import SkillResult
 
@@ -30,7 +30,7 @@ def record_for(result: SkillResult, root_index: int | None = None) -> SkillRecor
     blocking = result.blocking_error
     error = None
     if blocking is not None:
-        error = (RULES[blocking.code].tool_error or "INVALID_FRONTMATTER", blocking.message)
+        error = (RULES[blocking.code].tool_error or "INVALID_FRONTMATTER", base_message(blocking))
     if doc is None:
         return SkillRecord(result.name, result.folder, skill_dir, result.path, index, root, {}, "", error or
                            ("IO_ERROR", f'failed to load skill "{result.name}" from {skill_dir}'))

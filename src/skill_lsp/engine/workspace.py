@@ -14,13 +14,16 @@ from dataclasses import dataclass, field
 from . import document, rules
 from .config import Settings
 from .discovery import Location, ReadError, read_skill_file
-from .findings import RULES, Finding, Related, make
-from .profiles import PROFILES
+from .findings import Finding, Related, make
+from .harness import HARNESSES
+from .profiles import Profile
+from .targets import for_skill, view
 from .text import PositionTable, SourceText
 from .yamlnodes import resolve_scalar
 
-# Tool errors that keep a skill out of a harness's catalog (spec 000 §5.2).
-BLOCKING = frozenset({"INVALID_FRONTMATTER", "NAME_MISMATCH", "IO_ERROR", "OUTSIDE_WORKSPACE", "SENSITIVE"})
+# The skill-tool contract decides activation in previews (spec 000 §5.2); who else lists
+# the skill is engine/harness.listing's question.
+_SKILL_TOOL = HARNESSES["skill-tool"]
 
 
 @dataclass(slots=True)
@@ -85,20 +88,31 @@ class SkillResult:
     def blocking_error(self) -> Finding | None:
         """The first finding that keeps the skill from activating under the skill-tool contract."""
         for f in self.findings:
-            if RULES[f.code].tool_error in BLOCKING:
+            if _SKILL_TOOL.blocks(f.code):
                 return f
         return None
 
 
-def context_for(settings: Settings, skill_dir: str | None) -> rules.Context:
-    return rules.Context(profile=PROFILES[settings.profile], check_links=settings.check_links, skill_dir=skill_dir or None)
+def targets_for(settings: Settings, skill_md: str | None) -> tuple[str, ...]:
+    """The targets a SKILL.md is checked for: configured, else inferred from its root, else the profile."""
+    return for_skill(settings.targets, settings.profile, os.path.dirname(skill_md) if skill_md else None)
+
+
+def profile_for(settings: Settings, skill_md: str | None) -> Profile:
+    return view(targets_for(settings, skill_md))
+
+
+def context_for(settings: Settings, skill_dir: str | None, skill_md: str | None = None) -> rules.Context:
+    where = skill_md or (os.path.join(skill_dir, "SKILL.md") if skill_dir else None)
+    return rules.Context(profile=profile_for(settings, where), check_links=settings.check_links,
+                         skill_dir=skill_dir or None)
 
 
 def check_text(text: str, path: str, settings: Settings, *, on_disk: bool = True,
                decode_issue: document.DecodeIssue | None = None) -> tuple[document.SkillDocument, list[Finding]]:
     """Parse and check one SKILL.md text. ``on_disk`` enables folder-relative checks (links, license files)."""
     doc = document.parse(text, path, decode_issue)
-    ctx = context_for(settings, os.path.dirname(path) if on_disk and path else None)
+    ctx = context_for(settings, os.path.dirname(path) if on_disk and path else None, path or None)
     return doc, apply_settings(rules.check(doc, ctx), settings)
 
 

@@ -132,6 +132,18 @@ def test_attach_guard_and_root(session) -> None:
     assert nv.lua("return #vim.lsp.get_clients({name = 'skill_lsp'})") == 1
 
 
+def test_find_root_knows_every_default_root(session) -> None:
+    # Without markers, the workspace is the folder holding the skill root (M.skill_roots,
+    # kept equal to the engine's DEFAULT_ROOTS by tests/cli/test_editor_defaults.py).
+    nv, _ = session
+    find = "return require('skill_lsp.config').find_root(..., {})"
+    assert nv.lua(find, "/nomark/ws/.github/skills/review/SKILL.md") == "/nomark/ws"
+    assert nv.lua(find, "/nomark/ws/.gemini/skills/deploy/SKILL.md") == "/nomark/ws"
+    assert nv.lua(find, "/nomark/ws/.claude/skills/pdf/SKILL.md") == "/nomark/ws"
+    assert nv.lua(find, "/nomark/ws/plugins/tools/skills/pdf/SKILL.md") == "/nomark/ws/plugins/tools"
+    assert nv.lua(find, "/nomark/ws/misc/pdf/SKILL.md") == "/nomark/ws/misc"
+
+
 def _preview(nv: Nvim, buf: int, dialect: str | None) -> tuple[dict, dict]:
     """:SkillPreview [dialect] from buf: (the preview buffer, the server's result)."""
     nv.lua(LUA_CLOSE_PREVIEWS)

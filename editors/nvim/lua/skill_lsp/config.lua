@@ -7,6 +7,23 @@ local M = {}
 --- Dialect names accepted by the preview commands (docs/server.md).
 M.dialects = { 'skill-tool', 'dsh', 'agentskills', 'claude-code', 'codex', 'opencode', 'gemini' }
 
+--- Skill roots relative to a workspace: the server's default roots (the roots the
+--- harnesses read, `skill-lsp harnesses`); tests/cli/test_editor_defaults.py keeps
+--- this list equal to the engine's.
+M.skill_roots = {
+  '.agents/skills',
+  '.claude/skills',
+  '.skills',
+  'skills',
+  '.codex/skills',
+  '.opencode/skills',
+  '.opencode/skill',
+  '.gemini/skills',
+  '.github/skills',
+  '.dsh/skills',
+  '.goose/skills',
+}
+
 --- Files that mark a workspace root, in priority order.
 M.root_markers = {
   '.skill-lsp.toml',
@@ -40,9 +57,9 @@ function M.is_skill_buffer(bufnr)
 end
 
 --- The workspace root for a SKILL.md: the nearest folder holding one of the
---- markers (first marker wins), else the folder above the skill roots
---- (`.claude/skills/<name>/SKILL.md` -> the folder holding `.claude`), else the
---- skill's own parent folder.
+--- markers (first marker wins), else the folder holding the skill root
+--- (`.claude/skills/<name>/SKILL.md` -> the folder holding `.claude`; roots from
+--- M.skill_roots), else the skill's own parent folder.
 ---@param path string absolute path of a SKILL.md
 ---@param markers string[]|nil
 ---@return string
@@ -56,13 +73,16 @@ function M.find_root(path, markers)
   end
   local skill_dir = vim.fs.dirname(path)
   local parent = vim.fs.dirname(skill_dir)
-  if vim.fs.basename(parent) == 'skills' then
-    local above = vim.fs.dirname(parent)
-    local base = vim.fs.basename(above)
-    if base == '.claude' or base == '.agents' or base == '.skills' then
-      return vim.fs.dirname(above)
+  -- Longest root first: `.claude/skills` before `skills`.
+  local roots = vim.deepcopy(M.skill_roots)
+  table.sort(roots, function(a, b)
+    return #a > #b
+  end)
+  for _, root in ipairs(roots) do
+    local tail = '/' .. root
+    if parent:sub(-#tail) == tail then
+      return parent:sub(1, #parent - #tail)
     end
-    return above
   end
   return parent
 end

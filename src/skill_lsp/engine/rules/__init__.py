@@ -59,6 +59,8 @@ def check(doc: SkillDocument, ctx: Context) -> list[Finding]:
     if doc.split is not None and (doc.split.closed or not doc.split.has_frontmatter):
         out.extend(body.check(doc, ctx))
     out.extend(depth_check(doc, ctx))
+    # Severities and harness notes follow the targets' facts (engine/harness), not the rule defaults.
+    out = [ctx.profile.adjust(f) for f in out]
     out.sort(key=lambda f: (f.start, f.end, f.code))
     return out
 

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from . import Context
 
 # claude-api: skills uploaded to the Claude API / claude.ai (platform.claude.com, Agent Skills overview).
-HARNESSES = ("skill-tool", "agentskills", "claude-code", "dsh", "codex", "copilot", "claude-api")
+HARNESSES = ("skill-tool", "agentskills", "claude-code", "dsh", "codex", "copilot", "claude-api",
+             "opencode", "gemini", "goose", "openhands")
 
 
 def _row(default: str, **per: str) -> dict[str, str]:
@@ -68,17 +69,19 @@ SEVERITY_BY_HARNESS: dict[str, dict[str, str]] = {
 }
 
 
-def severity(code: str, profile: str) -> Severity | None:
-    """The severity of ``code`` under ``profile``; None when the rule is off there."""
+def severity(code: str, targets: tuple[str, ...] | str) -> Severity | None:
+    """The worst severity of ``code`` among the target harnesses; None when every one is off."""
     row = SEVERITY_BY_HARNESS.get(code)
     if row is None:
         return RULES[code].severity
-    return Severity.parse(row.get(profile, RULES[code].severity.label))
+    names = (targets,) if isinstance(targets, str) else targets
+    found = [s for s in (Severity.parse(row.get(t, RULES[code].severity.label)) for t in names) if s is not None]
+    return min(found) if found else None  # Severity counts as LSP does: ERROR is 1
 
 
 def emit(ctx: Context, code: str, message: str, start: int, end: int,
          data: dict[str, Any] | None = None) -> Iterator[Finding]:
     """Yield one finding at the active profile's severity, or nothing when the rule is off there."""
-    sev = severity(code, ctx.profile.name)
+    sev = severity(code, ctx.profile.targets or (ctx.profile.name,))
     if sev is not None:
         yield make(code, message, start, end, data, severity=sev)

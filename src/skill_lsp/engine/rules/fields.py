@@ -69,12 +69,7 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
                            "(spec 000 §4.4); it is preserved but has no effect", kstart, kend, {"field": key})
                 continue
             sev = Severity.ERROR if profile.unknown_severity == "error" else Severity.INFO
-            msg = {
-                "agentskills": f"unexpected field '{key}': the agentskills spec allows only name, description, "
-                               "license, allowed-tools, metadata and compatibility",
-                "claude-code": f"'{key}' is not a Claude Code skill field; Claude Code ignores it and never shows it to the model",
-                "dsh": f"'{key}' is ignored by DeepSeek Harness",
-            }.get(profile.name, f"'{key}' is not defined by the skill-tool spec; it is preserved but has no effect")
+            msg = profile.unknown_message(key)
             yield make("UNKNOWN_FIELD", msg, kstart, kend, {"field": key}, severity=sev)
             continue
         spec = FIELDS.get(key)
@@ -223,7 +218,7 @@ def _outside_parens(text: str) -> str:
 
 
 def _arguments(ctx: Context, node: Node, scalar: Any, start: int, end: int) -> Iterator[Finding]:
-    if ctx.profile.name == "claude-code" and (node.kind == "seq" or isinstance(scalar, str)):
+    if ctx.profile.free_arguments and (node.kind == "seq" or isinstance(scalar, str)):
         return
     if node.kind != "map":
         yield make("INVALID_ARGUMENTS", "'arguments' must declare named arguments as a mapping "

@@ -146,6 +146,7 @@ def status(ls: SkillLanguageServer) -> dict:
     return {
         "version": __version__,
         "profile": folders[0].settings.profile,
+        "targets": list(folders[0].settings.targets),  # empty: inferred per skill from its root
         "skills": sum(len(f.index.results) for f in folders if f.index is not None),
         "roots": [r for f in folders for r in f.roots],
         "scanned": all(f.scanned for f in ls.state.folders),

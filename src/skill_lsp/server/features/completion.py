@@ -7,9 +7,11 @@ import os
 from lsprotocol import types as t
 
 from ...engine import cursor as cur
-from ...engine.profiles import FIELDS, PROFILES, Field
+from ...engine.harness import read_by
+from ...engine.profiles import FIELDS, Field, Profile
 from ...engine.rules import list_skill_files
 from ...engine.spdx import ids as spdx_ids
+from ...engine.workspace import profile_for
 from .. import convert
 from ..server import SkillLanguageServer, guarded
 
@@ -21,8 +23,7 @@ COMMON_LICENSES = ("MIT", "Apache-2.0", "BSD-3-Clause", "BSD-2-Clause", "ISC", "
                    "LGPL-3.0-only", "MPL-2.0", "AGPL-3.0-only", "Unlicense", "CC0-1.0", "CC-BY-4.0")
 
 
-def field_doc(f: Field, profile_name: str) -> str:
-    profile = PROFILES[profile_name]
+def field_doc(f: Field, profile: Profile) -> str:
     status = ("accepted" if f.key in profile.known else
               "recognised but deferred (no effect)" if f.key in profile.deferred else "not defined")
     lines = [f"**{f.key}** — {f.summary}", ""]
@@ -30,8 +31,8 @@ def field_doc(f: Field, profile_name: str) -> str:
         lines.append(f"- Limit: {f.limit:,} characters")
     if f.values:
         lines.append(f"- Values: {', '.join(f'`{v}`' for v in f.values)}")
-    lines.append(f"- Honoured by: {f.harnesses}")
-    lines.append(f"- Profile `{profile_name}`: {status}")
+    lines.append(f"- Read by: {read_by(f.key)}")
+    lines.append(f"- Targets `{profile.name}`: {status}")
     return "\n".join(lines)
 
 
@@ -64,8 +65,7 @@ def _present_keys(text: str, yaml_start: int, yaml_end: int) -> set[str]:
     return keys
 
 
-def _keys(ls, analysis, c: cur.Cursor, rng: t.Range, profile_name: str) -> list[t.CompletionItem]:
-    profile = PROFILES[profile_name]
+def _keys(ls, analysis, c: cur.Cursor, rng: t.Range, profile: Profile) -> list[t.CompletionItem]:
     sp = analysis.doc.split
     present = _present_keys(analysis.doc.text, sp.yaml_start, sp.yaml_end)
     snippets = _snippets(ls)
@@ -83,11 +83,11 @@ def _keys(ls, analysis, c: cur.Cursor, rng: t.Range, profile_name: str) -> list[
         else:
             insert = f"{key}: "
         items.append(_item(key, rng, t.CompletionItemKind.Property, detail=f.summary.split(".")[0],
-                           doc=field_doc(f, profile_name), insert=insert, snippet=snippets, sort=f"{i:02d}"))
+                           doc=field_doc(f, profile), insert=insert, snippet=snippets, sort=f"{i:02d}"))
     return items
 
 
-def _values(ls, od, analysis, c: cur.Cursor, rng: t.Range, profile_name: str) -> list[t.CompletionItem]:
+def _values(ls, od, analysis, c: cur.Cursor, rng: t.Range, profile: Profile) -> list[t.CompletionItem]:
     key = c.key or ""
     f = FIELDS.get(key)
     out: list[t.CompletionItem] = []
@@ -153,7 +153,8 @@ def register(server: SkillLanguageServer) -> None:
         offset = convert.offset(src, params.position, enc)
         c = cur.locate(analysis.doc, offset)
         rng = convert.range_(src, c.start, c.end, enc)
-        profile = analysis.settings.profile
+        # The same targets the diagnostics use: configured, else inferred from the skill's root.
+        profile = profile_for(analysis.settings, od.path)
         if c.kind == "key":
             items = _keys(ls, analysis, c, rng, profile)
         elif c.kind == "value":

@@ -10,6 +10,7 @@ from ...engine import cursor as cur
 from ...engine.config import DIALECT_NAMES
 from ...engine.profiles import FIELDS
 from ...engine.rules.body import classify, relative_path
+from ...engine.workspace import profile_for
 from ...engine.yamlnodes import resolve_scalar
 from .. import convert
 from ..server import SkillLanguageServer, guarded
@@ -39,7 +40,7 @@ def _catalog_table(ls: SkillLanguageServer, od, analysis) -> str:
 
 def _field_hover(ls, od, analysis, key: str) -> str:
     f = FIELDS.get(key)
-    doc = field_doc(f, analysis.settings.profile) if f else f"**{key}** — not a field known to any profile."
+    doc = field_doc(f, profile_for(analysis.settings, od.path)) if f else f"**{key}** — not a field known to any profile."
     entry = analysis.doc.entries.get(key)
     if entry is not None and f is not None and f.limit:
         node = entry.value.target()

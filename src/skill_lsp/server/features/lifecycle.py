@@ -8,6 +8,7 @@ import os
 
 from lsprotocol import types as t
 
+from ...engine.config import DEFAULT_ROOTS
 from ..server import SkillLanguageServer, guarded
 from ..state import Folder
 from ..uris import uri_to_path
@@ -145,7 +146,7 @@ async def _register_watchers(ls: SkillLanguageServer) -> None:
     ]
     create_delete = t.WatchKind.Create | t.WatchKind.Delete
     for folder in ls.state.folders:
-        for root in folder.roots or [os.path.join(folder.path, r) for r in (".agents/skills", ".claude/skills", ".skills", "skills")]:
+        for root in folder.roots or [os.path.join(folder.path, r) for r in DEFAULT_ROOTS]:
             rel = os.path.relpath(root, folder.path).replace(os.sep, "/")
             if relative:
                 pattern: object = t.RelativePattern(base_uri=folder.uri, pattern=f"{rel}/*")

@@ -159,9 +159,11 @@ async def _begin(ls: SkillLanguageServer, token: str) -> bool:
 
 def _status(ls: SkillLanguageServer, scanning: bool = False) -> None:
     skills = sum(len(f.index.results) for f in ls.state.folders if f.index is not None)
-    profile = ls.state.folders[0].settings.profile if ls.state.folders else ls.state.default.settings.profile
+    settings = ls.state.folders[0].settings if ls.state.folders else ls.state.default.settings
     try:
-        ls.protocol.notify("skillLsp/status", {"profile": profile, "skills": skills, "scanning": scanning})
+        # `targets` empty: inferred per skill from its root.
+        ls.protocol.notify("skillLsp/status", {"profile": settings.profile, "targets": list(settings.targets),
+                                               "skills": skills, "scanning": scanning})
     except Exception:  # noqa: BLE001
         pass
 

@@ -1,0 +1,314 @@
+"""The harnesses skill-lsp knows, one record per release, each fact with its source.
+
+Kept as Python rather than TOML: a fact and its source sit side by side, the
+type checker sees every field, and nothing has to be loaded at start-up.
+
+Sources are written as ``capture: <harness>@<version> <case>`` (a run of the real
+release against a recording endpoint, see docs/harnesses.md), ``<repo> <path>``
+(the harness's published source) or ``docs: <where>`` (documentation only).
+"""
+
+from __future__ import annotations
+
+from ..findings import RULES, Severity
+from .model import Effect, Harness, Root
+
+# Fields of the agentskills spec (003) and of Claude Code's skills documentation.
+SPEC_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
+CLAUDE_FIELDS = ("when_to_use", "argument-hint", "model", "agent", "arguments", "disallowed-tools", "paths",
+                 "disable-model-invocation", "user-invocable", "background", "effort", "context", "shell", "hooks")
+DEFERRED_FIELDS = ("context", "agent", "hooks", "model", "effort", "paths", "shell", "when_to_use")
+
+_SPEC000 = "spec 000 (skill-tool-design-spec.md)"
+_SKILLS_REF = "agentskills/agentskills skills-ref/src/skills_ref/validator.py (skills-ref 0.1.1)"
+_DSH = "@deepseek-ai/dsh-skill skill-filesystem (references-survey §3.3)"
+_CC = "capture: claude-code@2.1.332"
+_CODEX_SRC = "openai/codex codex-rs/core-skills/src/loader.rs"
+_CODEX = "capture: codex@0.171.0"
+_OPENCODE_SRC = "anomalyco/opencode packages/opencode/src/skill/index.ts"
+_GEMINI_SRC = "google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts, skillManager.ts"
+_VSCODE_LOC = "microsoft/vscode src/vs/workbench/contrib/chat/common/promptSyntax/config/promptFileLocations.ts"
+_VSCODE_SVC = "microsoft/vscode src/vs/workbench/contrib/chat/common/promptSyntax/service/promptsServiceImpl.ts"
+_NO_METADATA = "inferred: without parsed frontmatter there is no name or description to list"
+
+
+def _structure(source: str = _NO_METADATA) -> dict[str, Effect]:
+    """A file that cannot be read or parsed is never listed (every harness, unless it says otherwise)."""
+    return {code: Effect("skips", "cannot read it and leaves it out", source)
+            for code in ("INVALID_ENCODING", "IO_ERROR", "MISSING_FRONTMATTER", "INVALID_FRONTMATTER",
+                         "FRONTMATTER_LIMIT")}
+
+
+def _skill_tool_effects() -> dict[str, Effect]:
+    # Spec 000 §3.4/§5.2: every error the tool reports keeps the skill out of the catalog.
+    blocking = {"INVALID_FRONTMATTER", "NAME_MISMATCH", "IO_ERROR", "OUTSIDE_WORKSPACE", "SENSITIVE"}
+    out = {code: Effect("skips", f"refuses it ({r.tool_error})", f"{_SPEC000} §3.4, §5.2")
+           for code, r in RULES.items() if r.tool_error in blocking}
+    out["UNKNOWN_FIELD"] = Effect("ignores", "preserves it but does not act on it", f"{_SPEC000} §4.4, §14")
+    return out
+
+
+SKILL_TOOL = Harness(
+    name="skill-tool", title="the skill tool", version="spec 000 v1", proof="source",
+    summary="The cross-language skill tool of spec 000 (its TS and Rust reference implementations).",
+    roots=(Root(".skills", "project", f"{_SPEC000} §5.1 (the session declares its roots; example)"),),
+    skill_files=("SKILL.md",), depth=1,
+    reads=SPEC_FIELDS + ("version", "argument-hint", "disable-model-invocation", "user-invocable", "arguments"),
+    deferred=DEFERRED_FIELDS, unknown="preserves", any_root=True,
+    unknown_note="'{key}' is not defined by the skill-tool spec; it is preserved but has no effect",
+    name_rule="required; ASCII `^[a-z0-9]+(-[a-z0-9]+)*$`, at most 64; must equal the folder (NAME_MISMATCH)",
+    description_rule="required; at most 1,024 characters (INVALID_FRONTMATTER beyond)",
+    listing="one entry per name, lower root index wins; invalid skills are left out",
+    listing_budget="none specified",
+    arguments="string: $ARGUMENTS, $ARGUMENTS[N] (0-based), $N (1-based); object: ${name}, $ARGUMENTS = sorted k=v",
+    hidden_by=("disable-model-invocation",),
+    effects=_skill_tool_effects(),
+    sources=(_SPEC000, "NOTES.md §2 (reference implementation)"),
+)
+
+AGENTSKILLS = Harness(
+    name="agentskills", title="skills-ref", version="skills-ref 0.1.1", proof="source",
+    summary="The agentskills.io specification and its reference validator skills-ref (command `agentskills`).",
+    roots=(),  # a validator: it reads the folder it is given, never a root of its own
+    skill_files=("SKILL.md", "skill.md"), depth=1,
+    reads=SPEC_FIELDS, unknown="rejects", any_root=True,
+    unknown_note="unexpected field '{key}': the agentskills spec allows only name, description, license, "
+                 "allowed-tools, metadata and compatibility",
+    unicode_names=True, tools_form="string",
+    name_rule="required; NFKC, lowercase Unicode letters, digits and hyphens, at most 64; must equal the folder",
+    description_rule="required; at most 1,024 characters",
+    listing="`to-prompt`: <available_skills> with <name>, <description>, <location> per skill",
+    listing_budget="none",
+    arguments="none (no skill tool)",
+    effects={
+        **_structure(_SKILLS_REF),
+        **{code: Effect("rejects", "rejects it", _SKILLS_REF)
+           for code in ("MISSING_FIELD", "EMPTY_FIELD", "TOO_LONG", "NAME_INVALID", "NAME_MISMATCH")},
+        "UNKNOWN_FIELD": Effect("rejects", "rejects it (Unexpected fields in frontmatter)", _SKILLS_REF),
+    },
+    sources=(_SKILLS_REF, "docs: agentskills.io/specification"),
+)
+
+CLAUDE_CODE = Harness(
+    name="claude-code", title="Claude Code", version="2.1.332", proof="captured",
+    summary="Anthropic's Claude Code CLI (closed source; facts from captures of the npm release).",
+    roots=(Root(".claude/skills", "project", f"{_CC} (does not read .agents/skills)"),
+           Root("~/.claude/skills", "user", _CC)),
+    skill_files=("SKILL.md",), depth=1,
+    reads=SPEC_FIELDS + CLAUDE_FIELDS,
+    unknown_note="'{key}' is not a Claude Code skill field; Claude Code ignores it and never shows it to the model",
+    free_arguments=True,
+    name_rule="optional (the folder name is used); listed even when it differs from the folder "
+              "(`- folder (name): …`) or is uppercase",
+    description_rule="description + when_to_use (joined with ' - ') listed up to 1,535 characters + '…'; "
+                     "< and > escaped, newlines become spaces",
+    listing="inside <system-reminder>: `- name: description` lines",
+    listing_budget="a share of the context window (skillListingBudgetFraction, about 1 %)",
+    arguments="$ARGUMENTS, $ARGUMENTS[N] (0-based), $0 = first argument, $1 = second (shell-style split); "
+              "${CLAUDE_SKILL_DIR}, ${CLAUDE_SESSION_ID}; no placeholder: `ARGUMENTS: <args>` appended",
+    hidden_by=("disable-model-invocation",),
+    mismatch_listed_as="{folder} ({name})",  # capture: claude-code@2.1.332 case name-mismatch
+    effects={
+        **_structure(_CC),
+        "INVALID_FRONTMATTER": Effect("changes", "loads it with empty metadata",
+                                      "NOTES.md §6.3 (unquoted ': ' in a description)", Severity.ERROR),
+        "UNKNOWN_FIELD": Effect("ignores", "ignores it and never shows it to the model",
+                                "anthropics/claude-code#13005"),
+        "NAME_MISMATCH": Effect("changes", "lists it under the folder name (`- folder (name): …`)",
+                                f"{_CC} case name-mismatch"),
+        "NAME_INVALID": Effect("ignores", "lists the name as written", f"{_CC} case uppercase-name"),
+        "MISSING_FIELD:name": Effect("ignores", "uses the folder name", "docs: code.claude.com skills (name optional)"),
+        "TOO_LONG:description": Effect("changes", "lists 1,535 characters and '…'", f"{_CC} case long-description"),
+    },
+    sources=(_CC, "docs: code.claude.com/docs/en/skills", "anthropics/claude-code#34063, #13005"),
+)
+
+CODEX = Harness(
+    name="codex", title="Codex", version="0.171.0", proof="captured",
+    summary="OpenAI's Codex CLI (codex-rs).",
+    roots=(Root(".agents/skills", "project", f"{_CODEX_SRC} repo_agents_skill_roots",
+                "every folder from the project root (.git) down to the working folder"),
+           Root(".codex/skills", "project", f"{_CODEX_SRC} skill_roots_from_layer_stack_inner (project config layer)"),
+           Root("~/.agents/skills", "user", f"{_CODEX_SRC} ($HOME/.agents/skills)"),
+           Root("~/.codex/skills", "user", f"{_CODEX_SRC} ($CODEX_HOME/skills, deprecated)"),
+           Root("~/.codex/skills/.system", "system", f"{_CODEX_SRC} system_cache_root_dir"),
+           Root("/etc/codex/skills", "admin", _CODEX_SRC)),
+    skill_files=("SKILL.md",), depth=6,
+    reads=("name", "description", "metadata"),
+    unknown_note="Codex ignores '{key}'",
+    name_rule="optional (the folder name is used); whitespace collapsed; at most 64; never compared with the "
+              "folder; uppercase kept",
+    description_rule="whitespace collapsed to single spaces; over 1,024 characters listed as 1,021 + '...'",
+    listing="<skills_instructions>: `### Skill roots` table, then `- name: description (file: rN/…/SKILL.md)`, "
+            "ordered by scope (system, admin, repo, user) then name",
+    listing_budget="a share of the model's context window",
+    arguments="none: a `$name` mention injects the whole SKILL.md",
+    effects={
+        **_structure(_CODEX_SRC),
+        "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_CODEX_SRC} SkillFrontmatter"),
+        "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_CODEX} case name-mismatch"),
+        "NAME_INVALID": Effect("ignores", "lists the name as written", f"{_CODEX} case uppercase-name"),
+        "MISSING_FIELD:name": Effect("ignores", "uses the folder name", f"{_CODEX_SRC} default_skill_name"),
+        "MISSING_FIELD:description": Effect("skips", "leaves it out", f"{_CODEX_SRC} validate_len"),
+        "TOO_LONG:name": Effect("skips", "leaves it out", f"{_CODEX_SRC} validate_len (MAX_NAME_LEN 64)"),
+        "TOO_LONG:description": Effect("changes", "lists 1,021 characters and '...'", f"{_CODEX} case long-description"),
+    },
+    sources=(_CODEX, _CODEX_SRC, "openai/codex codex-rs/core-skills/src/render.rs"),
+)
+
+OPENCODE = Harness(
+    name="opencode", title="OpenCode", version="1.18.33", proof="captured",
+    summary="OpenCode (opencode-ai).",
+    roots=(Root(".opencode/skills", "project", f"{_OPENCODE_SRC} OPENCODE_SKILL_PATTERN (config folders)"),
+           Root(".opencode/skill", "project", f"{_OPENCODE_SRC} OPENCODE_SKILL_PATTERN"),
+           Root(".claude/skills", "project", f"{_OPENCODE_SRC} EXTERNAL_DIRS", "from the working folder up to the worktree"),
+           Root(".agents/skills", "project", f"{_OPENCODE_SRC} EXTERNAL_DIRS", "from the working folder up to the worktree"),
+           Root("~/.config/opencode/skills", "user", f"{_OPENCODE_SRC} config.directories()"),
+           Root("~/.claude/skills", "user", f"{_OPENCODE_SRC} EXTERNAL_DIRS"),
+           Root("~/.agents/skills", "user", f"{_OPENCODE_SRC} EXTERNAL_DIRS")),
+    skill_files=("SKILL.md",), depth=64,
+    reads=("name", "description"),
+    unknown_note="OpenCode ignores '{key}'",
+    name_rule="required string; never compared with the folder; a later skill with the same name replaces an earlier one",
+    description_rule="required string; no length limit",
+    listing="system prompt: two prose lines, then <available_skills> with <skill><name/><description/><location/> "
+            "per skill, ordered with localeCompare",
+    listing_budget="none",
+    arguments="none: the skill tool takes only a name; $ARGUMENTS reaches the model unchanged",
+    effects={
+        **_structure(_OPENCODE_SRC),
+        "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_OPENCODE_SRC} Info.pick(name, description)"),
+        "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_OPENCODE_SRC} add()"),
+        "NAME_INVALID": Effect("ignores", "lists the name as written", f"{_OPENCODE_SRC} z.string()"),
+        "TOO_LONG": Effect("ignores", "has no length limit", f"{_OPENCODE_SRC} z.string()"),
+        "MISSING_FIELD": Effect("skips", "leaves it out", f"{_OPENCODE_SRC} safeParse"),
+    },
+    sources=(_OPENCODE_SRC, "capture: opencode@1.18.33"),
+)
+
+GEMINI = Harness(
+    name="gemini", title="Gemini CLI", version="@google/gemini-cli-core 0.61.0", proof="captured",
+    summary="Google's Gemini CLI (skills from @google/gemini-cli-core).",
+    roots=(Root(".gemini/skills", "project", f"{_GEMINI_SRC} getProjectSkillsDir", "trusted folders only"),
+           Root(".agents/skills", "project", f"{_GEMINI_SRC} getProjectAgentSkillsDir (wins over .gemini/skills)",
+                "trusted folders only"),
+           Root("~/.gemini/skills", "user", f"{_GEMINI_SRC} getUserSkillsDir"),
+           Root("~/.agents/skills", "user", f"{_GEMINI_SRC} getUserAgentSkillsDir")),
+    skill_files=("SKILL.md",), depth=1,
+    reads=("name", "description"),
+    unknown_note="Gemini CLI ignores '{key}'",
+    name_rule="required string; `: \\ / < > * ? \" |` replaced by '-'; never compared with the folder; "
+              "a later root replaces an earlier skill of the same name",
+    description_rule="required string; no length limit",
+    listing="`# Available Agent Skills` prose, then <available_skills> with indented <skill> blocks",
+    listing_budget="none",
+    arguments="none: activate_skill takes only a name",
+    effects={
+        **_structure(_GEMINI_SRC),
+        "INVALID_FRONTMATTER": Effect("changes", "falls back to reading name: and description: lines",
+                                      f"{_GEMINI_SRC} parseSimpleFrontmatter", Severity.ERROR),
+        "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_GEMINI_SRC} parseFrontmatter"),
+        "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_GEMINI_SRC} loadSkillFromFile"),
+        "NAME_INVALID": Effect("changes", "lists the name with : \\ / < > * ? \" | replaced by '-'",
+                               f"{_GEMINI_SRC} sanitizedName"),
+        "TOO_LONG": Effect("ignores", "has no length limit", f"{_GEMINI_SRC} loadSkillFromFile"),
+        "MISSING_FIELD": Effect("skips", "leaves it out", f"{_GEMINI_SRC} parseFrontmatter"),
+    },
+    sources=(_GEMINI_SRC, "capture: gemini@0.61.0 (gemini-cli-core called in node)"),
+)
+
+COPILOT = Harness(
+    name="copilot", title="Copilot (VS Code)", version="", proof="source",
+    summary="GitHub Copilot in VS Code agent mode (skills read by the VS Code workbench).",
+    roots=(Root(".github/skills", "project", _VSCODE_LOC),
+           Root(".agents/skills", "project", _VSCODE_LOC),
+           Root(".claude/skills", "project", _VSCODE_LOC),
+           Root("~/.copilot/skills", "user", _VSCODE_LOC),
+           Root("~/.agents/skills", "user", _VSCODE_LOC),
+           Root("~/.claude/skills", "user", _VSCODE_LOC)),
+    skill_files=("SKILL.md",), depth=1,
+    reads=("name", "description", "license", "compatibility", "metadata", "argument-hint", "user-invocable",
+           "disable-model-invocation", "context", "agents", "hooks"),
+    unknown_note="'{key}' is not supported by VS Code skills; Copilot ignores it",
+    name_rule="must equal the folder (SkillNameMismatchError)",
+    description_rule="required (SkillMissingDescriptionError)",
+    listing="computeAutomaticInstructions.ts: <skills> with <skill><name/><description/><file/></skill>",
+    listing_budget="not verified",
+    arguments="not verified",
+    hidden_by=("disable-model-invocation",),
+    # VS Code 1.139's own skill header checks (NOTES.md §8): missing description, name differs
+    # from the folder, unsupported attribute.
+    effects={
+        **_structure(_VSCODE_SVC),
+        "UNKNOWN_FIELD": Effect("ignores", "ignores it (VS Code warns: attribute not supported)",
+                                "NOTES.md §8 (VS Code 1.139 prompt validator)"),
+        "NAME_MISMATCH": Effect("skips", "leaves it out (Skill name must match folder name)",
+                                f"{_VSCODE_SVC} SkillNameMismatchError"),
+        "MISSING_FIELD:description": Effect("skips", "leaves it out", f"{_VSCODE_SVC} SkillMissingDescriptionError"),
+    },
+    sources=(_VSCODE_LOC, _VSCODE_SVC, "microsoft/vscode computeAutomaticInstructions.ts"),
+)
+
+DSH = Harness(
+    name="dsh", title="DeepSeek Harness", version="@deepseek-ai/dsh-skill", proof="source",
+    summary="DeepSeek Harness (DSH) skill-filesystem and skill tool (spec 001).",
+    roots=(Root(".dsh/skills", "project", f"{_DSH} rank 100"),
+           Root(".agents/skills", "project", f"{_DSH} rank 200"),
+           Root("~/.dsh/skills", "user", f"{_DSH} rank 400"),
+           Root("~/.agents/skills", "user", f"{_DSH} rank 500")),
+    skill_files=("SKILL.md",), depth=1,
+    reads=("name", "description", "metadata", "disable-model-invocation", "user-invocable", "whenToUse", "license",
+           "compatibility", "allowed-tools"),
+    unknown_note="'{key}' is ignored by DeepSeek Harness",
+    string_booleans=True,
+    name_rule="required; ASCII kebab-case; never compared with the folder",
+    description_rule="required; catalog cuts to catalogDescriptionMaxLength (default 500) ending in '...'",
+    listing="<system-reminder> with <available_skills> and ``- `name`: description`` lines, sorted",
+    listing_budget="per description (catalogDescriptionMaxLength, default 500)",
+    arguments="none",
+    hidden_by=("disable-model-invocation",),
+    effects={
+        **_structure(_DSH),
+        "UNKNOWN_FIELD": Effect("ignores", "ignores it", _DSH),
+        "CAMELCASE_FIELD": Effect("skips", "rejects the skill (invalid invocation frontmatter)", _DSH),
+        "NAME_MISMATCH": Effect("ignores", "does not compare the name with the folder", _DSH),
+        "NAME_INVALID": Effect("skips", "leaves it out (invalid skill name)", _DSH),
+        "MISSING_FIELD": Effect("skips", "leaves it out (frontmatter requires name and description)", _DSH),
+        "EMPTY_FIELD": Effect("skips", "leaves it out (frontmatter requires name and description)", _DSH),
+    },
+    sources=(_DSH, "spec 001 (001_*.txt)"),
+)
+
+GOOSE = Harness(
+    name="goose", title="Goose", version="", proof="documented",
+    summary="Block's goose agent (documented only).",
+    roots=(Root(".goose/skills", "project", "docs: dyoshikawa/rulesync#1115"),
+           Root(".agents/skills", "project", "docs: dyoshikawa/rulesync#1115"),
+           Root(".claude/skills", "project", "docs: block/goose using-skills.md"),
+           Root("~/.claude/skills", "user", "docs: block/goose using-skills.md"),
+           Root("~/.config/agents/skills", "user", "docs: block/goose using-skills.md"),
+           Root("~/.config/goose/skills", "user", "docs: block/goose using-skills.md")),
+    skill_files=("SKILL.md",), depth=1,
+    reads=("name", "description"),
+    unknown_note="Goose ignores '{key}'",
+    name_rule="documented: must match the folder", description_rule="documented: required",
+    listing="not verified", listing_budget="not verified", arguments="not verified",
+    sources=("docs: block/goose documentation/docs/guides/context-engineering/using-skills.md",),
+)
+
+OPENHANDS = Harness(
+    name="openhands", title="OpenHands", version="", proof="documented",
+    summary="OpenHands (AgentSkills with optional keyword triggers; documented only).",
+    roots=(Root(".agents/skills", "project", "docs: agentskills.io cross-client path; docs.openhands.dev/overview/skills"),),
+    skill_files=("SKILL.md",), depth=1,
+    reads=("name", "description", "triggers"),
+    unknown_note="OpenHands ignores '{key}'",
+    name_rule="documented: agentskills rules", description_rule="documented: required",
+    listing="documented: an available-skills catalog of names and descriptions",
+    listing_budget="not verified", arguments="not verified",
+    sources=("docs: docs.openhands.dev/overview/skills",),
+)
+
+HARNESSES: dict[str, Harness] = {
+    h.name: h for h in (SKILL_TOOL, AGENTSKILLS, CLAUDE_CODE, CODEX, OPENCODE, GEMINI, COPILOT, DSH, GOOSE, OPENHANDS)
+}

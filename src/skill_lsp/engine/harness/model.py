@@ -1,0 +1,110 @@
+"""What one harness release does with a skill: roots, files, fields, names, caps.
+
+Every fact carries the source it rests on: a capture of the real release
+(``capture: …``), a line of the harness's source (``repo path``), or its
+documentation (then the harness is "documented, not verified"). The lint
+(:mod:`..targets`), the default roots and ``skill-lsp harnesses`` all read these
+records; nothing else in the engine names a harness.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..findings import Severity
+
+# What a harness does when a finding's condition holds, and the severity that follows.
+#   skips   - the skill is left out of the catalog (and cannot be activated)
+#   rejects - a validator reports an error, the skill is refused
+#   changes - the skill is listed, but not as written (truncated, renamed, ...)
+#   warns   - the harness shows a warning and still lists the skill
+#   ignores - the harness does not look at it; no visible effect
+ACTIONS: dict[str, Severity] = {
+    "skips": Severity.ERROR,
+    "rejects": Severity.ERROR,
+    "changes": Severity.WARNING,
+    "warns": Severity.WARNING,
+    "ignores": Severity.INFO,
+}
+BLOCKING_ACTIONS = frozenset({"skips", "rejects"})
+
+
+@dataclass(frozen=True, slots=True)
+class Root:
+    """A folder whose immediate subfolders (or deeper, when ``depth`` > 1) hold skills."""
+
+    path: str  # relative to the project, or "~/..." for the user's home
+    scope: str  # "project" | "user" | "system" | "admin"
+    source: str
+    note: str = ""  # a condition, e.g. "inside a git repository"
+
+    @property
+    def project(self) -> bool:
+        return self.scope == "project"
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """What the harness does about one finding code (or ``CODE:field``)."""
+
+    action: str  # a key of ACTIONS
+    note: str  # third person singular verb phrase: "lists it under the folder name"
+    source: str
+    severity: Severity | None = None  # overrides the action's severity when the code needs finer grading
+
+    def level(self) -> Severity:
+        return self.severity if self.severity is not None else ACTIONS[self.action]
+
+
+@dataclass(frozen=True, slots=True)
+class Harness:
+    name: str  # target name, as in `--target` and `targets = [...]`
+    title: str  # as written in messages ("Claude Code")
+    version: str  # the release the facts were proven against, or "" when documented only
+    proof: str  # "captured" | "source" | "documented"
+    summary: str
+    roots: tuple[Root, ...]
+    skill_files: tuple[str, ...]  # file names it reads, in preference order
+    depth: int  # folder levels below a root searched for skill files (1: immediate subfolders)
+    reads: tuple[str, ...]  # frontmatter fields it acts on
+    deferred: tuple[str, ...] = ()  # recognised, kept, not acted on
+    unknown: str = "ignores"  # what it does with any other field: "ignores" | "rejects" | "preserves"
+    unknown_note: str = ""  # sentence for UNKNOWN_FIELD; "{key}" is replaced
+    unicode_names: bool = False  # NFKC + any Unicode letter or digit (skills-ref)
+    string_booleans: bool = False  # "yes"/"on"/"1" count as booleans (DSH)
+    tools_form: str = "any"  # "string" where only the space-separated string is specified
+    free_arguments: bool = False  # `arguments` may be a string or a list of names (Claude Code)
+    name_rule: str = ""  # words, for `skill-lsp harnesses`
+    description_rule: str = ""
+    listing: str = ""  # how the catalog is built and cut
+    listing_budget: str = ""
+    arguments: str = ""  # argument syntax of its skill tool
+    hidden_by: tuple[str, ...] = ()  # boolean fields that, when true, keep the skill out of the model's catalog
+    any_root: bool = False  # the caller configures its roots (a session, a validator's argument)
+    mismatch_listed_as: str = "{name}"  # how a skill whose name differs from its folder is listed
+    effects: dict[str, Effect] = field(default_factory=dict)  # finding code (or CODE:field) -> effect
+    sources: tuple[str, ...] = ()  # where the facts above come from
+
+    @property
+    def documented_only(self) -> bool:
+        return self.proof == "documented"
+
+    @property
+    def proven(self) -> str:
+        """The version proven, or "documented, not verified"."""
+        if self.proof == "documented":
+            return "documented, not verified"
+        if self.proof == "source":
+            return f"{self.version} (source read, not captured)" if self.version else "source read, not captured"
+        return self.version
+
+    def effect(self, code: str, field_name: str | None = None) -> Effect | None:
+        if field_name is not None:
+            hit = self.effects.get(f"{code}:{field_name}")
+            if hit is not None:
+                return hit
+        return self.effects.get(code)
+
+    def blocks(self, code: str, field_name: str | None = None) -> bool:
+        e = self.effect(code, field_name)
+        return e is not None and e.action in BLOCKING_ACTIONS

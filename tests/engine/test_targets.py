@@ -1,0 +1,286 @@
+"""Targets: the harness table, views of it, inference by root, severity per target, listing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import check, codes, only, skill_text, write_skill
+from skill_lsp.engine.config import DEFAULT_ROOTS, Settings, load_workspace, merge
+from skill_lsp.engine.findings import Severity, base_message
+from skill_lsp.engine.harness import ACTIONS, HARNESSES, get, listing, project_roots
+from skill_lsp.engine.profiles import PROFILES
+from skill_lsp.engine.targets import infer, parse, severity, view
+from skill_lsp.engine.workspace import check_file, targets_for
+
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741
+
+# --------------------------------------------------------------------------- the table
+
+
+def test_the_table_has_every_harness_the_issue_names():
+    assert set(HARNESSES) == {"skill-tool", "agentskills", "claude-code", "codex", "opencode", "gemini", "copilot",
+                              "dsh", "goose", "openhands"}
+
+
+@pytest.mark.parametrize("h", list(HARNESSES.values()), ids=list(HARNESSES))
+def test_every_fact_names_its_source(h):
+    assert h.sources and all(s.strip() for s in h.sources)
+    assert all(r.source.strip() for r in h.roots)
+    for key, effect in h.effects.items():
+        assert effect.action in ACTIONS, key
+        assert effect.source.strip() and effect.note.strip(), key
+    assert h.proof in ("captured", "source", "documented")
+    if h.documented_only:
+        assert h.proven == "documented, not verified" and not h.effects
+    else:
+        assert h.proven
+
+
+def test_claude_code_reads_claude_roots_and_not_agents_skills():
+    roots = {r.path for r in HARNESSES["claude-code"].roots}
+    assert roots == {".claude/skills", "~/.claude/skills"}
+    assert HARNESSES["claude-code"].version == "2.1.332"
+
+
+def test_copilot_reads_the_vs_code_default_folders():
+    assert [r.path for r in HARNESSES["copilot"].roots] == [
+        ".github/skills", ".agents/skills", ".claude/skills", "~/.copilot/skills", "~/.agents/skills",
+        "~/.claude/skills"]
+
+
+def test_aliases_and_unknown_names():
+    assert get("skills-ref").name == "agentskills" and get("VSCode").name == "copilot"
+    assert parse("claude-code, codex,claude-code") == ("claude-code", "codex")
+    with pytest.raises(ValueError, match="unknown target 'cursor'"):
+        parse("cursor")
+
+
+def test_default_roots_cover_every_project_root_of_the_table():
+    assert set(project_roots()) <= set(DEFAULT_ROOTS)
+
+
+# --------------------------------------------------------------------------- historical profiles are views
+
+
+def test_the_four_profiles_are_the_views_they_always_were():
+    # The values the hand-written PROFILES table held before the harness table existed.
+    st, ag, cc, dsh = (PROFILES[n] for n in ("skill-tool", "agentskills", "claude-code", "dsh"))
+    assert st.deferred == ("context", "agent", "hooks", "model", "effort", "paths", "shell", "when_to_use")
+    assert "version" in st.known and "when_to_use" not in st.known
+    assert (ag.unknown_severity, ag.unicode_names, ag.tools_form) == ("error", True, "string")
+    assert ag.known == ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
+    assert (cc.name_mismatch_severity, cc.free_arguments, cc.deferred) == ("warning", True, ())
+    assert (dsh.string_booleans, dsh.camel_case_severity, dsh.name_mismatch_severity) == (True, "error", "info")
+    assert "whenToUse" in dsh.known
+    assert [p.unicode_names for p in (st, cc, dsh)] == [False, False, False]
+
+
+# --------------------------------------------------------------------------- inference by root
+
+
+@pytest.mark.parametrize(("where", "expected"), [
+    ("ws/.claude/skills/pdf", ("claude-code", "opencode", "copilot")),
+    ("ws/.github/skills/review", ("copilot",)),
+    ("ws/.agents/skills/deploy", ("codex", "opencode", "gemini", "copilot", "dsh")),
+    ("ws/.gemini/skills/deploy", ("gemini",)),
+    ("ws/.opencode/skills/team/deploy", ("opencode",)),  # OpenCode searches below its roots
+    ("ws/.codex/skills/deploy", ("codex",)),
+    ("home/.copilot/skills/review", ("copilot",)),
+    ("ws/.dsh/skills/deploy", ("dsh",)),
+    ("ws/.goose/skills/deploy", ()),  # documented only: never inferred
+    ("ws/plugins/tools/skills/deploy", ()),
+])
+def test_targets_inferred_from_the_root(tmp_path: Path, where: str, expected: tuple[str, ...]):
+    assert infer(str(tmp_path / where)) == expected
+
+
+def test_configured_targets_win_over_inference_and_the_profile_is_the_fallback():
+    md = "/ws/.claude/skills/pdf/SKILL.md"
+    assert targets_for(Settings(), md) == ("claude-code", "opencode", "copilot")
+    assert targets_for(Settings(targets=("codex",)), md) == ("codex",)
+    assert targets_for(Settings(), "/ws/plugins/x/skills/pdf/SKILL.md") == ("skill-tool",)
+    assert targets_for(Settings(profile="dsh"), "/ws/elsewhere/pdf/SKILL.md") == ("dsh",)
+
+
+# --------------------------------------------------------------------------- severity per target
+
+
+@pytest.mark.parametrize(("targets", "expected"), [
+    (("skill-tool",), E), (("agentskills",), E), (("claude-code",), W), (("dsh",), I), (("codex",), I),
+    (("opencode",), I), (("gemini",), I), (("copilot",), E),
+    (("claude-code", "codex"), W),  # both list it: not an error for them
+    (("claude-code", "skill-tool"), E),  # the worst target decides
+])
+def test_name_mismatch_severity_per_target(targets, expected):
+    assert severity("NAME_MISMATCH", targets) is expected
+
+
+@pytest.mark.parametrize(("targets", "field", "expected"), [
+    (("claude-code",), "name", I), (("codex",), "name", I), (("opencode",), "name", E),
+    (("claude-code",), "description", E), (("codex",), "description", E),
+])
+def test_missing_field_severity_per_target_and_field(targets, field, expected):
+    assert severity("MISSING_FIELD", targets, field) is expected
+
+
+def test_a_long_description_is_cut_not_refused_by_claude_code_and_codex():
+    assert severity("TOO_LONG", ("claude-code",), "description") is W
+    assert severity("TOO_LONG", ("codex",), "description") is W
+    assert severity("TOO_LONG", ("skill-tool",), "description") is E
+    assert severity("TOO_LONG", ("gemini", "opencode"), "description") is I
+
+
+PDF = skill_text(name="pdf-toolkit", description="Extract text and tables from PDF files. Use when a PDF is attached.")
+
+
+def _check_for(targets: tuple[str, ...], text: str, folder: str = "pdf"):
+    return check(text, folder=folder, settings=Settings(targets=targets))
+
+
+def test_name_mismatch_is_a_warning_for_claude_code_and_codex_naming_both():
+    _, fs = _check_for(("claude-code", "codex"), PDF)
+    f = only(fs, "NAME_MISMATCH")
+    assert f.severity is W
+    assert f.message == ('frontmatter \'name\' ("pdf-toolkit") does not match the skill folder ("pdf"); '
+                         "Claude Code lists it under the folder name (`- folder (name): …`); "
+                         "Codex lists it under its frontmatter name")
+    assert base_message(f) == 'frontmatter \'name\' ("pdf-toolkit") does not match the skill folder ("pdf")'
+
+
+def test_missing_name_is_fine_for_claude_code():
+    text = "---\ndescription: Extract text from PDF files. Use when a PDF is attached.\n---\n# PDF\n"
+    _, fs = _check_for(("claude-code",), text)
+    f = only(fs, "MISSING_FIELD")
+    assert f.severity is I and f.message.endswith("; Claude Code uses the folder name")
+    _, fs = _check_for(("skill-tool",), text)
+    assert only(fs, "MISSING_FIELD").severity is E
+
+
+def test_uppercase_name_is_listed_by_codex():
+    _, fs = _check_for(("codex",), skill_text(name="Deploy"), folder="Deploy")
+    f = only(fs, "NAME_INVALID")
+    assert f.severity is I and "Codex lists the name as written" in f.message
+
+
+def test_unknown_field_names_every_target_and_takes_the_worst():
+    _, fs = _check_for(("codex", "agentskills"), skill_text(name="pdf", extra="author: Jane"))
+    f = only(fs, "UNKNOWN_FIELD")
+    assert f.severity is E
+    assert f.message == ("'author' is read by none of the targets (Codex, skills-ref); "
+                         "Codex ignores it; skills-ref rejects it (Unexpected fields in frontmatter)")
+
+
+def test_a_field_one_target_reads_is_not_unknown():
+    # Claude Code reads when_to_use; OpenCode and Copilot ignore it: no finding at all.
+    extra = "when_to_use: When a PDF is attached."
+    _, fs = _check_for(("claude-code", "opencode", "copilot"), skill_text(name="pdf", extra=extra))
+    assert fs == []
+
+
+def test_spec_fields_are_never_unknown_even_where_a_harness_ignores_them():
+    # Codex does not act on `license`, but it is an agentskills field, not an unknown one.
+    _, fs = _check_for(("codex",), skill_text(name="pdf", extra="license: MIT"))
+    assert fs == []
+
+
+def test_historical_profiles_keep_their_messages():
+    _, fs = check(skill_text(extra="author: Jane"), profile="skill-tool")
+    assert only(fs, "UNKNOWN_FIELD").message == ("'author' is not defined by the skill-tool spec; "
+                                                 "it is preserved but has no effect")
+    _, fs = check(PDF, folder="pdf", profile="skill-tool")
+    assert only(fs, "NAME_MISMATCH").message == ('frontmatter \'name\' ("pdf-toolkit") does not match the skill '
+                                                 'folder ("pdf")')
+
+
+def test_checks_on_disk_follow_the_root(tmp_path: Path):
+    claude = write_skill(tmp_path / ".claude/skills", "pdf", PDF)
+    skills = write_skill(tmp_path / "skills", "pdf", PDF)
+    assert check_file(str(claude), Settings()).findings[0].severity is E  # Copilot refuses it
+    assert only(check_file(str(skills), Settings()).findings, "NAME_MISMATCH").severity is E  # skill-tool
+    cc = check_file(str(claude), Settings(targets=("claude-code",)))
+    assert codes(cc.findings) == ["NAME_MISMATCH"] and cc.findings[0].severity is W
+
+
+def test_a_view_of_several_targets_is_cached():
+    assert view(("claude-code", "codex")) is view(("claude-code", "codex"))
+
+
+# --------------------------------------------------------------------------- settings
+
+
+def test_targets_setting_from_skill_lsp_toml(tmp_path: Path):
+    (tmp_path / ".skill-lsp.toml").write_text('targets = ["claude-code", "codex"]\n')
+    settings, problems = load_workspace(str(tmp_path))
+    assert problems == [] and settings.targets == ("claude-code", "codex")
+
+
+def test_targets_setting_from_pyproject(tmp_path: Path):
+    (tmp_path / "pyproject.toml").write_text('[tool.skill-lsp]\ntargets = "gemini, opencode"\n')
+    settings, problems = load_workspace(str(tmp_path))
+    assert problems == [] and settings.targets == ("gemini", "opencode")
+
+
+def test_profile_is_an_alias_for_one_target():
+    settings, problems = merge(Settings(), {"profile": "dsh"}, "test")
+    assert problems == [] and settings.targets == ("dsh",) and settings.profile == "dsh"
+    settings, _ = merge(settings, {"targets": ["codex"]}, "editor")  # a later layer wins
+    assert settings.targets == ("codex",)
+
+
+def test_an_empty_targets_setting_keeps_inference():
+    settings, problems = merge(Settings(targets=("codex",)), {"targets": []}, "editor")
+    assert problems == [] and settings.targets == ("codex",)
+    assert merge(Settings(), {"targets": []}, "editor")[0].targets == ()
+
+
+def test_invalid_targets_are_reported_by_name_and_ignored():
+    settings, problems = merge(Settings(), {"targets": ["claude-code", "cursor"]}, "editor")
+    assert settings.targets == ()
+    assert problems == ["editor: invalid 'targets' (unknown target 'cursor'; known: skill-tool, agentskills, "
+                        "claude-code, codex, opencode, gemini, copilot, dsh, goose, openhands); using the default"]
+
+
+# --------------------------------------------------------------------------- is it listed, and why not
+
+
+def test_listing_per_harness(tmp_path: Path):
+    md = write_skill(tmp_path / ".claude/skills", "pdf", PDF)
+    result = check_file(str(md), Settings())
+    cc = listing(result, "claude-code")
+    assert cc.listed and cc.name == "pdf (pdf-toolkit)"
+    st = listing(result, "skill-tool")
+    assert not st.listed and st.reason is not None and st.reason.startswith("the skill tool refuses it (NAME_MISMATCH)")
+    oc = listing(result, "opencode")
+    assert oc.listed and oc.name == "pdf-toolkit"
+
+
+def test_claude_code_does_not_read_agents_skills(tmp_path: Path):
+    md = write_skill(tmp_path / ".agents/skills", "deploy", skill_text(name="deploy"))
+    result = check_file(str(md), Settings())
+    cc = listing(result, "claude-code")
+    assert not cc.listed and cc.reason == "Claude Code does not read .agents/skills"
+    assert listing(result, "codex").listed
+
+
+def test_disable_model_invocation_keeps_a_skill_out_of_the_catalog(tmp_path: Path):
+    md = write_skill(tmp_path / ".claude/skills", "deploy",
+                     skill_text(name="deploy", extra="disable-model-invocation: true"))
+    got = listing(check_file(str(md), Settings()), "claude-code")
+    assert not got.listed and got.reason == "disable-model-invocation: true keeps it out of the model's catalog"
+
+
+def test_listing_needs_the_document_and_says_so(tmp_path: Path):
+    md = write_skill(tmp_path / ".claude/skills", "pdf", PDF)
+    slim = check_file(str(md), Settings()).slim(keep_text=False)
+    with pytest.raises(ValueError, match="listing needs the checked document"):
+        listing(slim, "claude-code")
+
+
+def test_an_unreadable_skill_is_not_listed_with_the_reason(tmp_path: Path):
+    d = tmp_path / ".claude/skills/pdf"
+    d.mkdir(parents=True)
+    (d / "SKILL.md").mkdir()  # a folder where the file should be
+    got = listing(check_file(str(d / "SKILL.md"), Settings()), "claude-code")
+    assert not got.listed and got.reason == "SKILL.md is a directory, not a regular file"
