@@ -20,7 +20,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-DIALECT_NAMES = ("skill-tool", "dsh", "agentskills", "claude-code", "codex", "opencode", "gemini")
+DIALECT_NAMES = ("skill-tool", "dsh", "agentskills", "claude-code", "codex", "opencode", "gemini", "copilot")
 DEFAULT_ROOTS = (".agents/skills", ".claude/skills", ".skills", "skills")
 DEFAULT_SENSITIVE = ("**/.env/**", "**/secrets/**")
 

@@ -5,7 +5,7 @@
 local M = {}
 
 --- Dialect names accepted by the preview commands (docs/server.md).
-M.dialects = { 'skill-tool', 'dsh', 'agentskills', 'claude-code', 'codex', 'opencode', 'gemini' }
+M.dialects = { 'skill-tool', 'dsh', 'agentskills', 'claude-code', 'codex', 'opencode', 'gemini', 'copilot' }
 
 --- Files that mark a workspace root, in priority order.
 M.root_markers = {
