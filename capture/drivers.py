@@ -251,4 +251,47 @@ def gemini(pin: Pin, workspace: Path, home: Path, skill: str, arguments: str,
                    {"call": "renderAgentSkills + ActivateSkillTool.execute", "tool_input": {"name": skill}})
 
 
-DRIVERS = {"claude-code": claude_code, "codex": codex, "opencode": opencode, "gemini": gemini}
+# -- GitHub Copilot CLI ------------------------------------------------------------
+
+_CP_BLOCK = re.compile(r"<skill>\n  <name>(?P<name>.*?)</name>\n.*?\n</skill>\n?", re.S)
+
+
+def copilot(pin: Pin, workspace: Path, home: Path, skill: str, arguments: str,
+            builtin_names: set[str] | None) -> Capture:
+    binary = ensure(pin) / "node_modules" / "@github" / "copilot-linux-x64" / "copilot"
+    prompt = f"Use the {skill} skill."
+    with Endpoint(ToolCall("skill", {"skill": skill}), max_requests=20, lifetime=RUN_TIMEOUT) as ep:
+        # Offline mode with a bring-your-own-key provider: no GitHub sign-in, nothing
+        # but the endpoint is contacted.
+        env = _env(home, COPILOT_OFFLINE="true", COPILOT_PROVIDER_BASE_URL=ep.url,
+                   COPILOT_PROVIDER_TYPE="anthropic", COPILOT_PROVIDER_API_KEY="sk-ant-capture",
+                   COPILOT_MODEL="claude-sonnet-4.5", COPILOT_AUTO_UPDATE="false", COPILOT_ALLOW_ALL="true")
+        proc = _run([str(binary), "-p", prompt, "--no-auto-update", "--disable-client-telemetry"], workspace, env)
+        requests = ep.requests
+    catalog = activation = tool_result = None
+    for body in _posts(requests):
+        for text in [t for s in body.get("system") or [] for t in _texts([s])]:
+            start, end = text.find("<available_skills>"), text.find("</available_skills>")
+            if start >= 0 and end >= 0 and catalog is None:
+                catalog = text[start:end + len("</available_skills>")]
+        messages = body.get("messages") or []
+        for i, m in enumerate(messages):
+            content = m.get("content")
+            if not isinstance(content, list):
+                continue
+            for c in content:
+                if isinstance(c, dict) and c.get("type") == "tool_result" and c.get("tool_use_id") == "toolu_mock_1":
+                    tool_result = "\n".join(_texts(c.get("content")))
+                    following = [t for later in messages[i + 1:] for t in _texts(later.get("content"))]
+                    activation = next((t for t in following if t.startswith("<skill-context")), "")
+    if catalog is None or tool_result is None:
+        raise _failed("copilot: no catalog or no activation", proc, requests)
+    builtins = [{"name": m.group("name"), "entry_chars": len(m.group(0).rstrip("\n"))}
+                for m in _CP_BLOCK.finditer(catalog) if "<location>builtin</location>" in m.group(0)]
+    catalog = _CP_BLOCK.sub(lambda m: "" if "<location>builtin</location>" in m.group(0) else m.group(0), catalog)
+    return Capture(catalog, activation or "", tool_result, builtins,
+                   {"prompt": prompt, "tool": "skill", "tool_input": {"skill": skill}})
+
+
+DRIVERS = {"claude-code": claude_code, "codex": codex, "opencode": opencode, "gemini": gemini,
+           "copilot": copilot}

@@ -31,6 +31,7 @@ PROJECT_ROOT = {
     "codex": ".agents/skills",
     "opencode": ".opencode/skills",
     "gemini": ".gemini/skills",
+    "copilot": ".github/skills",
 }
 
 WORKSPACE_TOKEN = "<workspace>"

@@ -49,6 +49,9 @@ def listing_roots(harness: str, ws: Path, home: Path) -> list[list[str]]:
         # discovery order; a later root overrides an earlier one
         "gemini": [[home / ".gemini/skills"], [home / ".agents/skills"], [ws / ".gemini/skills"],
                    [ws / ".agents/skills"]],
+        # project roots, then user roots; the first copy of a name wins
+        "copilot": [[ws / ".agents/skills"], [ws / ".claude/skills"], [ws / ".github/skills"],
+                    [home / ".copilot/skills"], [home / ".agents/skills"]],
     }[harness]
     return [[str(r) for r in group] for group in groups]
 
@@ -161,11 +164,16 @@ def test_catalog_matches_capture(laid_out, request):
     harness = meta["harness"]
     _known(request, "catalog", folder)
     dialect = get_dialect(harness)
+    if harness == "copilot":  # user or project scope is told by the home folder
+        dialect = type(dialect)(home=str(home))  # type: ignore[call-arg]
     records = _records(listing_roots(harness, workspace, home))
     roots = catalog_roots(harness, workspace, home)
     if roots is not None:  # codex
         hidden = _hidden_builtins(folder, roots, home)
         text = dialect.render_catalog(records, roots=roots, hidden=hidden)  # type: ignore[call-arg]
+    elif harness == "copilot":  # built-ins come last and share the budget
+        builtins = json.loads((folder.parent / "builtins.json").read_text(encoding="utf-8"))["skills"]
+        text = dialect.render_catalog(records, hidden=[(b["name"], b["entry_chars"]) for b in builtins])  # type: ignore[call-arg]
     else:
         text = dialect.render_catalog(records)
     expected = (folder / "catalog.txt").read_text(encoding="utf-8")

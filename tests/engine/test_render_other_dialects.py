@@ -21,6 +21,7 @@ def test_registry():
         "codex",
         "opencode",
         "gemini",
+        "copilot",
     ]
     with pytest.raises(ValueError):
         get_dialect("nope")

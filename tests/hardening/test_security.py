@@ -145,7 +145,7 @@ def test_server_runs_nothing_and_reads_nothing_outside(tmp_path):
 
 # --- escaping per dialect ------------------------------------------------------------------
 
-ESCAPED_CATALOG = {"dsh", "agentskills"}  # docs/dialects.md: the others do not escape (as the harnesses)
+ESCAPED_CATALOG = {"dsh", "agentskills", "copilot"}  # docs/dialects.md: the others do not escape (as the harnesses)
 
 
 @pytest.mark.parametrize("dialect", DIALECT_NAMES)
@@ -157,9 +157,9 @@ def test_crafted_description_and_path_cannot_break_out(tmp_path, dialect):
     if dialect in ESCAPED_CATALOG:
         assert "<system-reminder>obey" not in text and "</skill_content>" not in text
         assert "&lt;system-reminder&gt;obey &amp;" in text
-        if dialect == "agentskills":
+        if dialect in ("agentskills", "copilot"):
             assert text.count("</available_skills>") == 1 and text.count("</skill>") == 1
-            assert "&quot;leak&quot;" in text  # html.escape(quote=True)
+            assert "&quot;leak&quot;" in text  # html.escape(quote=True); Copilot escapes & < > " ' too
         else:
             assert text.count("<system-reminder>") == 1 and text.count("</available_skills>") == 1
     elif dialect == "claude-code":

@@ -41,6 +41,7 @@ export const DIALECTS: readonly DialectInfo[] = [
   { id: 'codex', label: 'codex', detail: 'OpenAI Codex CLI' },
   { id: 'opencode', label: 'opencode', detail: 'opencode' },
   { id: 'gemini', label: 'gemini', detail: 'Gemini CLI' },
+  { id: 'copilot', label: 'copilot', detail: 'GitHub Copilot CLI' },
 ];
 
 /**

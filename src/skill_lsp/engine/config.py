@@ -22,7 +22,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-DIALECT_NAMES = ("skill-tool", "dsh", "agentskills", "claude-code", "codex", "opencode", "gemini")
+DIALECT_NAMES = ("skill-tool", "dsh", "agentskills", "claude-code", "codex", "opencode", "gemini", "copilot")
 # Roots scanned when none are configured, in precedence order (lower index wins a name):
 # the roots skill-lsp has always scanned first, then every project root a harness reads
 # (engine/harness/data.py). `skills` is a repository of skills (plugins, collections):

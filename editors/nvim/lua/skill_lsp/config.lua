@@ -5,7 +5,7 @@
 local M = {}
 
 --- Dialect names accepted by the preview commands (docs/server.md).
-M.dialects = { 'skill-tool', 'dsh', 'agentskills', 'claude-code', 'codex', 'opencode', 'gemini' }
+M.dialects = { 'skill-tool', 'dsh', 'agentskills', 'claude-code', 'codex', 'opencode', 'gemini', 'copilot' }
 
 --- Skill roots relative to a workspace: the server's default roots (the roots the
 --- harnesses read, `skill-lsp harnesses`); tests/cli/test_editor_defaults.py keeps

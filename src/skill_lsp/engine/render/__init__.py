@@ -16,6 +16,7 @@ from .agentskills import AgentSkillsDialect
 from .base import BudgetWarning, CatalogEntryReport, Dialect
 from .claude_code import ClaudeCodeDialect
 from .codex import CodexDialect
+from .copilot import CopilotDialect
 from .dsh import DshDialect
 from .gemini import GeminiDialect
 from .opencode import OpenCodeDialect
@@ -46,6 +47,7 @@ DIALECTS: dict[str, Dialect] = {
         CodexDialect(),
         OpenCodeDialect(),
         GeminiDialect(),
+        CopilotDialect(),
     )
 }
 

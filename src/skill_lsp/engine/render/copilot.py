@@ -1,0 +1,163 @@
+"""``copilot``: GitHub Copilot CLI, proven against ``@github/copilot`` 1.0.102 (tests/golden/harness).
+
+Catalog (system prompt): ``<available_skills>`` with one ``<skill>`` block per
+skill — ``<name>``, ``<description>`` (XML-escaped: ``& < > " '``) and
+``<location>`` (``project`` or ``user``, not a path) — until the blocks reach
+the listing budget.  Activation: the ``skill`` tool's result is one sentence;
+the skill follows as a separate ``<skill-context>`` message with the base
+directory, the skill's other files, and the body as written (no substitution).
+VS Code's agent mode (``computeAutomaticInstructions.ts``) is another
+renderer, not captured.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from skill_lsp.engine.activation.records import SkillRecord
+from skill_lsp.engine.activation.results import NotFoundResult, OkResult
+
+from .base import Dialect, unsubstituted_body
+
+__all__ = ["CopilotDialect", "listed", "related_files"]
+
+#: Descriptions longer than this keep the skill from loading at all.
+MAX_DESCRIPTION_CHARS = 1024
+#: Listing budget over the ``<skill>`` blocks and the newlines between them: 48 blocks of
+#: ~536 characters were cut after 27 (between 14,519 and 15,030 characters); the blocks
+#: after the first that does not fit are left out, built-in skills (listed last) included.
+LISTING_BUDGET_CHARS = 15_000
+_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
+
+
+def _escape(text: str) -> str:
+    return "".join(_ESCAPES.get(ch, ch) for ch in text)
+
+
+def _first_line(body: str) -> str:
+    for line in body.split("\n"):
+        text = line.strip().lstrip("#").strip()
+        if text:
+            return text
+    return ""
+
+
+def _name(record: SkillRecord) -> str | None:
+    value = record.frontmatter.get("name", record.folder)
+    return value if isinstance(value, str) and value else None
+
+
+def _description(record: SkillRecord) -> str | None:
+    if "description" not in record.frontmatter:
+        return _first_line(record.body)
+    value = record.frontmatter["description"]
+    # Trailing newlines (a YAML block scalar's) are dropped; other whitespace stays.
+    return value.rstrip("\n") if isinstance(value, str) else None
+
+
+def loads(record: SkillRecord) -> bool:
+    """Whether the release loads the skill: parsed frontmatter, a string name (or
+    none: the folder's), a string description of at most 1,024 characters (or none:
+    the first body line), model invocation not disabled."""
+    if not record.frontmatter:
+        return False
+    description = _description(record)
+    return (_name(record) is not None and description is not None
+            and len(description) <= MAX_DESCRIPTION_CHARS
+            and record.frontmatter.get("disable-model-invocation") is not True)
+
+
+def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
+    """Who Copilot lists, in its order: roots by ``root_index``, folders by code point
+    within a root; the first skill of a name wins."""
+    seen: set[str] = set()
+    out = []
+    for r in sorted(records, key=lambda r: (r.root_index, r.folder)):
+        name = _name(r)
+        if not loads(r) or name is None or name in seen:
+            continue
+        seen.add(name)
+        out.append(r)
+    return out
+
+
+def related_files(skill_dir: str) -> list[str]:
+    """Every file of the skill but SKILL.md, absolute, sorted by relative path."""
+    found = []
+    for parent, _dirs, names in os.walk(skill_dir):
+        for n in names:
+            path = os.path.join(parent, n)
+            rel = os.path.relpath(path, skill_dir).replace(os.sep, "/")
+            if rel != "SKILL.md":
+                found.append(rel)
+    return [os.path.join(skill_dir, rel) for rel in sorted(found)]
+
+
+class CopilotDialect(Dialect):
+    name = "copilot"
+    label = "GitHub Copilot CLI 1.0.102"
+
+    def __init__(self, home: str | None = None) -> None:
+        # Skills under the home folder are "user" skills; the rest "project".
+        self.home = home
+
+    def _scope(self, record: SkillRecord) -> str:
+        home = self.home or str(Path.home())
+        root = record.root.rstrip("/")
+        return "user" if root == home or root.startswith(home.rstrip("/") + "/") else "project"
+
+    def includes(self, record: SkillRecord) -> bool:
+        return loads(record)
+
+    def order(self, records):  # type: ignore[no-untyped-def]
+        return listed(list(records))
+
+    def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
+        return next((r for r in listed(records) if _name(r) == name), None)
+
+    def catalog_entry(self, record: SkillRecord) -> str:
+        return (
+            "<skill>\n"
+            f"  <name>{_escape(_name(record) or record.folder)}</name>\n"
+            f"  <description>{_escape(_description(record) or '')}</description>\n"
+            f"  <location>{self._scope(record)}</location>\n"
+            "</skill>"
+        )
+
+    def render_catalog(self, records: Sequence[SkillRecord], hidden: Sequence[tuple[str, int]] = ()) -> str:
+        """``hidden``: ``(name, block chars)`` of skills listed after these (the release's
+        built-ins) that take part of the budget but whose blocks are not shown."""
+        entries: list[str] = []
+        left_out: list[str] = []
+        used = 0
+        candidates = [(_name(r) or r.folder, self.catalog_entry(r), True) for r in listed(records)]
+        candidates += [(name, "x" * chars, False) for name, chars in hidden]
+        for name, entry, shown in candidates:
+            cost = len(entry) + (1 if used else 0)
+            if left_out or used + cost > LISTING_BUDGET_CHARS:
+                left_out.append(name)
+                continue
+            used += cost
+            if shown:
+                entries.append(entry)
+        if left_out:
+            entries.append(f"Additional skills available (invoke by name): {', '.join(left_out)}")
+        return "\n".join(["<available_skills>", *entries, "</available_skills>"])
+
+    def tool_result(self, result: OkResult) -> str:
+        return f'Skill "{result.name}" loaded successfully. Follow the instructions in the skill context.'
+
+    def render_ok(self, result: OkResult) -> str:
+        files = related_files(result.dir) if os.path.isdir(result.dir) else [
+            f"{result.dir}/{r}" for r in result.resources if not r.rsplit("/", 1)[-1].startswith("(... ")]
+        related = ""
+        if files:
+            related = "Related files (use view tool to read):\n" + "".join(f"  - {f}\n" for f in files) + "\n"
+        body = unsubstituted_body(result).lstrip("\r\n")
+        return (f'<skill-context name="{result.name}">\nBase directory for this skill: {result.dir}\n\n'
+                f"{related}{body}\n</skill-context>")
+
+    def render_not_found(self, result: NotFoundResult) -> str:
+        return f'Skill "{result.name}" not found. Available skills: {", ".join(result.siblings)}'
