@@ -35,6 +35,8 @@ class SkillLanguageServer(LanguageServer):
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.scan_generation = 0
         self.scanning = False
+        self.pending_changes: list[tuple[str, int]] = []  # file events waiting to be coalesced
+        self.pending_task: asyncio.Future | None = None
         self.shutting_down = False
         self._reporting = False
 
