@@ -15,7 +15,10 @@ from . import document, rules
 from .config import BUILTIN_DUPLICATES, Settings
 from .discovery import Location, ReadError, read_skill_file
 from .findings import RULES, Finding, Related, make
+from .mentions import Mention
+from .mentions import extract as mentions_of
 from .profiles import PROFILES
+from .skillgraph import SkillGraph
 from .text import PositionTable, SourceText
 from .yamlnodes import resolve_scalar
 
@@ -33,6 +36,8 @@ class SkillResult:
     src: SourceText | PositionTable | None = None  # kept when ``doc`` is dropped
     _name: str | None = None
     _anchor: tuple[int, int] | None = None
+    graph: list[Finding] = field(default_factory=list)  # mentions of unknown skills, set by skillgraph
+    _mentions: list[Mention] | None = None
 
     def slim(self, *, keep_text: bool = True) -> SkillResult:
         """The same result without the parsed document.
@@ -41,15 +46,26 @@ class SkillResult:
         findings and cross-skill rules need (what a worker process sends back).
         """
         src: SourceText | PositionTable | None = self.doc.src if self.doc is not None else self.src
+        mentions = self.mentions
         if not keep_text and isinstance(src, SourceText):
+            # Positions of names and mentions too: references and rename reach closed files.
             offsets = {o for f in self.findings for o in (f.start, f.end)} | set(self.anchor)
             offsets |= {o for f in self.findings for r in f.related if r.path == self.path for o in (r.start, r.end)}
+            offsets |= {o for m in mentions for o in (m.start, m.end)}
             src = PositionTable(src, offsets)
-        return SkillResult(self.path, None, self.findings, self.location, self.cross, src, self.name, self.anchor)
+        return SkillResult(self.path, None, self.findings, self.location, self.cross, src, self.name, self.anchor,
+                           self.graph, mentions)
+
+    @property
+    def mentions(self) -> list[Mention]:
+        """Mentions of other skills in this file (kept when the document is dropped)."""
+        if self._mentions is None:
+            self._mentions = mentions_of(self.doc) if self.doc is not None else []
+        return self._mentions
 
     @property
     def all_findings(self) -> list[Finding]:
-        return sorted(self.findings + self.cross, key=lambda f: (f.start, f.end, f.code))
+        return sorted(self.findings + self.cross + self.graph, key=lambda f: (f.start, f.end, f.code))
 
     @property
     def folder(self) -> str:
@@ -227,6 +243,7 @@ class SkillIndex:
         self.results: dict[str, SkillResult] = {}
         self._groups: dict[str, set[str]] = defaultdict(set)
         self._name_of: dict[str, str] = {}
+        self.graph = SkillGraph(settings)
 
     def rebuild(self, results: list[SkillResult]) -> None:
         self.results = {r.path: r for r in results}
@@ -237,6 +254,7 @@ class SkillIndex:
             if _member(r):
                 self._groups[r.name].add(r.path)
                 self._name_of[r.path] = r.name
+        self.graph.rebuild(self.results)
 
     def _relink(self, names: set[str]) -> set[str]:
         touched: set[str] = set()
@@ -268,15 +286,17 @@ class SkillIndex:
         touched = self._relink(names)
         if prev is not None and prev.cross and not result.cross:
             touched.add(path)
+        touched |= self.graph.update(self.results, path, prev, result)
         return touched - {path}
 
     def remove(self, path: str) -> set[str]:
         old = self._name_of.pop(path, None)
-        self.results.pop(path, None)
+        prev = self.results.pop(path, None)
+        touched = self.graph.update(self.results, path, prev, None) if prev is not None else set()
         if old is None:
-            return set()
+            return touched - {path}
         self._groups[old].discard(path)
-        return self._relink({old}) - {path}
+        return (self._relink({old}) | touched) - {path}
 
 
 def fix_all_text(text: str, path: str, settings: Settings, *, on_disk: bool = True, max_passes: int = 5) -> str:
