@@ -35,6 +35,7 @@ class Settings:
     sensitive_patterns: tuple[str, ...] = DEFAULT_SENSITIVE
     hide_builtin_duplicates: bool = False
     debounce_ms: int = 50
+    inlay_hints: bool = False  # catalog cost per dialect at the end of the description line
 
     def resolved_roots(self, workspace: str) -> list[str]:
         """Absolute roots in precedence order (configured, or the defaults that exist)."""
@@ -65,6 +66,8 @@ _KEYS = {
     "hideBuiltinDuplicates": "hide_builtin_duplicates",
     "debounce-ms": "debounce_ms",
     "debounceMs": "debounce_ms",
+    "inlay-hints": "inlay_hints",
+    "inlayHints": "inlay_hints",
 }
 
 
@@ -87,7 +90,7 @@ def _convert(attr: str, value: Any) -> Any:
         return value
     if attr in ("roots", "sensitive_patterns"):
         return _str_list(value)
-    if attr in ("check_links", "hide_builtin_duplicates"):
+    if attr in ("check_links", "hide_builtin_duplicates", "inlay_hints"):
         if not isinstance(value, bool):
             raise ValueError("expected true or false")
         return value

@@ -163,8 +163,10 @@ class SkillGraph:
         """(path, mention) for every mention of ``name`` (links: those into ``skill_md``'s folder)."""
         folder = os.path.dirname(skill_md) if skill_md else None
         out = []
-        for p in sorted(self.mentioners.get(name, ()) | (self.mentioners.get(os.path.basename(folder), set())
-                                                          if folder else set())):
+        paths = set(self.mentioners.get(name, ()))
+        if folder:
+            paths |= self.mentioners.get(os.path.basename(folder), set())
+        for p in sorted(paths):
             r = results.get(p)
             if r is None:
                 continue
@@ -175,3 +177,22 @@ class SkillGraph:
                 elif m.name == name:
                     out.append((p, m))
         return out
+
+
+def name_problems(name: str, settings: Settings) -> list[str]:
+    """Why ``name`` cannot be a skill's name under the configured targets ([] when it can).
+
+    The one place rename asks; today it is the name rule of the active profile
+    (rules/name.py), the rule the targets' model will provide.
+    """
+    from .profiles import PROFILES  # noqa: PLC0415
+    from .rules.name import MAX_NAME, problems  # noqa: PLC0415
+
+    if not name.strip():
+        return ["a skill name cannot be empty"]
+    out = problems(name, PROFILES[settings.profile].unicode_names)
+    if name != name.strip():
+        out.insert(0, "a skill name cannot start or end with whitespace")
+    if len(name) > MAX_NAME:
+        out.append(f"a skill name has at most {MAX_NAME} characters")
+    return out

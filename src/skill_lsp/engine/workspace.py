@@ -38,6 +38,8 @@ class SkillResult:
     _anchor: tuple[int, int] | None = None
     graph: list[Finding] = field(default_factory=list)  # mentions of unknown skills, set by skillgraph
     _mentions: list[Mention] | None = None
+    _name_span: tuple[int, int] | None = None  # the `name` value, when the frontmatter has one
+    _description: str | None = None
 
     def slim(self, *, keep_text: bool = True) -> SkillResult:
         """The same result without the parsed document.
@@ -54,7 +56,27 @@ class SkillResult:
             offsets |= {o for m in mentions for o in (m.start, m.end)}
             src = PositionTable(src, offsets)
         return SkillResult(self.path, None, self.findings, self.location, self.cross, src, self.name, self.anchor,
-                           self.graph, mentions)
+                           self.graph, mentions, self.name_span, self.description)
+
+    @property
+    def name_span(self) -> tuple[int, int] | None:
+        """Span of the `name` value (quotes included), or None without one."""
+        doc = self.doc
+        if doc is None:
+            return self._name_span
+        if doc.frontmatter_ok and "name" in doc.entries:
+            v = doc.entries["name"].value
+            if v.end > v.start:
+                return v.start, v.end
+        return None
+
+    @property
+    def description(self) -> str:
+        """The description as one line (empty when missing or not a string)."""
+        if self.doc is None:
+            return self._description or ""
+        value = self.doc.value("description") if self.doc.frontmatter_ok else None
+        return " ".join(value.split()) if isinstance(value, str) else ""
 
     @property
     def mentions(self) -> list[Mention]:

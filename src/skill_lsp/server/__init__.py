@@ -11,6 +11,7 @@ def create_server() -> SkillLanguageServer:
         commands,
         completion,
         diagnostics,
+        graph,
         hover,
         lifecycle,
         navigation,
@@ -18,7 +19,7 @@ def create_server() -> SkillLanguageServer:
     )
 
     server = SkillLanguageServer()
-    for feature in (lifecycle, diagnostics, scan, completion, hover, actions, commands, navigation):
+    for feature in (lifecycle, diagnostics, scan, completion, hover, actions, commands, navigation, graph):
         feature.register(server)
     return server
 

@@ -9,6 +9,7 @@ from ...engine.fixes import fixes_for
 from .. import convert
 from ..server import SkillLanguageServer, guarded
 from ..services.edits import fix_all_edit, fix_edit, text_edit
+from ..services.publish import graph_findings
 
 FIX_ALL_KIND = "source.fixAll.skill-lsp"
 
@@ -48,7 +49,7 @@ def register(server: SkillLanguageServer) -> None:
             for diag in params.context.diagnostics:
                 if diag.source != convert.SOURCE or not isinstance(diag.code, str):
                     continue
-                finding = _matching(analysis.findings, diag, src, enc)
+                finding = _matching(analysis.findings + graph_findings(ls, od), diag, src, enc)
                 if finding is None:
                     continue  # stale: the document changed since the diagnostic was made
                 for fix in fixes_for(analysis.doc, finding):

@@ -46,7 +46,7 @@ def open_diagnostics(ls: SkillLanguageServer, od: OpenDoc) -> list[t.Diagnostic]
     if folder.index is not None and od.path is not None:
         indexed = folder.index.results.get(od.path)
         if indexed is not None:
-            findings += indexed.cross
+            findings += indexed.cross + indexed.graph
     findings = _visible(findings, analysis.settings)
     enc = ls.encoding
     sources = _sources(ls, od.path, findings)
@@ -54,6 +54,13 @@ def open_diagnostics(ls: SkillLanguageServer, od: OpenDoc) -> list[t.Diagnostic]
     rel = _related_support(ls)
     findings.sort(key=lambda f: (f.start, f.end, f.code))
     return [convert.diagnostic(f, analysis.doc.src, enc, sources, rel) for f in findings]
+
+
+def graph_findings(ls: SkillLanguageServer, od: OpenDoc) -> list:
+    """UNKNOWN_SKILL findings of an open document (kept by the folder's skill graph)."""
+    folder = ls.state.folder_for(od.path)
+    indexed = folder.index.results.get(od.path) if folder.index is not None and od.path is not None else None
+    return list(indexed.graph) if indexed is not None else []
 
 
 def closed_diagnostics(ls: SkillLanguageServer, result: SkillResult, *, as_json: bool = False) -> list:
