@@ -7,6 +7,7 @@ Expected positions are computed here from the text, independently of the server'
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 
@@ -18,9 +19,11 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from .conftest import scan_done, wait_for
 
 DEPLOY = "---\nname: deploy\ndescription: Ships the build. Use when releasing.\n---\n# Déploy 🚀\n"
-CALLER = ("---\nname: caller\ndescription: Calls others. Use when testing.\nallowed-tools: Read Skill(deploy)\n---\n"
+CALLER = ("---\nname: caller\ndescription: Calls others. Use when testing.\nallowed-tools: Read Skill(deploy)\n"
+          "x-extra: 1\n---\n"
           "Ünïcødé 🚀 run `/deploy`, then $deploy.\n"
-          "Ça 🚀 see [it](../deploy/SKILL.md) and `/deplyo`.\n")
+          "Ça 🚀 see [it](../deploy/SKILL.md) and `/deplyo`.\n"
+          "Args 🚀 $ARGUMENTS[1] $0 ${CLAUDE_SKILL_DIR} !`ls -la`\n")
 OTHER = "---\nname: other\ndescription: Elsewhere. Use when elsewhere.\n---\n😀 ask $deploy first.\n"
 
 
@@ -230,3 +233,80 @@ async def test_unknown_mention_diagnostic_and_quick_fix(client):
     assert len(fixes) == 1
     (change,) = fixes[0].edit.document_changes
     assert [(e.range, e.new_text) for e in change.edits] == [(diags[0].range, "deploy")]
+
+
+@pytest.mark.asyncio
+async def test_semantic_tokens(client):
+    p, enc = paths(client), client.encoding
+    uri = open_doc(client, p["caller"])
+    got = await client.text_document_semantic_tokens_full_async(t.SemanticTokensParams(
+        text_document=t.TextDocumentIdentifier(uri=uri)))
+    legend = ["parameter", "macro", "function", "namespace", "property"]
+    decoded, line, char = [], 0, 0
+    for i in range(0, len(got.data), 5):
+        dl, dc, length, kind, mods = got.data[i:i + 5]
+        line, char = line + dl, (char + dc if dl == 0 else dc)
+        decoded.append((line, char, length, legend[kind], mods))
+
+    def tok(needle: str, kind: str, mods: int = 0, word: str | None = None):
+        r = span(CALLER, needle, enc=enc, word=word)
+        return (r.start.line, r.start.character, r.end.character - r.start.character, kind, mods)
+
+    expected = [tok("name:", "property", word="name"), tok("description:", "property", word="description"),
+                tok("allowed-tools:", "property", word="allowed-tools"), tok("Skill(deploy)", "namespace", word="deploy"),
+                tok("x-extra:", "property", 1, word="x-extra"),
+                tok("`/deploy`", "namespace", word="deploy"), tok("$deploy", "namespace", word="deploy"),
+                tok("../deploy/", "namespace", word="deploy"), tok("`/deplyo`", "namespace", word="deplyo"),
+                tok("$ARGUMENTS[1]", "parameter"), tok("$0", "parameter"), tok("${CLAUDE_SKILL_DIR}", "macro"),
+                tok("!`ls -la`", "function")]
+    assert decoded == expected
+
+
+@pytest.mark.asyncio
+async def test_inlay_hint_is_off_by_default_and_on_with_the_setting(client):
+    p = paths(client)
+    uri = open_doc(client, p["deploy"])
+    whole = t.Range(start=t.Position(0, 0), end=t.Position(10, 0))
+    params = t.InlayHintParams(text_document=t.TextDocumentIdentifier(uri=uri), range=whole)
+    assert not await client.text_document_inlay_hint_async(params)  # off by default
+    client.set_configuration({"inlayHints": True, "debounceMs": 0}, section="skillLsp")  # answers workspace/configuration
+    client.workspace_did_change_configuration(t.DidChangeConfigurationParams(
+        settings={"skillLsp": {"inlayHints": True, "debounceMs": 0}}))
+
+    async def hints():
+        return await client.text_document_inlay_hint_async(params)
+
+    got = []
+    for _ in range(100):
+        got = await hints()
+        if got:
+            break
+        await asyncio.sleep(0.05)
+    (hint,) = got
+    line = DEPLOY.split("\n")[2]
+    assert hint.position == pos(DEPLOY, line, enc=client.encoding, delta=len(line))
+    assert "skill-tool ≈" in hint.label and "claude-code" in hint.label
+
+
+@pytest.mark.asyncio
+async def test_incremental_changes_use_the_negotiated_encoding(client):
+    p, enc = paths(client), client.encoding
+    uri = open_doc(client, p["caller"])
+    fixed = CALLER.replace("`/deplyo`.", "`/deploy`.   ")
+    typo = span(CALLER, "`/deplyo`.", enc=enc, word="deplyo")
+    eol = pos(fixed, "`/deploy`.", enc=enc, delta=len("`/deploy`."))
+    client.text_document_did_change(t.DidChangeTextDocumentParams(
+        text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[t.TextDocumentContentChangePartial(range=typo, text="deploy"),
+                         # positions of the second change are in the text after the first
+                         t.TextDocumentContentChangePartial(range=t.Range(start=eol, end=eol), text="   ")]))
+
+    def latest():
+        diags = client.diagnostics.get(uri)
+        return diags if diags is not None and not any(d.code == "UNKNOWN_SKILL" for d in diags) and any(
+            d.code == "TRAILING_WHITESPACE" for d in diags) else None
+
+    diags = await wait_for(latest, timeout=10)
+    (trailing,) = [d for d in diags if d.code == "TRAILING_WHITESPACE"]
+    end = pos(fixed, "`/deploy`.   ", enc=enc, delta=len("`/deploy`.   "))
+    assert trailing.range == t.Range(start=t.Position(end.line, end.character - 3), end=end)

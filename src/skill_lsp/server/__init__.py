@@ -16,10 +16,11 @@ def create_server() -> SkillLanguageServer:
         lifecycle,
         navigation,
         scan,
+        tokens,
     )
 
     server = SkillLanguageServer()
-    for feature in (lifecycle, diagnostics, scan, completion, hover, actions, commands, navigation, graph):
+    for feature in (lifecycle, diagnostics, scan, completion, hover, actions, commands, navigation, graph, tokens):
         feature.register(server)
     return server
 

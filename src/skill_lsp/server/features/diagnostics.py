@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from lsprotocol import types as t
 
-from .. import convert
 from ..server import SkillLanguageServer, guarded
 from ..services.publish import closed_diagnostics, open_diagnostics
-from ..services.sync import close_document, refresh, schedule
+from ..services.sync import apply_changes, close_document, refresh, schedule
 from ..state import OpenDoc
 from ..uris import is_skill_file, path_to_uri, uri_to_path
 
@@ -32,17 +31,7 @@ def register(server: SkillLanguageServer) -> None:
         version = params.text_document.version
         if version is not None and version < od.version:
             return  # out of order: never go back to an older text
-        for change in params.content_changes:
-            if isinstance(change, t.TextDocumentContentChangeWholeDocument) or getattr(change, "range", None) is None:
-                od.text = change.text
-            else:  # a client that ignores our Full sync: apply the range with our own line index
-                from ...engine.text import SourceText  # noqa: PLC0415
-
-                src = SourceText(od.text)
-                enc = ls.encoding
-                s = convert.offset(src, change.range.start, enc)
-                e = convert.offset(src, change.range.end, enc)
-                od.text = od.text[:s] + change.text + od.text[max(s, e):]
+        apply_changes(od, params.content_changes, ls.encoding)
         od.version = version if version is not None else od.version + 1
         settings = ls.state.folder_for(od.path).settings
         schedule(ls, od.uri, settings.debounce_ms)

@@ -126,9 +126,10 @@ async def scan_all(ls: SkillLanguageServer) -> None:
             total += len(results)
             # Publish what has findings, and clear what had them; a clean file never published
             # stays quiet, and one published early whose findings did not change is not sent again.
-            for path in sorted(old | {p for p, r in index.results.items() if r.findings or r.cross}):
+            for path in sorted(old | {p for p, r in index.results.items() if r.findings or r.cross or r.graph}):
                 r = index.results.get(path)
-                if path in published and r is not None and not r.cross and path_to_uri(path) not in ls.state.docs:
+                if (path in published and r is not None and not r.cross and not r.graph
+                        and path_to_uri(path) not in ls.state.docs):
                     continue
                 publish.publish_path(ls, path)
         publish.status(ls)
@@ -212,6 +213,26 @@ def schedule(ls: SkillLanguageServer, uri: str, delay_ms: int) -> None:
         ls.timers[uri] = loop.call_soon(refresh, ls, uri)  # type: ignore[assignment]
     else:
         ls.timers[uri] = loop.call_later(delay_ms / 1000, refresh, ls, uri)
+
+
+def apply_changes(od, changes: list, enc) -> None:
+    """Apply didChange content changes in order with the engine's line index (lines split only at
+    \n, \r\n, \r; positions in the negotiated encoding). One index serves consecutive range edits
+    until the text changes under it."""
+    from ...engine.text import SourceText  # noqa: PLC0415
+
+    src = None
+    for change in changes:
+        rng = getattr(change, "range", None)
+        if isinstance(change, t.TextDocumentContentChangeWholeDocument) or rng is None:
+            od.text = change.text
+            src = None
+            continue
+        if src is None or src.text is not od.text:
+            src = SourceText(od.text)
+        s = src.offset(rng.start.line, rng.start.character, enc)
+        e = src.offset(rng.end.line, rng.end.character, enc)
+        od.text = od.text[:s] + change.text + od.text[max(s, e):]
 
 
 def close_document(ls: SkillLanguageServer, uri: str, path: str | None) -> None:
