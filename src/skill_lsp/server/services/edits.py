@@ -89,7 +89,9 @@ def rename_edit(ls: SkillLanguageServer, target, new: str) -> tuple[t.WorkspaceE
     new_dir = os.path.join(os.path.dirname(old_dir), new) if old_dir else None
     move = bool(old_dir and new_dir and os.path.basename(old_dir) != new)
     note = None
-    if move and not (resource_rename_support(ls) and document_changes_support(ls)):
+    # A client that lists resource operations takes documentChanges (Neovim 0.11 does not
+    # also set workspaceEdit.documentChanges, but applies them).
+    if move and not resource_rename_support(ls):
         move = False
         note = (f"skill-lsp renamed '{target.name}' to '{new}' and its mentions, but this editor cannot rename "
                 f"folders through the language server: rename {os.path.basename(old_dir or '')}/ to {new}/ yourself.")
@@ -104,7 +106,7 @@ def rename_edit(ls: SkillLanguageServer, target, new: str) -> tuple[t.WorkspaceE
             continue  # the folder stays where links point
         edits.setdefault(occ.path, []).append(
             t.TextEdit(range=convert.range_(occ.src, occ.start, occ.end, enc), new_text=new))  # type: ignore[arg-type]
-    if document_changes_support(ls):
+    if document_changes_support(ls) or move:
         changes: list = _grouped(ls, edits)
         if move:
             changes.append(t.RenameFile(old_uri=path_to_uri(old_dir or ""), new_uri=path_to_uri(new_dir or ""),
