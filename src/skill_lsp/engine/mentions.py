@@ -28,13 +28,15 @@ from .document import SkillDocument
 from .rules.body import classify, relative_path
 
 NAME = r"[a-z0-9][a-z0-9-]*"
+# Patterns start with their literal so the regex engine can skip to candidates; what may precede
+# and follow is checked in Python (a lookbehind first made the scan cost as much as a whole check).
 # A slash invocation: at a line start, after whitespace or an opening bracket/quote/backtick.
-_SLASH = re.compile(r"(?:^|(?<=[\s(\[`\"'>]))/(?:(" + NAME + r"):)?(" + NAME + r")(?![\w/.:-]*[\w/])",
-                    re.MULTILINE)
+_SLASH = re.compile(r"/(?:(" + NAME + r"):)?(" + NAME + r")")
+_SLASH_BEFORE = frozenset(" \t\r\n([`\"'>")
 # Codex: [A-Za-z0-9_-] after '$' (codex-rs mention parser); lowercase-initial kebab names only,
 # so $ARGUMENTS, $1, $HOME and shell variables in prose never count.
-# Not a JavaScript-like `$vars.x`, `$fn(`, `...$spread`.
-_DOLLAR = re.compile(r"(?<![\w$\\.])\$([a-z][a-z0-9-]*)(?![A-Za-z0-9_(\[]|\.\w)")
+_DOLLAR = re.compile(r"\$([a-z][a-z0-9-]*)")
+_WORD = re.compile(r"[\w]")
 _SKILL_RULE = re.compile(r"\bSkill\(\s*(?:name:)?(" + NAME + r")(?:\s*\*|:\*)?\s*\)")
 # Common environment variables Codex never treats as mentions (lowercase here: names are lowercase).
 _ENV = frozenset({"path", "home", "user", "shell", "pwd", "tmpdir", "temp", "tmp", "lang", "term"})
@@ -72,13 +74,29 @@ def extract(doc: SkillDocument) -> list[Mention]:
     body = doc.body
     blocks = body.code_blocks
     targets = [(lk.target_start, lk.target_end) for lk in body.links]
+    n = len(text)
     for m in _SLASH.finditer(text, start):
-        if _in(blocks, m.start()) or _in(targets, m.start()):
+        at, end = m.start(), m.end()
+        if at > 0 and text[at - 1] not in _SLASH_BEFORE:
+            continue
+        # A path or file name goes on (`/usr/bin`, `/foo.md`, `/a:b/c`): not an invocation.
+        nxt = text[end] if end < n else ""
+        if nxt == "/" or nxt == "_" or nxt.isalnum() or (
+                nxt in ".:-" and end + 1 < n and (text[end + 1].isalnum() or text[end + 1] in "/_")):
+            continue
+        if _in(blocks, at) or _in(targets, at):
             continue
         strict = m.start() > 0 and text[m.start() - 1] == "`"
         out.append(Mention(m.group(2), m.start(2), m.end(2), "slash", strict=strict))
     for m in _DOLLAR.finditer(text, start):
-        if _in(blocks, m.start()) or m.group(1) in _ENV:
+        at, end = m.start(), m.end()
+        prev = text[at - 1] if at > 0 else ""
+        if prev and (prev.isalnum() or prev in "_$\\."):
+            continue  # `a$b`, `$$x`, `\$x`, `...$spread`
+        nxt = text[end] if end < n else ""
+        if nxt and (nxt.isalnum() or nxt in "_([" or (nxt == "." and end + 1 < n and _WORD.match(text[end + 1]))):
+            continue  # `$x_y` (Codex would read more), `$fn(`, `$a[0]`, `$vars.x`
+        if _in(blocks, at) or m.group(1) in _ENV:
             continue
         out.append(Mention(m.group(1), m.start(1), m.end(1), "dollar"))
     skill_dir = doc.skill_dir if doc.path else ""
