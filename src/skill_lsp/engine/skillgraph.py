@@ -130,11 +130,14 @@ class SkillGraph:
     def update(self, results: dict[str, SkillResult], path: str, old: SkillResult | None,
                new: SkillResult | None) -> set[str]:
         """Replace (or remove, ``new=None``) one result; returns other paths whose findings changed."""
-        before = set(self.names)
+        old_name = self.name_of.get(path)
+        new_name = new.name if new is not None and defines_name(new) else None
+        was = {n: self.names[n] > 0 for n in (old_name, new_name) if n is not None}
         self._forget(path, old)
         if new is not None:
             self._learn(new)
-        changed = before ^ set(self.names)
+        # Names that appeared or vanished (a keystroke that keeps the name changes none).
+        changed = {n for n, present in was.items() if (self.names[n] > 0) != present}
         affected = {path} if new is not None else set()
         if changed:
             # Mentions of a name that came or went, and every unresolved mention (its candidates moved).
