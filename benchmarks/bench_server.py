@@ -423,11 +423,42 @@ class ServerBench:
                 return {"status": status_t is not None, "status_t": status_t, "timed_out": True}
             await asyncio.sleep(0.02)
 
+    async def type_while_scanning(self, c: LspClient, path: Path, text: str) -> dict:
+        """One-character edits at the end of a body line of a 200-line document, each timed to its
+        publishDiagnostics, for as long as the workspace scan runs (at most --scan-typing edits)."""
+        uri = uri_of(path)
+        lines = text.split("\n")
+        li = len(lines) // 2
+        c.did_open(uri, text, 1)
+        lat: list[float] = []
+        during = 0
+        for k in range(self.a.scan_typing):
+            scanning = not any(m == "skillLsp/status" and isinstance(p, dict) and p.get("scanning") is False
+                               for _, m, p in list(c.notifications)[-50:])
+            if not scanning and k > 0:
+                break
+            lines[li] += TYPED[k % len(TYPED)]
+            fut = c.expect("textDocument/publishDiagnostics",
+                           lambda p, u=uri, v=k + 2: p.get("uri") == u and (p.get("version") or 0) >= v)
+            t0 = time.perf_counter()
+            c.did_change_full(uri, "\n".join(lines), k + 2)
+            try:
+                t, _ = await c.wait(fut, self.a.edit_timeout)
+                lat.append(t - t0)
+                during += 1
+            except TimeoutError:
+                pass
+        c.did_close(uri)
+        return {"edits": during, **stats_ms(lat)}
+
     async def scan(self) -> None:
         out: dict = {}
         for n in [int(x) for x in self.a.scan_sizes.split(",") if x]:
             ws = self.a.work / f"ws-{n}-s{self.a.seed}"
-            gen_workspace.generate(n, ws, seed=self.a.seed)
+            if self.a.nested:
+                ws = self.a.work / f"ws-{n}-s{self.a.seed}-nested{self.a.nested}"
+            gen_workspace.generate(n, ws, seed=self.a.seed, nested=self.a.nested)
+            typing_doc = make_doc(ws / "bench-typing", "typing-200", 200, seed=200) if self.a.scan_typing else None
             runs = []
             for rep in range(self.a.scan_reps):
                 self.log(f"scan: {n} skills, run {rep + 1}/{self.a.scan_reps}")
@@ -439,6 +470,8 @@ class ServerBench:
                         ws, initialization_options=settings(), timeout=self.a.timeout
                     )
                     r["initialize_s"] = dt
+                    if typing_doc is not None:
+                        r["typing_while_scanning"] = await self.type_while_scanning(c, *typing_doc)
                     w = await self.wait_scan(c, timeout=self.a.scan_timeout)
                     r.update({k: v for k, v in w.items() if k != "status_t"})
                     pubs = [
@@ -692,6 +725,10 @@ def main(argv: list[str] | None = None) -> int:
         help="without skillLsp/status, wait at least this long before trusting quiet, s",
     )
     ap.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run")
+    ap.add_argument("--nested", type=float, default=0.0,
+                    help="scan phase: share of generated skills in plugins/*/skills/* layouts")
+    ap.add_argument("--scan-typing", type=int, default=0,
+                    help="scan phase: time up to this many keystrokes in a 200-line document while the scan runs")
     a = ap.parse_args(argv)
     if a.quick:
         a.init_reps = min(a.init_reps, 2)

@@ -371,10 +371,16 @@ def support_file(rel: str, rng: random.Random) -> bytes:
 
 
 def generate(
-    n: int, out: Path, seed: int = 0, body_scale: float = 1.0, force: bool = False
+    n: int, out: Path, seed: int = 0, body_scale: float = 1.0, force: bool = False, nested: float = 0.0
 ) -> dict:
-    """Generate (or reuse) the workspace; returns the manifest."""
-    params = {"generator": GENERATOR_VERSION, "skills": n, "seed": seed, "body_scale": body_scale}
+    """Generate (or reuse) the workspace; returns the manifest.
+
+    ``nested`` is the share of skills placed in plugin layouts below the roots
+    (``plugins/P/skills/NAME/SKILL.md``), which only the recursive search finds.
+    """
+    params: dict = {"generator": GENERATOR_VERSION, "skills": n, "seed": seed, "body_scale": body_scale}
+    if nested:
+        params["nested"] = nested
     man_path = out / MANIFEST
     if not force and man_path.exists():
         try:
@@ -416,9 +422,16 @@ def generate(
         stats["files"] += 1
         stats["bytes"] += len(data)
 
+    plugins = max(1, n // 200)
     for _i in range(n):
         root = rng.choices(ROOTS, ROOT_WEIGHTS)[0]
-        if all_names and rng.random() < 0.01:
+        if nested and rng.random() < nested:
+            root = f"plugins/plugin-{rng.randrange(plugins)}/skills"
+            taken.setdefault(root, set())
+            stats["per_root"].setdefault(root, 0)
+            name = make_name(rng, global_names)
+            taken[root].add(name)
+        elif all_names and rng.random() < 0.01:
             # the same name in a second root (shadowing / duplicate)
             other_root, name = rng.choice(all_names)
             alts = [r for r in ROOTS if r != other_root and name not in taken[r]]
@@ -467,8 +480,10 @@ def main(argv: list[str] | None = None) -> int:
         "--body-scale", type=float, default=1.0, help="multiply body line counts (size-growth runs)"
     )
     ap.add_argument("--force", action="store_true", help="regenerate even if the manifest matches")
+    ap.add_argument("--nested", type=float, default=0.0,
+                    help="share of skills in plugins/*/skills/* (found only by the recursive search)")
     a = ap.parse_args(argv)
-    man = generate(a.n, a.out, a.seed, a.body_scale, a.force)
+    man = generate(a.n, a.out, a.seed, a.body_scale, a.force, a.nested)
     s = man["stats"]
     print(
         f"{a.out}: {a.n} skills, {s['files']} files, {s['bytes'] / 2**20:.1f} MiB, "

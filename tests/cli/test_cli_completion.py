@@ -72,7 +72,7 @@ printf '%s\\n' "${{COMPREPLY[@]}}"
         ("skill-lsp check --format ", ["github", "json", "sarif", "text"]),
         ("skill-lsp check --profile c", ["claude-code", "codex", "copilot"]),
         ("skill-lsp check --fail-on w", ["warning"]),
-        ("skill-lsp preview --dialect c", ["claude-code", "codex"]),
+        ("skill-lsp preview --dialect c", ["claude-code", "codex", "copilot"]),
         ("skill-lsp catalog --state ", ["first", "replacement"]),
         ("skill-lsp rules --format m", ["markdown"]),
         ("skill-lsp completion ", ["bash", "fish", "zsh"]),

@@ -34,7 +34,7 @@ def test_every_golden_file_has_a_case() -> None:
 # The real releases activate a skill whose name differs from its folder (capture case
 # name-mismatch) and one whose YAML fails, reading `key: value` lines (broken-frontmatter).
 LENIENT = {".claude/skills/name-mismatch", ".claude/skills/unquoted-colon"}
-HARNESSES = {"claude-code", "codex", "opencode", "gemini"}
+HARNESSES = {"claude-code", "codex", "opencode", "gemini", "copilot"}
 
 
 @pytest.mark.parametrize("dialect", DIALECT_NAMES)

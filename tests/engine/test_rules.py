@@ -631,3 +631,19 @@ def test_name_mismatch_severity_follows_what_the_target_harness_does(profile, se
     doc = document.parse(skill_text(name="foo"), "/ws/bar/SKILL.md")
     fs = engine_rules.check(doc, engine_rules.Context(profile=PROFILES[profile]))
     assert only(fs, "NAME_MISMATCH").severity is severity
+
+
+@covers("UNKNOWN_SKILL")
+def test_unknown_skill_is_a_likely_typo_of_a_workspace_name(tmp_path):
+    root = tmp_path / ".agents/skills"
+    write_skill(root, "deploy", skill_text("deploy"))
+    write_skill(root, "caller", skill_text("caller", extra="allowed-tools: Skill(deplyo) Skill(unrelated-thing)"))
+    settings = Settings()
+    results = [check_file(loc.path, settings, loc) for loc in scan_roots([str(root)], settings.sensitive_patterns)]
+    from skill_lsp.engine.skillgraph import link_mentions
+
+    link_mentions(results, settings)
+    caller = next(r for r in results if r.name == "caller")
+    f = only(caller.graph, "UNKNOWN_SKILL")
+    assert f.severity == W and caller.doc.text[f.start:f.end] == "deplyo"
+    assert f.data["candidates"] == ["deploy"]  # 'unrelated-thing' resembles nothing: not reported

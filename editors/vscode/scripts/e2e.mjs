@@ -6,7 +6,7 @@
 //   E2E_ART    where the screenshot goes (vscode-e2e.png)
 //   E2E_TMP    a scratch folder (Chromium profile)
 //   CHROMIUM   the browser binary
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -308,6 +308,48 @@ try {
       { timeout: 30_000 },
     );
     pass('saving the SKILL.md refreshed the open activation preview');
+  }
+
+  // 10. rename a skill (F2 on a mention): the folder, its name and every mention change on disk
+  {
+    const skills = join(WS, '.claude', 'skills');
+    const caller = join(skills, 'e2e-rename-caller', 'SKILL.md');
+    if (existsSync(caller)) {
+      await runCommand('View: Close All Editor Groups');
+      await openFile('.claude/skills/e2e-rename-caller/SKILL.md');
+      await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+      // Find puts the cursor at the end of the match, inside the mention.
+      await page.keyboard.press('Control+F');
+      await page.keyboard.type('$e2e-rename-target');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('F2');
+      const box = page.locator('.rename-box input, .rename-input').first();
+      await box.waitFor({ state: 'visible', timeout: 30_000 });
+      await box.fill('e2e-shipped');
+      await page.keyboard.press('Enter');
+      const moved = join(skills, 'e2e-shipped', 'SKILL.md');
+      const deadline = Date.now() + 30_000;
+      while (!existsSync(moved) && Date.now() < deadline) await page.waitForTimeout(200);
+      if (!existsSync(moved)) throw new Error('rename: the folder e2e-shipped/ did not appear');
+      await runCommand('File: Save All Files');
+      const done = Date.now() + 30_000;
+      const ok = () =>
+        readFileSync(moved, 'utf8').includes('name: e2e-shipped\n') &&
+        ['Skill(e2e-shipped)', '`/e2e-shipped`', '$e2e-shipped;', '(../e2e-shipped/SKILL.md)'].every((m) =>
+          readFileSync(caller, 'utf8').includes(m),
+        );
+      while (!ok() && Date.now() < done) await page.waitForTimeout(200);
+      if (!ok()) throw new Error(`rename: files on disk not updated:\n${readFileSync(caller, 'utf8')}`);
+      if (existsSync(join(skills, 'e2e-rename-target'))) throw new Error('rename: the old folder is still there');
+      pass('F2 on a mention renamed the skill: folder, name and every mention changed on disk');
+      await runCommand('View: Focus Problems');
+      await page.waitForTimeout(3000);
+      const rows = (await page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map(norm);
+      const stale = rows.filter((r) => r.includes('e2e-rename-target') || (r.includes('e2e-rename-caller') && /UNKNOWN_SKILL|BROKEN_LINK/.test(r)));
+      if (stale.length) throw new Error(`rename: stale diagnostics: ${stale.join(' | ')}`);
+      pass('no diagnostic of the old name or folder is left in the Problems panel');
+    }
   }
 } catch (e) {
   if (e !== DONE) {

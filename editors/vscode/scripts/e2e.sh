@@ -157,6 +157,12 @@ EOF
   SKILL_REL=".claude/skills/bad-skill/SKILL.md"
 fi
 [ -f "$WS/$SKILL_REL" ] || die "no $WS/$SKILL_REL"
+# Two skills for the rename check (step 10 of e2e.mjs): one mentions the other four ways.
+mkdir -p "$WS/.claude/skills/e2e-rename-target" "$WS/.claude/skills/e2e-rename-caller"
+printf -- '---\nname: e2e-rename-target\ndescription: Target of the rename check. Use when testing.\n---\n# Target\n' \
+  > "$WS/.claude/skills/e2e-rename-target/SKILL.md"
+printf -- '---\nname: e2e-rename-caller\ndescription: Mentions the target. Use when testing.\nallowed-tools: Read Skill(e2e-rename-target)\n---\nRun `/e2e-rename-target`, then $e2e-rename-target; see [it](../e2e-rename-target/SKILL.md).\n' \
+  > "$WS/.claude/skills/e2e-rename-caller/SKILL.md"
 echo "skill: $SKILL_REL"
 sed -n '1,12p' "$WS/$SKILL_REL" | sed 's/^/    | /'
 # What the preview must show: the first line of the CLI's own preview (the

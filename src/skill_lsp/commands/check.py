@@ -10,6 +10,7 @@ from argparse import Namespace
 from ..engine.config import Settings
 from ..engine.discovery import Location
 from ..engine.findings import Severity
+from ..engine.skillgraph import link_mentions
 from ..engine.workspace import SkillResult, check_job, link_skills
 from . import report
 from .targets import collect
@@ -49,6 +50,7 @@ def run(args: Namespace) -> int:
     # Results keep position tables, not texts: memory follows the findings, not the bytes read.
     results = check_locations(targets.locations + targets.loose, settings, args.jobs)
     link_skills(results[: len(targets.locations)], settings)
+    link_mentions(results, settings)
     results.sort(key=lambda r: r.path)
     if args.fix:
         from .fix import apply_fixes  # noqa: PLC0415

@@ -9,6 +9,7 @@ from typing import TextIO
 from ..engine.config import Settings
 from ..engine.discovery import ReadError, read_skill_file
 from ..engine.document import decode
+from ..engine.skillgraph import link_mentions
 from ..engine.workspace import SkillResult, check_file, fix_all_text, link_skills
 
 
@@ -48,4 +49,5 @@ def apply_fixes(results: list[SkillResult], settings: Settings, *, diff: bool, o
         fixed.append(check_file(r.path, settings, r.location).slim())
     if not diff:
         link_skills([r for r in fixed if r.location is not None and r.location.root_index >= 0], settings)
+        link_mentions(fixed, settings)
     return fixed

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from ..engine import discovery
 from ..engine.config import Settings, load_workspace, merge
+from ..engine.discover import discover
 
 
 @dataclass(slots=True)
@@ -37,7 +38,8 @@ def collect(paths: list[str], config: str | None, profile: str | None, target: s
 
     A folder holding SKILL.md is one skill; any other folder is a workspace whose
     configured (or default) roots are scanned with precedence, and which is also
-    searched recursively for SKILL.md files anywhere else.
+    searched recursively for SKILL.md files anywhere else: ``discover()``, which
+    the language server's scan uses too.
     """
     first_dir = next((p for p in paths if os.path.isdir(p)), None)
     workspace = os.path.abspath(first_dir or os.path.dirname(os.path.abspath(paths[0])) if paths else ".")
@@ -60,16 +62,9 @@ def collect(paths: list[str], config: str | None, profile: str | None, target: s
             d = os.path.dirname(path)
             add(discovery.Location(d, path, -1, d), t.loose)
             continue
-        direct = discovery.locate(path, os.path.dirname(path), -1, [], settings.sensitive_patterns)
-        if direct is not None:
-            add(direct, t.loose)
-            continue
-        roots = settings.resolved_roots(path)
-        for loc in discovery.scan_roots(roots, settings.sensitive_patterns):
+        inv = discover(path, settings)
+        for loc in inv.locations:
             add(loc, t.locations)
-        for md, real in discovery.find_skill_files(path):
-            d = os.path.dirname(md)
-            # Fenced to the folder given on the command line.
-            loc = discovery.locate(d, path, -1, [path], settings.sensitive_patterns, real_dir=real, skill_md=md)
-            add(loc or discovery.Location(d, md, -1, path), t.loose)
+        for loc in inv.loose:
+            add(loc, t.loose)
     return t

@@ -42,6 +42,7 @@ class Settings:
     check_links: bool = True
     sensitive_patterns: tuple[str, ...] = DEFAULT_SENSITIVE
     debounce_ms: int = 50
+    inlay_hints: bool = False  # catalog cost per dialect at the end of the description line
 
     def resolved_roots(self, workspace: str) -> list[str]:
         """Absolute roots in precedence order (configured, or the defaults that exist)."""
@@ -73,6 +74,8 @@ _KEYS = {
     "sensitivePatterns": "sensitive_patterns",
     "debounce-ms": "debounce_ms",
     "debounceMs": "debounce_ms",
+    "inlay-hints": "inlay_hints",
+    "inlayHints": "inlay_hints",
 }
 
 
@@ -100,7 +103,7 @@ def _convert(attr: str, value: Any) -> Any:
         return value
     if attr in ("roots", "sensitive_patterns"):
         return _str_list(value)
-    if attr == "check_links":
+    if attr in ("check_links", "inlay_hints"):
         if not isinstance(value, bool):
             raise ValueError("expected true or false")
         return value

@@ -162,13 +162,15 @@ def git_ignored_dirs(top: str) -> frozenset[str]:
                      for p in res.stdout.split(b"\0") if p.endswith(b"/"))
 
 
-def find_skill_files(top: str, max_files: int = 200_000) -> list[tuple[str, str]]:
+def find_skill_files(top: str, max_files: int = 200_000,
+                     ignored: frozenset[str] | None = None) -> list[tuple[str, str]]:
     """(SKILL.md path, real folder path) for every SKILL.md / skill.md under ``top``.
 
     Skips VCS, dependency, virtualenv and git-ignored folders; follows symlinked
     folders once (a cycle is never entered twice).
     """
-    ignored = git_ignored_dirs(top)
+    if ignored is None:
+        ignored = git_ignored_dirs(top)
     found: list[tuple[str, str]] = []
     real_top = os.path.realpath(top)
     seen_links: set[str] = {real_top}

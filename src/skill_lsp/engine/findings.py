@@ -176,6 +176,11 @@ RULES: dict[str, Rule] = {
              "A skill with the same name lives in a root with lower index; harnesses load that one and never this one."),
         Rule("DUPLICATE_NAME", W, "Two skills share a name", None,
              "Two skill folders in one root declare the same name; which one a harness loads depends on directory order."),
+        Rule("UNKNOWN_SKILL", W, "Mention of a skill that does not exist", None,
+             "A `/name` invocation, `$name` mention or `Skill(name)` rule names no skill in the workspace but is a few "
+             "edits away from one that exists (a likely typo). Mentions of names nothing resembles are not reported: "
+             "they may be built-in commands or skills installed elsewhere.",
+             ("replace with a suggested name",)),
         Rule("OUTSIDE_WORKSPACE", E, "Skill resolves outside every root", "OUTSIDE_WORKSPACE",
              "Spec error code. The skill folder or its SKILL.md resolves (symlink, `..`) outside every configured root. The target is never read."),
         Rule("SENSITIVE", E, "Skill lives in a sensitive path", "SENSITIVE",

@@ -258,7 +258,14 @@ def _insert_frontmatter(doc: SkillDocument, f: Finding) -> list[Fix]:
     return [Fix("Insert frontmatter", (Edit(at, at, text),), preferred=True)]
 
 
+def _unknown_skill(doc: SkillDocument, f: Finding) -> list[Fix]:
+    names = (f.data or {}).get("candidates") or []
+    return [Fix(f"Change to '{n}'", (Edit(f.start, f.end, n),), preferred=i == 0 and len(names) == 1)
+            for i, n in enumerate(names) if isinstance(n, str)]
+
+
 _BUILDERS: dict[str, Callable[[SkillDocument, Finding], list[Fix]]] = {
+    "UNKNOWN_SKILL": _unknown_skill,
     "TRAILING_WHITESPACE": _trim,
     "NAME_MISMATCH": _name_mismatch,
     "NAME_INVALID": _name_suggestion,

@@ -16,7 +16,10 @@ from .config import Settings
 from .discovery import Location, ReadError, read_skill_file
 from .findings import Finding, Related, make
 from .harness import HARNESSES
+from .mentions import Mention
+from .mentions import extract as mentions_of
 from .profiles import Profile
+from .skillgraph import SkillGraph
 from .targets import for_skill, view
 from .text import PositionTable, SourceText
 from .yamlnodes import resolve_scalar
@@ -36,6 +39,10 @@ class SkillResult:
     src: SourceText | PositionTable | None = None  # kept when ``doc`` is dropped
     _name: str | None = None
     _anchor: tuple[int, int] | None = None
+    graph: list[Finding] = field(default_factory=list)  # mentions of unknown skills, set by skillgraph
+    _mentions: list[Mention] | None = None
+    _name_span: tuple[int, int] | None = None  # the `name` value, when the frontmatter has one
+    _description: str | None = None
 
     def slim(self, *, keep_text: bool = True) -> SkillResult:
         """The same result without the parsed document.
@@ -44,15 +51,46 @@ class SkillResult:
         findings and cross-skill rules need (what a worker process sends back).
         """
         src: SourceText | PositionTable | None = self.doc.src if self.doc is not None else self.src
+        mentions = self.mentions
         if not keep_text and isinstance(src, SourceText):
+            # Positions of names and mentions too: references and rename reach closed files.
             offsets = {o for f in self.findings for o in (f.start, f.end)} | set(self.anchor)
             offsets |= {o for f in self.findings for r in f.related if r.path == self.path for o in (r.start, r.end)}
+            offsets |= {o for m in mentions for o in (m.start, m.end)}
             src = PositionTable(src, offsets)
-        return SkillResult(self.path, None, self.findings, self.location, self.cross, src, self.name, self.anchor)
+        return SkillResult(self.path, None, self.findings, self.location, self.cross, src, self.name, self.anchor,
+                           self.graph, mentions, self.name_span, self.description)
+
+    @property
+    def name_span(self) -> tuple[int, int] | None:
+        """Span of the `name` value (quotes included), or None without one."""
+        doc = self.doc
+        if doc is None:
+            return self._name_span
+        if doc.frontmatter_ok and "name" in doc.entries:
+            v = doc.entries["name"].value
+            if v.end > v.start:
+                return v.start, v.end
+        return None
+
+    @property
+    def description(self) -> str:
+        """The description as one line (empty when missing or not a string)."""
+        if self.doc is None:
+            return self._description or ""
+        value = self.doc.value("description") if self.doc.frontmatter_ok else None
+        return " ".join(value.split()) if isinstance(value, str) else ""
+
+    @property
+    def mentions(self) -> list[Mention]:
+        """Mentions of other skills in this file (kept when the document is dropped)."""
+        if self._mentions is None:
+            self._mentions = mentions_of(self.doc) if self.doc is not None else []
+        return self._mentions
 
     @property
     def all_findings(self) -> list[Finding]:
-        return sorted(self.findings + self.cross, key=lambda f: (f.start, f.end, f.code))
+        return sorted(self.findings + self.cross + self.graph, key=lambda f: (f.start, f.end, f.code))
 
     @property
     def folder(self) -> str:
@@ -238,6 +276,7 @@ class SkillIndex:
         self.results: dict[str, SkillResult] = {}
         self._groups: dict[str, set[str]] = defaultdict(set)
         self._name_of: dict[str, str] = {}
+        self.graph = SkillGraph(settings)
 
     def rebuild(self, results: list[SkillResult]) -> None:
         self.results = {r.path: r for r in results}
@@ -248,6 +287,7 @@ class SkillIndex:
             if _member(r):
                 self._groups[r.name].add(r.path)
                 self._name_of[r.path] = r.name
+        self.graph.rebuild(self.results)
 
     def _relink(self, names: set[str]) -> set[str]:
         touched: set[str] = set()
@@ -279,15 +319,17 @@ class SkillIndex:
         touched = self._relink(names)
         if prev is not None and prev.cross and not result.cross:
             touched.add(path)
+        touched |= self.graph.update(self.results, path, prev, result)
         return touched - {path}
 
     def remove(self, path: str) -> set[str]:
         old = self._name_of.pop(path, None)
-        self.results.pop(path, None)
+        prev = self.results.pop(path, None)
+        touched = self.graph.update(self.results, path, prev, None) if prev is not None else set()
         if old is None:
-            return set()
+            return touched - {path}
         self._groups[old].discard(path)
-        return self._relink({old}) - {path}
+        return (self._relink({old}) | touched) - {path}
 
 
 def fix_all_text(text: str, path: str, settings: Settings, *, on_disk: bool = True, max_passes: int = 5) -> str:

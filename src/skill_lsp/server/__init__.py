@@ -11,14 +11,16 @@ def create_server() -> SkillLanguageServer:
         commands,
         completion,
         diagnostics,
+        graph,
         hover,
         lifecycle,
         navigation,
         scan,
+        tokens,
     )
 
     server = SkillLanguageServer()
-    for feature in (lifecycle, diagnostics, scan, completion, hover, actions, commands, navigation):
+    for feature in (lifecycle, diagnostics, scan, completion, hover, actions, commands, navigation, graph, tokens):
         feature.register(server)
     return server
 

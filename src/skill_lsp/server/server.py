@@ -26,15 +26,17 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 class SkillLanguageServer(LanguageServer):
     def __init__(self) -> None:
-        # Full sync: SKILL.md files are small, and incremental sync would go
-        # through pygls's splitlines-based line model.
-        super().__init__("skill-lsp", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Full,
+        # Incremental sync, applied with the engine's own line index (features/diagnostics.py):
+        # pygls's line model splits with str.splitlines, which breaks at U+2028 and form feeds.
+        super().__init__("skill-lsp", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental,
                          protocol_cls=SkillProtocol, max_workers=4)
         self.state = State()
         self.pull_mode = False  # the client pulls diagnostics (and can be asked to re-pull)
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.scan_generation = 0
         self.scanning = False
+        self.pending_changes: list[tuple[str, int]] = []  # file events waiting to be coalesced
+        self.pending_task: asyncio.Future | None = None
         self.shutting_down = False
         self._reporting = False
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ..engine import discovery
 from ..engine.config import Settings, load_workspace, merge
+from ..engine.discover import Inventory
 from ..engine.document import SkillDocument
 from ..engine.findings import Finding
 from ..engine.workspace import SkillIndex, SkillResult, check_text
@@ -44,6 +45,7 @@ class Folder:
     roots: list[str] = field(default_factory=list)
     index: SkillIndex | None = None
     scanned: bool = False
+    inventory: Inventory | None = None  # set by the scan (``discover()``)
 
     def load_file_settings(self) -> None:
         self.file_settings, self.problems = load_workspace(self.path)
@@ -57,13 +59,14 @@ class Folder:
         self.roots = settings.resolved_roots(self.path)
         return problems + p1 + p2
 
-    def root_index_of(self, path: str) -> tuple[int, str] | None:
-        skill_dir = os.path.dirname(path)
-        parent = os.path.dirname(skill_dir)
-        for i, root in enumerate(self.roots):
-            if os.path.normpath(parent) == os.path.normpath(root):
-                return i, root
-        return None
+    def classify(self, path: str) -> discovery.Location | None:
+        """Where a SKILL.md belongs in this folder's inventory, as the scan (and `check .`) would put it."""
+        inv = self.inventory
+        if inv is None or inv.roots != self.roots or inv.sensitive != self.settings.sensitive_patterns:
+            inv = Inventory(os.path.normpath(self.path), self.roots, self.settings.sensitive_patterns,
+                            ignored=inv.ignored if inv is not None else frozenset(),
+                            single=inv.single if inv is not None else False)
+        return inv.classify(path)
 
 
 class State:
@@ -99,11 +102,9 @@ class State:
         return analysis
 
     def result_for(self, od: OpenDoc, analysis: Analysis) -> SkillResult:
-        """The open document as a SkillResult for the folder's index (its location from the roots)."""
+        """The open document as a SkillResult for the folder's index (its location from the inventory)."""
         folder = self.folder_for(od.path)
-        loc = None
-        if od.path is not None:
-            hit = folder.root_index_of(od.path)
-            if hit is not None:
-                loc = discovery.Location(os.path.dirname(od.path), od.path, hit[0], hit[1])
+        loc = folder.classify(od.path) if od.path is not None and folder.path else None
+        if loc is not None and loc.problem is not None:
+            loc = discovery.Location(loc.dir, loc.path, loc.root_index, loc.root)  # the buffer is what is checked
         return SkillResult(od.path or od.uri, analysis.doc, analysis.findings, loc)

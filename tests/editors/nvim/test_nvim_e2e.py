@@ -522,3 +522,48 @@ def test_code_lens_follows_the_rename_folder_fix(editor) -> None:
         what="code lenses for the renamed file",
     )
     assert len(uris) >= 2
+
+
+RENAME_DEPLOY = "---\nname: deploy\ndescription: Ships the build. Use when releasing.\n---\n# Deploy\n"
+RENAME_CALLER = ("---\nname: caller\ndescription: Calls deploy. Use when testing.\nallowed-tools: Read Skill(deploy)\n"
+                 "---\nRun `/deploy` first, then $deploy; see [it](../deploy/SKILL.md).\n")
+LUA_RENAME = r"""
+local buf, row, col, new = ...
+vim.api.nvim_set_current_buf(buf)
+vim.api.nvim_win_set_cursor(0, { row + 1, col })
+vim.lsp.buf.rename(new, { name = "skill_lsp" })
+return true
+"""
+
+
+def test_rename_a_skill_moves_the_folder_and_every_mention(make_nvim, server_base, tmp_path) -> None:
+    """F2 in Neovim on a mention: the folder, its `name` and every mention change on disk."""
+    ws = tmp_path / "ws"
+    root = ws / ".claude" / "skills"
+    for name, text in (("deploy", RENAME_DEPLOY), ("caller", RENAME_CALLER)):
+        (root / name).mkdir(parents=True)
+        (root / name / "SKILL.md").write_text(text, encoding="utf-8")
+    nv: Nvim = make_nvim(ws, [*server_base, "serve"])
+    caller = root / "caller" / "SKILL.md"
+    buf = nv.edit(caller)
+    nv.wait_for(lambda: any(c["name"] == "skill_lsp" and c["initialized"] for c in nv.lua(LUA_CLIENTS, buf)),
+                timeout=TIMEOUT, what="skill_lsp to attach")
+    lines = _lines(caller)
+    row = next(i for i, line in enumerate(lines) if "`/deploy`" in line)
+    nv.wait_for(lambda: nv.lua("return #vim.lsp.get_clients({ name = 'skill_lsp' })") and nv.lua(
+        LUA_DIAGNOSTICS, buf) is not None, timeout=TIMEOUT, what="the first diagnostics")
+    nv.lua(LUA_RENAME, buf, row, lines[row].index("/deploy") + 2, "ship")
+    nv.wait_for(lambda: (root / "ship").is_dir(), timeout=TIMEOUT, what="the folder rename")
+    nv.cmd("silent! wall")
+    shipped = root / "ship" / "SKILL.md"
+    nv.wait_for(lambda: "name: ship\n" in shipped.read_text("utf-8"), timeout=TIMEOUT, what="the new name on disk")
+    assert not (root / "deploy").exists()
+    text = caller.read_text("utf-8")
+    assert "Skill(ship)" in text and "`/ship`" in text and "$ship;" in text and "(../ship/SKILL.md)" in text
+    assert "deploy" not in text.replace("Calls deploy", "")
+
+    def settled():
+        diags = nv.lua(LUA_DIAGNOSTICS, buf)
+        return diags if not any(d["code"] in ("BROKEN_LINK", "UNKNOWN_SKILL", "NAME_MISMATCH") for d in diags) else None
+
+    assert nv.wait_for(settled, timeout=TIMEOUT, what="no stale diagnostics") is not None

@@ -2,49 +2,16 @@
 
 from __future__ import annotations
 
-import os
-
 from lsprotocol import types as t
 
 from ...engine.findings import Finding
-from ...engine.fixes import Fix, fixes_for
+from ...engine.fixes import fixes_for
 from .. import convert
 from ..server import SkillLanguageServer, guarded
-from ..uris import path_to_uri
-from .commands import fix_all_edit
+from ..services.edits import fix_all_edit, fix_edit, text_edit
+from ..services.publish import graph_findings
 
 FIX_ALL_KIND = "source.fixAll.skill-lsp"
-
-
-def _rename_support(ls: SkillLanguageServer) -> bool:
-    ws = ls.client_capabilities.workspace
-    we = ws.workspace_edit if ws else None
-    return bool(we and we.resource_operations and t.ResourceOperationKind.Rename in we.resource_operations)
-
-
-def text_edit(ls: SkillLanguageServer, od, edits: list[t.TextEdit]) -> t.WorkspaceEdit:
-    """Versioned documentChanges where the client takes them, plain changes otherwise."""
-    ws = ls.client_capabilities.workspace
-    we = ws.workspace_edit if ws else None
-    if we and we.document_changes:
-        return t.WorkspaceEdit(document_changes=[t.TextDocumentEdit(
-            text_document=t.OptionalVersionedTextDocumentIdentifier(uri=od.uri, version=od.version), edits=edits)])
-    return t.WorkspaceEdit(changes={od.uri: edits})
-
-
-def _edit(ls: SkillLanguageServer, od, src, fix: Fix) -> t.WorkspaceEdit | None:
-    enc = ls.encoding
-    if fix.rename is not None:
-        if not _rename_support(ls):
-            return None
-        old, new = fix.rename
-        if os.path.exists(new):
-            return None
-        return t.WorkspaceEdit(document_changes=[t.RenameFile(
-            old_uri=path_to_uri(old), new_uri=path_to_uri(new),
-            options=t.RenameFileOptions(overwrite=False, ignore_if_exists=False))])
-    return text_edit(ls, od, [t.TextEdit(range=convert.range_(src, e.start, e.end, enc), new_text=e.text)
-                              for e in fix.edits])
 
 
 def _resolves_edits(ls: SkillLanguageServer) -> bool:
@@ -82,11 +49,11 @@ def register(server: SkillLanguageServer) -> None:
             for diag in params.context.diagnostics:
                 if diag.source != convert.SOURCE or not isinstance(diag.code, str):
                     continue
-                finding = _matching(analysis.findings, diag, src, enc)
+                finding = _matching(analysis.findings + graph_findings(ls, od), diag, src, enc)
                 if finding is None:
                     continue  # stale: the document changed since the diagnostic was made
                 for fix in fixes_for(analysis.doc, finding):
-                    edit = _edit(ls, od, src, fix)
+                    edit = fix_edit(ls, od, src, fix)
                     if edit is None:
                         continue
                     actions.append(t.CodeAction(title=fix.title, kind=t.CodeActionKind.QuickFix, diagnostics=[diag],

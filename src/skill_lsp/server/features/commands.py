@@ -13,8 +13,11 @@ from pygls.exceptions import JsonRpcInvalidParams
 from ... import __version__
 from ...engine import discovery
 from ...engine.config import DIALECT_NAMES
-from ...engine.workspace import SkillResult, check_file, fix_all_text, link_skills
+from ...engine.discover import discover
+from ...engine.workspace import SkillResult, check_file, link_skills
 from ..server import SkillLanguageServer, guarded
+from ..services.edits import fix_all_edit, text_edit
+from ..services.publish import skill_count
 from ..state import Folder
 from ..uris import path_to_uri, uri_to_path
 
@@ -42,14 +45,12 @@ def _dialect(value: Any, folder: Folder) -> str:
 
 
 def _folder_results(ls: SkillLanguageServer, folder: Folder) -> list[SkillResult]:
-    """Full results (with documents) for every skill in the folder's roots; open buffers win."""
-    locations = discovery.scan_roots(folder.roots, folder.settings.sensitive_patterns)
-    if not locations and folder.path:
-        # No roots: like `skill-lsp catalog`, take every SKILL.md in the folder.
-        locations = [discovery.locate(os.path.dirname(md), folder.path, -1, [folder.path],
-                                      folder.settings.sensitive_patterns, real_dir=real, skill_md=md)
-                     or discovery.Location(os.path.dirname(md), md, -1, folder.path)
-                     for md, real in discovery.find_skill_files(folder.path)]
+    """Full results (with documents) for every skill in the folder's roots; open buffers win.
+
+    As `skill-lsp catalog`: what is in the roots, or every skill found when the roots hold none.
+    """
+    inv = discover(folder.path, folder.settings) if folder.path else None
+    locations = (inv.locations or inv.loose) if inv is not None else []
     results = []
     for loc in locations:
         od = ls.state.docs.get(path_to_uri(loc.path))
@@ -96,10 +97,7 @@ def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
 
 def _target_result(ls: SkillLanguageServer, folder: Folder, path: str, uri: str) -> SkillResult:
     """The skill at ``path``: its location in the roots (fence included), its open buffer if any."""
-    hit = folder.root_index_of(path)
-    loc = None
-    if hit is not None:
-        loc = discovery.locate(os.path.dirname(path), hit[1], hit[0], folder.roots, folder.settings.sensitive_patterns)
+    loc = folder.classify(path) if folder.path else None
     od = ls.state.docs.get(uri)
     if od is not None and (loc is None or loc.problem is None):
         analysis = ls.state.analyse(od)
@@ -147,7 +145,7 @@ def status(ls: SkillLanguageServer) -> dict:
         "version": __version__,
         "profile": folders[0].settings.profile,
         "targets": list(folders[0].settings.targets),  # empty: inferred per skill from its root
-        "skills": sum(len(f.index.results) for f in folders if f.index is not None),
+        "skills": skill_count(ls),
         "roots": [r for f in folders for r in f.roots],
         "scanned": all(f.scanned for f in ls.state.folders),
     }
@@ -157,22 +155,6 @@ async def _show(ls: SkillLanguageServer, preview_uri: str) -> None:
     win = ls.client_capabilities.window
     if win and win.show_document and win.show_document.support:
         await ls.window_show_document_async(t.ShowDocumentParams(uri=preview_uri, take_focus=False))
-
-
-def fix_all_edit(ls: SkillLanguageServer, uri: str) -> t.TextEdit | None:
-    od = ls.state.docs.get(uri)
-    if od is None:
-        return None
-    settings = ls.state.folder_for(od.path).settings
-    on_disk = od.path is not None and os.path.isdir(os.path.dirname(od.path))
-    new = fix_all_text(od.text, od.path or "", settings, on_disk=on_disk)
-    if new == od.text:
-        return None
-    from ...engine.text import SourceText  # noqa: PLC0415
-
-    src = SourceText(od.text)
-    end = src.position(len(od.text), ls.encoding)
-    return t.TextEdit(range=t.Range(t.Position(0, 0), t.Position(*end)), new_text=new)
 
 
 async def _run_preview(ls: SkillLanguageServer, render: Any, args: tuple) -> dict:
@@ -207,8 +189,6 @@ def register(server: SkillLanguageServer) -> None:
         edit = fix_all_edit(ls, uri) if isinstance(uri, str) else None
         if edit is None:
             return {"applied": False}
-        from .actions import text_edit  # noqa: PLC0415
-
         res = await ls.workspace_apply_edit_async(t.ApplyWorkspaceEditParams(
             label="skill-lsp: fix all", edit=text_edit(ls, ls.state.docs[uri], [edit])))
         return {"applied": bool(res and res.applied)}

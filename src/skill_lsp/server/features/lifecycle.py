@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import os
 
 from lsprotocol import types as t
 
-from ...engine.config import DEFAULT_ROOTS
+from ...engine.discover import Inventory, watch_globs
 from ..server import SkillLanguageServer, guarded
+from ..services.sync import reload_settings, settings_section
 from ..state import Folder
 from ..uris import uri_to_path
-from .diagnostics import refresh, request_refresh
-from .scan import scan_all
 
 
 def _folders(params: t.InitializeParams) -> list[Folder]:
@@ -30,47 +28,11 @@ def _folders(params: t.InitializeParams) -> list[Folder]:
     return out
 
 
-def _section(value: object) -> dict:
-    if isinstance(value, dict):
-        inner = value.get("skillLsp", value)
-        return inner if isinstance(inner, dict) else {}
-    return {}
-
-
-async def reload_settings(ls: SkillLanguageServer, *, rescan: bool, pushed: object = None) -> None:
-    """Re-merge settings for every folder, re-check open documents, rescan if roots may differ."""
-    state = ls.state
-    client: dict[str, dict] = {}
-    ws = ls.client_capabilities.workspace
-    folders = state.folders or [state.default]
-    if ws and ws.configuration:
-        try:
-            items = [t.ConfigurationItem(scope_uri=f.uri or None, section="skillLsp") for f in folders]
-            values = await asyncio.wait_for(ls.workspace_configuration_async(t.ConfigurationParams(items=items)), 5)
-            client = {f.path: v for f, v in zip(folders, values or [], strict=False) if isinstance(v, dict)}
-        except Exception:  # noqa: BLE001 - a client that cannot answer keeps the other layers
-            client = {}
-    elif pushed is not None:
-        client = {f.path: _section(pushed) for f in folders}
-    problems: list[str] = []
-    for f in folders:
-        f.load_file_settings()
-        problems += f.apply(state.init_options, client.get(f.path))
-    if problems:
-        ls.show("skill-lsp settings: " + "; ".join(dict.fromkeys(problems)))
-    state.analyses.clear()
-    for uri in list(state.docs):
-        refresh(ls, uri)  # open documents first: they are what the author is looking at
-    if rescan and state.folders:
-        await scan_all(ls)
-    request_refresh(ls)
-
-
 def register(server: SkillLanguageServer) -> None:
     @server.feature(t.INITIALIZE)
     def initialize(ls: SkillLanguageServer, params: t.InitializeParams) -> None:
         state = ls.state
-        state.init_options = _section(params.initialization_options)
+        state.init_options = settings_section(params.initialization_options)
         state.folders = _folders(params)
         caps = params.capabilities
         td = caps.text_document
@@ -146,12 +108,13 @@ async def _register_watchers(ls: SkillLanguageServer) -> None:
     ]
     create_delete = t.WatchKind.Create | t.WatchKind.Delete
     for folder in ls.state.folders:
-        for root in folder.roots or [os.path.join(folder.path, r) for r in DEFAULT_ROOTS]:
-            rel = os.path.relpath(root, folder.path).replace(os.sep, "/")
+        # The folders whose creation or removal changes what `check .` finds (roots and nested layouts).
+        inv = folder.inventory or Inventory(folder.path, folder.roots, folder.settings.sensitive_patterns)
+        for rel in watch_globs(inv):
             if relative:
-                pattern: object = t.RelativePattern(base_uri=folder.uri, pattern=f"{rel}/*")
+                pattern: object = t.RelativePattern(base_uri=folder.uri, pattern=rel)
             else:
-                pattern = f"**/{rel}/*"
+                pattern = rel if rel.startswith("**/") else f"**/{rel}"
             watchers.append(t.FileSystemWatcher(glob_pattern=pattern, kind=create_delete))  # type: ignore[arg-type]
     try:
         await asyncio.wait_for(ls.client_register_capability_async(t.RegistrationParams(registrations=[

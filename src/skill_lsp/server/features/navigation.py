@@ -9,6 +9,7 @@ from lsprotocol import types as t
 from ...engine.rules.body import classify, relative_path
 from .. import convert
 from ..server import SkillLanguageServer, guarded
+from ..services import graph
 from ..uris import path_to_uri
 
 
@@ -57,7 +58,7 @@ def register(server: SkillLanguageServer) -> None:
             if link.start <= offset <= link.end:
                 zero = t.Range(t.Position(0, 0), t.Position(0, 0))
                 return [t.Location(uri=path_to_uri(full), range=zero)]
-        return None
+        return graph.definition(ls, params.text_document.uri, params.position)
 
     @server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @guarded([])

@@ -1,0 +1,125 @@
+"""One answer to "which skills does this workspace hold", for `check` and the language server alike.
+
+``discover()`` lists the configured roots (with precedence) and then every other
+SKILL.md below the workspace folder (plugin layouts such as
+``plugins/*/skills/*/SKILL.md``). ``classify()`` answers the same question for a
+single path, so a file event or an opened buffer lands where the scan would have
+put it; ``watch_globs()`` are the folder patterns whose creation or removal can
+change the answer.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from . import discovery
+from .config import DEFAULT_ROOTS, Settings
+from .discovery import Location
+
+
+@dataclass(slots=True)
+class Inventory:
+    workspace: str
+    roots: list[str]
+    sensitive: tuple[str, ...]
+    locations: list[Location] = field(default_factory=list)  # in configured roots, root order
+    loose: list[Location] = field(default_factory=list)  # anywhere else below the workspace
+    ignored: frozenset[str] = frozenset()  # git-ignored folders (absolute)
+    single: bool = False  # the workspace folder is itself one skill
+
+    @property
+    def all(self) -> list[Location]:
+        return self.locations + self.loose
+
+    def classify(self, skill_md: str) -> Location | None:
+        """Where ``skill_md`` belongs in this inventory (None: not a skill the scan would list).
+
+        Checks only the path and its folder, never the rest of the tree.
+        """
+        if os.path.basename(skill_md) not in discovery.SKILL_FILES:
+            return None
+        d = os.path.dirname(os.path.normpath(skill_md))
+        preferred = _preferred(d)
+        if preferred is None or os.path.normpath(preferred) != os.path.normpath(skill_md):
+            return None  # skill.md next to a SKILL.md: the folder is SKILL.md's
+        parent = os.path.dirname(d)
+        for i, root in enumerate(self.roots):
+            if parent == os.path.normpath(root):
+                return discovery.locate(d, root, i, self.roots, self.sensitive, skill_md=preferred)
+        if self.single:
+            return discovery.locate(d, os.path.dirname(d), -1, [], self.sensitive, skill_md=preferred) \
+                if d == self.workspace else None
+        if not self._walked(d):
+            return None
+        real = os.path.realpath(d)
+        if not discovery.is_inside(real, os.path.realpath(self.workspace)):
+            # The walk reports (never reads) a symlinked skill folder leading outside.
+            return discovery.Location(d, preferred, -1, self.workspace,
+                                      ("OUTSIDE_WORKSPACE", f"Skill directory is outside all configured "
+                                                            f"workspace roots: {real}"))
+        return discovery.locate(d, self.workspace, -1, [self.workspace], self.sensitive, real_dir=real,
+                                skill_md=preferred)
+
+    def _walked(self, d: str) -> bool:
+        """Whether the recursive search reaches folder ``d`` (the rules of find_skill_files)."""
+        if not discovery.is_inside(d, self.workspace):
+            return False
+        rel = os.path.relpath(d, self.workspace)
+        if rel == ".":
+            return True
+        probe = self.workspace
+        for part in rel.split(os.sep):
+            if part in discovery.SKIP_DIRS or part == "..":
+                return False
+            probe = os.path.join(probe, part)
+            if probe in self.ignored or os.path.exists(os.path.join(probe, "pyvenv.cfg")):
+                return False
+        return True
+
+
+def _preferred(d: str) -> str | None:
+    for name in discovery.SKILL_FILES:
+        p = os.path.join(d, name)
+        if os.path.lexists(p):
+            return p
+    return None
+
+
+def discover(workspace: str, settings: Settings) -> Inventory:
+    """Every skill of a workspace folder: configured roots first (with their index), then the rest."""
+    workspace = os.path.normpath(os.path.abspath(workspace))
+    sensitive = settings.sensitive_patterns
+    direct = discovery.locate(workspace, os.path.dirname(workspace), -1, [], sensitive)
+    if direct is not None:
+        return Inventory(workspace, [], sensitive, loose=[direct], single=True)
+    roots = settings.resolved_roots(workspace)
+    inv = Inventory(workspace, roots, sensitive, ignored=discovery.git_ignored_dirs(workspace))
+    seen: set[str] = set()
+    for loc in discovery.scan_roots(roots, sensitive):
+        seen.add(os.path.normpath(loc.path))
+        inv.locations.append(loc)
+    for md, real in discovery.find_skill_files(workspace, ignored=inv.ignored):
+        if os.path.normpath(md) in seen:
+            continue
+        seen.add(os.path.normpath(md))
+        d = os.path.dirname(md)
+        # Fenced to the workspace folder: a symlink leading out is reported, not read.
+        found = discovery.locate(d, workspace, -1, [workspace], sensitive, real_dir=real, skill_md=md)
+        inv.loose.append(found or discovery.Location(d, md, -1, workspace))
+    return inv
+
+
+def watch_globs(inv: Inventory) -> list[str]:
+    """Folder globs (relative to the workspace) whose creation or deletion changes the inventory.
+
+    SKILL.md files themselves are watched everywhere by the caller; these catch a
+    skill folder appearing, vanishing or being renamed, in a root and below it.
+    """
+    out = [f"{r}/*" for r in DEFAULT_ROOTS]  # a default root appearing later changes the roots
+    for root in inv.roots:
+        rel = os.path.relpath(root, inv.workspace).replace(os.sep, "/")
+        if not rel.startswith(".."):
+            out.append(f"{rel}/*")
+    out.append("**/skills/*")
+    return list(dict.fromkeys(out))

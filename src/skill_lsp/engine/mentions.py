@@ -1,0 +1,131 @@
+"""References from one skill to another, by name or by path (pure; spans are document offsets).
+
+Forms recognised (docs/server.md lists where each is documented):
+
+- ``/skill-name`` — a slash invocation (Claude Code, OpenCode and the skill tool
+  let the user type it; skills tell the model to run one). Also the plugin
+  namespaced ``/plugin:skill-name``; the span covers the skill name only.
+- ``$skill-name`` and ``[$skill-name](path)`` — Codex's mention syntax (a mention
+  in a prompt injects the skill); common environment variables are not mentions.
+- ``Skill(skill-name)`` in ``allowed-tools`` — a Claude Code permission rule
+  naming a skill (``Skill(name *)`` and ``Skill(name:*)`` prefix forms too;
+  patterns with other wildcards name no single skill).
+- A relative link into another skill's folder (``../other/SKILL.md``,
+  ``../other/references/x.md``); the span is the folder segment of the target.
+
+Fenced and indented code blocks hold no mentions (shell ``$var`` and paths such
+as ``cd /tmp`` live there); inline code does (`` `/deploy` `` is how authors write
+an invocation). Only inline-code slash mentions can be UNKNOWN_SKILL findings.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+
+from .document import SkillDocument
+from .rules.body import classify, relative_path
+
+NAME = r"[a-z0-9][a-z0-9-]*"
+# Patterns start with their literal so the regex engine can skip to candidates; what may precede
+# and follow is checked in Python (a lookbehind first made the scan cost as much as a whole check).
+# A slash invocation: at a line start, after whitespace or an opening bracket/quote/backtick.
+_SLASH = re.compile(r"/(?:(" + NAME + r"):)?(" + NAME + r")")
+_SLASH_BEFORE = frozenset(" \t\r\n([`\"'>")
+# Codex: [A-Za-z0-9_-] after '$' (codex-rs mention parser); lowercase-initial kebab names only,
+# so $ARGUMENTS, $1, $HOME and shell variables in prose never count.
+_DOLLAR = re.compile(r"\$([a-z][a-z0-9-]*)")
+_WORD = re.compile(r"[\w]")
+_SKILL_RULE = re.compile(r"\bSkill\(\s*(?:name:)?(" + NAME + r")(?:\s*\*|:\*)?\s*\)")
+# Common environment variables Codex never treats as mentions (lowercase here: names are lowercase).
+_ENV = frozenset({"path", "home", "user", "shell", "pwd", "tmpdir", "temp", "tmp", "lang", "term"})
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    name: str  # the skill name (for a link: the folder segment)
+    start: int  # span of the name inside the document
+    end: int
+    kind: str  # "slash" | "dollar" | "tool" | "link"
+    folder: str | None = None  # link mentions: the absolute folder the segment names
+    # Certainly meant as a skill reference: a slash word in prose may be an endpoint or a
+    # built-in command (`/healthz`, `/plan`); one in inline code (`` `/deploy` ``) is an invocation.
+    strict: bool = True
+
+
+def _in(spans: list[tuple[int, int]], offset: int) -> bool:
+    return any(s <= offset < e for s, e in spans)
+
+
+def extract(doc: SkillDocument) -> list[Mention]:
+    """Every mention in one document, in document order."""
+    out: list[Mention] = []
+    text = doc.text
+    if doc.frontmatter_ok:
+        entry = doc.entries.get("allowed-tools")
+        if entry is not None:
+            v = entry.value
+            for m in _SKILL_RULE.finditer(text, v.start, max(v.start, v.end)):
+                out.append(Mention(m.group(1), m.start(1), m.end(1), "tool"))
+    start = doc.body_start
+    if start >= len(text):
+        return out
+    body = doc.body
+    blocks = body.code_blocks
+    targets = [(lk.target_start, lk.target_end) for lk in body.links]
+    n = len(text)
+    for m in _SLASH.finditer(text, start):
+        at, end = m.start(), m.end()
+        if at > 0 and text[at - 1] not in _SLASH_BEFORE:
+            continue
+        # A path or file name goes on (`/usr/bin`, `/foo.md`, `/a:b/c`): not an invocation.
+        nxt = text[end] if end < n else ""
+        if nxt == "/" or nxt == "_" or nxt.isalnum() or (
+                nxt in ".:-" and end + 1 < n and (text[end + 1].isalnum() or text[end + 1] in "/_")):
+            continue
+        if _in(blocks, at) or _in(targets, at):
+            continue
+        strict = m.start() > 0 and text[m.start() - 1] == "`"
+        out.append(Mention(m.group(2), m.start(2), m.end(2), "slash", strict=strict))
+    for m in _DOLLAR.finditer(text, start):
+        at, end = m.start(), m.end()
+        prev = text[at - 1] if at > 0 else ""
+        if prev and (prev.isalnum() or prev in "_$\\."):
+            continue  # `a$b`, `$$x`, `\$x`, `...$spread`
+        nxt = text[end] if end < n else ""
+        if nxt and (nxt.isalnum() or nxt in "_([" or (nxt == "." and end + 1 < n and _WORD.match(text[end + 1]))):
+            continue  # `$x_y` (Codex would read more), `$fn(`, `$a[0]`, `$vars.x`
+        if _in(blocks, at) or m.group(1) in _ENV:
+            continue
+        out.append(Mention(m.group(1), m.start(1), m.end(1), "dollar"))
+    skill_dir = doc.skill_dir if doc.path else ""
+    if skill_dir:
+        for lk in body.links:
+            if lk.kind == "definition" and lk.target_start == lk.target_end:
+                continue
+            hit = _link_mention(text, lk.target, lk.target_start, lk.target_end, skill_dir)
+            if hit is not None:
+                out.append(hit)
+    out.sort(key=lambda x: x.start)
+    return out
+
+
+def _link_mention(text: str, target: str, t_start: int, t_end: int, skill_dir: str) -> Mention | None:
+    """A relative link whose first step out of the skill folder lands in a sibling folder."""
+    if classify(target) != "relative":
+        return None
+    rel = relative_path(target)
+    if not rel.startswith("../") or rel.startswith("../../"):
+        return None
+    segment = rel.split("/")[1] if rel.count("/") >= 1 else ""
+    if not segment or segment == "..":
+        return None
+    raw = text[t_start:t_end]
+    # The segment as written (no percent-escapes): the span a rename replaces.
+    m = re.search(r"(?:^|/)" + re.escape(segment) + r"(?=/|$|[#?])", raw)
+    if m is None:
+        return None
+    s = t_start + m.start() + (1 if raw[m.start()] == "/" else 0)
+    parent = posixpath.dirname(skill_dir.replace("\\", "/"))
+    return Mention(segment, s, s + len(segment), "link", posixpath.join(parent, segment))

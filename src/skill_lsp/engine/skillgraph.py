@@ -1,0 +1,201 @@
+"""The skill graph of one workspace folder: who is named what, and who mentions whom.
+
+Pure and incremental. ``SkillIndex`` feeds it every result it holds (roots and
+nested layouts alike); it answers name lookups for navigation and rename, and
+keeps UNKNOWN_SKILL findings (``SkillResult.graph``) up to date when a name
+appears or disappears anywhere.
+
+A mention names an unknown skill only when it is a likely typo of a skill this
+workspace has (did-you-mean candidates exist): `/help`, `$var` or a skill
+installed in the user's home are not in the workspace and say nothing wrong.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from .findings import Finding, make
+from .mentions import Mention
+
+if TYPE_CHECKING:
+    from .config import Settings
+    from .workspace import SkillResult
+
+# Kinds that name a skill (link mentions name a folder: BROKEN_LINK covers those).
+NAMED = frozenset({"slash", "dollar", "tool"})
+MAX_CANDIDATES = 3
+
+
+def _max_distance(name: str) -> int:
+    """Edits a typo may carry: none below 4 characters (too many short names are near each other)."""
+    n = len(name)
+    return 0 if n < 4 else 1 if n < 8 else 2
+
+
+def candidates(name: str, names: Iterable[str]) -> list[str]:
+    """Known names within a small edit distance (transpositions count once), nearest first."""
+    cutoff = _max_distance(name)
+    if cutoff == 0:
+        return []
+    hits = process.extract(name, list(names), scorer=OSA.distance, score_cutoff=cutoff, limit=MAX_CANDIDATES)
+    return [h[0] for h in sorted(hits, key=lambda h: (h[1], h[0]))]
+
+
+def defines_name(r: SkillResult) -> bool:
+    """Whether a result gives the workspace a name (an unreadable or fenced file does not)."""
+    return not (r.location is not None and r.location.problem is not None) and (r.doc is not None or r.src is not None)
+
+
+def unknown_findings(r: SkillResult, names: Counter[str] | set[str], settings: Settings) -> list[Finding]:
+    from .workspace import apply_settings  # noqa: PLC0415 - workspace imports this module
+
+    out = []
+    for m in r.mentions:
+        if m.kind not in NAMED or not m.strict or m.name in names:
+            continue
+        near = candidates(m.name, names)
+        if not near:
+            continue
+        shown = " or ".join(f"'{c}'" for c in near)
+        out.append(make("UNKNOWN_SKILL", f"no skill named '{m.name}' in this workspace; did you mean {shown}?",
+                        m.start, m.end, {"name": m.name, "candidates": near, "kind": m.kind}))
+    return apply_settings(out, settings)
+
+
+def link_mentions(results: list[SkillResult], settings: Settings) -> None:
+    """Batch form (`check`): UNKNOWN_SKILL findings for every result."""
+    names = Counter(r.name for r in results if defines_name(r))
+    for r in results:
+        r.graph = unknown_findings(r, names, settings) if r.mentions else []
+
+
+class SkillGraph:
+    """Names, definitions and mentions of one folder's skills, updated one result at a time."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.names: Counter[str] = Counter()
+        self.defined: dict[str, set[str]] = defaultdict(set)  # name -> SKILL.md paths
+        self.name_of: dict[str, str] = {}
+        self.mentioners: dict[str, set[str]] = defaultdict(set)  # name -> paths mentioning it
+        self.unresolved: set[str] = set()  # paths with a named mention of no known skill
+        self.dirs: dict[str, str] = {}  # skill folder -> SKILL.md
+
+    def _forget(self, path: str, r: SkillResult | None) -> str | None:
+        old = self.name_of.pop(path, None)
+        if old is not None:
+            self.names[old] -= 1
+            if self.names[old] <= 0:
+                del self.names[old]
+            self.defined[old].discard(path)
+        self.dirs.pop(os.path.dirname(path), None)
+        if r is not None:
+            for m in r.mentions:
+                self.mentioners[m.name].discard(path)
+        self.unresolved.discard(path)
+        return old
+
+    def _learn(self, r: SkillResult) -> str | None:
+        self.dirs[os.path.dirname(r.path)] = r.path
+        for m in r.mentions:
+            self.mentioners[m.name].add(r.path)
+        if not defines_name(r):
+            return None
+        name = r.name
+        self.name_of[r.path] = name
+        self.names[name] += 1
+        self.defined[name].add(r.path)
+        return name
+
+    def _mark(self, r: SkillResult) -> None:
+        if any(m.kind in NAMED and m.strict and m.name not in self.names for m in r.mentions):
+            self.unresolved.add(r.path)
+        else:
+            self.unresolved.discard(r.path)
+
+    def rebuild(self, results: dict[str, SkillResult]) -> None:
+        self.__init__(self.settings)  # type: ignore[misc]
+        for r in results.values():
+            self._learn(r)
+        for r in results.values():
+            self._mark(r)
+            r.graph = unknown_findings(r, self.names, self.settings) if r.path in self.unresolved else []
+
+    def update(self, results: dict[str, SkillResult], path: str, old: SkillResult | None,
+               new: SkillResult | None) -> set[str]:
+        """Replace (or remove, ``new=None``) one result; returns other paths whose findings changed."""
+        old_name = self.name_of.get(path)
+        new_name = new.name if new is not None and defines_name(new) else None
+        was = {n: self.names[n] > 0 for n in (old_name, new_name) if n is not None}
+        self._forget(path, old)
+        if new is not None:
+            self._learn(new)
+        # Names that appeared or vanished (a keystroke that keeps the name changes none).
+        changed = {n for n, present in was.items() if (self.names[n] > 0) != present}
+        affected = {path} if new is not None else set()
+        if changed:
+            # Mentions of a name that came or went, and every unresolved mention (its candidates moved).
+            for name in changed:
+                affected |= self.mentioners.get(name, set())
+            affected |= self.unresolved
+        touched = set()
+        for p in affected:
+            r = results.get(p) if p != path else new
+            if r is None:
+                continue
+            self._mark(r)
+            graph = unknown_findings(r, self.names, self.settings) if p in self.unresolved else []
+            if graph != r.graph:
+                r.graph = graph
+                touched.add(p)
+        return touched - {path}
+
+    # --- queries (navigation, rename) ---
+
+    def definitions(self, name: str) -> list[str]:
+        return sorted(self.defined.get(name, ()))
+
+    def mentions_of(self, results: dict[str, SkillResult], name: str, skill_md: str | None = None) -> list[
+            tuple[str, Mention]]:
+        """(path, mention) for every mention of ``name`` (links: those into ``skill_md``'s folder)."""
+        folder = os.path.dirname(skill_md) if skill_md else None
+        out = []
+        paths = set(self.mentioners.get(name, ()))
+        if folder:
+            paths |= self.mentioners.get(os.path.basename(folder), set())
+        for p in sorted(paths):
+            r = results.get(p)
+            if r is None:
+                continue
+            for m in r.mentions:
+                if m.kind == "link":
+                    if folder is not None and m.folder is not None and os.path.normpath(m.folder) == folder:
+                        out.append((p, m))
+                elif m.name == name:
+                    out.append((p, m))
+        return out
+
+
+def name_problems(name: str, settings: Settings) -> list[str]:
+    """Why ``name`` cannot be a skill's name under the configured targets ([] when it can).
+
+    The one place rename asks; today it is the name rule of the active profile
+    (rules/name.py), the rule the targets' model will provide.
+    """
+    from .profiles import PROFILES  # noqa: PLC0415
+    from .rules.name import MAX_NAME, problems  # noqa: PLC0415
+
+    if not name.strip():
+        return ["a skill name cannot be empty"]
+    out = problems(name, PROFILES[settings.profile].unicode_names)
+    if name != name.strip():
+        out.insert(0, "a skill name cannot start or end with whitespace")
+    if len(name) > MAX_NAME:
+        out.append(f"a skill name has at most {MAX_NAME} characters")
+    return out

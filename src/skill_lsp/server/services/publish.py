@@ -1,0 +1,131 @@
+"""Building diagnostics (open buffers and closed files alike) and sending them, push or pull."""
+
+from __future__ import annotations
+
+from lsprotocol import types as t
+
+from ...engine.text import SourceText
+from ...engine.workspace import SkillResult
+from .. import convert
+from ..server import SkillLanguageServer
+from ..state import OpenDoc
+from ..uris import path_to_uri
+
+
+def _related_support(ls: SkillLanguageServer) -> bool:
+    caps = ls.client_capabilities.text_document
+    pd = caps.publish_diagnostics if caps else None
+    return bool(pd and pd.related_information)
+
+
+def _sources(ls: SkillLanguageServer, path: str | None, findings: list) -> dict:
+    """Texts (or position tables) of the files the findings' related information points at."""
+    folder = ls.state.folder_for(path)
+    out = {}
+    if folder.index is not None:
+        for p in {r.path for f in findings for r in f.related}:
+            result = folder.index.results.get(p)
+            src = None if result is None else result.doc.src if result.doc is not None else result.src
+            if src is not None:
+                out[p] = src
+    return out
+
+
+def open_diagnostics(ls: SkillLanguageServer, od: OpenDoc) -> list[t.Diagnostic]:
+    """Diagnostics of an open document: its findings plus cross-skill findings from the index."""
+    analysis = ls.state.analyse(od)
+    folder = ls.state.folder_for(od.path)
+    findings = list(analysis.findings)
+    if folder.index is not None and od.path is not None:
+        indexed = folder.index.results.get(od.path)
+        if indexed is not None:
+            findings += indexed.cross + indexed.graph
+    enc = ls.encoding
+    sources = _sources(ls, od.path, findings)
+    sources[od.path or od.uri] = analysis.doc.src
+    rel = _related_support(ls)
+    findings.sort(key=lambda f: (f.start, f.end, f.code))
+    return [convert.diagnostic(f, analysis.doc.src, enc, sources, rel) for f in findings]
+
+
+def graph_findings(ls: SkillLanguageServer, od: OpenDoc) -> list:
+    """UNKNOWN_SKILL findings of an open document (kept by the folder's skill graph)."""
+    folder = ls.state.folder_for(od.path)
+    indexed = folder.index.results.get(od.path) if folder.index is not None and od.path is not None else None
+    return list(indexed.graph) if indexed is not None else []
+
+
+def closed_diagnostics(ls: SkillLanguageServer, result: SkillResult, *, as_json: bool = False) -> list:
+    """Diagnostics of a skill file that is not open (lsprotocol objects, or their JSON form)."""
+    src = result.doc.src if result.doc is not None else result.src
+    if src is None:
+        src = SourceText("")
+    findings = result.all_findings
+    sources = _sources(ls, result.path, findings)
+    sources[result.path] = src
+    make = convert.diagnostic_json if as_json else convert.diagnostic
+    return [make(f, src, ls.encoding, sources, _related_support(ls)) for f in findings]
+
+
+def publish_open(ls: SkillLanguageServer, uri: str) -> None:
+    od = ls.state.docs.get(uri)
+    if od is None or ls.pull_mode:
+        return
+    diags = open_diagnostics(ls, od)
+    ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=diags, version=od.version))
+
+
+def publish_path(ls: SkillLanguageServer, path: str) -> None:
+    """(Re)publish one skill by path: from its open document if open, else from the index."""
+    uri = path_to_uri(path)
+    if uri in ls.state.docs:
+        publish_open(ls, uri)
+        return
+    if ls.pull_mode:
+        return  # the client pulls workspace diagnostics; pushing would show them twice
+    folder = ls.state.folder_for(path)
+    result = folder.index.results.get(path) if folder.index is not None else None
+    if result is not None:
+        publish_result(ls, result)
+    else:
+        clear(ls, uri)
+
+
+def publish_result(ls: SkillLanguageServer, result: SkillResult) -> None:
+    """Publish a skill file that is not open, from its checked result."""
+    send(ls, path_to_uri(result.path), closed_diagnostics(ls, result, as_json=True))
+
+
+def clear(ls: SkillLanguageServer, uri: str) -> None:
+    if not ls.pull_mode:
+        send(ls, uri, [])
+
+
+def send(ls: SkillLanguageServer, uri: str, diags: list) -> None:
+    # Sent as plain JSON: a scan publishes thousands of these, and building then
+    # unstructuring lsprotocol objects was most of the time after the scan itself.
+    if ls.shutting_down:
+        return
+    ls.protocol._send_data({"jsonrpc": "2.0", "method": t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,  # noqa: SLF001
+                            "params": {"uri": uri, "diagnostics": diags}})
+
+
+def request_refresh(ls: SkillLanguageServer) -> None:
+    """Ask a pulling client to pull again (other files' diagnostics changed)."""
+    if ls.pull_mode:
+        ls.workspace_diagnostic_refresh(None)
+
+
+def skill_count(ls: SkillLanguageServer) -> int:
+    return sum(len(f.index.results) for f in ls.state.folders if f.index is not None)
+
+
+def status(ls: SkillLanguageServer, scanning: bool = False) -> None:
+    """The status item: profile and skill count (the count `check .` prints for the same folders)."""
+    settings = ls.state.folders[0].settings if ls.state.folders else ls.state.default.settings
+    try:
+        # `targets` empty: inferred per skill from its root.
+        ls.protocol.notify("skillLsp/status", {"profile": settings.profile, "targets": list(settings.targets),
+                                               "skills": skill_count(ls), "scanning": scanning})
+    except Exception:  # noqa: BLE001
+        pass

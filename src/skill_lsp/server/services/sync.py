@@ -1,0 +1,330 @@
+"""Keeping the server's view in step with the disk and the open buffers.
+
+The workspace scan (``discover()``, the same inventory `check .` uses), re-reading
+single files on file events (coalesced), settings reloads and re-analysing open
+documents. Returns or publishes what changed through ``publish``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+
+from lsprotocol import types as t
+
+from ...engine.discover import discover
+from ...engine.workspace import SkillIndex, check_file, check_job
+from ..server import SkillLanguageServer
+from ..state import Folder
+from ..uris import path_to_uri
+from . import publish
+
+# Above this many skills the scan runs in worker processes.
+PARALLEL_MIN = 300
+PROGRESS_EVERY = 250
+# File events arriving within this window are handled as one batch (a `git checkout`
+# sends thousands); above REINDEX_MAX changed files one rescan is cheaper than re-reading each.
+COALESCE_MS = 50
+REINDEX_MAX = 200
+
+
+def _scan_folder(folder: Folder, on_batch=None) -> list:
+    """Blocking: discover and check every skill of the folder (runs in a thread).
+
+    Results keep only the positions their findings need, not the text: a
+    10,000-skill workspace would otherwise hold every file and line index.
+    Large workspaces are checked in worker processes started from a clean
+    forkserver (never forked from this multi-threaded process); the workers
+    run at lower priority so the editor's own requests keep their latency.
+    """
+    inventory = discover(folder.path, folder.settings)
+    folder.inventory = inventory
+    locations = inventory.all
+    workers = os.cpu_count() or 1
+    results: list = []
+    if len(locations) >= PARALLEL_MIN and workers > 1:
+        try:
+            return _scan_parallel(locations, folder, workers, on_batch)
+        except Exception:  # noqa: BLE001 - no processes (sandbox, limits): scan in this thread
+            results = []
+    for loc in locations:
+        results.append(check_file(loc.path, folder.settings, loc).slim(keep_text=False))
+        _batch(results, len(locations), on_batch)
+    return results
+
+
+def _batch(results: list, total: int, on_batch) -> None:
+    """Every PROGRESS_EVERY results (and at the end), hand the new ones to ``on_batch``."""
+    n = len(results)
+    if on_batch is not None and (n % PROGRESS_EVERY == 0 or n == total):
+        on_batch(results[(n - 1) // PROGRESS_EVERY * PROGRESS_EVERY:], n, total)
+
+
+def _scan_parallel(locations: list, folder: Folder, workers: int, on_batch=None) -> list:
+    import multiprocessing  # noqa: PLC0415
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    work = [(loc, folder.settings, False) for loc in locations]
+    chunk = max(16, len(work) // (workers * 8))
+    results = []
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
+                             initializer=_lower_priority) as pool:
+        for result in pool.map(check_job, work, chunksize=chunk):
+            results.append(result)
+            _batch(results, len(work), on_batch)
+    return results
+
+
+def _lower_priority() -> None:
+    try:
+        os.nice(5)
+    except (AttributeError, OSError):
+        pass
+
+
+async def scan_all(ls: SkillLanguageServer) -> None:
+    """Scan every folder; publish their findings; newer scans make older ones stop publishing."""
+    ls.scan_generation += 1
+    generation = ls.scan_generation
+    ls.scanning = True
+    token = str(uuid.uuid4())
+    publish.status(ls, scanning=True)
+    progress = await _begin(ls, token)
+    loop = asyncio.get_running_loop()
+    total = 0
+    try:
+        folders = ls.state.folders
+        for i, folder in enumerate(folders):
+            name = os.path.basename(folder.path) or folder.path
+
+            published: set[str] = set()
+
+            def on_batch(batch: list, done: int, count: int, i: int = i, name: str = name,
+                         folder: Folder = folder, published: set[str] = published) -> None:
+                # Called from the scan thread. Findings go out while the rest is still being
+                # checked; cross-skill findings follow once every skill is known.
+                loop.call_soon_threadsafe(_publish_early, ls, batch, generation, published)
+                if progress:
+                    pct = int(100 * (i + done / max(1, count)) / len(folders))
+                    loop.call_soon_threadsafe(ls.work_done_progress.report, token, t.WorkDoneProgressReport(
+                        message=f"{name}: {done:,} of {count:,} skills", percentage=pct))
+
+            results = await loop.run_in_executor(None, _scan_folder, folder, on_batch)
+            if generation != ls.scan_generation:
+                return  # a newer scan (settings or files changed) owns publishing
+            old = set(folder.index.results) if folder.index is not None else set()
+            index = SkillIndex(folder.settings)
+            index.rebuild(results)
+            folder.index = index
+            folder.scanned = True
+            # Open documents override the disk copy in the index.
+            for od in ls.state.docs.values():
+                if od.path is not None and ls.state.folder_for(od.path) is folder and od.path in index.results:
+                    index.put(ls.state.result_for(od, ls.state.analyse(od)))
+            total += len(results)
+            # Publish what has findings, and clear what had them; a clean file never published
+            # stays quiet, and one published early whose findings did not change is not sent again.
+            for path in sorted(old | {p for p, r in index.results.items() if r.findings or r.cross or r.graph}):
+                r = index.results.get(path)
+                if (path in published and r is not None and not r.cross and not r.graph
+                        and path_to_uri(path) not in ls.state.docs):
+                    continue
+                publish.publish_path(ls, path)
+        publish.status(ls)
+        publish.request_refresh(ls)
+    finally:
+        if generation == ls.scan_generation:
+            ls.scanning = False
+        if progress:
+            ls.work_done_progress.end(token, t.WorkDoneProgressEnd(message=f"{total} skills checked"))
+
+
+def _publish_early(ls: SkillLanguageServer, batch: list, generation: int, published: set[str]) -> None:
+    if generation != ls.scan_generation or ls.pull_mode or ls.shutting_down:
+        return
+    for r in batch:
+        if r.findings and path_to_uri(r.path) not in ls.state.docs:
+            publish.publish_result(ls, r)
+            published.add(r.path)
+
+
+async def _begin(ls: SkillLanguageServer, token: str) -> bool:
+    win = ls.client_capabilities.window
+    if not (win and win.work_done_progress):
+        return False
+    try:
+        await asyncio.wait_for(ls.work_done_progress.create_async(token), timeout=5)
+    except Exception:  # noqa: BLE001 - a client that refuses progress still gets diagnostics
+        return False
+    ls.work_done_progress.begin(token, t.WorkDoneProgressBegin(title="skill-lsp: scanning skills", percentage=0,
+                                                               cancellable=False))
+    return True
+
+
+def reindex_path(ls: SkillLanguageServer, path: str) -> bool:
+    """Re-read one SKILL.md from disk into its folder's index (publishing what that changes).
+
+    Returns whether the folder's inventory holds (or held) the path.
+    """
+    folder = ls.state.folder_for(path)
+    if folder.index is None:
+        return False
+    known = path in folder.index.results
+    loc = folder.classify(path) if os.path.lexists(path) else None
+    if loc is None:
+        if not known:
+            return False
+        touched = folder.index.remove(path)
+    else:
+        touched = folder.index.put(check_file(loc.path, folder.settings, loc).slim())
+    for other in touched:
+        publish.publish_path(ls, other)
+    return True
+
+
+def refresh(ls: SkillLanguageServer, uri: str) -> None:
+    """Analyse the newest version of an open document, update the index, publish what changed."""
+    ls.timers.pop(uri, None)
+    od = ls.state.docs.get(uri)
+    if od is None:
+        return
+    analysis = ls.state.analyse(od)
+    touched: set[str] = set()
+    folder = ls.state.folder_for(od.path)
+    if folder.index is not None and od.path is not None and (
+            od.path in folder.index.results or folder.classify(od.path) is not None):
+        touched = folder.index.put(ls.state.result_for(od, analysis))
+    publish.publish_open(ls, uri)
+    for path in touched:
+        publish.publish_path(ls, path)
+    if touched:
+        publish.request_refresh(ls)
+
+
+def schedule(ls: SkillLanguageServer, uri: str, delay_ms: int) -> None:
+    """Debounce per URI: only the newest version is ever analysed."""
+    old = ls.timers.pop(uri, None)
+    if old is not None:
+        old.cancel()
+    loop = asyncio.get_event_loop()
+    if delay_ms <= 0:
+        ls.timers[uri] = loop.call_soon(refresh, ls, uri)  # type: ignore[assignment]
+    else:
+        ls.timers[uri] = loop.call_later(delay_ms / 1000, refresh, ls, uri)
+
+
+def apply_changes(od, changes: list, enc) -> None:
+    """Apply didChange content changes in order with the engine's line index (lines split only at
+    \n, \r\n, \r; positions in the negotiated encoding). One index serves consecutive range edits
+    until the text changes under it."""
+    from ...engine.text import SourceText  # noqa: PLC0415
+
+    src = None
+    for change in changes:
+        rng = getattr(change, "range", None)
+        if isinstance(change, t.TextDocumentContentChangeWholeDocument) or rng is None:
+            od.text = change.text
+            src = None
+            continue
+        if src is None or src.text is not od.text:
+            src = SourceText(od.text)
+        s = src.offset(rng.start.line, rng.start.character, enc)
+        e = src.offset(rng.end.line, rng.end.character, enc)
+        od.text = od.text[:s] + change.text + od.text[max(s, e):]
+
+
+def close_document(ls: SkillLanguageServer, uri: str, path: str | None) -> None:
+    """Back to the file on disk: the index forgets the unsaved text."""
+    if path is not None and reindex_path(ls, path):
+        publish.publish_path(ls, path)
+    else:
+        publish.clear(ls, uri)
+
+
+async def reload_settings(ls: SkillLanguageServer, *, rescan: bool, pushed: object = None) -> None:
+    """Re-merge settings for every folder, re-check open documents, rescan if roots may differ."""
+    state = ls.state
+    client: dict[str, dict] = {}
+    ws = ls.client_capabilities.workspace
+    folders = state.folders or [state.default]
+    if ws and ws.configuration:
+        try:
+            items = [t.ConfigurationItem(scope_uri=f.uri or None, section="skillLsp") for f in folders]
+            values = await asyncio.wait_for(ls.workspace_configuration_async(t.ConfigurationParams(items=items)), 5)
+            client = {f.path: v for f, v in zip(folders, values or [], strict=False) if isinstance(v, dict)}
+        except Exception:  # noqa: BLE001 - a client that cannot answer keeps the other layers
+            client = {}
+    elif pushed is not None:
+        client = {f.path: settings_section(pushed) for f in folders}
+    problems: list[str] = []
+    for f in folders:
+        f.load_file_settings()
+        problems += f.apply(state.init_options, client.get(f.path))
+    if problems:
+        ls.show("skill-lsp settings: " + "; ".join(dict.fromkeys(problems)))
+    state.analyses.clear()
+    for uri in list(state.docs):
+        refresh(ls, uri)  # open documents first: they are what the author is looking at
+    if rescan and state.folders:
+        await scan_all(ls)
+    publish.request_refresh(ls)
+
+
+def settings_section(value: object) -> dict:
+    if isinstance(value, dict):
+        inner = value.get("skillLsp", value)
+        return inner if isinstance(inner, dict) else {}
+    return {}
+
+
+# --- file events, coalesced ---
+
+SETTINGS_FILES = (".skill-lsp.toml", "pyproject.toml")
+
+
+def file_changes(ls: SkillLanguageServer, changes: list[tuple[str, int]]) -> None:
+    """Queue (path, FileChangeType) events; one batch runs COALESCE_MS after the last arrives."""
+    ls.pending_changes.extend(changes)
+    if ls.pending_task is not None and not ls.pending_task.done():
+        ls.pending_task.cancel()
+    ls.pending_task = asyncio.ensure_future(_drain_later(ls))
+
+
+async def _drain_later(ls: SkillLanguageServer) -> None:
+    await asyncio.sleep(COALESCE_MS / 1000)
+    changes, ls.pending_changes = ls.pending_changes, []
+    await apply_file_changes(ls, changes)
+
+
+async def apply_file_changes(ls: SkillLanguageServer, changes: list[tuple[str, int]]) -> None:
+    from ..uris import is_skill_file  # noqa: PLC0415
+
+    skill_paths: dict[str, int] = {}
+    rescan = False
+    for path, kind in changes:
+        if os.path.basename(path) in SETTINGS_FILES:
+            await reload_settings(ls, rescan=True)
+            return
+        if is_skill_file(path):
+            skill_paths[path] = kind  # the last event for a path wins
+        else:
+            rescan = True  # a folder appeared, vanished or was renamed
+    if rescan or ls.scanning or len(skill_paths) > REINDEX_MAX:
+        # A scan still running read the disk before these events: start over so its
+        # stale results are dropped (the generation check) and the new state wins.
+        await scan_all(ls)
+    else:
+        for path, kind in skill_paths.items():
+            uri = path_to_uri(path)
+            if uri in ls.state.docs and kind == int(t.FileChangeType.Changed):
+                continue  # the open buffer is authoritative
+            if reindex_path(ls, path):
+                publish.publish_path(ls, path)
+            elif kind == int(t.FileChangeType.Deleted):
+                publish.clear(ls, uri)
+        publish.status(ls)  # the skill count may have changed
+    for od in list(ls.state.docs.values()):
+        ls.state.analyses.pop(od.uri, None)  # link targets may have appeared or gone
+        refresh(ls, od.uri)
