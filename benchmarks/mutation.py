@@ -17,8 +17,11 @@ is reported as stale. Score = (killed + timeout) / (mutants - equivalent).
 from __future__ import annotations
 
 import argparse
+import ast
+import difflib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -67,11 +70,27 @@ def copy_checkout(dest: Path) -> None:
             os.symlink(os.readlink(src), dest / rel)
 
 
-def diff_of(work: Path, name: str) -> str:
-    """The changed lines of one mutant, as '-old\\n+new'."""
-    out = subprocess.run([sys.executable, "-m", "mutmut", "show", name], cwd=work,
-                         capture_output=True, text=True).stdout
-    return "\n".join(line for line in out.splitlines()
+_FUNCTIONS: dict[Path, dict[str, str]] = {}
+
+
+def _functions(mutated: Path) -> dict[str, str]:
+    """Source of every function in a file mutmut rewrote (mutants and originals), by name."""
+    if mutated not in _FUNCTIONS:
+        source = mutated.read_text(encoding="utf-8")
+        lines = source.splitlines()
+        _FUNCTIONS[mutated] = {n.name: "\n".join(lines[n.lineno - 1:n.end_lineno])
+                               for n in ast.walk(ast.parse(source))
+                               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return _FUNCTIONS[mutated]
+
+
+def diff_of(mutated: Path, name: str) -> str:
+    """The changed lines of one mutant, as '-old\\n+new' (what `mutmut show` prints, without its cost)."""
+    function = name.rsplit(".", 1)[1]
+    funcs = _functions(mutated)
+    old = funcs.get(re.sub(r"__mutmut_\d+$", "__mutmut_orig", function), "").splitlines()[1:]
+    new = funcs.get(function, "").splitlines()[1:]
+    return "\n".join(line[0] + line[1:].strip() for line in difflib.unified_diff(old, new, n=0, lineterm="")
                      if line[:1] in "-+" and not line.startswith(("---", "+++"))).strip()
 
 
@@ -96,7 +115,7 @@ def score_module(work: Path, key: str, equivalent: dict[str, dict]) -> dict:
             elif code in TIMEOUT:
                 codes["timeout"] += 1
             elif code in SURVIVED or code in NO_TESTS:
-                diff = diff_of(work, name)
+                diff = diff_of(meta.with_suffix(""), name)
                 listed = equivalent.get(name) or by_diff.get((key, diff))
                 if listed is not None and listed["diff"] == diff:
                     codes["equivalent"] += 1
