@@ -5,7 +5,8 @@
 
 Each run works in a fresh copy of the checkout (tracked and untracked files, not
 ignored ones) under benchmarks/out/mutation-work/, so the worktree never holds
-mutants. Results merge into benchmarks/out/mutation.json (one entry per module,
+mutants. --resume keeps that copy, brings its files up to date and re-tests only
+the mutants that survived (killed ones stay killed when tests are only added). Results merge into benchmarks/out/mutation.json (one entry per module,
 the newest run wins) and a Markdown table is printed.
 
 A surviving mutant is either killed by a new test or listed in
@@ -55,8 +56,8 @@ def module_name(path: str) -> str:
     return path.removeprefix("src/").removesuffix(".py").replace("/", ".")
 
 
-def copy_checkout(dest: Path) -> None:
-    if dest.exists():
+def copy_checkout(dest: Path, *, fresh: bool = True) -> None:
+    if fresh and dest.exists():
         shutil.rmtree(dest)
     files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO,
                            capture_output=True, check=True).stdout.decode().split("\0")
@@ -65,9 +66,24 @@ def copy_checkout(dest: Path) -> None:
         if src.is_file() and not src.is_symlink():
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / rel)
-        elif src.is_symlink():
+        elif src.is_symlink() and not (dest / rel).is_symlink():
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             os.symlink(os.readlink(src), dest / rel)
+
+
+def reset_survivors(work: Path, target: str) -> int:
+    """Forget the verdict of surviving mutants so the next run tests them again (after new tests)."""
+    metas = (work / "mutants").glob(target + "*.meta") if target.endswith(".py") \
+        else (work / "mutants" / target).rglob("*.py.meta")
+    n = 0
+    for meta in metas:
+        data = json.loads(meta.read_text())
+        for name, code in data["exit_code_by_key"].items():
+            if code in SURVIVED or code in NO_TESTS:
+                data["exit_code_by_key"][name] = None
+                n += 1
+        meta.write_text(json.dumps(data))
+    return n
 
 
 _FUNCTIONS: dict[Path, dict[str, str]] = {}
@@ -158,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-j", "--jobs", type=int, default=1, help="mutmut --max-children (default 1)")
     ap.add_argument("--work", type=Path, default=OUT / "mutation-work")
     ap.add_argument("--out", type=Path, default=OUT / "mutation.json")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the work copy and its verdicts; update the files and re-test only the survivors")
     args = ap.parse_args(argv)
     keys = args.modules or list(MODULES)
     unknown = set(keys) - set(MODULES)
@@ -167,10 +185,12 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     results = json.loads(args.out.read_text()) if args.out.exists() else {}
     equivalent = load_equivalent()
-    copy_checkout(args.work)
+    copy_checkout(args.work, fresh=not args.resume)
     env = {k: v for k, v in os.environ.items() if k != "CI"}  # reference checks are not the point here
     for key in keys:
         pattern = module_name(MODULES[key]) + ".*"
+        if args.resume:
+            print(f"{key}: re-testing {reset_survivors(args.work, MODULES[key])} survivors", flush=True)
         started = time.monotonic()
         proc = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(args.jobs), pattern],
                               cwd=args.work, env=env, capture_output=True, text=True)
