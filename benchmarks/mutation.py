@@ -5,7 +5,8 @@
 
 Each run works in a fresh copy of the checkout (tracked and untracked files, not
 ignored ones) under benchmarks/out/mutation-work/, so the worktree never holds
-mutants. Results merge into benchmarks/out/mutation.json (one entry per module,
+mutants. --resume keeps that copy, brings its files up to date and re-tests only
+the mutants that survived (killed ones stay killed when tests are only added). Results merge into benchmarks/out/mutation.json (one entry per module,
 the newest run wins) and a Markdown table is printed.
 
 A surviving mutant is either killed by a new test or listed in
@@ -17,8 +18,11 @@ is reported as stale. Score = (killed + timeout) / (mutants - equivalent).
 from __future__ import annotations
 
 import argparse
+import ast
+import difflib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -52,8 +56,8 @@ def module_name(path: str) -> str:
     return path.removeprefix("src/").removesuffix(".py").replace("/", ".")
 
 
-def copy_checkout(dest: Path) -> None:
-    if dest.exists():
+def copy_checkout(dest: Path, *, fresh: bool = True) -> None:
+    if fresh and dest.exists():
         shutil.rmtree(dest)
     files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO,
                            capture_output=True, check=True).stdout.decode().split("\0")
@@ -62,16 +66,47 @@ def copy_checkout(dest: Path) -> None:
         if src.is_file() and not src.is_symlink():
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / rel)
-        elif src.is_symlink():
+        elif src.is_symlink() and not (dest / rel).is_symlink():
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             os.symlink(os.readlink(src), dest / rel)
 
 
-def diff_of(work: Path, name: str) -> str:
-    """The changed lines of one mutant, as '-old\\n+new'."""
-    out = subprocess.run([sys.executable, "-m", "mutmut", "show", name], cwd=work,
-                         capture_output=True, text=True).stdout
-    return "\n".join(line for line in out.splitlines()
+def reset_survivors(work: Path, target: str) -> int:
+    """Forget the verdict of surviving mutants so the next run tests them again (after new tests)."""
+    metas = (work / "mutants").glob(target + "*.meta") if target.endswith(".py") \
+        else (work / "mutants" / target).rglob("*.py.meta")
+    n = 0
+    for meta in metas:
+        data = json.loads(meta.read_text())
+        for name, code in data["exit_code_by_key"].items():
+            if code in SURVIVED or code in NO_TESTS:
+                data["exit_code_by_key"][name] = None
+                n += 1
+        meta.write_text(json.dumps(data))
+    return n
+
+
+_FUNCTIONS: dict[Path, dict[str, str]] = {}
+
+
+def _functions(mutated: Path) -> dict[str, str]:
+    """Source of every function in a file mutmut rewrote (mutants and originals), by name."""
+    if mutated not in _FUNCTIONS:
+        source = mutated.read_text(encoding="utf-8")
+        lines = source.splitlines()
+        _FUNCTIONS[mutated] = {n.name: "\n".join(lines[n.lineno - 1:n.end_lineno])
+                               for n in ast.walk(ast.parse(source))
+                               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return _FUNCTIONS[mutated]
+
+
+def diff_of(mutated: Path, name: str) -> str:
+    """The changed lines of one mutant, as '-old\\n+new' (what `mutmut show` prints, without its cost)."""
+    function = name.rsplit(".", 1)[1]
+    funcs = _functions(mutated)
+    old = funcs.get(re.sub(r"__mutmut_\d+$", "__mutmut_orig", function), "").splitlines()[1:]
+    new = funcs.get(function, "").splitlines()[1:]
+    return "\n".join(line[0] + line[1:].strip() for line in difflib.unified_diff(old, new, n=0, lineterm="")
                      if line[:1] in "-+" and not line.startswith(("---", "+++"))).strip()
 
 
@@ -96,7 +131,7 @@ def score_module(work: Path, key: str, equivalent: dict[str, dict]) -> dict:
             elif code in TIMEOUT:
                 codes["timeout"] += 1
             elif code in SURVIVED or code in NO_TESTS:
-                diff = diff_of(work, name)
+                diff = diff_of(meta.with_suffix(""), name)
                 listed = equivalent.get(name) or by_diff.get((key, diff))
                 if listed is not None and listed["diff"] == diff:
                     codes["equivalent"] += 1
@@ -139,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-j", "--jobs", type=int, default=1, help="mutmut --max-children (default 1)")
     ap.add_argument("--work", type=Path, default=OUT / "mutation-work")
     ap.add_argument("--out", type=Path, default=OUT / "mutation.json")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the work copy and its verdicts; update the files and re-test only the survivors")
     args = ap.parse_args(argv)
     keys = args.modules or list(MODULES)
     unknown = set(keys) - set(MODULES)
@@ -148,10 +185,12 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     results = json.loads(args.out.read_text()) if args.out.exists() else {}
     equivalent = load_equivalent()
-    copy_checkout(args.work)
+    copy_checkout(args.work, fresh=not args.resume)
     env = {k: v for k, v in os.environ.items() if k != "CI"}  # reference checks are not the point here
     for key in keys:
         pattern = module_name(MODULES[key]) + ".*"
+        if args.resume:
+            print(f"{key}: re-testing {reset_survivors(args.work, MODULES[key])} survivors", flush=True)
         started = time.monotonic()
         proc = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(args.jobs), pattern],
                               cwd=args.work, env=env, capture_output=True, text=True)

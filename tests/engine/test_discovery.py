@@ -14,7 +14,13 @@ from helpers import codes, only, skill_text, write_skill
 from skill_lsp.commands.targets import collect
 from skill_lsp.engine import discovery
 from skill_lsp.engine.config import DEFAULT_ROOTS, Settings
-from skill_lsp.engine.discovery import ReadError, find_skill_files, read_skill_file, scan_roots
+from skill_lsp.engine.discovery import (
+    READ_LIMIT,
+    ReadError,
+    find_skill_files,
+    read_skill_file,
+    scan_roots,
+)
 from skill_lsp.engine.workspace import SkillResult, check_file, link_skills
 
 
@@ -293,3 +299,14 @@ def test_large_file_is_read_up_to_the_limit(tmp_path: Path):
     p = write_skill(tmp_path, "demo", skill_text(body="x" * 100 + "\n"))
     data, size = read_skill_file(str(p))
     assert size == len(data) == p.stat().st_size
+
+
+@pytest.mark.parametrize("pad", [0, 1, 2, 3])
+def test_a_read_cut_inside_a_character_is_not_an_encoding_error(tmp_path: Path, pad: int):
+    # 4-byte characters after `pad` ASCII bytes: the cut at READ_LIMIT lands at each position in one.
+    head = skill_text().encode() + b"x" * pad
+    body = "😀".encode() * ((READ_LIMIT - len(head)) // 4 + 2)
+    p = write_skill(tmp_path / ".agents/skills", "demo", head + body)
+    r = check_file(str(p), Settings())
+    assert codes(r.findings) == ["FILE_TOO_LARGE"]  # never INVALID_ENCODING for the cut
+    assert r.doc.text.startswith(skill_text())

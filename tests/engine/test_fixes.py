@@ -204,6 +204,9 @@ def test_yaml_string_quotes_only_when_needed():
     assert yaml_string("true") == '"true"'
     assert yaml_string("a: b") == '"a: b"'
     assert yaml_string("123") == '"123"'
+    assert yaml_string("café: x") == '"café: x"'  # quoted, but never \u-escaped
+    assert yaml_string("trailing ") == '"trailing "'
+    assert yaml_string("null") == '"null"' and yaml_string("0x1F") == '"0x1F"' and yaml_string("1.5") == '"1.5"'
 
 
 def test_overlapping_edits_keep_the_first():

@@ -17,7 +17,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 def same(a, b) -> bool:
     a, b = a.target(), b.target()
-    if (a.kind, a.start, a.end, a.value, a.style, len(a.items)) != (b.kind, b.start, b.end, b.value, b.style, len(b.items)):
+    if (a.kind, a.start, a.end, a.value, a.style, a.tag, a.anchor, a.size, len(a.items)) != (
+            b.kind, b.start, b.end, b.value, b.style, b.tag, b.anchor, b.size, len(b.items)):
         return False
     if a.kind == "map":
         return all(same(x[0], y[0]) and same(x[1], y[1]) for x, y in zip(a.items, b.items, strict=True))
@@ -38,6 +39,10 @@ CASES = [
     "name: x\nmetadata:\n  owner: me\n  count: 3\nempty:\nafter: ok\n",
     "name: C# tips\nurl: http://a.b/c\nflag: true\nnum: 0x1F\nnothing: ~\n",
     "# comment\nname: a\n\n  # indented comment\ndescription: b\n",
+    "first: 1\nnest:\n  a: 1\n  b: 2\nlast:\n",  # a nested map, then an empty value at the end
+    "nest:\n  a: 1\nnext:\n  b: 2",  # two nested maps, no final newline
+    "a:",
+    "a: 1\nb:",
     "name: 技能\ndescription: 😀 emoji and CJK 漢字\n",
 ]
 REJECTED = [

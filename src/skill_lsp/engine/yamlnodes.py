@@ -64,7 +64,8 @@ _FLOAT = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]
 
 def resolve_scalar(node: Node) -> Any:
     """Plain Python value of a scalar: None, bool, int, float or str."""
-    if node.style != "" or node.tag not in (None, "!"):
+    # Quoted, or tagged (the non-specific tag "!" included, YAML 1.2 §6.9.1): not resolved.
+    if node.style != "" or node.tag is not None:
         if node.tag in ("tag:yaml.org,2002:bool",) and node.value in ("true", "false"):
             return node.value == "true"
         return node.value

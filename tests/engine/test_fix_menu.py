@@ -1,0 +1,62 @@
+"""The quick-fix menu a user sees for each finding: title, whether fix-all applies it (safe),
+whether the editor auto-applies it (preferred), a folder rename, and the resulting text."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import check
+from skill_lsp.engine.fixes import apply_edits, fixes_for
+
+# (label, text, folder, profile, [(code, title, safe, preferred, rename (old, new folder), text after)])
+MENUS = [
+    ('trim', '---\nname: demo\ndescription: d\n---\ntext \t\n', 'demo', 'skill-tool', [
+        ('TRAILING_WHITESPACE', 'Trim trailing whitespace', True, True, None, '---\nname: demo\ndescription: d\n---\ntext\n'),
+    ]),
+    ('mismatch', '---\nname: foo\ndescription: d\n---\n', 'bar', 'skill-tool', [
+        ('NAME_MISMATCH', "Set name to the folder name 'bar'", False, True, None, '---\nname: bar\ndescription: d\n---\n'),
+        ('NAME_MISMATCH', "Rename the folder to 'foo'", False, False, ('bar', 'foo'), '---\nname: foo\ndescription: d\n---\n'),
+    ]),
+    ('invalid', '---\nname: My Skill\ndescription: d\n---\n', 'my-skill', 'skill-tool', [
+        ('NAME_INVALID', "Change name to 'my-skill'", False, True, None, '---\nname: my-skill\ndescription: d\n---\n'),
+    ]),
+    ('invalid-folder', '---\nname: My_Tool\ndescription: d\n---\n', 'other', 'skill-tool', [
+        ('NAME_INVALID', "Change name to 'my-tool'", False, True, None, '---\nname: my-tool\ndescription: d\n---\n'),
+        ('NAME_INVALID', "Set name to the folder name 'other'", False, False, None, '---\nname: other\ndescription: d\n---\n'),
+    ]),
+    ('metadata', '---\nname: demo\ndescription: d\nmetadata:\n  n: 3\n  on: true\n---\n', 'demo', 'skill-tool', [
+        ('METADATA_NOT_STRING', 'Quote the value ("3")', True, True, None, '---\nname: demo\ndescription: d\nmetadata:\n  n: "3"\n  on: true\n---\n'),
+        ('METADATA_NOT_STRING', 'Quote the value ("true")', True, True, None, '---\nname: demo\ndescription: d\nmetadata:\n  n: 3\n  on: "true"\n---\n'),
+    ]),
+    ('unknown', '---\nname: demo\ndescription: d\nx-tags: [café, b]\nx-flag: true\nx-none: ~\n---\n', 'demo', 'skill-tool', [
+        ('UNKNOWN_FIELD', "Move 'x-tags' under metadata", False, False, None, '---\nname: demo\ndescription: d\nx-flag: true\nx-none: ~\nmetadata:\n  x-tags: "[\\"café\\", \\"b\\"]"\n---\n'),
+        ('UNKNOWN_FIELD', "Move 'x-flag' under metadata", False, False, None, '---\nname: demo\ndescription: d\nx-tags: [café, b]\nx-none: ~\nmetadata:\n  x-flag: "true"\n---\n'),
+        ('UNKNOWN_FIELD', "Move 'x-none' under metadata", False, False, None, '---\nname: demo\ndescription: d\nx-tags: [café, b]\nx-flag: true\nmetadata:\n  x-none: ""\n---\n'),
+    ]),
+    ('missing-crlf', '---\r\ndescription: d\r\n---\r\n', 'my-skill', 'skill-tool', [
+        ('MISSING_FIELD', "Insert 'name'", False, True, None, '---\r\nname: my-skill\r\ndescription: d\r\n---\r\n'),
+    ]),
+    ('missing-one-line', '---\n---\n', 'demo', 'skill-tool', [
+        ('MISSING_FIELD', "Insert 'name'", False, True, None, '---\nname: demo\n---\n'),
+        ('MISSING_FIELD', "Insert 'description'", False, True, None, '---\ndescription: "Describe what this skill does and when to use it."\n---\n'),
+    ]),
+    ('no-frontmatter', '# Title\n', 'tool', 'skill-tool', [
+        ('MISSING_FRONTMATTER', 'Insert frontmatter', False, True, None, '---\nname: tool\ndescription: "Describe what this skill does and when to use it."\n---\n# Title\n'),
+    ]),
+    ('tools-crlf', '---\r\nname: demo\r\ndescription: d\r\nallowed-tools:\r\n  - Read\r\n  - Grep\r\nlicense: MIT\r\n---\r\n', 'demo', 'agentskills', [
+        ('INVALID_TYPE', 'Write allowed-tools as a space-separated string', True, True, None, '---\r\nname: demo\r\ndescription: d\r\nallowed-tools: Read Grep\r\nlicense: MIT\r\n---\r\n'),
+    ]),
+    ('camel', '---\nname: demo\ndescription: d\nuserInvocable: true\n---\n', 'demo', 'skill-tool', [
+        ('CAMELCASE_FIELD', "Rename to 'user-invocable'", True, True, None, '---\nname: demo\ndescription: d\nuser-invocable: true\n---\n'),
+    ]),
+]
+
+
+@pytest.mark.parametrize(("label", "text", "folder", "profile", "expected"), MENUS, ids=[m[0] for m in MENUS])
+def test_fix_menu(label: str, text: str, folder: str, profile: str, expected: list):
+    doc, fs = check(text, folder=folder, profile=profile)
+    got = [(f.code, fx.title, fx.safe, fx.preferred,
+            None if fx.rename is None else tuple(p.rsplit("/", 1)[-1] for p in fx.rename),
+            apply_edits(text, list(fx.edits)))
+           for f in fs for fx in fixes_for(doc, f)]
+    assert got == expected

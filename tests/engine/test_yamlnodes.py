@@ -1,0 +1,120 @@
+"""The YAML layer on its own: scalar resolution, expansion limits, sizes, errors, plain values."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from helpers import check, codes, skill_text
+from skill_lsp.engine import yamlnodes
+from skill_lsp.engine.yamlnodes import (
+    MAX_DEPTH,
+    MAX_EXPANDED_NODES,
+    compose,
+    resolve_scalar,
+    to_python,
+)
+
+
+def value(text: str):
+    root, err, _ = compose(f"x: {text}\n")
+    assert err is None, err
+    return resolve_scalar(root.items[0][1])
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("true", True), ("True", True), ("TRUE", True), ("false", False), ("False", False), ("FALSE", False),
+    ("yes", "yes"), ("on", "on"), ("tRUE", "tRUE"),  # YAML 1.2: only true/false are booleans
+    ("~", None), ("null", None), ("Null", None), ("NULL", None), ("", None), ("nULL", "nULL"),
+    ("17", 17), ("-3", -3), ("+4", 4), ("017", 17), ("0o17", 15), ("0x1F", 31), ("0O17", "0O17"), ("0b11", "0b11"),
+    ("1_000", "1_000"), ("1.5", 1.5), ("1.", 1.0), (".5", 0.5), ("1e3", 1000.0), ("-1.5e-3", -0.0015),
+    (".inf", math.inf), ("-.Inf", -math.inf), ("+.INF", math.inf), (".nan", "nan"),
+    ("'true'", "true"), ('"17"', "17"), ("!!str 17", "17"), ("!!bool true", True), ("!!bool false", False),
+    ("!!bool yes", "yes"), ("! 5", "5"),  # the non-specific tag "!" makes a string
+])
+def test_plain_scalars_resolve_like_the_yaml_1_2_core_schema(text: str, expected):
+    got = value(text)
+    if expected == "nan":
+        assert isinstance(got, float) and math.isnan(got)
+    else:
+        assert got == expected and type(got) is type(expected), (text, got)
+
+
+def test_sizes_count_every_node_of_the_expanded_tree():
+    root, _, _ = compose("a: [x, y]\nb: {k: v}\nc: z\n")
+    assert [(k.size, v.size) for k, v in root.items] == [(1, 3), (1, 3), (1, 1)]
+    assert root.size == 1 + 4 + 4 + 2
+
+
+def aliases(n: int) -> str:
+    # The anchored list has 99 items: 100 nodes; each alias expands to those 100.
+    return "a: &a [" + ", ".join(["x"] * 99) + "]\nb: [" + ", ".join(["*a"] * n) + "]\n"
+
+
+def test_alias_expansion_stops_exactly_past_the_limit():
+    assert MAX_EXPANDED_NODES == 10_000
+    _, err, _ = compose(aliases(100))  # 10,000 expanded nodes: allowed
+    assert err is None
+    _, err, _ = compose(aliases(101))
+    assert err is not None and err.limit and "10,000" in err.message
+    _, fs = check(skill_text(extra=aliases(101).rstrip("\n")))
+    assert "FRONTMATTER_LIMIT" in codes(fs)
+
+
+def test_nesting_stops_exactly_past_the_limit():
+    ok = "x: " + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "\n"  # with the root map: MAX_DEPTH levels
+    assert compose(ok)[1] is None
+    deep = "x: " + "[" * MAX_DEPTH + "]" * MAX_DEPTH + "\n"
+    err = compose(deep)[1]
+    assert err is not None and err.limit and f"deeper than {MAX_DEPTH}" in err.message
+
+
+@pytest.mark.parametrize(("text", "message", "at"), [
+    ("a: \x00", "#x0000", 3),  # refused by the C parser before the first event
+    ("a: \x07b", "#x0007", 3),
+    ("a: [b\nc: d", "", None),
+])
+def test_parser_errors_carry_a_message_and_the_offset_of_the_fault(text: str, message: str, at: int | None):
+    root, err, tagged = compose(text, 10)
+    assert root is None and tagged == [] and err is not None and not err.limit
+    assert message in err.message and err.message
+    if at is not None:
+        assert err.offset == 10 + at
+
+
+def test_a_self_alias_expands_to_exactly_max_depth_levels():
+    # The value of x sits one level below the root map.
+    root, err, _ = compose("x: &x [*x]\n")
+    assert err is None
+    v = to_python(root)["x"]
+    depth = 0
+    while isinstance(v, list):
+        (v,) = v
+        depth += 1
+    assert (depth, v) == (MAX_DEPTH, None)
+
+
+def test_expansion_budget_of_plain_values():
+    # 9,999 items + the list itself = the whole budget; one more item and the last becomes None.
+    root, err, _ = compose("[" + ", ".join(["x"] * (MAX_EXPANDED_NODES - 1)) + "]")
+    assert err is None and to_python(root)[-1] == "x"
+    root, err, _ = compose("[" + ", ".join(["x"] * MAX_EXPANDED_NODES) + "]")
+    assert err is None
+    values = to_python(root)
+    assert values[-1] is None and values[-2] == "x"
+
+
+def test_collection_keys_become_strings_and_a_null_key_stays_none():
+    root, err, _ = compose("? [a, b]\n: v\n? {x: y}\n: w\n~: n\n")
+    assert err is None
+    assert to_python(root) == {"['a', 'b']": "v", "{'x': 'y'}": "w", None: "n"}
+
+
+def test_an_alias_node_points_at_its_anchor_and_shares_its_value():
+    root, _, _ = compose("a: &n text\nb: *n\n")
+    (_, anchored), (_, alias) = root.items
+    assert alias.is_alias and alias.target() is anchored and not anchored.is_alias
+    assert (alias.kind, alias.value, alias.style, alias.size) == ("scalar", "text", "", 1)
+    assert (alias.start, alias.end) == (root.items[1][1].start, root.items[1][1].end) != (anchored.start, anchored.end)
+    assert yamlnodes.to_python(root) == {"a": "text", "b": "text"}
