@@ -310,3 +310,24 @@ async def test_incremental_changes_use_the_negotiated_encoding(client):
     (trailing,) = [d for d in diags if d.code == "TRAILING_WHITESPACE"]
     end = pos(fixed, "`/deploy`.   ", enc=enc, delta=len("`/deploy`.   "))
     assert trailing.range == t.Range(start=t.Position(end.line, end.character - 3), end=end)
+
+
+@pytest.mark.asyncio
+async def test_will_rename_adds_nothing_for_the_servers_own_folder_move(client):
+    """VS Code asks willRenameFiles for the RenameFile of our rename edit: answering with the
+    same text edits again would prompt the user and apply them twice."""
+    if not client.resource_ops:
+        return
+    p, enc = paths(client), client.encoding
+    uri = open_doc(client, p["caller"])
+    await client.text_document_rename_async(t.RenameParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), position=pos(CALLER, "$deploy", enc=enc, delta=2),
+        new_name="ship"))
+    old = p["deploy"].parent
+    got = await client.workspace_will_rename_files_async(t.RenameFilesParams(files=[
+        t.FileRename(old_uri=old.as_uri(), new_uri=(old.parent / "ship").as_uri())]))
+    assert got is None
+    # Only once: a later rename of the same folder by the user gets its edits again.
+    again = await client.workspace_will_rename_files_async(t.RenameFilesParams(files=[
+        t.FileRename(old_uri=old.as_uri(), new_uri=(old.parent / "ship").as_uri())]))
+    assert again is not None and again.document_changes

@@ -344,9 +344,16 @@ try {
       if (existsSync(join(skills, 'e2e-rename-target'))) throw new Error('rename: the old folder is still there');
       pass('F2 on a mention renamed the skill: folder, name and every mention changed on disk');
       await runCommand('View: Focus Problems');
-      await page.waitForTimeout(3000);
-      const rows = (await page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map(norm);
-      const stale = rows.filter((r) => r.includes('e2e-rename-target') || (r.includes('e2e-rename-caller') && /UNKNOWN_SKILL|BROKEN_LINK/.test(r)));
+      const staleRows = async () =>
+        (await page.locator('.markers-panel .monaco-list-row').allInnerTexts())
+          .map(norm)
+          .filter((r) => r.includes('e2e-rename-target') || (r.includes('e2e-shipped') && /UNKNOWN_SKILL|BROKEN_LINK/.test(r)));
+      let stale = await staleRows();
+      const until = Date.now() + 30_000;
+      while (stale.length && Date.now() < until) {
+        await page.waitForTimeout(500);
+        stale = await staleRows();
+      }
       if (stale.length) throw new Error(`rename: stale diagnostics: ${stale.join(' | ')}`);
       pass('no diagnostic of the old name or folder is left in the Problems panel');
     }

@@ -37,6 +37,9 @@ class SkillLanguageServer(LanguageServer):
         self.scanning = False
         self.pending_changes: list[tuple[str, int]] = []  # file events waiting to be coalesced
         self.pending_task: asyncio.Future | None = None
+        # Folder moves this server put in a rename edit: the client's willRenameFiles for them
+        # must add nothing (the edit already carries the text changes).
+        self.own_renames: set[tuple[str, str]] = set()
         self.shutting_down = False
         self._reporting = False
 

@@ -126,6 +126,9 @@ def test_extension_in_code_server() -> None:
         "PASS diagnostics with source skill-lsp reached the editor",
         "PASS Skill: Preview Activation opened",
         "PASS skillLsp.profile changed",
+        # F2 on a mention: folder, name and every mention changed on disk, nothing stale
+        "PASS F2 on a mention renamed the skill",
+        "PASS no diagnostic of the old name or folder",
     ]
     if os.environ.get("E2E_QUICK") != "1":
         checks += [

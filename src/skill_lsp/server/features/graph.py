@@ -99,6 +99,9 @@ def register(server: SkillLanguageServer) -> None:
             old, new = uri_to_path(f.old_uri), uri_to_path(f.new_uri)
             if old is None or new is None:
                 continue
+            if (old, new) in ls.own_renames:
+                ls.own_renames.discard((old, new))  # our own rename edit: its text changes are applied
+                continue
             edit = folder_rename_edit(ls, old, new)
             if edit is None:
                 continue

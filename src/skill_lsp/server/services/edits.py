@@ -109,6 +109,7 @@ def rename_edit(ls: SkillLanguageServer, target, new: str) -> tuple[t.WorkspaceE
     if document_changes_support(ls) or move:
         changes: list = _grouped(ls, edits)
         if move:
+            ls.own_renames.add((os.path.normpath(old_dir or ""), os.path.normpath(new_dir or "")))
             changes.append(t.RenameFile(old_uri=path_to_uri(old_dir or ""), new_uri=path_to_uri(new_dir or ""),
                                         options=t.RenameFileOptions(overwrite=False, ignore_if_exists=False)))
         return t.WorkspaceEdit(document_changes=changes), note
