@@ -305,9 +305,11 @@ def test_unknown_claude_variables():
 
 @covers("REFERENCE_TOO_DEEP")
 def test_references_more_than_one_level_deep():
-    doc, fs = check(fm(body="\nSee [auth](references/api/auth.md) and [top](references/api.md).\n"))
-    f = only(fs, "REFERENCE_TOO_DEEP")
-    assert f.severity is H and doc.text[f.start:f.end] == "references/api/auth.md"
+    doc, fs = check(fm(body="\nSee [auth](references/api/auth.md), [top](references/api.md) and [db].\n\n"
+                          "[db]: references/db/schema.md\n\n```\n[x](references/a/b.md)\n```\n"))
+    deep = [f for f in fs if f.code == "REFERENCE_TOO_DEEP"]
+    assert [doc.text[f.start:f.end] for f in deep] == ["references/api/auth.md", "references/db/schema.md"]
+    assert deep[0].severity is H
 
 
 @covers("BACKSLASH_PATH")

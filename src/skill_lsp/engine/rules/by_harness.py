@@ -70,10 +70,21 @@ SEVERITY_BY_HARNESS: dict[str, dict[str, str]] = {
 
 def severity(code: str, profile: str) -> Severity | None:
     """The severity of ``code`` under ``profile``; None when the rule is off there."""
-    row = SEVERITY_BY_HARNESS.get(code)
-    if row is None:
-        return RULES[code].severity
-    return Severity.parse(row.get(profile, RULES[code].severity.label))
+    key = (code, profile)
+    if key not in _CACHE:
+        row = SEVERITY_BY_HARNESS.get(code)
+        label = RULES[code].severity.label if row is None else row.get(profile, RULES[code].severity.label)
+        _CACHE[key] = Severity.parse(label)
+    return _CACHE[key]
+
+
+_CACHE: dict[tuple[str, str], Severity | None] = {}
+
+
+def active(ctx: Context, *codes: str) -> bool:
+    """Whether any of ``codes`` reports under the active profile (skip the work otherwise)."""
+    profile = ctx.profile.name
+    return any(severity(c, profile) is not None for c in codes)
 
 
 def emit(ctx: Context, code: str, message: str, start: int, end: int,
