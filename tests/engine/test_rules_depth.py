@@ -306,10 +306,11 @@ def test_unknown_claude_variables():
 @covers("REFERENCE_TOO_DEEP")
 def test_references_more_than_one_level_deep():
     doc, fs = check(fm(body="\nSee [auth](references/api/auth.md), [top](references/api.md) and [db].\n\n"
-                          "[db]: references/db/schema.md\n\n```\n[x](references/a/b.md)\n```\n"))
+                          "[db]: references/db/schema.md\n\n```\n[x](references/a/b.md)\n```\n"), profile="agentskills")
     deep = [f for f in fs if f.code == "REFERENCE_TOO_DEEP"]
     assert [doc.text[f.start:f.end] for f in deep] == ["references/api/auth.md", "references/db/schema.md"]
     assert deep[0].severity is H
+    assert "REFERENCE_TOO_DEEP" not in codes(check(fm(body="\n[auth](references/api/auth.md)\n"))[1])
 
 
 @covers("BACKSLASH_PATH")

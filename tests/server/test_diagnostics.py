@@ -79,7 +79,9 @@ async def test_non_skill_markdown_is_ignored(client, workspace):
 async def test_workspace_scan_publishes_shadowing_with_related_information(client, workspace):
     loser = workspace / ".claude/skills/release-notes/SKILL.md"
     if not workspace_pulled(client):
-        params = await wait_for(lambda: diagnostics_for(client, uri(loser)), timeout=20)
+        # Its own findings may be published before the cross-skill pass adds SHADOWED.
+        params = await wait_for(lambda: (p := diagnostics_for(client, uri(loser)))
+                                and any(d.code == "SHADOWED" for d in p.diagnostics) and p, timeout=20)
         diags = params.diagnostics
     else:
         await wait_for(lambda: scan_done(client), timeout=20)

@@ -18,14 +18,22 @@ _INLINE = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.M)
 
 
-_last: list = [None, ""]
+_last: tuple = (None, "")
 
 
 def body_of(doc: SkillDocument) -> str:
-    """``doc.body_text``, sliced once per document (each rule module asks for it)."""
-    if _last[0] is not doc:
-        _last[0], _last[1] = doc, doc.body_text
-    return _last[1]
+    """``doc.body_text``, sliced once per document (each rule module asks for it).
+
+    One (doc, body) tuple swapped whole: server threads checking two documents at once
+    never see one document's body paired with the other.
+    """
+    global _last
+    last = _last
+    if last[0] is doc:
+        return last[1]
+    body = doc.body_text
+    _last = (doc, body)
+    return body
 
 
 def code_blocks(doc: SkillDocument) -> list[tuple[int, int]]:

@@ -22,7 +22,6 @@ from ..text import SourceText
 from ..yamlnodes import Node, compose, resolve_scalar
 from . import Context
 from .by_harness import emit
-from .files import top_folders
 
 PATH = "agents/openai.yaml"
 MAX_BYTES = 256 * 1024
@@ -35,7 +34,7 @@ _COLOR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 
 
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
-    if ctx.skill_dir is None or "agents" not in top_folders(ctx):
+    if ctx.skill_dir is None:
         return
     path = os.path.join(ctx.skill_dir, "agents", "openai.yaml")
     try:

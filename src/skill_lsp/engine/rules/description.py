@@ -23,7 +23,7 @@ RESERVED_WORDS = ("anthropic", "claude")
 # platform.claude.com best practices: avoid vague names.
 VAGUE_NAMES = frozenset(("helper", "helpers", "utils", "util", "utility", "utilities", "tools", "tool", "misc",
                          "common", "general", "stuff", "documents", "data", "files"))
-MIN_WORDS = 6
+MIN_WORDS = 8
 # A clause that says when to use the skill: single words, then phrases (plain tests on the
 # lowercased description; a regex alternation of these cost a quarter of the rule's time).
 _TRIGGER_WORDS = frozenset(("when", "whenever", "trigger", "triggers", "triggered", "invoke", "invoked", "activate",
@@ -33,8 +33,7 @@ _TRIGGER_PHRASES = ("use this", "use it", "use for", "use to", "use on", "use in
                     "asks about", "asked to", "asked for", "asked about", "need to", "needs to", "needed to",
                     "for tasks", "for requests", "for questions", "for any", "applies to", "used to", "used for",
                     "used by", "used during", "used before", "used after", "used in")
-_WORD = re.compile(r"[a-z]+")
-_PHRASE = re.compile("|".join(re.escape(p) for p in _TRIGGER_PHRASES))
+_PUNCT = str.maketrans({c: " " for c in ".,;:!?()[]{}\"'`/*_-"})
 # "my notes" inside a quoted trigger phrase is the user speaking: only the skill's own "I" counts.
 _FIRST_PERSON = re.compile(r"\bI(?:'m|'ll| am| can| will| help| create| generate| provide)\b")
 _SECOND_PERSON = re.compile(r"(?:^|[.!?]\s+)You (?:can|should|will|may|must)\b")
@@ -66,7 +65,7 @@ def _description(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         yield from emit(ctx, "DESCRIPTION_NO_TRIGGER", "description says what the skill does but not when to use it; "
                         "add a clause such as \"Use when ...\" (the model picks skills by this text)",
                         node.start, max(node.end, node.start + 1))
-    person = (_FIRST_PERSON.search(value) if "I" in value else None) or \
+    person = (_FIRST_PERSON.search(value) if "I " in value or "I'" in value else None) or \
         (_SECOND_PERSON.search(value) if "You " in value else None)
     if person is not None:
         word = person.group(0).strip(" .!?")
@@ -78,9 +77,12 @@ def _description(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
 
 
 def _has_trigger(low: str) -> bool:
-    if "when" in low or not _TRIGGER_WORDS.isdisjoint(_WORD.findall(low)):
+    if "when" in low:
         return True
-    return _PHRASE.search(low) is not None
+    for phrase in _TRIGGER_PHRASES:
+        if phrase in low:
+            return True
+    return not _TRIGGER_WORDS.isdisjoint(low.translate(_PUNCT).split())
 
 
 def _name(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:

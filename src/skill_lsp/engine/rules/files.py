@@ -17,7 +17,7 @@ from ..document import SkillDocument
 from ..findings import Finding
 from . import Context
 from .bodyscan import body_of, code_blocks, inline_code, inside
-from .by_harness import emit
+from .by_harness import active, emit
 
 RESOURCE_DIRS = ("scripts", "references", "assets")
 _DIR_NAMES = ("scripts", "references", "reference", "assets", "templates", "examples")
@@ -41,17 +41,22 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     body = body_of(doc)
     yield from _backslash(doc, ctx, body)
     yield from _personal(doc, ctx, body)
-    bundled = top_folders(ctx)
-    deep = ("scripts/" in body or "references/" in body or "assets/" in body) and _DEEP.search(body) is not None
-    named = ctx.check_links and any(d + "/" in body for d in bundled)
+    # Each rule below is off under some targets; its scans (and the directory read) run only
+    # when it reports under the active one.
+    deep = active(ctx, "REFERENCE_TOO_DEEP") and ("scripts/" in body or "references/" in body
+                                                   or "assets/" in body) and _DEEP.search(body) is not None
+    runs = "scripts/" in body and active(ctx, "SCRIPT_NO_SHEBANG", "SCRIPT_NOT_EXECUTABLE")
+    listing = active(ctx, "UNREFERENCED_FILE", "MISSING_MENTIONED_FILE")
+    bundled = top_folders(ctx) if (runs or listing) else frozenset()
+    named = listing and ctx.check_links and any(d + "/" in body for d in bundled)
     mentions = path_mentions(doc, body) if deep or named else []
     if named:
         yield from _mentioned(doc, ctx, mentions)
     if deep:
         yield from _depth(doc, ctx, mentions)
-    if "scripts" in bundled:
+    if runs and "scripts" in bundled:
         yield from _scripts(doc, ctx)
-    if bundled & set(RESOURCE_DIRS):
+    if listing and bundled & set(RESOURCE_DIRS):
         yield from _unreferenced(doc, ctx)
 
 
@@ -104,7 +109,7 @@ def _backslash(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]
 
 
 def _personal(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
-    if "/Users/" not in body and "/home/" not in body and ":\\Users\\" not in body:
+    if "/Users/" not in body and "/home/" not in body and ("\\" not in body or ":\\Users\\" not in body):
         return
     base = doc.body_start
     for m in _PERSONAL.finditer(body):

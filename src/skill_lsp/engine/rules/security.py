@@ -55,6 +55,21 @@ def dynamic_commands(doc: SkillDocument) -> list[DynamicCommand]:
     return out
 
 
+def dynamic_hover(doc: SkillDocument, offset: int) -> tuple[str, int, int] | None:
+    """Markdown listing every `!` command of the skill when ``offset`` is on one (start, end of that one)."""
+    commands = dynamic_commands(doc)
+    here = next((c for c in commands if c.start <= offset <= c.end), None)
+    if here is None:
+        return None
+    lines = ["**Dynamic context** — Claude Code runs these commands when the skill loads, before the model "
+             "sees the skill, and puts their output in their place:", ""]
+    for c in commands:
+        risk = f" — ⚠ {', '.join(c.risks)}" if c.risks else ""
+        mark = " ← this one" if c is here else ""
+        lines.append(f"- `{c.command}`{risk}{mark}")
+    return "\n".join(lines), here.start, here.end
+
+
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     body = body_of(doc)
     if "!`" in body and active(ctx, "RISKY_DYNAMIC_COMMAND", "DYNAMIC_COMMAND_NOT_ALLOWED"):
@@ -170,9 +185,9 @@ def _comments(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
 # Each kind: the literals it starts with (plain `in` tests gate it: a regex alternation
 # scan of every skill cost more than all other body rules together) and its pattern.
 _SECRETS = (
-    ("AWS access key id", ("AKIA", "ASIA"), re.compile(r"(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("GitHub token", ("ghp_", "gho_", "ghs_", "github_pat_"),
-     re.compile(r"gh[pousr]_[A-Za-z0-9]{36,}\b|github_pat_[A-Za-z0-9_]{60,}\b")),
+    ("AWS access key id", ("AKIA",), re.compile(r"AKIA[0-9A-Z]{16}\b")),
+    ("GitHub token", ("ghp_", "github_pat_"),
+     re.compile(r"ghp_[A-Za-z0-9]{36,}\b|github_pat_[A-Za-z0-9_]{60,}\b")),
     ("Anthropic API key", ("sk-ant-",), re.compile(r"sk-ant-[A-Za-z0-9_-]{32,}")),
     ("OpenAI API key", ("sk-",), re.compile(r"sk-(?!ant-)(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}")),
     ("Slack token", ("xox",), re.compile(r"xox[abprs]-[A-Za-z0-9-]{20,}")),
