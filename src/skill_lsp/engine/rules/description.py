@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from ..document import SkillDocument
 from ..findings import Finding
 from . import Context
-from .by_harness import emit
+from .by_harness import active, emit
 from .harness_values import string_value
 
 # Codex's and Anthropic's skill-creator validators (quick_validate.py) refuse `<` or `>`;
@@ -60,7 +60,7 @@ def _description(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
                         "skill validators refuse '<' and '>', and the Claude API refuses XML tags", s, e,
                         {"text": shown})
     # A stub of a few words is not judged: the rule is about descriptions that explain only the "what".
-    if len(value.split()) >= MIN_WORDS and "when_to_use" not in doc.entries and "whenToUse" not in doc.entries \
+    if active(ctx, "DESCRIPTION_NO_TRIGGER") and len(value.split()) >= MIN_WORDS and "when_to_use" not in doc.entries and "whenToUse" not in doc.entries \
             and not _has_trigger(value.lower()):
         yield from emit(ctx, "DESCRIPTION_NO_TRIGGER", "description says what the skill does but not when to use it; "
                         "add a clause such as \"Use when ...\" (the model picks skills by this text)",
