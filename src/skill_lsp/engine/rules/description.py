@@ -91,7 +91,7 @@ def _name(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         return
     node = doc.entries["name"].value
     name = value.strip().lower()
-    parts = re.split(r"[-_\s]+", name)
+    parts = name.replace("_", "-").replace(" ", "-").split("-")
     reserved = [w for w in RESERVED_WORDS if w in parts]
     if reserved:
         yield from emit(ctx, "RESERVED_NAME_WORD", f"name contains the reserved word '{reserved[0]}': skills uploaded "
