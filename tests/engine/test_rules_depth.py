@@ -192,15 +192,17 @@ def test_reserved_words_and_vague_names_are_hints():
 @covers("DESCRIPTION_NO_TRIGGER")
 def test_description_without_a_when_clause_is_a_hint():
     text = fm(description="Orchestrates Terraform Cloud runs through the TFC API and the tfe provider.")
-    doc, fs = check(text)
+    doc, fs = check(text, profile="agentskills")
     f = only(fs, "DESCRIPTION_NO_TRIGGER")
     assert f.severity is H and rng(doc, f)[0] == (2, 13)
+    assert only(check(text, profile="claude-code")[1], "DESCRIPTION_NO_TRIGGER").severity is H
+    assert "DESCRIPTION_NO_TRIGGER" not in codes(check(text)[1])  # skill-tool: off
     assert "DESCRIPTION_NO_TRIGGER" not in codes(check(fm(description="Orchestrates Terraform Cloud runs. Use "
-                                                          "when a plan must be applied."))[1])
+                                                          "when a plan must be applied."), profile="agentskills")[1])
     assert "DESCRIPTION_NO_TRIGGER" not in codes(check(fm("when_to_use: a plan must be applied",
                                                           description="Orchestrates Terraform Cloud runs through "
                                                           "the TFC API."), profile="claude-code")[1])
-    assert "DESCRIPTION_NO_TRIGGER" not in codes(check(fm(description="Terraform runner."))[1])  # a stub
+    assert "DESCRIPTION_NO_TRIGGER" not in codes(check(fm(description="Terraform runner."), profile="agentskills")[1])
 
 
 @covers("DESCRIPTION_PERSON")
@@ -305,9 +307,12 @@ def test_unknown_claude_variables():
 
 @covers("REFERENCE_TOO_DEEP")
 def test_references_more_than_one_level_deep():
-    doc, fs = check(fm(body="\nSee [auth](references/api/auth.md) and [top](references/api.md).\n"))
-    f = only(fs, "REFERENCE_TOO_DEEP")
-    assert f.severity is H and doc.text[f.start:f.end] == "references/api/auth.md"
+    doc, fs = check(fm(body="\nSee [auth](references/api/auth.md), [top](references/api.md) and [db].\n\n"
+                          "[db]: references/db/schema.md\n\n```\n[x](references/a/b.md)\n```\n"), profile="agentskills")
+    deep = [f for f in fs if f.code == "REFERENCE_TOO_DEEP"]
+    assert [doc.text[f.start:f.end] for f in deep] == ["references/api/auth.md", "references/db/schema.md"]
+    assert deep[0].severity is H
+    assert "REFERENCE_TOO_DEEP" not in codes(check(fm(body="\n[auth](references/api/auth.md)\n"))[1])
 
 
 @covers("BACKSLASH_PATH")

@@ -63,13 +63,32 @@ def run_preview(args: Namespace) -> int:
     else:
         result = activate(records, settings, name=target, dialect=dialect,
                           arguments=parse_arguments(args.arguments), as_user=args.as_user)
+    shown = p if path_like else next((r.path for r in records if r.name == target), None)
+    commands = _dynamic_commands(results, shown)
     if args.format == "json":
-        json.dump({"kind": result.kind, "dialect": dialect, "text": result.output, "result": result_json(result)},
+        json.dump({"kind": result.kind, "dialect": dialect, "text": result.output, "result": result_json(result),
+                   **({"dynamicCommands": commands} if commands else {})},
                   sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:
         _write_exact(result.output)
+        if commands:  # on stderr: stdout stays exactly what the harness would send
+            print("\nClaude Code runs these `!` commands when the skill loads:", file=sys.stderr)
+            for c in commands:
+                risk = f"  ! {', '.join(c['risks'])}" if c["risks"] else ""
+                print(f"  {c['command']}{risk}", file=sys.stderr)
     return 0 if result.kind in ("ok", "already_loaded") else 1
+
+
+def _dynamic_commands(results: list[SkillResult], path: str | None) -> list[dict]:
+    """The `!` commands of the previewed skill (rules/security.py), for the preview's report."""
+    from ..engine.rules.security import dynamic_commands  # noqa: PLC0415
+
+    if path is None:
+        return []
+    real = os.path.realpath(path)
+    doc = next((r.doc for r in results if r.doc is not None and os.path.realpath(r.path) == real), None)
+    return [] if doc is None else [{"command": c.command, "risks": list(c.risks)} for c in dynamic_commands(doc)]
 
 
 def _workspace_of(skill_md: str) -> str:

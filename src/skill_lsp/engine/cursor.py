@@ -15,7 +15,7 @@ _RESOURCE_PATH = re.compile(r"(?:^|[\s`'\"(\[])((?:scripts|references|assets)/[^
 
 @dataclass(frozen=True, slots=True)
 class Cursor:
-    kind: str  # "key" | "value" | "metadata-key" | "path" | "body" | "none"
+    kind: str  # "key" | "value" | "metadata-key" | "hook-event" | "path" | "body" | "none"
     key: str | None = None  # the field whose value is being edited
     prefix: str = ""  # typed so far (what completion filters on)
     start: int = 0  # offsets to replace with a completion
@@ -61,6 +61,8 @@ def locate(doc: SkillDocument, offset: int) -> Cursor:
                           end=max(offset, _token_end(src.text, offset, after_end)), in_list=True)
         if owner == "metadata" and ":" not in stripped:
             return Cursor("metadata-key", key=owner, prefix=stripped, start=offset - len(stripped), end=offset)
+        if owner == "hooks" and ":" not in stripped and len(before) - len(stripped) <= 2:
+            return Cursor("hook-event", key=owner, prefix=stripped, start=offset - len(stripped), end=offset)
         return Cursor("none")
     sp = doc.split
     if sp is not None and (not sp.has_frontmatter or sp.closed) and offset >= doc.body_start:

@@ -13,10 +13,11 @@ from collections.abc import Iterator
 from ..document import SkillDocument
 from ..findings import Finding
 from . import Context
-from .bodyscan import code_blocks, inline_code, inside
-from .by_harness import emit
+from .bodyscan import body_of, code_blocks, inside
+from .by_harness import active, emit
 
 _ARGS = re.compile(r"(?<!\\)\$ARGUMENTS\b|(?<![\\$\w])\$\d\b")
+_ANY_ARG = re.compile(r"\$(?:ARGUMENTS|\d)")  # literal-led: a fast first pass
 _MONEY = re.compile(r"[.,]\d|\d| ?(?:million|billion|per|each|/)")
 _POSITIONAL = re.compile(r"(?<![\\$\w])\$(\d+)\b")
 _VARIABLE = re.compile(r"\$\{((?:CLAUDE|SKILL)_[A-Z0-9_]*)\}")
@@ -26,27 +27,28 @@ KNOWN_VARIABLES = ("CLAUDE_SKILL_DIR", "CLAUDE_SESSION_ID", "CLAUDE_EFFORT", "CL
 
 
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
-    body = doc.body_text
+    body = body_of(doc)
     if "$" not in body:
         return
     base = doc.body_start
-    blocks = code_blocks(doc)
-    takes = "argument-hint" in doc.entries or "arguments" in doc.entries
-    use = _argument_use(doc, blocks)
-    if use is not None and doc.frontmatter_ok and not takes and "argument-hint" in ctx.profile.known:
-        yield from emit(ctx, "ARGUMENTS_WITHOUT_HINT", f"the body uses {use[0]} but the frontmatter has no "
-                        "argument-hint; the slash menu shows the hint so the user knows what to pass",
-                        use[1], use[2], {"insert": "argument-hint"})
-    if blocks and (takes or use is not None):
-        # Only a skill that takes arguments gets them substituted into its code.
-        for m in _POSITIONAL.finditer(body):
-            s = base + m.start()
-            if inside(blocks, s):
-                n = int(m.group(1))
-                yield from emit(ctx, "PLACEHOLDER_IN_CODE", f"{m.group(0)} in a code block is replaced by the "
-                                f"{_ordinal(n + 1)} argument when the skill is run with {n + 1} or more arguments "
-                                f"(0-based); write \\{m.group(0)} to keep it literal", s, s + len(m.group(0)),
-                                {"fix": "escape", "placeholder": m.group(0)})
+    if _ANY_ARG.search(body) is not None and active(ctx, "ARGUMENTS_WITHOUT_HINT", "PLACEHOLDER_IN_CODE"):
+        blocks = code_blocks(doc)
+        takes = "argument-hint" in doc.entries or "arguments" in doc.entries
+        use = None if takes else _argument_use(doc, blocks)
+        if use is not None and doc.frontmatter_ok and "argument-hint" in ctx.profile.known:
+            yield from emit(ctx, "ARGUMENTS_WITHOUT_HINT", f"the body uses {use[0]} but the frontmatter has no "
+                            "argument-hint; the slash menu shows the hint so the user knows what to pass",
+                            use[1], use[2], {"insert": "argument-hint"})
+        if blocks and (takes or use is not None):
+            # Only a skill that takes arguments gets them substituted into its code.
+            for m in _POSITIONAL.finditer(body):
+                s = base + m.start()
+                if inside(blocks, s):
+                    n = int(m.group(1))
+                    yield from emit(ctx, "PLACEHOLDER_IN_CODE", f"{m.group(0)} in a code block is replaced by the "
+                                    f"{_ordinal(n + 1)} argument when the skill is run with {n + 1} or more arguments "
+                                    f"(0-based); write \\{m.group(0)} to keep it literal", s, s + len(m.group(0)),
+                                    {"fix": "escape", "placeholder": m.group(0)})
     if "${" in body:
         for m in _VARIABLE.finditer(body):
             name = m.group(1)
@@ -62,13 +64,12 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
 
 def _argument_use(doc: SkillDocument, blocks: list[tuple[int, int]]) -> tuple[str, int, int] | None:
     """The first `$ARGUMENTS` in prose, or the first `$N` when prose uses two of them (a lone `$5` is a price)."""
-    body = doc.body_text
+    body = body_of(doc)
     base = doc.body_start
-    code = sorted(blocks + [(s, e) for _t, s, e in inline_code(doc)])
     first: dict[str, tuple[str, int, int]] = {}
     for m in _ARGS.finditer(body):
         s = base + m.start()
-        if code and inside(code, s):
+        if (blocks and inside(blocks, s)) or _in_inline_code(body, m.start()):
             continue
         token = m.group(0)
         if token == "$ARGUMENTS":
@@ -79,6 +80,12 @@ def _argument_use(doc: SkillDocument, blocks: list[tuple[int, int]]) -> tuple[st
     if len(first) >= 2:
         return min(first.values(), key=lambda t: t[1])
     return None
+
+
+def _in_inline_code(body: str, at: int) -> bool:
+    """An odd number of backticks before ``at`` on its line: inside a code span."""
+    line_start = body.rfind("\n", 0, at) + 1
+    return body.count("`", line_start, at) % 2 == 1
 
 
 def _ordinal(n: int) -> str:

@@ -1,8 +1,10 @@
 """Cheap views of the body shared by the rule-depth modules: code spans and prose.
 
-Code blocks come from the CommonMark parse (``doc.body.code_blocks``); inline
-code spans are found with a backtick-run scan of the text outside them, which
-matches CommonMark for the spans that matter here (one line, equal runs).
+These run on every check, so they avoid the CommonMark parse: fenced code
+blocks come from a line scan for ``` / ~~~ fences (any indentation, so fences
+inside list items count), unless the parse has already run for another rule.
+Inline code spans are a backtick-run scan of the text outside those blocks,
+which matches CommonMark for the spans that matter here (one line, equal runs).
 """
 
 from __future__ import annotations
@@ -13,19 +15,53 @@ from bisect import bisect_right
 from ..document import SkillDocument
 
 _INLINE = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.M)
+
+
+_last: tuple = (None, "")
+
+
+def body_of(doc: SkillDocument) -> str:
+    """``doc.body_text``, sliced once per document (each rule module asks for it).
+
+    One (doc, body) tuple swapped whole: server threads checking two documents at once
+    never see one document's body paired with the other.
+    """
+    global _last
+    last = _last
+    if last[0] is doc:
+        return last[1]
+    body = doc.body_text
+    _last = (doc, body)
+    return body
 
 
 def code_blocks(doc: SkillDocument) -> list[tuple[int, int]]:
-    """Fenced and indented code blocks (document offsets), only parsed when the body has any."""
-    body = doc.body_text
-    if "```" not in body and "~~~" not in body and "\n    " not in body and "\n\t" not in body:
+    """Fenced code blocks as sorted document offsets [start, end)."""
+    if doc._body is not None:  # parsed for another rule: the exact answer costs nothing
+        return doc._body.code_blocks
+    body = body_of(doc)
+    if "```" not in body and "~~~" not in body:
         return []
-    return doc.body.code_blocks
+    base = doc.body_start
+    out = []
+    it = _FENCE.finditer(body)
+    for m in it:
+        fence = m.group(1)
+        for close in it:
+            c = close.group(1)
+            if c[0] == fence[0] and len(c) >= len(fence) and body[close.end():close.end() + 1] in ("\n", "\r", "", " "):
+                end = body.find("\n", close.end())
+                out.append((base + m.start(), base + (len(body) if end < 0 else end)))
+                break
+        else:
+            out.append((base + m.start(), base + len(body)))  # an unclosed fence runs to the end
+    return out
 
 
 def inline_code(doc: SkillDocument) -> list[tuple[str, int, int]]:
     """(content, start, end) of inline code spans outside code blocks; start/end cover the content."""
-    body = doc.body_text
+    body = body_of(doc)
     if "`" not in body:
         return []
     base = doc.body_start

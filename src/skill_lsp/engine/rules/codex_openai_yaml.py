@@ -34,7 +34,7 @@ _COLOR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 
 
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
-    if ctx.skill_dir is None or ctx.exists("agents") is not True:
+    if ctx.skill_dir is None:
         return
     path = os.path.join(ctx.skill_dir, "agents", "openai.yaml")
     try:

@@ -16,11 +16,12 @@ from collections.abc import Iterator
 from ..document import SkillDocument
 from ..findings import Finding
 from . import Context
-from .bodyscan import code_blocks, inline_code
-from .by_harness import emit
+from .bodyscan import body_of, code_blocks, inline_code, inside
+from .by_harness import active, emit
 
 RESOURCE_DIRS = ("scripts", "references", "assets")
-_DIRS = r"(?:scripts|references|reference|assets|templates|examples)"
+_DIR_NAMES = ("scripts", "references", "reference", "assets", "templates", "examples")
+_DIRS = r"(?:" + "|".join(_DIR_NAMES) + ")"
 # A skill-relative path, optionally anchored at the skill folder variable.
 _REL_PATH = re.compile(r"^(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\{baseDir\}/)?(" + _DIRS + r"/[\w.@+-]+(?:/[\w.@+-]+)*\.\w{1,8})$")
 _SEGMENT = r"[\w@+-](?:[\w.@+-]*[\w@+-])?"  # a path segment, never ending in the sentence's full stop
@@ -37,19 +38,66 @@ _DIRECT_RUN = re.compile(r"(?m)^[ \t]*(?:\$ )?(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\{b
 
 
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
-    body = doc.body_text
+    body = body_of(doc)
     yield from _backslash(doc, ctx, body)
     yield from _personal(doc, ctx, body)
-    mentions = inline_code(doc)
-    yield from _mentioned(doc, ctx, mentions)
-    yield from _depth(doc, ctx, mentions)
-    if ctx.skill_dir is not None:
+    # Each rule below is off under some targets; its scans (and the directory read) run only
+    # when it reports under the active one.
+    deep = active(ctx, "REFERENCE_TOO_DEEP") and ("scripts/" in body or "references/" in body
+                                                   or "assets/" in body) and _DEEP.search(body) is not None
+    runs = "scripts/" in body and active(ctx, "SCRIPT_NO_SHEBANG", "SCRIPT_NOT_EXECUTABLE")
+    listing = active(ctx, "UNREFERENCED_FILE", "MISSING_MENTIONED_FILE")
+    bundled = top_folders(ctx) if (runs or listing) else frozenset()
+    named = listing and ctx.check_links and any(d + "/" in body for d in bundled)
+    mentions = path_mentions(doc, body) if deep or named else []
+    if named:
+        yield from _mentioned(doc, ctx, mentions)
+    if deep:
+        yield from _depth(doc, ctx, mentions)
+    if runs and "scripts" in bundled:
         yield from _scripts(doc, ctx)
+    if listing and bundled & set(RESOURCE_DIRS):
         yield from _unreferenced(doc, ctx)
 
 
+_TOP_OF_INTEREST = ("scripts", "references", "reference", "assets", "templates", "examples", "agents")
+
+
+def top_folders(ctx: Context) -> frozenset[str]:
+    """Which of the folders the rules look into exist in the skill folder: one directory read,
+    recorded in the context's existence cache so later ``ctx.exists`` calls cost nothing."""
+    if ctx.skill_dir is None:
+        return frozenset()
+    known = ctx._exists
+    if "agents" not in known:
+        found: set[str] = set()
+        try:
+            with os.scandir(ctx.skill_dir) as it:
+                for entry in it:
+                    if entry.name in _TOP_OF_INTEREST and entry.is_dir():
+                        found.add(entry.name)
+        except OSError:
+            pass
+        for name in _TOP_OF_INTEREST:
+            known[name] = name in found
+    return frozenset(n for n in _TOP_OF_INTEREST if known[n])
+
+
+# A skill-relative path alone in a code span: `scripts/x.py`, `./references/a.md`.
+_PATH_SPAN = re.compile(r"(?<!`)`(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\{baseDir\}/)?(" + _DIRS
+                        + r"/[\w.@+-]+(?:/[\w.@+-]+)*\.\w{1,8})`(?!`)")
+
+
+def path_mentions(doc: SkillDocument, body: str) -> list[tuple[str, int, int]]:
+    """(path, start, end) of code spans that hold only a skill-relative path, outside code blocks."""
+    base = doc.body_start
+    blocks = code_blocks(doc)
+    return [(m.group(1), base + m.start(1), base + m.end(1)) for m in _PATH_SPAN.finditer(body)
+            if not (blocks and inside(blocks, base + m.start()))]
+
+
 def _backslash(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
-    if "\\" not in body:
+    if "\\" not in body or not any(d + "\\" in body for d in _DIR_NAMES):
         return
     base = doc.body_start
     for m in _BACKSLASH.finditer(body):
@@ -61,15 +109,20 @@ def _backslash(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]
 
 
 def _personal(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
-    if "/Users/" not in body and "/home/" not in body and ":\\Users\\" not in body:
-        return
     base = doc.body_start
-    for m in _PERSONAL.finditer(body):
-        if m.group(1).lower() in _NOT_A_PERSON:
-            continue
-        yield from emit(ctx, "PERSONAL_PATH", f"'{m.group(0)}' is one person's home folder; it does not exist where "
-                        "the skill is installed (use a path relative to the skill or ~)", base + m.start(),
-                        base + m.end(), {"path": m.group(0)})
+    # str.find to each candidate, then the pattern anchored there: a scan with the pattern's
+    # leading lookbehinds costs more than the rest of this module.
+    for marker in ("/Users/", "/home/", ":\\Users\\"):
+        at = body.find(marker)
+        while at >= 0:
+            start = at - 1 if marker[0] == ":" else at
+            m = _PERSONAL.match(body, start) if start >= 0 else None
+            at = body.find(marker, at + 1)
+            if m is None or m.group(1).lower() in _NOT_A_PERSON:
+                continue
+            yield from emit(ctx, "PERSONAL_PATH", f"'{m.group(0)}' is one person's home folder; it does not exist "
+                            "where the skill is installed (use a path relative to the skill or ~)", base + m.start(),
+                            base + m.end(), {"path": m.group(0)})
 
 
 def _mentioned(doc: SkillDocument, ctx: Context, mentions: list[tuple[str, int, int]]) -> Iterator[Finding]:
@@ -86,13 +139,24 @@ def _mentioned(doc: SkillDocument, ctx: Context, mentions: list[tuple[str, int, 
                             "skill folder", s, e, {"path": path})
 
 
+# An inline link or reference definition target (raw: the CommonMark parse is not needed to
+# find paths into resource folders).
+_LINK_TARGET = re.compile(r"\]\(<?((?:\./)?(?:scripts|references|assets)/[^\s)>]+)|^[ \t]*\[[^\]\n]+\]:[ \t]*<?"
+                          r"((?:\./)?(?:scripts|references|assets)/[^\s>]+)", re.M)
+# Raw text that could hold a path two folders deep into a resource folder.
+_DEEP = re.compile(r"(?:scripts|references|assets)/[^\s/()\]`'\"]+/")
+
+
 def _depth(doc: SkillDocument, ctx: Context, mentions: list[tuple[str, int, int]]) -> Iterator[Finding]:
+    body = body_of(doc)
     seen: set[str] = set()
     candidates: list[tuple[str, int, int]] = []
-    if "](" in doc.body_text or "]:" in doc.body_text:
-        for link in doc.body.links:
-            if link.kind in ("inline", "image", "definition"):
-                candidates.append((link.target.split("#", 1)[0], link.target_start, link.target_end))
+    base = doc.body_start
+    blocks = code_blocks(doc)
+    for link in _LINK_TARGET.finditer(body):
+        g = 1 if link.group(1) is not None else 2  # inline link or reference definition
+        if not (blocks and inside(blocks, base + link.start())):
+            candidates.append((link.group(g).split("#", 1)[0], base + link.start(g), base + link.end(g)))
     for text, s, e in mentions:
         m = _REL_PATH.match(text)
         if m is not None:
@@ -110,7 +174,7 @@ def _depth(doc: SkillDocument, ctx: Context, mentions: list[tuple[str, int, int]
 
 
 def _scripts(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
-    body = doc.body_text
+    body = body_of(doc)
     if "scripts/" not in body:
         return
     assert ctx.skill_dir is not None
@@ -144,40 +208,49 @@ def _scripts(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
 
 
 def _unreferenced(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
-    present = [d for d in RESOURCE_DIRS if ctx.exists(d)]
-    if not present:
-        return
     assert ctx.skill_dir is not None
-    files = ctx.files() or frozenset()
     # Files directly in scripts/, references/, assets/: deeper ones are usually reached
     # through an index file, which is what this rule looks for in SKILL.md.
-    top = [rel for rel in sorted(files) if not rel.endswith("/") and rel.count("/") == 1
-           and rel.split("/", 1)[0] in present and not rel.rsplit("/", 1)[1].startswith(".")
-           and not rel.endswith((".pyc", ".pyo"))]
+    top: list[str] = []
+    for d in RESOURCE_DIRS:
+        if ctx._exists.get(d):
+            top.extend(_listing(ctx.skill_dir, d))
     lonely = [rel for rel in top if not _mentioned_in(doc.text, rel.split("/"))]
     if not lonely:
         return
-    # A file another bundled file names (an index, an importing script) is reachable too.
-    others = _texts(ctx.skill_dir, [rel for rel in top if rel not in lonely] + lonely)
+    # A file an index in references/ names is reachable too.
+    indexes = _texts(ctx.skill_dir, [rel for rel in top if rel.startswith("references/") and rel.endswith(".md")])
     sp = doc.split
     anchor = (sp.open_start, sp.open_end) if sp is not None and sp.has_frontmatter else (0, doc.src.line_end(0))
     for rel in lonely:
         parts = rel.split("/")
-        if any(_mentioned_in(t, parts) for r, t in others if r != rel):
+        if any(_mentioned_in(t, parts) for r, t in indexes if r != rel):
             continue
-        yield from emit(ctx, "UNREFERENCED_FILE", f"'{rel}' is never mentioned in SKILL.md or a file it bundles; the "
-                        "model only opens files the body points it to", anchor[0], max(anchor[1], anchor[0] + 1),
-                        {"path": rel})
+        yield from emit(ctx, "UNREFERENCED_FILE", f"'{rel}' is never mentioned in SKILL.md or an index in "
+                        "references/; the model only opens files the body points it to", anchor[0],
+                        max(anchor[1], anchor[0] + 1), {"path": rel})
 
 
-_TEXT_SUFFIXES = (".md", ".txt", ".py", ".sh", ".js", ".ts", ".mjs", ".json", ".yaml", ".yml", ".toml", ".ps1", ".rb")
+def _listing(skill_dir: str, folder: str, limit: int = 500) -> list[str]:
+    """Regular, non-hidden files directly in ``folder``, sorted."""
+    out: list[str] = []
+    try:
+        with os.scandir(os.path.join(skill_dir, folder)) as it:
+            for entry in it:
+                if len(out) >= limit:
+                    break
+                name = entry.name
+                if name.startswith(".") or name.endswith((".pyc", ".pyo")) or not entry.is_file():
+                    continue
+                out.append(f"{folder}/{name}")
+    except OSError:
+        return []
+    return sorted(out)
 
 
-def _texts(skill_dir: str, rels: list[str], limit: int = 60, size: int = 64 * 1024) -> list[tuple[str, str]]:
+def _texts(skill_dir: str, rels: list[str], limit: int = 20, size: int = 64 * 1024) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
-    for rel in rels:
-        if len(out) >= limit or not rel.endswith(_TEXT_SUFFIXES):
-            continue
+    for rel in rels[:limit]:
         try:
             with open(os.path.join(skill_dir, rel), "rb") as f:
                 out.append((rel, f.read(size).decode("utf-8", "replace")))
@@ -197,4 +270,12 @@ def _mentioned_in(text: str, parts: list[str]) -> bool:
     if any("/".join(parts[:i]) + "/" in text for i in range(2, len(parts))):
         return True
     # "every script lives in `scripts/`": the folder itself, not a path inside it.
-    return re.search(r"(?<![\w/.-])" + re.escape(parts[0]) + r"/(?![\w.-])", text) is not None
+    folder = parts[0] + "/"
+    at = text.find(folder)
+    while at >= 0:
+        before = text[at - 1] if at > 0 else " "
+        after = text[at + len(folder)] if at + len(folder) < len(text) else " "
+        if not (before.isalnum() or before in "_/.-") and not (after.isalnum() or after in "_.-"):
+            return True
+        at = text.find(folder, at + 1)
+    return False

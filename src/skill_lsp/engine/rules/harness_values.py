@@ -297,9 +297,11 @@ def closest(word: str, choices: tuple[str, ...], *, case: bool = False) -> str |
         return None
     w = word if case else word.lower()
     best, best_d = None, 3
+    first = w[0].lower()
     for c in choices:
         cc = c if case else c.lower()
-        if abs(len(cc) - len(w)) > 2:
+        # A typo rarely hits the first letter; skipping those keeps this off the hot path.
+        if abs(len(cc) - len(w)) > 2 or cc[0].lower() != first:
             continue
         d = _distance(w.lower(), cc.lower())
         limit = 1 if len(cc) <= 5 else 2

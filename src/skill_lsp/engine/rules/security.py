@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from ..document import SkillDocument
 from ..findings import Finding
 from . import Context
-from .by_harness import emit
+from .bodyscan import body_of, code_blocks
+from .by_harness import active, emit
 from .harness_values import tool_tokens
 
 # Claude Code runs `!` only at the start of a line or after whitespace (`X=!`cmd`` stays text).
@@ -42,7 +43,7 @@ class DynamicCommand:
 
 def dynamic_commands(doc: SkillDocument) -> list[DynamicCommand]:
     """Every ``!`command` `` in the body, in order, with what makes it risky (for hover and preview)."""
-    body = doc.body_text
+    body = body_of(doc)
     if "!`" not in body:
         return []
     base = doc.body_start
@@ -54,10 +55,29 @@ def dynamic_commands(doc: SkillDocument) -> list[DynamicCommand]:
     return out
 
 
+def dynamic_hover(doc: SkillDocument, offset: int) -> tuple[str, int, int] | None:
+    """Markdown listing every `!` command of the skill when ``offset`` is on one (start, end of that one)."""
+    commands = dynamic_commands(doc)
+    here = next((c for c in commands if c.start <= offset <= c.end), None)
+    if here is None:
+        return None
+    lines = ["**Dynamic context** — Claude Code runs these commands when the skill loads, before the model "
+             "sees the skill, and puts their output in their place:", ""]
+    for c in commands:
+        risk = f" — ⚠ {', '.join(c.risks)}" if c.risks else ""
+        mark = " ← this one" if c is here else ""
+        lines.append(f"- `{c.command}`{risk}{mark}")
+    return "\n".join(lines), here.start, here.end
+
+
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
-    yield from _dynamic(doc, ctx)
-    yield from _invisible(doc, ctx)
-    yield from _comments(doc, ctx)
+    body = body_of(doc)
+    if "!`" in body and active(ctx, "RISKY_DYNAMIC_COMMAND", "DYNAMIC_COMMAND_NOT_ALLOWED"):
+        yield from _dynamic(doc, ctx)
+    if not doc.text.isascii():
+        yield from _invisible(doc, ctx)
+    if "<!--" in body:
+        yield from _comments(doc, ctx)
     yield from _secrets(doc, ctx)
 
 
@@ -103,11 +123,14 @@ _ALWAYS = "\u202a-\u202e\u2066-\u2069\u200b\u2060-\u2064\ufeff\U000e0000-\U000e0
 # scripts; they are suspect only between ASCII characters.
 _CONTEXTUAL = "\u200c\u200d\u200e\u200f\u061c"
 _INVISIBLE = re.compile(f"[{_ALWAYS}{_CONTEXTUAL}]+")
+# A class with the astral tag range makes every scan three times slower: the gate checks the
+# BMP characters with a narrow class and the tags (UTF-8 lead bytes F3 A0) on the bytes.
+_BMP_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u061c]")
 
 
 def _invisible(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     text = doc.text
-    if text.isascii():
+    if _BMP_INVISIBLE.search(text) is None and b"\xf3\xa0" not in text.encode("utf-8", "surrogatepass"):
         return
     start_at = doc.body_start
     if doc.frontmatter_ok and "description" in doc.entries:
@@ -145,11 +168,11 @@ _INSTRUCTION = re.compile(
 
 
 def _comments(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
-    body = doc.body_text
+    body = body_of(doc)
     if "<!--" not in body:
         return
     base = doc.body_start
-    code = doc.body.code_blocks
+    code = code_blocks(doc)
     for m in _COMMENT.finditer(body):
         s = base + m.start()
         if any(cs <= s < ce for cs, ce in code):
@@ -164,25 +187,37 @@ def _comments(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
 
 # --------------------------------------------------------------------- secrets
 
+# Each kind: the literals it starts with (plain `in` tests gate it: a regex alternation
+# scan of every skill cost more than all other body rules together) and its pattern.
 _SECRETS = (
-    ("AWS access key id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("GitHub token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{60,}\b")),
-    ("Anthropic API key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{32,}")),
-    ("OpenAI API key", re.compile(r"\bsk-(?!ant-)(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}")),
-    ("Slack token", re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{20,}")),
-    ("Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
-    ("Stripe secret key", re.compile(r"\b[sr]k_live_[0-9A-Za-z]{24,}\b")),
-    ("private key", re.compile(r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----"
-                               r"\s*(?:[A-Za-z0-9+/=]{40,}\s*){2,}")),
+    ("AWS access key id", ("AKIA",), re.compile(r"AKIA[0-9A-Z]{16}\b")),
+    ("GitHub token", ("ghp_", "github_pat_"),
+     re.compile(r"ghp_[A-Za-z0-9]{36,}\b|github_pat_[A-Za-z0-9_]{60,}\b")),
+    ("Anthropic API key", ("sk-ant-",), re.compile(r"sk-ant-[A-Za-z0-9_-]{32,}")),
+    ("OpenAI API key", ("sk-",), re.compile(r"sk-(?!ant-)(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}")),
+    ("Slack token", ("xox",), re.compile(r"xox[abprs]-[A-Za-z0-9-]{20,}")),
+    ("Google API key", ("AIza",), re.compile(r"AIza[0-9A-Za-z_-]{35}\b")),
+    ("Stripe secret key", ("_live_",), re.compile(r"[sr]k_live_[0-9A-Za-z]{24,}\b")),
+    ("private key", ("PRIVATE KEY",), re.compile(r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY"
+                                                 r"(?: BLOCK)?-----\s*(?:[A-Za-z0-9+/=]{40,}\s*){2,}")),
 )
 _PLACEHOLDER = re.compile(r"x{4,}|X{4,}|EXAMPLE|example|your|YOUR|\.\.\.|<|\*{3,}|0{8,}|1234567|abcdef", re.I)
 
 
 def _secrets(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     text = doc.text
-    for label, rx in _SECRETS:
+    for label, literals, rx in _SECRETS:
+        # Plain `in` tests gate each kind: a regex alternation of the literals, or a scan for
+        # long key-like runs, cost several times more over a corpus.
+        for lit in literals:
+            if lit in text:
+                break
+        else:
+            continue
         for m in rx.finditer(text):
             value = m.group(0)
+            if m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_-"):
+                continue  # inside a longer word
             if _PLACEHOLDER.search(value) or _low_entropy(value):
                 continue
             shown = value[:6] + "…" if label != "private key" else "-----BEGIN … PRIVATE KEY-----"

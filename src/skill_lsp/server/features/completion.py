@@ -10,6 +10,7 @@ from ...engine import cursor as cur
 from ...engine.harness import read_by
 from ...engine.profiles import FIELDS, Field, Profile
 from ...engine.rules import list_skill_files
+from ...engine.rules.harness_values import HOOK_EVENTS, MODEL_ALIASES
 from ...engine.spdx import ids as spdx_ids
 from ...engine.workspace import profile_for
 from .. import convert
@@ -112,6 +113,9 @@ def _values(ls, od, analysis, c: cur.Cursor, rng: t.Range, profile: Profile) -> 
         for i, tool in enumerate(TOOLS + TOOL_PATTERNS):
             out.append(_item(tool, rng, t.CompletionItemKind.Function, "tool" if "(" not in tool else "Bash pattern",
                              sort=f"{i:02d}"))
+    elif key == "model":
+        for i, v in enumerate(MODEL_ALIASES):
+            out.append(_item(v, rng, t.CompletionItemKind.EnumMember, "Claude Code model alias", sort=f"{i:02d}"))
     elif f is not None and f.values:
         for i, v in enumerate(f.values):
             out.append(_item(v, rng, t.CompletionItemKind.EnumMember, f.key, sort=f"{i:02d}"))
@@ -159,6 +163,9 @@ def register(server: SkillLanguageServer) -> None:
             items = _keys(ls, analysis, c, rng, profile)
         elif c.kind == "value":
             items = _values(ls, od, analysis, c, rng, profile)
+        elif c.kind == "hook-event":
+            items = [_item(e, rng, t.CompletionItemKind.Event, "Claude Code hook event", sort=f"{i:02d}")
+                     for i, e in enumerate(HOOK_EVENTS)]
         elif c.kind == "path":
             items = _paths(od, c, rng)
         else:

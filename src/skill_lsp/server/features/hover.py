@@ -10,6 +10,7 @@ from ...engine import cursor as cur
 from ...engine.config import DIALECT_NAMES
 from ...engine.profiles import FIELDS
 from ...engine.rules.body import classify, relative_path
+from ...engine.rules.security import dynamic_hover
 from ...engine.workspace import profile_for
 from ...engine.yamlnodes import resolve_scalar
 from .. import convert
@@ -104,6 +105,11 @@ def register(server: SkillLanguageServer) -> None:
             return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text),
                            range=convert.range_(doc.src, ks, end, enc))
         if doc.split is not None and (doc.split.closed or not doc.split.has_frontmatter) and offset >= doc.body_start:
+            hit = dynamic_hover(doc, offset)
+            if hit is not None:
+                text, start, end = hit
+                return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text),
+                               range=convert.range_(doc.src, start, end, enc))
             for link in doc.body.links:
                 if link.kind != "reference" and link.start <= offset <= link.end and classify(link.target) == "relative":
                     peek = _peek(od, link.target)
