@@ -60,10 +60,19 @@ def classify(target: str) -> str:
     return "relative"
 
 
+# Placeholders harnesses replace with the skill folder before the model reads the body:
+# Claude Code `${CLAUDE_SKILL_DIR}` (render/claude_code.py), OpenClaw `{baseDir}`.
+_SKILL_DIR_PLACEHOLDER = re.compile(r"^(?:\$\{CLAUDE_SKILL_DIR\}|\{baseDir\})/+")
+
+
 def relative_path(target: str) -> str:
-    """Percent-decoded path part of a relative link, '/'-separated and normalised."""
+    """Percent-decoded path part of a relative link, '/'-separated and normalised.
+
+    A leading skill-folder placeholder is dropped: the rest is relative to the skill.
+    """
     path = target.split("#", 1)[0].split("?", 1)[0]
     path = unquote(path).replace("\\", "/")
+    path = _SKILL_DIR_PLACEHOLDER.sub("", path)
     return posixpath.normpath(path) if path else ""
 
 
@@ -135,6 +144,10 @@ def _links(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         if not path or path == ".":
             continue
         if path == ".." or path.startswith("../"):
+            if ctx.check_links and ctx.exists_outside(path) is False:
+                yield make("BROKEN_LINK", f"link target '{path}' does not exist (and it leaves the skill folder)",
+                           link.target_start, link.target_end, {"target": target, "path": path})
+                continue
             yield make("LINK_OUTSIDE_SKILL", f"link '{target}' leaves the skill folder; harnesses install the folder alone",
                        link.target_start, link.target_end, {"target": target})
             continue

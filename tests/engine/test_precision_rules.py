@@ -1,0 +1,31 @@
+"""Issue 11 (precision): rule behaviour pinned with minimal skills of our own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import check, skill_text, write_skill
+
+
+def _on_disk(tmp_path: Path, body: str, files: tuple[str, ...] = ()) -> list[str]:
+    path = write_skill(tmp_path / "skills", "demo", skill_text(body=body))
+    for rel in files:
+        (path.parent / rel).parent.mkdir(parents=True, exist_ok=True)
+        (path.parent / rel).write_text("x\n", encoding="utf-8")
+    _doc, findings = check(path.read_text(encoding="utf-8"), path=str(path), on_disk=True)
+    return [f"{f.code}:{f.message}" for f in findings]
+
+
+def test_skill_dir_placeholders_resolve_to_the_skill_folder(tmp_path: Path):
+    body = "[g]({baseDir}/references/guide.md) and [h](${CLAUDE_SKILL_DIR}/references/guide.md)\n"
+    assert _on_disk(tmp_path, body, ("references/guide.md",)) == []
+    missing = _on_disk(tmp_path / "b", "[g]({baseDir}/references/nope.md)\n")
+    assert missing == ["BROKEN_LINK:link target 'references/nope.md' does not exist in the skill folder"]
+
+
+def test_links_leaving_the_skill_are_checked_for_existence(tmp_path: Path):
+    (tmp_path / "skills" / "shared.md").parent.mkdir(parents=True)
+    (tmp_path / "skills" / "shared.md").write_text("x\n", encoding="utf-8")
+    found = _on_disk(tmp_path, "[a](../shared.md) [b](../../nope/missing.md)\n")
+    assert [f.split(":")[0] for f in found] == ["LINK_OUTSIDE_SKILL", "BROKEN_LINK"]
+    assert "'../../nope/missing.md' does not exist (and it leaves the skill folder)" in found[1]
