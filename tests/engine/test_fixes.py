@@ -51,9 +51,26 @@ def test_name_mismatch_offers_a_folder_rename():
     assert rename.rename == ("/virtual/demo", os.path.join("/virtual", "other"))
 
 
-def test_name_invalid_suggests_kebab_case():
-    new, _ = fixed(skill_text(name="My Skill_v2"), "NAME_INVALID", "Change name", folder="x")
+def test_name_invalid_suggests_kebab_case_when_the_folder_is_not_a_valid_name():
+    new, _ = fixed(skill_text(name="My Skill_v2"), "NAME_INVALID", "Change name", folder="My Folder")
     assert new == skill_text(name="my-skill-v2")
+
+
+def test_name_invalid_prefers_a_valid_folder_name():
+    # kebab-case of the name would be 'eleven-labs-automation': a new mismatch.
+    doc, fs = check(skill_text(name="ElevenLabs Automation"), folder="elevenlabs-automation")
+    finding = next(f for f in fs if f.code == "NAME_INVALID")
+    first = fixes_for(doc, finding)[0]
+    assert first.preferred and "elevenlabs-automation" in first.title
+    assert "NAME_MISMATCH" not in [f.code for f in fs]  # same letters: only the form is wrong
+
+
+def test_name_mismatch_is_kept_when_the_name_is_also_invalid():
+    doc, fs = check(skill_text(name="Check Agent Trust"), folder="agent-guild-trust")
+    assert [f.code for f in fs if f.code.startswith("NAME_")] == ["NAME_INVALID", "NAME_MISMATCH"]
+    mismatch = next(f for f in fs if f.code == "NAME_MISMATCH")
+    # No folder rename to an invalid name; setting the name to the folder stays.
+    assert [x.rename for x in fixes_for(doc, mismatch)] == [None]
 
 
 def test_name_invalid_offers_the_folder_name_too():

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .document import SkillDocument
 from .findings import Finding
+from .rules.name import ASCII_NAME
 from .yamlnodes import Node, resolve_scalar, to_python
 
 
@@ -82,7 +83,8 @@ def _name_mismatch(doc: SkillDocument, f: Finding) -> list[Fix]:
     edit = _replace_value(doc, "name", yaml_string(folder)) if folder else None
     if edit is not None:
         out.append(Fix(f"Set name to the folder name '{folder}'", (edit,), preferred=True))
-    if name and os.sep not in name and "/" not in name:
+    if name and os.sep not in name and "/" not in name and ASCII_NAME.match(name):
+        # Only to a valid name: renaming 'x/' to 'My Skill/' trades one error for another.
         parent = os.path.dirname(doc.skill_dir)
         out.append(Fix(f"Rename the folder to '{name}'", (), rename=(doc.skill_dir, os.path.join(parent, name))))
     return out
@@ -95,7 +97,9 @@ def _name_suggestion(doc: SkillDocument, f: Finding) -> list[Fix]:
     if suggestion:
         edit = _replace_value(doc, "name", yaml_string(suggestion))
         if edit is not None:
-            out.append(Fix(f"Change name to '{suggestion}'", (edit,), preferred=True))
+            title = (f"Set name to the folder name '{suggestion}'" if suggestion == data.get("folder")
+                     else f"Change name to '{suggestion}'")
+            out.append(Fix(title, (edit,), preferred=True))
     folder = data.get("folder")
     if folder and folder != suggestion and re.match(r"^[a-z0-9]+(-[a-z0-9]+)*$", folder):
         edit = _replace_value(doc, "name", folder)
