@@ -141,13 +141,13 @@ def test_metadata_value_is_quoted():
 
 def test_unknown_field_moves_under_existing_metadata():
     text = skill_text(extra="author: Jane Doe\nmetadata:\n  owner: docs")
-    new, fix = fixed(text, "UNKNOWN_FIELD", "metadata")
+    new, fix = fixed(text, "UNKNOWN_FIELD", "metadata", profile="agentskills")
     assert new == skill_text(extra='metadata:\n  owner: docs\n  author: "Jane Doe"')
     assert not fix.safe
 
 
 def test_unknown_field_creates_metadata_when_absent():
-    new, _ = fixed(skill_text(extra="tags: [a, b]"), "UNKNOWN_FIELD", "metadata")
+    new, _ = fixed(skill_text(extra="tags: [a, b]"), "UNKNOWN_FIELD", "metadata", profile="agentskills")
     assert new == skill_text(extra='metadata:\n  tags: "[\\"a\\", \\"b\\"]"')
     _, fs = check(new)
     assert fs == []
@@ -287,7 +287,7 @@ def test_fix_all_result_for_the_common_problems():
         "[x](/nowhere/abs.md)\n"
     )
     _, after = check(once)
-    assert codes(after) == ["UNKNOWN_FIELD", "ABSOLUTE_LINK"]
+    assert codes(after) == ["ABSOLUTE_LINK"]  # 'author' is a custom field nobody rejects
 
 
 def test_fix_all_repeats_until_nothing_is_left():
@@ -302,3 +302,9 @@ def test_fix_all_repeats_until_nothing_is_left():
 def test_fix_all_quotes_the_unquoted_colon():
     once = fix_all_text(MESSY, "/virtual/demo/SKILL.md", Settings(), on_disk=False)
     assert once == '---\nname: demo\ndescription: "Use when: you need it"\n---\n'
+
+
+def test_misspelt_field_is_renamed_to_the_field_meant():
+    new, fix = fixed(skill_text(extra="allowed_tools: Read"), "UNKNOWN_FIELD", "Rename")
+    assert new == skill_text(extra="allowed-tools: Read")
+    assert fix.preferred and not fix.safe

@@ -313,12 +313,19 @@ def test_name_mismatch_compares_after_nfkc():
 
 
 @covers("UNKNOWN_FIELD")
-def test_unknown_field_is_info_on_the_key_under_skill_tool():
-    doc, fs = check(skill_text(extra="author: Jane"))
+def test_unknown_field_is_a_likely_misspelling_under_skill_tool():
+    doc, fs = check(skill_text(extra="licence: MIT"))
     f = only(fs, "UNKNOWN_FIELD")
-    assert f.severity is INFO
-    assert rng(doc, f) == ((3, 0), (3, 6))
-    assert f.data == {"field": "author"}
+    assert f.severity is W
+    assert rng(doc, f) == ((3, 0), (3, 7))
+    assert f.data == {"field": "licence", "suggestion": "license"}
+    assert "did you mean 'license'?" in f.message
+
+
+@pytest.mark.parametrize("key", ["author", "category", "slug", "tags", "version", "when"])
+def test_custom_fields_are_not_reported_where_the_target_ignores_them(key: str):
+    _, fs = check(skill_text(extra=f"{key}: x"), profile="claude-code")
+    assert "UNKNOWN_FIELD" not in codes(fs)
 
 
 @covers("DEFERRED_FIELD")
@@ -606,7 +613,7 @@ def test_skill_md_that_is_a_directory(tmp_path: Path):
 
 
 def test_severity_override_and_off():
-    text = skill_text(extra="author: x\nversion: v1")
+    text = skill_text(extra="licence: x\nversion: v1")
     s = Settings(severity={"UNKNOWN_FIELD": Severity.ERROR, "INVALID_VERSION": None})
     _, fs = check(text, settings=s)
     assert [(f.code, f.severity) for f in fs] == [("UNKNOWN_FIELD", E)]

@@ -135,9 +135,13 @@ RULES: dict[str, Rule] = {
              "Spec error code. The frontmatter `name` must equal the skill folder's name (compared after NFKC). The skill tool and skills-ref refuse the skill (error); Claude Code warns and loads it (warning in the `claude-code` profile); DeepSeek Harness does not check it (information in `dsh`).",
              ("set name to the folder name", "rename the folder")),
         # --- other fields ---
-        Rule("UNKNOWN_FIELD", I, "Field not defined by the profile", None,
-             "The field is not defined by the active profile. `agentskills` (skills-ref) rejects it (error); the skill tool preserves it; Claude Code ignores it and never shows it to the model.",
-             ("move under metadata",)),
+        Rule("UNKNOWN_FIELD", W, "Unknown field: rejected by the target, or a likely misspelling", None,
+             "`agentskills` (skills-ref) rejects every field outside its six, so that profile reports each one (error). "
+             "The other targets ignore unknown fields (the skill tool preserves them, Claude Code never shows them to the model), "
+             "so a custom key such as `category` or `author` is reported nowhere; only a likely misspelling of a field "
+             "(`descripton`, `allowed_tools`, `licence`: rapidfuzz ratio >= 80 or at most two edits) is a warning, "
+             "because the field the author meant silently does nothing.",
+             ("rename to the field meant", "move under metadata")),
         Rule("DEFERRED_FIELD", I, "Field deferred by the skill-tool spec", None,
              "Spec 000 §4.4 defers these Claude Code fields to v1.1: context, agent, hooks, model, effort, paths, shell, when_to_use. The skill tool keeps them but does not act on them."),
         Rule("CAMELCASE_FIELD", W, "camelCase spelling of a kebab-case field", None,

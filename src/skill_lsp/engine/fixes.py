@@ -164,6 +164,14 @@ def _metadata_value(doc: SkillDocument, f: Finding) -> list[Fix]:
                 safe=True, preferred=True)]
 
 
+def _unknown_field(doc: SkillDocument, f: Finding) -> list[Fix]:
+    meant = (f.data or {}).get("suggestion")
+    out = []
+    if meant and meant not in doc.entries:
+        out.append(Fix(f"Rename to '{meant}'", (Edit(f.start, f.end, meant),), preferred=True))
+    return out + _move_to_metadata(doc, f)
+
+
 def _move_to_metadata(doc: SkillDocument, f: Finding) -> list[Fix]:
     key = (f.data or {}).get("field")
     entry = doc.entries.get(key) if key else None
@@ -271,7 +279,7 @@ _BUILDERS: dict[str, Callable[[SkillDocument, Finding], list[Fix]]] = {
     "ABSOLUTE_LINK": _absolute_link,
     "INVALID_FRONTMATTER": _unquoted_colon,
     "METADATA_NOT_STRING": _metadata_value,
-    "UNKNOWN_FIELD": _move_to_metadata,
+    "UNKNOWN_FIELD": _unknown_field,
     "CAMELCASE_FIELD": _camel_case,
     "INVALID_VALUE": lambda d, f: _boolean_string(d, f) or _tools_form(d, f),
     "INVALID_TYPE": _tools_form,
