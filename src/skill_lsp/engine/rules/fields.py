@@ -112,11 +112,12 @@ def likely_misspelling(key: str, profile: Profile) -> str | None:
     if wanted in candidates:
         return candidates[wanted]
     match = process.extractOne(wanted, list(candidates), scorer=fuzz.ratio, score_cutoff=80)
-    if match is None:
-        match = process.extractOne(wanted, list(candidates), scorer=Levenshtein.distance, score_cutoff=2)
-        if match is None or len(wanted) < 6:
-            return None
-    return candidates[match[0]]
+    if match is not None:
+        return candidates[match[0]]
+    if len(wanted) < 6:
+        return None
+    nearest = min(candidates, key=lambda c: Levenshtein.distance(wanted, c))
+    return candidates[nearest] if Levenshtein.distance(wanted, nearest) <= 2 else None
 
 
 def _description(doc: SkillDocument) -> Iterator[Finding]:
