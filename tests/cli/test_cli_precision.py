@@ -22,3 +22,12 @@ def test_flow_scalars_with_colons_are_valid_yaml(tmp_path: Path):
     catalog = run_cli("catalog", ".", cwd=tmp_path)
     assert "flow" in catalog.stdout
     assert run_cli("preview", "flow", cwd=tmp_path).returncode == 0
+
+
+def test_a_case_variant_of_skill_md_is_an_error_not_zero_skills(tmp_path: Path):
+    write_skill(tmp_path, "demo", skill_text(), filename="SKILL.MD")
+    for target in (".", "demo", "demo/SKILL.MD"):
+        proc = run_cli("check", target, "--color", "never", cwd=tmp_path)
+        assert proc.returncode == 1, target
+        assert "error SKILL_FILE_CASE 'SKILL.MD' is not 'SKILL.md'" in proc.stdout
+        assert proc.stdout.splitlines()[-1] == "1 error in 1 of 1 skill"

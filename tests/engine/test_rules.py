@@ -600,6 +600,17 @@ def test_skill_under_secrets_is_sensitive(tmp_path: Path):
     assert results[0].doc is None
 
 
+@covers("SKILL_FILE_CASE")
+@pytest.mark.parametrize("filename", ["SKILL.MD", "Skill.md", "skill.MD"])
+def test_case_variant_of_skill_md_is_reported_not_read(tmp_path: Path, filename: str):
+    write_skill(tmp_path / "a", "demo", skill_text(), filename=filename)
+    _, results = _ws(tmp_path, "a")
+    f = only(results[0].findings, "SKILL_FILE_CASE")
+    assert f.severity is E and (f.start, f.end) == (0, 0)
+    assert f"'{filename}' is not 'SKILL.md'" in f.message
+    assert results[0].doc is None
+
+
 @covers("IO_ERROR")
 def test_skill_md_that_is_a_directory(tmp_path: Path):
     (tmp_path / "a" / "demo" / "SKILL.md").mkdir(parents=True)

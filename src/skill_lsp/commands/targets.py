@@ -54,7 +54,10 @@ def collect(paths: list[str], config: str | None, profile: str | None) -> Target
             continue
         if not os.path.isdir(path):
             d = os.path.dirname(path)
-            add(discovery.Location(d, path, -1, d), t.loose)
+            named = None
+            if discovery.is_case_variant(os.path.basename(path)):  # SKILL.MD named on the command line
+                named = discovery.locate(d, d, -1, [], settings.sensitive_patterns, skill_md=path)
+            add(named or discovery.Location(d, path, -1, d), t.loose)
             continue
         direct = discovery.locate(path, os.path.dirname(path), -1, [], settings.sensitive_patterns)
         if direct is not None:

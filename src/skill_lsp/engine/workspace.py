@@ -20,7 +20,8 @@ from .text import PositionTable, SourceText
 from .yamlnodes import resolve_scalar
 
 # Tool errors that keep a skill out of a harness's catalog (spec 000 §5.2).
-BLOCKING = frozenset({"INVALID_FRONTMATTER", "NAME_MISMATCH", "IO_ERROR", "OUTSIDE_WORKSPACE", "SENSITIVE"})
+BLOCKING = frozenset({"INVALID_FRONTMATTER", "NAME_MISMATCH", "IO_ERROR", "OUTSIDE_WORKSPACE", "SENSITIVE",
+                      "SKILL_FILE_CASE"})
 
 
 @dataclass(slots=True)
