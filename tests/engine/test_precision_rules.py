@@ -29,3 +29,21 @@ def test_links_leaving_the_skill_are_checked_for_existence(tmp_path: Path):
     found = _on_disk(tmp_path, "[a](../shared.md) [b](../../nope/missing.md)\n")
     assert [f.split(":")[0] for f in found] == ["LINK_OUTSIDE_SKILL", "BROKEN_LINK"]
     assert "'../../nope/missing.md' does not exist (and it leaves the skill folder)" in found[1]
+
+
+def test_trailing_whitespace_inside_code_blocks_is_not_reported():
+    body = "# T\n\n```py\nx = 1   \n```\n\n    indented   \n\nafter \n"
+    doc, fs = check(skill_text(body=body))
+    assert [(f.code, doc.src.line_of(f.start)) for f in fs] == [("TRAILING_WHITESPACE", 12)]
+
+
+def test_partial_versions_are_accepted_but_not_other_strings():
+    for ok in ("'1.0'", '"2"', "1.2.0"):
+        assert check(skill_text(extra=f"version: {ok}"))[1] == [], ok
+    assert [f.code for f in check(skill_text(extra="version: v1"))[1]] == ["INVALID_VERSION"]
+    assert [f.code for f in check(skill_text(extra="version: '1.0.0.0'"))[1]] == ["INVALID_VERSION"]
+
+
+def test_metadata_keys_are_shown_without_their_yaml_quotes():
+    _, fs = check(skill_text(extra='metadata:\n  "openclaw": {a: b}'))
+    assert [f.message for f in fs] == ["metadata value of 'openclaw' is a mapping; metadata values must be strings"]

@@ -151,7 +151,10 @@ RULES: dict[str, Rule] = {
              "The value is outside the field's documented set (for example `effort`, `context`, `shell`, `model`), or a boolean spelled as a string.",
              ("write the boolean unquoted", "separate allowed-tools with spaces")),
         Rule("INVALID_VERSION", W, "Version is not semver", None,
-             "`version` should be a semantic version such as `1.2.0` or `2.1.3-beta` (spec 000 §4.2)."),
+             "`version` should be a semantic version such as `1.2.0` or `2.1.3-beta` (spec 000 §4.2). "
+             "`1.0` and `2` are accepted: no harness reads `version` (the skill tool keeps it as metadata) and "
+             "semver tools coerce them to `1.0.0` and `2.0.0`. A bare number (`version: 1.0`, unquoted) is still "
+             "reported: YAML reads it as the float 1.0, which JavaScript prints as `1`."),
         Rule("UNKNOWN_LICENSE", W, "License is neither SPDX nor a bundled file", None,
              "`license` should be an SPDX identifier (MIT, Apache-2.0) or the name of a license file bundled in the skill."),
         Rule("METADATA_NOT_STRING", W, "Metadata value is not a string", None,
@@ -161,7 +164,9 @@ RULES: dict[str, Rule] = {
              "`arguments` declares named arguments (spec 000 §4.3): a mapping of argument name to an optional mapping with `type`, `required`, `description`. Claude Code also accepts a string or list of names."),
         # --- body ---
         Rule("TRAILING_WHITESPACE", W, "Trailing whitespace", None,
-             "Lines should not end in whitespace; exactly two spaces (a Markdown hard line break) are allowed.",
+             "Lines should not end in whitespace; exactly two spaces (a Markdown hard line break) are allowed. "
+             "Lines inside fenced and indented code blocks are not checked, as markdownlint's MD009 does by default "
+             "(`code_blocks: false`): some languages need the space and the model reads code verbatim.",
              ("trim this line", "trim all lines")),
         Rule("ABSOLUTE_LINK", W, "Absolute link", None,
              "Links must be relative to the skill folder (`/x`, `file://`, `C:\\`, `~/` break as soon as the skill is installed elsewhere).",

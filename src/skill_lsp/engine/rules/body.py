@@ -41,8 +41,16 @@ def _trailing_whitespace(doc: SkillDocument) -> Iterator[Finding]:
         only = start == line_start
         if end - start == 2 and text[start:end] == "  " and not only and start >= doc.body_start:
             continue  # a Markdown hard line break: allowed in the body, never on the fences or in the YAML
+        if start >= doc.body_start and _in_code_block(doc, start):
+            # As markdownlint MD009 (code_blocks: false): some languages need the space, and
+            # the model reads code verbatim; nothing for the author to fix.
+            continue
         yield make("TRAILING_WHITESPACE", "line holds only whitespace" if only else "trailing whitespace",
                    start, end, {"fix": "trim"}, tags=("unnecessary",))
+
+
+def _in_code_block(doc: SkillDocument, offset: int) -> bool:
+    return any(start <= offset < end for start, end in doc.body.code_blocks)
 
 
 def classify(target: str) -> str:

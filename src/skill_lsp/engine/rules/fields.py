@@ -19,6 +19,9 @@ from . import Context
 SEMVER = re.compile(
     r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$"
 )
+# '1.0' and '2': incomplete but unambiguous (npm's semver.coerce reads them as 1.0.0 and
+# 2.0.0) and no harness reads `version`; not worth an author's edit.
+_PARTIAL_VERSION = re.compile(r"^(0|[1-9]\d*)(?:\.(0|[1-9]\d*))?$")
 _LICENSE_WORDS = re.compile(r"^[A-Za-z0-9.+-]+(?:\s+(?:AND|OR|WITH)\s+[A-Za-z0-9.+-]+)*$")
 
 
@@ -167,7 +170,7 @@ def _typed(doc: SkillDocument, ctx: Context, key: str, entry: Entry, kind: str, 
         if kind == "enum" and values and value not in values:
             yield make("INVALID_VALUE", f"'{key}' must be one of {', '.join(values)}; got \"{value}\"", start, end,
                        {"field": key, "values": list(values)})
-        if key == "version" and not SEMVER.match(value):
+        if key == "version" and not (SEMVER.match(value) or _PARTIAL_VERSION.match(value)):
             yield make("INVALID_VERSION", f"'version' \"{value}\" is not a semantic version (e.g. 1.2.0)", start, end,
                        {"field": key})
         if key == "license":
@@ -202,9 +205,11 @@ def _typed(doc: SkillDocument, ctx: Context, key: str, entry: Entry, kind: str, 
             vv = resolve_scalar(vt) if vt.kind == "scalar" else None
             if vt.kind != "scalar" or not isinstance(vv, str):
                 kk = doc.text[k.start:k.end]
+                kt = k.target()
+                shown = kt.value if kt.kind == "scalar" else kk  # the key as parsed: no YAML quotes
                 fixable = vt.kind == "scalar" and vv is not None
                 yield make("METADATA_NOT_STRING",
-                           f"metadata value of '{kk}' is {_describe(vt, vv)}; metadata values must be strings",
+                           f"metadata value of '{shown}' is {_describe(vt, vv)}; metadata values must be strings",
                            # An empty value has no span of its own: point at the key instead.
                            *((v.start, v.end) if v.end > v.start else (k.start, max(k.end, k.start + 1))),
                            {"key": kk, "fixable": fixable, "value": doc.text[v.start:v.end] if fixable else None})
