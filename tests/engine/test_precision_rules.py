@@ -47,3 +47,21 @@ def test_partial_versions_are_accepted_but_not_other_strings():
 def test_metadata_keys_are_shown_without_their_yaml_quotes():
     _, fs = check(skill_text(extra='metadata:\n  "openclaw": {a: b}'))
     assert [f.message for f in fs] == ["metadata value of 'openclaw' is a mapping; metadata values must be strings"]
+
+
+def test_slash_command_links_to_a_plugin_skill_are_not_absolute_paths():
+    _, fs = check(skill_text(body="Load [`other`](/acme:other-skill), not [x](/docs/x.md).\n"))
+    assert [(f.code, f.data["target"]) for f in fs] == [("ABSOLUTE_LINK", "/docs/x.md")]
+
+
+def test_a_lone_zero_width_space_in_the_body_is_not_reported_but_a_bidi_override_is():
+    _, fs = check(skill_text(body="Math h\u200b(t) and \u202egnirts\u202c.\n"))
+    assert [f.code for f in fs] == ["INVISIBLE_CHARACTERS", "INVISIBLE_CHARACTERS"]
+
+
+def test_existing_link_outside_the_skill_is_information(tmp_path: Path):
+    (tmp_path / "skills" / "sibling").mkdir(parents=True)
+    (tmp_path / "skills" / "sibling" / "SKILL.md").write_text("x\n", encoding="utf-8")
+    path = write_skill(tmp_path / "skills", "demo", skill_text(body="[s](../sibling/SKILL.md)\n"))
+    _, fs = check(path.read_text(encoding="utf-8"), path=str(path), on_disk=True)
+    assert [(f.code, f.severity.name) for f in fs] == [("LINK_OUTSIDE_SKILL", "INFO")]

@@ -169,16 +169,21 @@ RULES: dict[str, Rule] = {
              "(`code_blocks: false`): some languages need the space and the model reads code verbatim.",
              ("trim this line", "trim all lines")),
         Rule("ABSOLUTE_LINK", W, "Absolute link", None,
-             "Links must be relative to the skill folder (`/x`, `file://`, `C:\\`, `~/` break as soon as the skill is installed elsewhere).",
+             "Links must be relative to the skill folder (`/x`, `file://`, `C:\\`, `~/` break as soon as the skill is installed elsewhere). "
+             "`/plugin:skill` is a slash-command reference to another skill, not a path, and is not reported.",
              ("make it relative",)),
         Rule("BROKEN_LINK", W, "Link target not found", None,
              "The relative link (percent-decoded) points at no file in the skill folder."),
-        Rule("LINK_OUTSIDE_SKILL", W, "Link leaves the skill folder", None,
-             "A relative link climbs out of the skill folder with `..`. Harnesses install the skill folder alone, so the target will be missing."),
+        Rule("LINK_OUTSIDE_SKILL", I, "Link leaves the skill folder", None,
+             "A relative link climbs out of the skill folder with `..` to a file that exists. It resolves in this repository "
+             "and inside a plugin installed whole, but not where the skill folder is installed alone. Information, not a "
+             "warning: on the corpus nearly every one pointed at a sibling skill of the same plugin (issue 11 audit). "
+             "A target that does not exist is BROKEN_LINK."),
         Rule("BODY_TOO_LONG", W, "Body over 500 lines", None,
              "The agentskills spec recommends keeping SKILL.md under 500 lines; move detail into references/."),
         Rule("SKILL_TOO_LARGE", W, "Instructions over the recommended size", None,
-             "The agentskills spec recommends instructions under 5,000 tokens (estimated offline)."),
+             "The agentskills spec recommends instructions under 5,000 tokens. The count is an offline estimate, so "
+             "only more than 10 % over (5,500) is reported."),
         # --- discovery and workspace ---
         Rule("SHADOWED", W, "Skill shadowed by a higher-precedence root", None,
              "A skill with the same name lives in a root with lower index; harnesses load that one and never this one."),
@@ -231,7 +236,7 @@ RULES: dict[str, Rule] = {
         Rule("DYNAMIC_COMMAND_NOT_ALLOWED", W, "`!` command not permitted by allowed-tools", None,
              "The skill declares `allowed-tools` but no `Bash` rule covers a `` !`command` `` in its body, so Claude Code's permission check stops the command when the skill loads (documented, not verified)."),
         Rule("INVISIBLE_CHARACTERS", W, "Invisible or bidirectional characters", None,
-             "Zero-width spaces, bidi overrides and isolates (Trojan Source), the word joiner, a stray BOM or Unicode tag characters in the body or description: the model reads them, a reviewer does not see them. Joiners and direction marks next to non-ASCII text (emoji, Arabic, Indic scripts) are left alone.",
+             "Zero-width spaces (a lone one in the body is not reported: it hides nothing), bidi overrides and isolates (Trojan Source), the word joiner, a stray BOM or Unicode tag characters in the body or description: the model reads them, a reviewer does not see them. Joiners and direction marks next to non-ASCII text (emoji, Arabic, Indic scripts) are left alone.",
              ("delete the invisible characters",)),
         Rule("HIDDEN_COMMENT", W, "Instruction hidden in an HTML comment", None,
              "HTML comments are invisible in rendered Markdown but harnesses pass the body to the model verbatim. A comment that tells the model to ignore instructions, keep something from the user, or fetch/send data is reported."),

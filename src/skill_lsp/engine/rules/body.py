@@ -53,10 +53,17 @@ def _in_code_block(doc: SkillDocument, offset: int) -> bool:
     return any(start <= offset < end for start, end in doc.body.code_blocks)
 
 
+# `/plugin:skill`: how Claude Code names a plugin's skill as a slash command; a link to
+# it points at a skill, not a file (UiPath's skills cross-link this way).
+_SLASH_COMMAND = re.compile(r"^/[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$")
+
+
 def classify(target: str) -> str:
-    """'url' | 'absolute' | 'anchor' | 'relative' for a link destination."""
+    """'url' | 'absolute' | 'anchor' | 'relative' | 'command' for a link destination."""
     if not target or target.startswith("#"):
         return "anchor"
+    if _SLASH_COMMAND.match(target):
+        return "command"
     if _WINDOWS_ABS.match(target):
         return "absolute"
     if target.startswith("file:"):
@@ -179,7 +186,9 @@ def _size(doc: SkillDocument) -> Iterator[Finding]:
     body = doc.body_text
     if len(body) > MAX_INSTRUCTION_TOKENS * 2:  # cheap bound before estimating
         tokens = estimate_tokens(body)
-        if tokens > MAX_INSTRUCTION_TOKENS:
+        # The count is an offline estimate: within 10 % of the recommendation it is noise
+        # (issue 11 audit: 5,030 and 5,252 estimated tokens are nothing an author would cut).
+        if tokens > MAX_INSTRUCTION_TOKENS * 1.1:
             line = first_body_line
             yield make("SKILL_TOO_LARGE", f"instructions are about {tokens:,} tokens; the spec recommends under "
                        f"{MAX_INSTRUCTION_TOKENS:,} (offline estimate)", src.line_start(line),
