@@ -65,3 +65,16 @@ def test_existing_link_outside_the_skill_is_information(tmp_path: Path):
     path = write_skill(tmp_path / "skills", "demo", skill_text(body="[s](../sibling/SKILL.md)\n"))
     _, fs = check(path.read_text(encoding="utf-8"), path=str(path), on_disk=True)
     assert [(f.code, f.severity.name) for f in fs] == [("LINK_OUTSIDE_SKILL", "INFO")]
+
+
+def test_missing_frontmatter_outside_any_skills_folder_is_information(tmp_path: Path):
+    from skill_lsp.commands.targets import collect  # noqa: PLC0415
+    from skill_lsp.engine.config import Settings  # noqa: PLC0415
+    from skill_lsp.engine.workspace import check_file  # noqa: PLC0415
+
+    write_skill(tmp_path / "flavors" / "web", "demo", "<!-- fragment -->\n# Part\n")
+    write_skill(tmp_path / "skills", "real", "# no frontmatter\n")
+    t = collect([str(tmp_path)], None, None)
+    got = {loc.dir.rsplit("/", 1)[-1]: [(f.code, f.severity.name) for f in check_file(loc.path, Settings(), loc).findings]
+           for loc in t.locations + t.loose}
+    assert got == {"demo": [("MISSING_FRONTMATTER", "INFO")], "real": [("MISSING_FRONTMATTER", "ERROR")]}

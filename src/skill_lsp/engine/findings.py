@@ -256,8 +256,9 @@ RULES: dict[str, Rule] = {
         Rule("BACKSLASH_PATH", W, "Backslash in a skill-relative path", None,
              "`scripts\\lint.py` names a file called `scripts\\lint.py` on macOS and Linux. Skill paths are `/`-separated (agentskills spec: relative paths).",
              ("use forward slashes",)),
-        Rule("PERSONAL_PATH", W, "Path into one person's home folder", None,
-             "`/Users/alice/...`, `/home/bob/...` or `C:\\Users\\carol\\...` exist only on the author's machine. Placeholder names (`user`, `you`, `runner`, ...) are skipped."),
+        Rule("PERSONAL_PATH", I, "Path into one person's home folder", None,
+             "`/Users/alice/...`, `/home/bob/...` or `C:\\Users\\carol\\...` exist only on the author's machine. Placeholder names (`user`, `you`, `runner`, ...) are skipped. "
+             "Information: on the corpus a third were worked examples or provenance notes nobody would edit (issue 11 audit)."),
         Rule("MISSING_MENTIONED_FILE", H, "Path in inline code does not exist", None,
              "Inline code such as `` `scripts/extract.py` `` names a file under scripts/, references/, assets/, templates/ or examples/ that is not in the skill folder. The model will try to open or run it and fail."),
         Rule("SCRIPT_NO_SHEBANG", W, "Script run directly has no shebang", None,

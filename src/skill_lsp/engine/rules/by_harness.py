@@ -59,7 +59,7 @@ SEVERITY_BY_HARNESS: dict[str, dict[str, str]] = {
     "REFERENCE_TOO_DEEP": _row("hint"),
     "UNREFERENCED_FILE": _row("hint"),
     "BACKSLASH_PATH": _row("warning"),
-    "PERSONAL_PATH": _row("warning"),
+    "PERSONAL_PATH": _row("info"),  # issue 11 audit: 4 of 6 actionable (examples, provenance notes)
     "MISSING_MENTIONED_FILE": _row("hint"),
     "SCRIPT_NO_SHEBANG": _row("warning"),
     "SCRIPT_NOT_EXECUTABLE": _row("hint"),
