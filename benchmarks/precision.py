@@ -38,6 +38,26 @@ SAMPLE = 20
 AUDITED = ("error", "warning")
 TARGET = 90.0  # % actionable per code
 
+# What the first reading of the samples found, and what changed in the rules because of
+# it (the verdicts above are on the rules as they are now).
+AUDIT_CHANGES = [
+    ("UNKNOWN_FIELD", "22,607 info lines, 80 % of all output, every one a custom key (slug, category, author) no "
+     "target but skills-ref rejects: now reported only under `agentskills` or as a likely misspelling (warning)."),
+    ("ABSOLUTE_LINK", "10 of 20 false: `/uipath:uipath-solution` is a slash-command reference to another skill, "
+     "not a path. Such links are no longer reported."),
+    ("LINK_OUTSIDE_SKILL", "the existing targets were sibling skills of the same plugin, which resolve when the "
+     "plugin is installed whole: lowered to info. Missing targets outside the folder are now BROKEN_LINK."),
+    ("SKILL_TOO_LARGE", "3 of 20 noise (5,030 to 5,360 estimated tokens, within the estimate's error): reported "
+     "only past 10 % over the recommendation."),
+    ("INVISIBLE_CHARACTERS", "5 of 6 on one line of pasted math, all lone zero-width spaces: a lone U+200B in the "
+     "body is no longer reported (bidi controls, tag characters and runs still are)."),
+    ("PERSONAL_PATH", "4 of 6 actionable (the rest worked examples and provenance notes): lowered to info."),
+    ("MISSING_FRONTMATTER", "0 of 4 actionable: template fragments named SKILL.md under UiPath's skill-flavors/, "
+     "where no harness looks: information when no skills/ folder holds the file."),
+    ("TRAILING_WHITESPACE", "not audited as noise, but spaces inside fenced and indented code are no longer "
+     "reported (markdownlint MD009's default)."),
+]
+
 
 def run_check(corpus: Path) -> dict:
     proc = subprocess.run([*skill_lsp_cmd(), "check", "--format", "json", "--fail-on", "never", str(corpus)],
@@ -110,7 +130,9 @@ def write_report(data: dict, corpus: Path, verdicts: dict) -> str:
         share = f"{100 * tally['actionable'] / judged:.0f} %" if judged else "–"
         out.append(f"| `{code}` | {len(picked[code])} | {tally['actionable']} | {tally['noise']} | "
                    f"{tally['false']} | {tally['unaudited']} | {share} |")
-    out += ["", *details]
+    out += ["", "## Rules changed by the audit", ""]
+    out += [f"- `{code}`: {what}" for code, what in AUDIT_CHANGES]
+    out += ["", "## Sampled findings", "", *details]
     return "\n".join(out).rstrip() + "\n"
 
 
