@@ -108,6 +108,7 @@ def run_cli(*args: str, cwd: Path | str = REPO, env: dict[str, str] | None = Non
     """``python -m skill_lsp ARGS`` in a subprocess."""
     e = dict(os.environ)
     e.pop("NO_COLOR", None)
+    e.pop("FORCE_COLOR", None)
     e["PYTHONPATH"] = str(SRC) + os.pathsep + e.get("PYTHONPATH", "")
     if env:
         e.update(env)

@@ -34,8 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     c = sub.add_parser("check", help="lint skills (workspace folders, skill folders or SKILL.md files)")
-    c.add_argument("paths", nargs="*", default=["."], metavar="PATH")
-    c.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
+    c.add_argument("paths", nargs="*", default=["."], metavar="PATH",
+                   help="workspace folder, skill folder or SKILL.md (default: the current folder)")
+    c.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text",
+                   help="text (default), json, sarif (code scanning) or github (Actions annotations)")
     c.add_argument("--fail-on", choices=("error", "warning", "info", "hint", "never"), default="error",
                    help="exit 1 when a finding has at least this severity (default: error)")
     c.add_argument("--target", metavar="NAME[,NAME...]", help=target_help)
@@ -43,7 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--config", help="config file (TOML; default: .skill-lsp.toml or pyproject.toml [tool.skill-lsp])")
     c.add_argument("--fix", action="store_true", help="apply every safe fix in place")
     c.add_argument("--diff", action="store_true", help="with --fix: print the fixes as a unified diff, write nothing")
-    c.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    c.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="colour the text format (default auto: on a terminal; NO_COLOR and FORCE_COLOR are honoured)")
     c.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default: CPU count for large runs)")
 
     for name, helptext in (("preview", "print exactly what a harness hands the model when the skill activates"),
@@ -55,14 +58,17 @@ def build_parser() -> argparse.ArgumentParser:
             q.add_argument("--as-user", action="store_true", help="user-initiated activation (passes disable-model-invocation)")
             q.add_argument("--workspace", default=".", help="workspace folder for name lookup (default: .)")
         else:
-            q.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+            q.add_argument("paths", nargs="*", default=["."], metavar="PATH",
+                           help="workspace folder or skills folder (default: the current folder)")
             q.add_argument("--state", choices=("first", "replacement"), default="first",
                            help="DSH: first publication or replacement wording")
-        q.add_argument("--dialect", choices=DIALECT_NAMES, default=None)
-        q.add_argument("--format", choices=("text", "json"), default="text")
-        q.add_argument("--config")
-        q.add_argument("--target", metavar="NAME[,NAME...]", help=target_help)
+        q.add_argument("--dialect", choices=DIALECT_NAMES, default=None,
+                       help="the harness whose wording to reproduce (default: the configured dialect)")
+        q.add_argument("--format", choices=("text", "json"), default="text",
+                       help="text: exactly what the model sees (default); json: with the details")
+        q.add_argument("--config", help="config file (TOML; default: .skill-lsp.toml or pyproject.toml [tool.skill-lsp])")
         q.add_argument("--profile", choices=list(HARNESSES), help="one target (alias of --target NAME)")
+        q.add_argument("--target", metavar="NAME[,NAME...]", help=target_help)
 
     s = sub.add_parser("serve", help="run the language server (stdio by default)")
     s.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
@@ -70,17 +76,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("schema", help="print a JSON Schema of the frontmatter (for yaml-language-server)")
     r = sub.add_parser("rules", help="print the rule table")
-    r.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    r.add_argument("--format", choices=("text", "markdown", "json"), default="text",
+                   help="text (default), markdown (docs/rules.md) or json")
 
     h = sub.add_parser("harnesses", help="print what each harness reads, lists and refuses")
-    h.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    h.add_argument("--format", choices=("text", "markdown", "json"), default="text",
+                   help="text (default), markdown (docs/harnesses.md) or json")
 
     # Shell completion and the examples at the end of every subcommand's --help.
     from .commands.completion import SHELLS  # noqa: PLC0415
     from .commands.examples import EXAMPLES  # noqa: PLC0415
 
     k = sub.add_parser("completion", help="print a shell completion script (bash, zsh or fish)")
-    k.add_argument("shell", choices=SHELLS)
+    k.add_argument("shell", choices=SHELLS, help="the shell to print the script for")
     for name, sp in sub.choices.items():
         sp.epilog = EXAMPLES.get(name)
         sp.formatter_class = argparse.RawDescriptionHelpFormatter
@@ -90,6 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "check" and args.diff and not args.fix:
+        parser.error("--diff needs --fix (check --fix --diff shows the fixes without writing them)")
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE

@@ -196,3 +196,16 @@ def test_bench_hostile(tmp_path: Path) -> None:
     cases = [r["case"] for r in data["rows"]]
     assert len(cases) == len(YAML_CASES) + len(TEXT_CASES) + 4 == len(set(cases))
     assert {r["budget_s"] for r in data["rows"]} == {1.0, 5.0, 60.0}
+
+
+def test_precision_report_on_a_tiny_corpus(tmp_path: Path):
+    corpus = tmp_path / "corpus"
+    skill = corpus / "repo" / "skills" / "demo"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: Demo Skill\ndescription: Does a thing. Use when testing.\n---\n"
+                                    "# Demo\n[gone](missing.md)\n", encoding="utf-8")
+    out = tmp_path / "precision.md"
+    run_script(str(BENCH / "precision.py"), "--corpus", str(corpus), "--out", str(out))
+    text = out.read_text(encoding="utf-8")
+    assert "| `BROKEN_LINK` | warning |" in text and "| `NAME_INVALID` | error |" in text
+    assert "- `repo/skills/demo/SKILL.md:6:8` **unaudited**" in text  # no verdict for a new finding

@@ -164,7 +164,7 @@ def test_collect_on_a_skill_folder_and_a_file(tmp_path: Path):
 
 def test_collect_reports_a_missing_path(tmp_path: Path):
     t = collect([str(tmp_path / "nope")], None, None)
-    assert t.problems == [f"no such file or folder: {tmp_path / 'nope'}"]
+    assert t.errors == [f"no such file or folder: {tmp_path / 'nope'}"]
 
 
 # --------------------------------------------------------------------- fence

@@ -18,17 +18,20 @@ MENUS = [
         ('NAME_MISMATCH', "Rename the folder to 'foo'", False, False, ('bar', 'foo'), '---\nname: foo\ndescription: d\n---\n'),
     ]),
     ('invalid', '---\nname: My Skill\ndescription: d\n---\n', 'my-skill', 'skill-tool', [
-        ('NAME_INVALID', "Change name to 'my-skill'", False, True, None, '---\nname: my-skill\ndescription: d\n---\n'),
+        ('NAME_INVALID', "Set name to the folder name 'my-skill'", False, True, None, '---\nname: my-skill\ndescription: d\n---\n'),
     ]),
     ('invalid-folder', '---\nname: My_Tool\ndescription: d\n---\n', 'other', 'skill-tool', [
-        ('NAME_INVALID', "Change name to 'my-tool'", False, True, None, '---\nname: my-tool\ndescription: d\n---\n'),
-        ('NAME_INVALID', "Set name to the folder name 'other'", False, False, None, '---\nname: other\ndescription: d\n---\n'),
+        # A valid folder name wins (its kebab-case would create a mismatch); never a folder
+        # rename to an invalid name.
+        ('NAME_INVALID', "Set name to the folder name 'other'", False, True, None, '---\nname: other\ndescription: d\n---\n'),
+        ('NAME_MISMATCH', "Set name to the folder name 'other'", False, True, None, '---\nname: other\ndescription: d\n---\n'),
     ]),
     ('metadata', '---\nname: demo\ndescription: d\nmetadata:\n  n: 3\n  on: true\n---\n', 'demo', 'skill-tool', [
         ('METADATA_NOT_STRING', 'Quote the value ("3")', True, True, None, '---\nname: demo\ndescription: d\nmetadata:\n  n: "3"\n  on: true\n---\n'),
         ('METADATA_NOT_STRING', 'Quote the value ("true")', True, True, None, '---\nname: demo\ndescription: d\nmetadata:\n  n: 3\n  on: "true"\n---\n'),
     ]),
-    ('unknown', '---\nname: demo\ndescription: d\nx-tags: [café, b]\nx-flag: true\nx-none: ~\n---\n', 'demo', 'skill-tool', [
+    # Only a target that rejects unknown fields reports them (skills-ref: agentskills).
+    ('unknown', '---\nname: demo\ndescription: d\nx-tags: [café, b]\nx-flag: true\nx-none: ~\n---\n', 'demo', 'agentskills', [
         ('UNKNOWN_FIELD', "Move 'x-tags' under metadata", False, False, None, '---\nname: demo\ndescription: d\nx-flag: true\nx-none: ~\nmetadata:\n  x-tags: "[\\"café\\", \\"b\\"]"\n---\n'),
         ('UNKNOWN_FIELD', "Move 'x-flag' under metadata", False, False, None, '---\nname: demo\ndescription: d\nx-tags: [café, b]\nx-none: ~\nmetadata:\n  x-flag: "true"\n---\n'),
         ('UNKNOWN_FIELD', "Move 'x-none' under metadata", False, False, None, '---\nname: demo\ndescription: d\nx-tags: [café, b]\nx-flag: true\nmetadata:\n  x-none: ""\n---\n'),

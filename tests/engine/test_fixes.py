@@ -51,9 +51,26 @@ def test_name_mismatch_offers_a_folder_rename():
     assert rename.rename == ("/virtual/demo", os.path.join("/virtual", "other"))
 
 
-def test_name_invalid_suggests_kebab_case():
-    new, _ = fixed(skill_text(name="My Skill_v2"), "NAME_INVALID", "Change name", folder="x")
+def test_name_invalid_suggests_kebab_case_when_the_folder_is_not_a_valid_name():
+    new, _ = fixed(skill_text(name="My Skill_v2"), "NAME_INVALID", "Change name", folder="My Folder")
     assert new == skill_text(name="my-skill-v2")
+
+
+def test_name_invalid_prefers_a_valid_folder_name():
+    # kebab-case of the name would be 'eleven-labs-automation': a new mismatch.
+    doc, fs = check(skill_text(name="ElevenLabs Automation"), folder="elevenlabs-automation")
+    finding = next(f for f in fs if f.code == "NAME_INVALID")
+    first = fixes_for(doc, finding)[0]
+    assert first.preferred and "elevenlabs-automation" in first.title
+    assert "NAME_MISMATCH" not in [f.code for f in fs]  # same letters: only the form is wrong
+
+
+def test_name_mismatch_is_kept_when_the_name_is_also_invalid():
+    doc, fs = check(skill_text(name="Check Agent Trust"), folder="agent-guild-trust")
+    assert [f.code for f in fs if f.code.startswith("NAME_")] == ["NAME_INVALID", "NAME_MISMATCH"]
+    mismatch = next(f for f in fs if f.code == "NAME_MISMATCH")
+    # No folder rename to an invalid name; setting the name to the folder stays.
+    assert [x.rename for x in fixes_for(doc, mismatch)] == [None]
 
 
 def test_name_invalid_offers_the_folder_name_too():
@@ -124,13 +141,13 @@ def test_metadata_value_is_quoted():
 
 def test_unknown_field_moves_under_existing_metadata():
     text = skill_text(extra="author: Jane Doe\nmetadata:\n  owner: docs")
-    new, fix = fixed(text, "UNKNOWN_FIELD", "metadata")
+    new, fix = fixed(text, "UNKNOWN_FIELD", "metadata", profile="agentskills")
     assert new == skill_text(extra='metadata:\n  owner: docs\n  author: "Jane Doe"')
     assert not fix.safe
 
 
 def test_unknown_field_creates_metadata_when_absent():
-    new, _ = fixed(skill_text(extra="tags: [a, b]"), "UNKNOWN_FIELD", "metadata")
+    new, _ = fixed(skill_text(extra="tags: [a, b]"), "UNKNOWN_FIELD", "metadata", profile="agentskills")
     assert new == skill_text(extra='metadata:\n  tags: "[\\"a\\", \\"b\\"]"')
     _, fs = check(new)
     assert fs == []
@@ -276,7 +293,7 @@ def test_fix_all_result_for_the_common_problems():
         "[x](/nowhere/abs.md)\n"
     )
     _, after = check(once)
-    assert codes(after) == ["UNKNOWN_FIELD", "ABSOLUTE_LINK"]
+    assert codes(after) == ["ABSOLUTE_LINK"]  # 'author' is a custom field nobody rejects
 
 
 def test_fix_all_repeats_until_nothing_is_left():
@@ -291,3 +308,9 @@ def test_fix_all_repeats_until_nothing_is_left():
 def test_fix_all_quotes_the_unquoted_colon():
     once = fix_all_text(MESSY, "/virtual/demo/SKILL.md", Settings(), on_disk=False)
     assert once == '---\nname: demo\ndescription: "Use when: you need it"\n---\n'
+
+
+def test_misspelt_field_is_renamed_to_the_field_meant():
+    new, fix = fixed(skill_text(extra="allowed_tools: Read"), "UNKNOWN_FIELD", "Rename")
+    assert new == skill_text(extra="allowed-tools: Read")
+    assert fix.preferred and not fix.safe

@@ -313,12 +313,19 @@ def test_name_mismatch_compares_after_nfkc():
 
 
 @covers("UNKNOWN_FIELD")
-def test_unknown_field_is_info_on_the_key_under_skill_tool():
-    doc, fs = check(skill_text(extra="author: Jane"))
+def test_unknown_field_is_a_likely_misspelling_under_skill_tool():
+    doc, fs = check(skill_text(extra="licence: MIT"))
     f = only(fs, "UNKNOWN_FIELD")
-    assert f.severity is INFO
-    assert rng(doc, f) == ((3, 0), (3, 6))
-    assert f.data == {"field": "author"}
+    assert f.severity is W
+    assert rng(doc, f) == ((3, 0), (3, 7))
+    assert f.data == {"field": "licence", "suggestion": "license"}
+    assert "did you mean 'license'?" in f.message
+
+
+@pytest.mark.parametrize("key", ["author", "category", "slug", "tags", "version", "when"])
+def test_custom_fields_are_not_reported_where_the_target_ignores_them(key: str):
+    _, fs = check(skill_text(extra=f"{key}: x"), profile="claude-code")
+    assert "UNKNOWN_FIELD" not in codes(fs)
 
 
 @covers("DEFERRED_FIELD")
@@ -508,7 +515,7 @@ def test_check_links_off_silences_broken_links(tmp_path: Path):
 def test_link_climbing_out_of_the_skill():
     doc, fs = check(skill_text(body="[s](../shared/README.md)\n"))
     f = only(fs, "LINK_OUTSIDE_SKILL")
-    assert f.severity is W
+    assert f.severity is INFO  # issue 11 audit: sibling skills of a plugin, nearly always
     assert rng(doc, f) == ((4, 4), (4, 23))
     assert f.data == {"target": "../shared/README.md"}
 
@@ -593,6 +600,17 @@ def test_skill_under_secrets_is_sensitive(tmp_path: Path):
     assert results[0].doc is None
 
 
+@covers("SKILL_FILE_CASE")
+@pytest.mark.parametrize("filename", ["SKILL.MD", "Skill.md", "skill.MD"])
+def test_case_variant_of_skill_md_is_reported_not_read(tmp_path: Path, filename: str):
+    write_skill(tmp_path / "a", "demo", skill_text(), filename=filename)
+    _, results = _ws(tmp_path, "a")
+    f = only(results[0].findings, "SKILL_FILE_CASE")
+    assert f.severity is E and (f.start, f.end) == (0, 0)
+    assert f"'{filename}' is not 'SKILL.md'" in f.message
+    assert results[0].doc is None
+
+
 @covers("IO_ERROR")
 def test_skill_md_that_is_a_directory(tmp_path: Path):
     (tmp_path / "a" / "demo" / "SKILL.md").mkdir(parents=True)
@@ -606,7 +624,7 @@ def test_skill_md_that_is_a_directory(tmp_path: Path):
 
 
 def test_severity_override_and_off():
-    text = skill_text(extra="author: x\nversion: v1")
+    text = skill_text(extra="licence: x\nversion: v1")
     s = Settings(severity={"UNKNOWN_FIELD": Severity.ERROR, "INVALID_VERSION": None})
     _, fs = check(text, settings=s)
     assert [(f.code, f.severity) for f in fs] == [("UNKNOWN_FIELD", E)]

@@ -186,9 +186,9 @@ def test_spec_fields_are_never_unknown_even_where_a_harness_ignores_them():
 
 
 def test_historical_profiles_keep_their_messages():
-    _, fs = check(skill_text(extra="author: Jane"), profile="skill-tool")
-    assert only(fs, "UNKNOWN_FIELD").message == ("'author' is not defined by the skill-tool spec; "
-                                                 "it is preserved but has no effect")
+    _, fs = check(skill_text(extra="author: Jane"), profile="agentskills")
+    assert only(fs, "UNKNOWN_FIELD").message == ("unexpected field 'author': the agentskills spec allows only name, "
+                                                 "description, license, allowed-tools, metadata and compatibility")
     _, fs = check(PDF, folder="pdf", profile="skill-tool")
     assert only(fs, "NAME_MISMATCH").message == ('frontmatter \'name\' ("pdf-toolkit") does not match the skill '
                                                  'folder ("pdf")')

@@ -44,8 +44,10 @@ def check_locations(locations: list[Location], settings: Settings, jobs: int = 0
 
 def run(args: Namespace) -> int:
     targets = collect(args.paths, args.config, args.profile, args.target)
-    for problem in targets.problems:
+    for problem in targets.errors + targets.problems:
         print(f"skill-lsp: {problem}", file=sys.stderr)
+    if targets.errors:
+        return 2  # a missing PATH or --config file: nothing linted, no summary
     settings = targets.settings
     # Results keep position tables, not texts: memory follows the findings, not the bytes read.
     results = check_locations(targets.locations + targets.loose, settings, args.jobs)
@@ -55,9 +57,13 @@ def run(args: Namespace) -> int:
     if args.fix:
         from .fix import apply_fixes  # noqa: PLC0415
 
-        results = apply_fixes(results, settings, diff=args.diff, out=sys.stdout)
+        results, log = apply_fixes(results, settings, diff=args.diff, out=sys.stdout)
         if args.diff:
-            return 0
+            # As `ruff --diff`: exit 1 while fixes are pending, so CI can gate on it.
+            log.write(sys.stderr, pending=True)
+            return 1 if log.files else 0
+        # stdout stays machine-readable for json, sarif and github.
+        log.write(sys.stdout if args.format == "text" else sys.stderr, pending=False)
     report.write(results, args.format, sys.stdout, color=report.use_color(args.color, sys.stdout))
     if targets.problems:
         return 2

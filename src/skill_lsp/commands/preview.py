@@ -8,14 +8,22 @@ import sys
 from argparse import Namespace
 
 from ..engine import discovery
-from ..engine.config import DEFAULT_ROOTS
+from ..engine.config import DEFAULT_ROOTS, Settings
 from ..engine.preview import activate, catalog, parse_arguments, records_for, result_json
 from ..engine.workspace import SkillResult, check_file, link_skills
-from .targets import collect, load_settings
+from .targets import Targets, collect, load_settings
 
 
 def _checked(locations: list[discovery.Location], settings) -> list[SkillResult]:
     return [check_file(loc.path, settings, loc) for loc in locations]
+
+
+def _listed(targets: Targets, settings: Settings) -> list[SkillResult]:
+    """The skills a catalog lists: a harness lists what is in its roots; skills found
+    elsewhere count only when there are no roots at all (`catalog plugins/x/skills`)."""
+    in_roots = _checked(targets.locations, settings)
+    link_skills(in_roots, settings)
+    return in_roots if in_roots else _checked(targets.loose, settings)
 
 
 def _write_exact(text: str) -> None:
@@ -42,13 +50,23 @@ def run_preview(args: Namespace) -> int:
             return 2
         if args.workspace == ".":
             workspace = _workspace_of(p)
-    settings, problems = load_settings(workspace, args.config, args.profile, args.target)
-    for problem in problems:
-        print(f"skill-lsp: {problem}", file=sys.stderr)
-    roots = settings.resolved_roots(workspace)
-    locations = discovery.scan_roots(roots, settings.sensitive_patterns)
-    results = _checked(locations, settings)
-    link_skills(results, settings)
+    if path_like:
+        settings, problems = load_settings(workspace, args.config, args.profile, args.target)
+        for problem in problems:
+            print(f"skill-lsp: {problem}", file=sys.stderr)
+        roots = settings.resolved_roots(workspace)
+        results = _checked(discovery.scan_roots(roots, settings.sensitive_patterns), settings)
+        link_skills(results, settings)
+    else:
+        # By name: the skills `catalog` lists for this workspace, nested ones included.
+        targets = collect([workspace], args.config, args.profile, args.target)
+        for problem in targets.errors + targets.problems:
+            print(f"skill-lsp: {problem}", file=sys.stderr)
+        if targets.errors:
+            return 2
+        settings = targets.settings
+        roots = settings.resolved_roots(workspace)
+        results = _listed(targets, settings)
     if path_like and not any(os.path.realpath(r.path) == os.path.realpath(p) for r in results):
         loc = discovery.locate(os.path.dirname(p), os.path.dirname(os.path.dirname(p)), -1, [],
                                settings.sensitive_patterns) or discovery.Location(os.path.dirname(p), p, -1, os.path.dirname(p))
@@ -103,14 +121,12 @@ def _workspace_of(skill_md: str) -> str:
 
 def run_catalog(args: Namespace) -> int:
     targets = collect(args.paths, args.config, args.profile, args.target)
-    for problem in targets.problems:
+    for problem in targets.errors + targets.problems:
         print(f"skill-lsp: {problem}", file=sys.stderr)
+    if targets.errors:
+        return 2  # no empty catalog for a path that does not exist
     settings = targets.settings
-    in_roots = _checked(targets.locations, settings)
-    link_skills(in_roots, settings)
-    # A harness lists what is in its roots; skills found elsewhere count only when
-    # there are no roots at all (e.g. `skill-lsp catalog plugins/x/skills`).
-    results = in_roots if in_roots else _checked(targets.loose, settings)
+    results = _listed(targets, settings)
     roots = settings.resolved_roots(targets.workspace)
     records = records_for(results, len(roots))
     dialect = args.dialect or settings.dialect

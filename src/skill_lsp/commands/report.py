@@ -24,6 +24,8 @@ def use_color(mode: str, stream: TextIO) -> bool:
         return True
     if mode == "never" or os.environ.get("NO_COLOR"):
         return False
+    if os.environ.get("FORCE_COLOR"):  # force-color.org: set and non-empty; NO_COLOR wins, as in CPython
+        return True
     return hasattr(stream, "isatty") and stream.isatty()
 
 

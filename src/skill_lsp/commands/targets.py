@@ -14,15 +14,22 @@ from ..engine.discover import discover
 class Targets:
     workspace: str
     settings: Settings
-    problems: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # settings warnings: lint anyway, exit 2
+    errors: list[str] = field(default_factory=list)  # a missing PATH or --config file: nothing is linted
     locations: list[discovery.Location] = field(default_factory=list)  # in roots, with precedence
     loose: list[discovery.Location] = field(default_factory=list)  # found elsewhere by the recursive search
 
 
+def missing_config(config: str | None) -> str | None:
+    if config is not None and not os.path.isfile(config):
+        return f"config file not found: {config}"
+    return None
+
+
 def load_settings(workspace: str, config: str | None, profile: str | None,
                   target: str | None = None) -> tuple[Settings, list[str]]:
-    if config is not None and not os.path.isfile(config):
-        return Settings(), [f"config file not found: {config}"]
+    if (missing := missing_config(config)) is not None:
+        return Settings(), [missing]
     settings, problems = load_workspace(workspace, config)
     if profile:
         settings, more = merge(settings, {"profile": profile}, "--profile")
@@ -43,6 +50,10 @@ def collect(paths: list[str], config: str | None, profile: str | None, target: s
     """
     first_dir = next((p for p in paths if os.path.isdir(p)), None)
     workspace = os.path.abspath(first_dir or os.path.dirname(os.path.abspath(paths[0])) if paths else ".")
+    errors = [m for m in (missing_config(config),) if m is not None]
+    errors += [f"no such file or folder: {raw}" for raw in paths if not os.path.lexists(os.path.abspath(raw))]
+    if errors:
+        return Targets(workspace, Settings(), errors=errors)
     settings, problems = load_settings(workspace, config, profile, target)
     t = Targets(workspace, settings, problems)
     seen: set[str] = set()
@@ -55,12 +66,12 @@ def collect(paths: list[str], config: str | None, profile: str | None, target: s
 
     for raw in paths:
         path = os.path.abspath(raw)
-        if not os.path.lexists(path):
-            problems.append(f"no such file or folder: {raw}")
-            continue
         if not os.path.isdir(path):
             d = os.path.dirname(path)
-            add(discovery.Location(d, path, -1, d), t.loose)
+            named = None
+            if discovery.is_case_variant(os.path.basename(path)):  # SKILL.MD named on the command line
+                named = discovery.locate(d, d, -1, [], settings.sensitive_patterns, skill_md=path)
+            add(named or discovery.Location(d, path, -1, d), t.loose)
             continue
         inv = discover(path, settings)
         for loc in inv.locations:

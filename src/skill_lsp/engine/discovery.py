@@ -81,7 +81,13 @@ def _skill_file(dir_path: str) -> str | None:
     for name in SKILL_FILES:
         if name in names:
             return os.path.join(dir_path, name)
-    return None
+    variant = min((n for n in names if is_case_variant(n)), default=None)
+    return os.path.join(dir_path, variant) if variant is not None else None
+
+
+def is_case_variant(name: str) -> bool:
+    """'SKILL.MD', 'Skill.md', ...: found here so the author learns harnesses miss it."""
+    return name.lower() == "skill.md" and name not in SKILL_FILES
 
 
 def locate(dir_path: str, root: str, root_index: int, fence: list[str],
@@ -107,6 +113,11 @@ def locate(dir_path: str, root: str, root_index: int, fence: list[str],
     if is_sensitive(dir_path, sensitive) or (real_dir != dir_path and is_sensitive(real_dir, sensitive)):
         return Location(dir_path, skill_md, root_index, root,
                         ("SENSITIVE", f"Refusing to activate skill in sensitive path: {dir_path}"))
+    base = os.path.basename(skill_md)
+    if is_case_variant(base):
+        return Location(dir_path, skill_md, root_index, root, (
+            "SKILL_FILE_CASE", f"'{base}' is not 'SKILL.md': Claude Code, Codex, OpenCode and Gemini CLI look for the "
+            "exact name, so on a case-sensitive file system (Linux) this skill is not found; rename it to SKILL.md"))
     return Location(dir_path, skill_md, root_index, root)
 
 
@@ -162,6 +173,10 @@ def git_ignored_dirs(top: str) -> frozenset[str]:
                      for p in res.stdout.split(b"\0") if p.endswith(b"/"))
 
 
+def _rank(name: str) -> int:
+    return SKILL_FILES.index(name) if name in SKILL_FILES else len(SKILL_FILES)
+
+
 def find_skill_files(top: str, max_files: int = 200_000,
                      ignored: frozenset[str] | None = None) -> list[tuple[str, str]]:
     """(SKILL.md path, real folder path) for every SKILL.md / skill.md under ``top``.
@@ -187,8 +202,9 @@ def find_skill_files(top: str, max_files: int = 200_000,
         skill = None
         subdirs = []
         for e in entries:
-            if e.name in SKILL_FILES:
-                if skill is None or e.name == "SKILL.md":
+            if e.name in SKILL_FILES or is_case_variant(e.name):
+                # SKILL.md, then skill.md, then a case variant (reported as SKILL_FILE_CASE)
+                if skill is None or _rank(e.name) < _rank(os.path.basename(skill)):
                     skill = e.path
             elif e.name not in SKIP_DIRS and _is_dir(e):
                 if os.path.normpath(e.path) in ignored:

@@ -136,9 +136,13 @@ RULES: dict[str, Rule] = {
              "Spec error code. The frontmatter `name` must equal the skill folder's name (compared after NFKC). The skill tool, skills-ref and Copilot (VS Code) leave the skill out (error); Claude Code lists it under the folder name (warning); Codex, OpenCode, Gemini CLI and DeepSeek Harness do not compare them (information). The severity is the worst among the targets.",
              ("set name to the folder name", "rename the folder")),
         # --- other fields ---
-        Rule("UNKNOWN_FIELD", I, "Field not defined by the profile", None,
-             "The field is not defined by the active profile. `agentskills` (skills-ref) rejects it (error); the skill tool preserves it; Claude Code ignores it and never shows it to the model.",
-             ("move under metadata",)),
+        Rule("UNKNOWN_FIELD", W, "Unknown field: rejected by the target, or a likely misspelling", None,
+             "`agentskills` (skills-ref) rejects every field outside its six, so that profile reports each one (error). "
+             "The other targets ignore unknown fields (the skill tool preserves them, Claude Code never shows them to the model), "
+             "so a custom key such as `category` or `author` is reported nowhere; only a likely misspelling of a field "
+             "(`descripton`, `allowed_tools`, `licence`: rapidfuzz ratio >= 80 or at most two edits) is a warning, "
+             "because the field the author meant silently does nothing.",
+             ("rename to the field meant", "move under metadata")),
         Rule("DEFERRED_FIELD", I, "Field deferred by the skill-tool spec", None,
              "Spec 000 §4.4 defers these Claude Code fields to v1.1: context, agent, hooks, model, effort, paths, shell, when_to_use. The skill tool keeps them but does not act on them."),
         Rule("CAMELCASE_FIELD", W, "camelCase spelling of a kebab-case field", None,
@@ -148,7 +152,10 @@ RULES: dict[str, Rule] = {
              "The value is outside the field's documented set (for example `effort`, `context`, `shell`, `model`), or a boolean spelled as a string.",
              ("write the boolean unquoted", "separate allowed-tools with spaces")),
         Rule("INVALID_VERSION", W, "Version is not semver", None,
-             "`version` should be a semantic version such as `1.2.0` or `2.1.3-beta` (spec 000 §4.2)."),
+             "`version` should be a semantic version such as `1.2.0` or `2.1.3-beta` (spec 000 §4.2). "
+             "`1.0` and `2` are accepted: no harness reads `version` (the skill tool keeps it as metadata) and "
+             "semver tools coerce them to `1.0.0` and `2.0.0`. A bare number (`version: 1.0`, unquoted) is still "
+             "reported: YAML reads it as the float 1.0, which JavaScript prints as `1`."),
         Rule("UNKNOWN_LICENSE", W, "License is neither SPDX nor a bundled file", None,
              "`license` should be an SPDX identifier (MIT, Apache-2.0) or the name of a license file bundled in the skill."),
         Rule("METADATA_NOT_STRING", W, "Metadata value is not a string", None,
@@ -158,19 +165,26 @@ RULES: dict[str, Rule] = {
              "`arguments` declares named arguments (spec 000 §4.3): a mapping of argument name to an optional mapping with `type`, `required`, `description`. Claude Code also accepts a string or list of names."),
         # --- body ---
         Rule("TRAILING_WHITESPACE", W, "Trailing whitespace", None,
-             "Lines should not end in whitespace; exactly two spaces (a Markdown hard line break) are allowed.",
+             "Lines should not end in whitespace; exactly two spaces (a Markdown hard line break) are allowed. "
+             "Lines inside fenced and indented code blocks are not checked, as markdownlint's MD009 does by default "
+             "(`code_blocks: false`): some languages need the space and the model reads code verbatim.",
              ("trim this line", "trim all lines")),
         Rule("ABSOLUTE_LINK", W, "Absolute link", None,
-             "Links must be relative to the skill folder (`/x`, `file://`, `C:\\`, `~/` break as soon as the skill is installed elsewhere).",
+             "Links must be relative to the skill folder (`/x`, `file://`, `C:\\`, `~/` break as soon as the skill is installed elsewhere). "
+             "`/plugin:skill` is a slash-command reference to another skill, not a path, and is not reported.",
              ("make it relative",)),
         Rule("BROKEN_LINK", W, "Link target not found", None,
              "The relative link (percent-decoded) points at no file in the skill folder."),
-        Rule("LINK_OUTSIDE_SKILL", W, "Link leaves the skill folder", None,
-             "A relative link climbs out of the skill folder with `..`. Harnesses install the skill folder alone, so the target will be missing."),
+        Rule("LINK_OUTSIDE_SKILL", I, "Link leaves the skill folder", None,
+             "A relative link climbs out of the skill folder with `..` to a file that exists. It resolves in this repository "
+             "and inside a plugin installed whole, but not where the skill folder is installed alone. Information, not a "
+             "warning: on the corpus nearly every one pointed at a sibling skill of the same plugin (issue 11 audit). "
+             "A target that does not exist is BROKEN_LINK."),
         Rule("BODY_TOO_LONG", W, "Body over 500 lines", None,
              "The agentskills spec recommends keeping SKILL.md under 500 lines; move detail into references/."),
         Rule("SKILL_TOO_LARGE", W, "Instructions over the recommended size", None,
-             "The agentskills spec recommends instructions under 5,000 tokens (estimated offline)."),
+             "The agentskills spec recommends instructions under 5,000 tokens. The count is an offline estimate, so "
+             "only more than 10 % over (5,500) is reported."),
         # --- discovery and workspace ---
         Rule("SHADOWED", W, "Skill shadowed by a higher-precedence root", None,
              "A skill with the same name lives in a root with lower index; harnesses load that one and never this one."),
@@ -185,6 +199,14 @@ RULES: dict[str, Rule] = {
              "Spec error code. The skill folder or its SKILL.md resolves (symlink, `..`) outside every configured root. The target is never read."),
         Rule("SENSITIVE", E, "Skill lives in a sensitive path", "SENSITIVE",
              "Spec error code. The skill folder matches a sensitive pattern (default `**/.env/**`, `**/secrets/**`); the skill tool refuses to activate it."),
+        Rule("SKILL_FILE_CASE", E, "Skill file is a case variant of SKILL.md", None,
+             "The folder holds `SKILL.MD` (or `Skill.md`, ...) but no `SKILL.md`. The harnesses look for the exact name: "
+             "Claude Code 2.1.332 joins `<folder>/SKILL.md`, Codex 0.171.0 matches the literal `SKILL.md`, "
+             "OpenCode 1.18.33 globs `skills/**/SKILL.md` and Gemini CLI core 0.61.0 globs `SKILL.md`, `*/SKILL.md` "
+             "(read from those releases' code, not run). On a case-sensitive file system (Linux, most CI) none of them "
+             "finds the skill; on macOS and Windows the lookup happens to succeed. skill-lsp reports the file and does not "
+             "read it.",
+             ("rename the file to SKILL.md",)),
         Rule("IO_ERROR", E, "SKILL.md cannot be read", "IO_ERROR",
              "Spec error code. SKILL.md is not a regular file (a directory, FIFO, socket, device), is unreadable, or is a symlink loop."),
         # --- rule depth (issue 12): severity per harness in rules/by_harness.py ---
@@ -220,7 +242,7 @@ RULES: dict[str, Rule] = {
         Rule("DYNAMIC_COMMAND_NOT_ALLOWED", W, "`!` command not permitted by allowed-tools", None,
              "The skill declares `allowed-tools` but no `Bash` rule covers a `` !`command` `` in its body, so Claude Code's permission check stops the command when the skill loads (documented, not verified)."),
         Rule("INVISIBLE_CHARACTERS", W, "Invisible or bidirectional characters", None,
-             "Zero-width spaces, bidi overrides and isolates (Trojan Source), the word joiner, a stray BOM or Unicode tag characters in the body or description: the model reads them, a reviewer does not see them. Joiners and direction marks next to non-ASCII text (emoji, Arabic, Indic scripts) are left alone.",
+             "Zero-width spaces (a lone one in the body is not reported: it hides nothing), bidi overrides and isolates (Trojan Source), the word joiner, a stray BOM or Unicode tag characters in the body or description: the model reads them, a reviewer does not see them. Joiners and direction marks next to non-ASCII text (emoji, Arabic, Indic scripts) are left alone.",
              ("delete the invisible characters",)),
         Rule("HIDDEN_COMMENT", W, "Instruction hidden in an HTML comment", None,
              "HTML comments are invisible in rendered Markdown but harnesses pass the body to the model verbatim. A comment that tells the model to ignore instructions, keep something from the user, or fetch/send data is reported."),
@@ -240,8 +262,9 @@ RULES: dict[str, Rule] = {
         Rule("BACKSLASH_PATH", W, "Backslash in a skill-relative path", None,
              "`scripts\\lint.py` names a file called `scripts\\lint.py` on macOS and Linux. Skill paths are `/`-separated (agentskills spec: relative paths).",
              ("use forward slashes",)),
-        Rule("PERSONAL_PATH", W, "Path into one person's home folder", None,
-             "`/Users/alice/...`, `/home/bob/...` or `C:\\Users\\carol\\...` exist only on the author's machine. Placeholder names (`user`, `you`, `runner`, ...) are skipped."),
+        Rule("PERSONAL_PATH", I, "Path into one person's home folder", None,
+             "`/Users/alice/...`, `/home/bob/...` or `C:\\Users\\carol\\...` exist only on the author's machine. Placeholder names (`user`, `you`, `runner`, ...) are skipped. "
+             "Information: on the corpus a third were worked examples or provenance notes nobody would edit (issue 11 audit)."),
         Rule("MISSING_MENTIONED_FILE", H, "Path in inline code does not exist", None,
              "Inline code such as `` `scripts/extract.py` `` names a file under scripts/, references/, assets/, templates/ or examples/ that is not in the skill folder, although the skill bundles that folder. The model will try to open or run it and fail. A hint for `agentskills` and `claude-code` (21 % actionable on the corpus: paths in the user's project look the same), off elsewhere."),
         Rule("SCRIPT_NO_SHEBANG", W, "Script run directly has no shebang", None,

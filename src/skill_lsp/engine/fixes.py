@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .document import SkillDocument
 from .findings import Finding
+from .rules.name import ASCII_NAME
 from .yamlnodes import Node, resolve_scalar, to_python
 
 
@@ -82,7 +83,8 @@ def _name_mismatch(doc: SkillDocument, f: Finding) -> list[Fix]:
     edit = _replace_value(doc, "name", yaml_string(folder)) if folder else None
     if edit is not None:
         out.append(Fix(f"Set name to the folder name '{folder}'", (edit,), preferred=True))
-    if name and os.sep not in name and "/" not in name:
+    if name and os.sep not in name and "/" not in name and ASCII_NAME.match(name):
+        # Only to a valid name: renaming 'x/' to 'My Skill/' trades one error for another.
         parent = os.path.dirname(doc.skill_dir)
         out.append(Fix(f"Rename the folder to '{name}'", (), rename=(doc.skill_dir, os.path.join(parent, name))))
     return out
@@ -95,7 +97,9 @@ def _name_suggestion(doc: SkillDocument, f: Finding) -> list[Fix]:
     if suggestion:
         edit = _replace_value(doc, "name", yaml_string(suggestion))
         if edit is not None:
-            out.append(Fix(f"Change name to '{suggestion}'", (edit,), preferred=True))
+            title = (f"Set name to the folder name '{suggestion}'" if suggestion == data.get("folder")
+                     else f"Change name to '{suggestion}'")
+            out.append(Fix(title, (edit,), preferred=True))
     folder = data.get("folder")
     if folder and folder != suggestion and re.match(r"^[a-z0-9]+(-[a-z0-9]+)*$", folder):
         edit = _replace_value(doc, "name", folder)
@@ -158,6 +162,14 @@ def _metadata_value(doc: SkillDocument, f: Finding) -> list[Fix]:
     raw = doc.text[f.start:f.end]
     return [Fix(f"Quote the value ({json.dumps(raw)})", (Edit(f.start, f.end, json.dumps(raw, ensure_ascii=False)),),
                 safe=True, preferred=True)]
+
+
+def _unknown_field(doc: SkillDocument, f: Finding) -> list[Fix]:
+    meant = (f.data or {}).get("suggestion")
+    out = []
+    if meant and meant not in doc.entries:
+        out.append(Fix(f"Rename to '{meant}'", (Edit(f.start, f.end, meant),), preferred=True))
+    return out + _move_to_metadata(doc, f)
 
 
 def _move_to_metadata(doc: SkillDocument, f: Finding) -> list[Fix]:
@@ -274,7 +286,7 @@ _BUILDERS: dict[str, Callable[[SkillDocument, Finding], list[Fix]]] = {
     "ABSOLUTE_LINK": _absolute_link,
     "INVALID_FRONTMATTER": _unquoted_colon,
     "METADATA_NOT_STRING": _metadata_value,
-    "UNKNOWN_FIELD": _move_to_metadata,
+    "UNKNOWN_FIELD": _unknown_field,
     "CAMELCASE_FIELD": _camel_case,
     "INVALID_VALUE": lambda d, f: _boolean_string(d, f) or _tools_form(d, f),
     "INVALID_TYPE": _tools_form,

@@ -109,6 +109,8 @@ class Profile:
 
     def adjust(self, f: Finding) -> Finding:
         """A finding at the targets' severity, naming the harnesses where they differ."""
+        if f.code == "UNKNOWN_FIELD" and isinstance(f.data, dict) and "suggestion" in f.data:
+            return f  # a likely misspelling: a warning whatever the targets do with unknown fields
         fld: Any = f.data.get("field") if isinstance(f.data, dict) else None
         key = f"{f.code}:{fld}" if fld is not None and f"{f.code}:{fld}" in self.severities else f.code
         sev = self.severities.get(key)

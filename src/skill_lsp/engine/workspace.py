@@ -6,6 +6,7 @@ in the terminal and in the editor is the same finding.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import unicodedata
 from collections import defaultdict
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from . import document, rules
 from .config import Settings
 from .discovery import Location, ReadError, read_skill_file
-from .findings import Finding, Related, make
+from .findings import Finding, Related, Severity, make
 from .harness import HARNESSES
 from .mentions import Mention
 from .mentions import extract as mentions_of
@@ -191,6 +192,8 @@ def check_file(path: str, settings: Settings, location: Location | None = None) 
         return SkillResult(path, None, apply_settings([make(exc.code, exc.message, 0, 0)], settings), location)
     text, issue = _decode_prefix(data, size)
     doc, findings = check_text(text, path, settings, decode_issue=issue)
+    if location is not None and location.root_index < 0 and not _under_a_skills_folder(path):
+        findings = [_fragment(f) if f.code == "MISSING_FRONTMATTER" else f for f in findings]
     if size > len(data):
         doc.full_length = max(doc.full_length, size)
         if not any(f.code == "FILE_TOO_LARGE" for f in findings):
@@ -200,6 +203,20 @@ def check_file(path: str, settings: Settings, location: Location | None = None) 
     return SkillResult(path, doc, findings, location)
 
 
+
+
+def _under_a_skills_folder(path: str) -> bool:
+    """Whether a folder named skills/ or skill/ holds the skill: every harness's discovery
+    pattern has one (.claude/skills/*, plugins' skills/*, OpenCode's {skill,skills}/**)."""
+    parts = os.path.normpath(os.path.dirname(os.path.dirname(path))).split(os.sep)
+    return any(p in ("skills", "skill") for p in parts)
+
+
+def _fragment(f: Finding) -> Finding:
+    # Found only by the recursive search, where no harness looks: a template or fragment
+    # named SKILL.md (issue 11 audit: UiPath's skill-flavors/), not a skill to fix.
+    return dataclasses.replace(f, severity=Severity.INFO, message=f.message + "; no harness discovers this "
+                               "file (no skills/ folder above it), so it may be a fragment rather than a skill")
 
 
 def _member(r: SkillResult) -> bool:

@@ -1,14 +1,14 @@
 """YAML frontmatter as a tree of nodes with exact spans.
 
-Built from the parser's event stream (ruamel.yaml's C parser when present, its
-pure-Python parser otherwise) by an iterative composer, so:
+Built from PyYAML's event stream (its pure-Python parser, the one
+``yaml.safe_load`` uses; libyaml for very large texts) by an iterative composer, so:
 
 * every node carries code point offsets into the whole document;
 * nothing is ever constructed: tags such as ``!!python/object`` stay inert,
-  timestamps stay strings (ruamel raises ValueError on ``2025-13-45``);
+  timestamps stay strings (`yaml.safe_load` raises ValueError on ``2025-13-45``);
 * alias expansion is counted, never performed, so an alias bomb is reported in
   linear time instead of exploding when a tree walk expands it;
-* nesting depth is capped without recursion (ruamel's round-trip loader hits
+* nesting depth is capped without recursion (a recursive composer hits
   RecursionError near depth 300).
 """
 
@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-_CParser: Any = None  # ruamel.yaml.clib's event parser, imported on first use (it pulls in ruamel.yaml: ~20 ms)
+_CParser: Any = None  # a libyaml event parser, imported on first use
 
 MAX_DEPTH = 64
 # Standard tags (`!!str` and friends) are harmless; anything else is reported, never constructed.
@@ -120,23 +120,37 @@ def _to_python(node: Node, budget: list[int], depth: int) -> Any:
     return out
 
 
-def _parser(text: str) -> Any:
+def _c_parser_class() -> Any:
     global _CParser
     if _CParser is None:
         try:
-            from _ruamel_yaml import CParser  # noqa: PLC0415
+            from yaml._yaml import CParser  # noqa: PLC0415 - PyYAML's libyaml binding
 
             _CParser = CParser
-        except ImportError:  # pragma: no cover - exercised where the C extension is missing
+        except ImportError:  # pragma: no cover - PyYAML wheels without libyaml
             _CParser = False
-    if _CParser:
+    return _CParser
+
+
+# PyYAML's pure parser decides, the one `yaml.safe_load` uses: libyaml builds disagree
+# with it at the edges (ruamel's bundled libyaml rejected ':' inside flow plain scalars,
+# `[http://x]`, `[a:b]`; libyaml 0.2.5 accepts `[!,-]`). libyaml runs first because it is
+# fast on hostile input the pure scanner is quadratic on (5,000 `[` on a line): its
+# safety limits stand, and past PURE_PARSER_LIMIT its verdict does. Only 14 of the
+# 3,223 corpus frontmatters reach either (see compose_simple).
+# tests/engine/test_yaml_differential.py compares the result with PyYAML and js-yaml.
+PURE_PARSER_LIMIT = 65_536
+
+
+def _parser(text: str, libyaml: bool) -> Any:
+    if libyaml:
         return _CParser(text)
-    from ruamel.yaml import YAML  # noqa: PLC0415 - slow import only on the fallback path
+    import yaml  # noqa: PLC0415 - PyYAML
 
-    return iter(YAML(typ="safe", pure=True).parse(text))
+    return yaml.parse(text, Loader=yaml.SafeLoader)
 
 
-def _mark_offset(exc: Any, text: str = "") -> int:
+def _mark_offset(exc: Any, text: str = "", libyaml: bool = False) -> int:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     if mark is None:
         # ReaderError (control characters, NUL) has no mark, only the character's
@@ -144,7 +158,7 @@ def _mark_offset(exc: Any, text: str = "") -> int:
         position = getattr(exc, "position", None)
         if not isinstance(position, int) or position < 0:
             return 0
-        if _CParser and not text.isascii():
+        if libyaml and not text.isascii():
             return len(text.encode("utf-8", "surrogatepass")[:position].decode("utf-8", "ignore"))
         return position
     return int(getattr(mark, "index", 0) or 0)
@@ -164,10 +178,18 @@ def compose(text: str, base: int = 0) -> tuple[Node | None, YamlError | None, li
     Returns (root, error, tagged) where offsets are shifted by ``base``; root is
     None for an empty document. ``tagged`` lists nodes with explicit tags.
     """
+    if _c_parser_class():
+        fast = _compose(text, base, libyaml=True)
+        if (fast[1] is not None and fast[1].limit) or len(text) > PURE_PARSER_LIMIT:
+            return fast
+    return _compose(text, base, libyaml=False)
+
+
+def _compose(text: str, base: int, libyaml: bool) -> tuple[Node | None, YamlError | None, list[Node]]:
     try:
-        parser = _parser(text)
+        parser = _parser(text, libyaml)
     except Exception as exc:  # the C parser validates the input eagerly
-        return None, YamlError(_message(exc), base + _mark_offset(exc, text)), []
+        return None, YamlError(_message(exc), base + _mark_offset(exc, text, libyaml)), []
     get = parser.get_event if hasattr(parser, "get_event") else parser.__next__
     anchors: dict[str, Node] = {}
     stack: list[Node] = []
@@ -208,6 +230,9 @@ def compose(text: str, base: int = 0) -> tuple[Node | None, YamlError | None, li
                 node = Node(target.kind, start, end, value=target.value, style=target.style,
                             items=target.items, alias_of=target, size=target.size)
             else:
+                if ev.anchor and ev.anchor in anchors:
+                    # PyYAML's composer refuses a redefined anchor; safe_load fails.
+                    return None, YamlError(f"found duplicate anchor '{ev.anchor}'", start), tagged
                 tag = ev.tag
                 node = Node(
                     "scalar" if name == "ScalarEvent" else "map" if name == "MappingStartEvent" else "seq",
@@ -236,7 +261,9 @@ def compose(text: str, base: int = 0) -> tuple[Node | None, YamlError | None, li
     except RecursionError:
         return None, YamlError(f"nesting deeper than {MAX_DEPTH} levels", base, limit=True), tagged
     except Exception as exc:  # every parser failure becomes a finding, never a crash
-        return None, YamlError(_message(exc), base + _mark_offset(exc, text)), tagged
+        if "maximum nesting depth" in str(exc):  # libyaml's own cap (1,000 levels)
+            return None, YamlError(f"nesting deeper than {MAX_DEPTH} levels", base, limit=True), tagged
+        return None, YamlError(_message(exc), base + _mark_offset(exc, text, libyaml)), tagged
     return root, None, tagged
 
 

@@ -34,9 +34,13 @@ _NO_METADATA = "inferred: without parsed frontmatter there is no name or descrip
 
 def _structure(source: str = _NO_METADATA) -> dict[str, Effect]:
     """A file that cannot be read or parsed is never listed (every harness, unless it says otherwise)."""
-    return {code: Effect("skips", "cannot read it and leaves it out", source)
-            for code in ("INVALID_ENCODING", "IO_ERROR", "MISSING_FRONTMATTER", "INVALID_FRONTMATTER",
-                         "FRONTMATTER_LIMIT")}
+    out = {code: Effect("skips", "cannot read it and leaves it out", source)
+           for code in ("INVALID_ENCODING", "IO_ERROR", "MISSING_FRONTMATTER", "INVALID_FRONTMATTER",
+                        "FRONTMATTER_LIMIT")}
+    # Claude Code, Codex, OpenCode and Gemini CLI open the exact name (their pinned release code).
+    out["SKILL_FILE_CASE"] = Effect("skips", "looks for the exact name SKILL.md and never finds this file",
+                                    "release code of the pinned versions (not captured)")
+    return out
 
 
 def _skill_tool_effects() -> dict[str, Effect]:
@@ -45,6 +49,8 @@ def _skill_tool_effects() -> dict[str, Effect]:
     out = {code: Effect("skips", f"refuses it ({r.tool_error})", f"{_SPEC000} §3.4, §5.2")
            for code, r in RULES.items() if r.tool_error in blocking}
     out["UNKNOWN_FIELD"] = Effect("ignores", "preserves it but does not act on it", f"{_SPEC000} §4.4, §14")
+    out["SKILL_FILE_CASE"] = Effect("skips", "looks for the exact name SKILL.md and never finds this file",
+                                    f"{_SPEC000} §5.1")
     return out
 
 

@@ -49,6 +49,16 @@ class Context:
         return hit
 
 
+    def exists_outside(self, rel: str) -> bool | None:
+        """Whether a relative path that leaves the skill folder ('../...') exists; None when unknown."""
+        if self.skill_dir is None or self._files is not None:
+            return None  # an unsaved buffer, or a listing standing in for the disk
+        hit = self._exists.get(rel)
+        if hit is None:
+            hit = self._exists[rel] = os.path.exists(os.path.normpath(os.path.join(self.skill_dir, rel)))
+        return hit
+
+
 def check(doc: SkillDocument, ctx: Context) -> list[Finding]:
     from . import body, fields, name, structure  # noqa: PLC0415 - keeps module import cheap
 

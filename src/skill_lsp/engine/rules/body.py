@@ -41,14 +41,29 @@ def _trailing_whitespace(doc: SkillDocument) -> Iterator[Finding]:
         only = start == line_start
         if end - start == 2 and text[start:end] == "  " and not only and start >= doc.body_start:
             continue  # a Markdown hard line break: allowed in the body, never on the fences or in the YAML
+        if start >= doc.body_start and _in_code_block(doc, start):
+            # As markdownlint MD009 (code_blocks: false): some languages need the space, and
+            # the model reads code verbatim; nothing for the author to fix.
+            continue
         yield make("TRAILING_WHITESPACE", "line holds only whitespace" if only else "trailing whitespace",
                    start, end, {"fix": "trim"}, tags=("unnecessary",))
 
 
+def _in_code_block(doc: SkillDocument, offset: int) -> bool:
+    return any(start <= offset < end for start, end in doc.body.code_blocks)
+
+
+# `/plugin:skill`: how Claude Code names a plugin's skill as a slash command; a link to
+# it points at a skill, not a file (UiPath's skills cross-link this way).
+_SLASH_COMMAND = re.compile(r"^/[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$")
+
+
 def classify(target: str) -> str:
-    """'url' | 'absolute' | 'anchor' | 'relative' for a link destination."""
+    """'url' | 'absolute' | 'anchor' | 'relative' | 'command' for a link destination."""
     if not target or target.startswith("#"):
         return "anchor"
+    if _SLASH_COMMAND.match(target):
+        return "command"
     if _WINDOWS_ABS.match(target):
         return "absolute"
     if target.startswith("file:"):
@@ -60,10 +75,19 @@ def classify(target: str) -> str:
     return "relative"
 
 
+# Placeholders harnesses replace with the skill folder before the model reads the body:
+# Claude Code `${CLAUDE_SKILL_DIR}` (render/claude_code.py), OpenClaw `{baseDir}`.
+_SKILL_DIR_PLACEHOLDER = re.compile(r"^(?:\$\{CLAUDE_SKILL_DIR\}|\{baseDir\})/+")
+
+
 def relative_path(target: str) -> str:
-    """Percent-decoded path part of a relative link, '/'-separated and normalised."""
+    """Percent-decoded path part of a relative link, '/'-separated and normalised.
+
+    A leading skill-folder placeholder is dropped: the rest is relative to the skill.
+    """
     path = target.split("#", 1)[0].split("?", 1)[0]
     path = unquote(path).replace("\\", "/")
+    path = _SKILL_DIR_PLACEHOLDER.sub("", path)
     return posixpath.normpath(path) if path else ""
 
 
@@ -135,6 +159,10 @@ def _links(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         if not path or path == ".":
             continue
         if path == ".." or path.startswith("../"):
+            if ctx.check_links and ctx.exists_outside(path) is False:
+                yield make("BROKEN_LINK", f"link target '{path}' does not exist (and it leaves the skill folder)",
+                           link.target_start, link.target_end, {"target": target, "path": path})
+                continue
             yield make("LINK_OUTSIDE_SKILL", f"link '{target}' leaves the skill folder; harnesses install the folder alone",
                        link.target_start, link.target_end, {"target": target})
             continue
@@ -158,7 +186,9 @@ def _size(doc: SkillDocument) -> Iterator[Finding]:
     body = doc.body_text
     if len(body) > MAX_INSTRUCTION_TOKENS * 2:  # cheap bound before estimating
         tokens = estimate_tokens(body)
-        if tokens > MAX_INSTRUCTION_TOKENS:
+        # The count is an offline estimate: within 10 % of the recommendation it is noise
+        # (issue 11 audit: 5,030 and 5,252 estimated tokens are nothing an author would cut).
+        if tokens > MAX_INSTRUCTION_TOKENS * 1.1:
             line = first_body_line
             yield make("SKILL_TOO_LARGE", f"instructions are about {tokens:,} tokens; the spec recommends under "
                        f"{MAX_INSTRUCTION_TOKENS:,} (offline estimate)", src.line_start(line),

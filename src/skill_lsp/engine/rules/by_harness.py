@@ -66,7 +66,7 @@ SEVERITY_BY_HARNESS: dict[str, dict[str, str]] = {
     # targets that read bundled files by path (agentskills' progressive disclosure, Claude Code).
     "UNREFERENCED_FILE": _row("off", agentskills="hint", claude_code="hint"),
     "BACKSLASH_PATH": _row("warning"),
-    "PERSONAL_PATH": _row("warning"),
+    "PERSONAL_PATH": _row("info"),  # issue 11 audit: 4 of 6 actionable (examples, provenance notes)
     "MISSING_MENTIONED_FILE": _row("off", agentskills="hint", claude_code="hint"),
     "SCRIPT_NO_SHEBANG": _row("warning"),
     "SCRIPT_NOT_EXECUTABLE": _row("hint"),

@@ -83,15 +83,27 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         yield make("TOO_LONG", f"'name' is {length} characters; the limit is {MAX_NAME}", start, end,
                    {"field": "name", "limit": MAX_NAME, "length": length, "suggestion": to_kebab(name)})
         return
+    folder = doc.folder
     why = problems(name, unicode_names)
     if why:
-        suggestion = to_kebab(name)
-        data = {"suggestion": suggestion, "folder": doc.folder}
+        # The folder name when it is itself valid: a kebab-case of the name could differ
+        # from the folder ('ElevenLabs' -> 'eleven-labs') and create a mismatch.
+        folder_ok = bool(folder) and len(folder) <= MAX_NAME and not problems(folder, unicode_names)
+        data = {"suggestion": folder if folder_ok else to_kebab(name), "folder": folder}
         yield make("NAME_INVALID", "; ".join(why), start, end, data)
+        if folder and _letters(folder) != _letters(name):
+            yield _mismatch(name, folder, start, end, ctx)
         return
-    folder = doc.folder
     if folder and unicodedata.normalize("NFKC", folder) != unicodedata.normalize("NFKC", name.strip()):
-        yield make("NAME_MISMATCH",
-                   f"frontmatter 'name' (\"{name}\") does not match the skill folder (\"{folder}\")",
-                   start, end, {"name": name, "folder": folder},
-                   severity=Severity.parse(ctx.profile.name_mismatch_severity))
+        yield _mismatch(name, folder, start, end, ctx)
+
+
+def _letters(text: str) -> str:
+    """Letters and digits only, lowercased: 'ElevenLabs Automation' ~ 'elevenlabs-automation'."""
+    return "".join(ch for ch in unicodedata.normalize("NFKC", text).lower() if ch.isalnum())
+
+
+def _mismatch(name: str, folder: str, start: int, end: int, ctx: Context) -> Finding:
+    return make("NAME_MISMATCH", f"frontmatter 'name' (\"{name}\") does not match the skill folder (\"{folder}\")",
+                start, end, {"name": name, "folder": folder},
+                severity=Severity.parse(ctx.profile.name_mismatch_severity))

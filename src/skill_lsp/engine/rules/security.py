@@ -146,6 +146,10 @@ def _invisible(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
                 continue
         if m.start() < doc.body_start and not _in_description(doc, m.start()):
             continue
+        if run == "\u200b" and m.start() >= doc.body_start:
+            # A lone zero-width space in the body hides no text and reorders nothing; on the
+            # corpus every one was debris from pasted web text (math, tables). Issue 11 audit.
+            continue
         chars = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(run))
         yield from emit(ctx, "INVISIBLE_CHARACTERS", f"invisible or bidirectional control characters ({chars}): the "
                         "model reads them but a reviewer does not see them", m.start(), m.end(), {"fix": "delete"})

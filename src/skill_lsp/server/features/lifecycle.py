@@ -91,7 +91,7 @@ def register(server: SkillLanguageServer) -> None:
 
 
 def _warm_imports() -> None:
-    import _ruamel_yaml  # noqa: F401, PLC0415
+    import yaml  # noqa: F401, PLC0415
 
     from ...engine import preview  # noqa: F401, PLC0415
 

@@ -1,0 +1,80 @@
+"""Issue 11 (precision): rule behaviour pinned with minimal skills of our own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import check, skill_text, write_skill
+
+
+def _on_disk(tmp_path: Path, body: str, files: tuple[str, ...] = ()) -> list[str]:
+    path = write_skill(tmp_path / "skills", "demo", skill_text(body=body))
+    for rel in files:
+        (path.parent / rel).parent.mkdir(parents=True, exist_ok=True)
+        (path.parent / rel).write_text("x\n", encoding="utf-8")
+    _doc, findings = check(path.read_text(encoding="utf-8"), path=str(path), on_disk=True)
+    return [f"{f.code}:{f.message}" for f in findings]
+
+
+def test_skill_dir_placeholders_resolve_to_the_skill_folder(tmp_path: Path):
+    body = "[g]({baseDir}/references/guide.md) and [h](${CLAUDE_SKILL_DIR}/references/guide.md)\n"
+    assert _on_disk(tmp_path, body, ("references/guide.md",)) == []
+    missing = _on_disk(tmp_path / "b", "[g]({baseDir}/references/nope.md)\n")
+    assert missing == ["BROKEN_LINK:link target 'references/nope.md' does not exist in the skill folder"]
+
+
+def test_links_leaving_the_skill_are_checked_for_existence(tmp_path: Path):
+    (tmp_path / "skills" / "shared.md").parent.mkdir(parents=True)
+    (tmp_path / "skills" / "shared.md").write_text("x\n", encoding="utf-8")
+    found = _on_disk(tmp_path, "[a](../shared.md) [b](../../nope/missing.md)\n")
+    assert [f.split(":")[0] for f in found] == ["LINK_OUTSIDE_SKILL", "BROKEN_LINK"]
+    assert "'../../nope/missing.md' does not exist (and it leaves the skill folder)" in found[1]
+
+
+def test_trailing_whitespace_inside_code_blocks_is_not_reported():
+    body = "# T\n\n```py\nx = 1   \n```\n\n    indented   \n\nafter \n"
+    doc, fs = check(skill_text(body=body))
+    assert [(f.code, doc.src.line_of(f.start)) for f in fs] == [("TRAILING_WHITESPACE", 12)]
+
+
+def test_partial_versions_are_accepted_but_not_other_strings():
+    for ok in ("'1.0'", '"2"', "1.2.0"):
+        assert check(skill_text(extra=f"version: {ok}"))[1] == [], ok
+    assert [f.code for f in check(skill_text(extra="version: v1"))[1]] == ["INVALID_VERSION"]
+    assert [f.code for f in check(skill_text(extra="version: '1.0.0.0'"))[1]] == ["INVALID_VERSION"]
+
+
+def test_metadata_keys_are_shown_without_their_yaml_quotes():
+    _, fs = check(skill_text(extra='metadata:\n  "openclaw": {a: b}'))
+    assert [f.message for f in fs] == ["metadata value of 'openclaw' is a mapping; metadata values must be strings"]
+
+
+def test_slash_command_links_to_a_plugin_skill_are_not_absolute_paths():
+    _, fs = check(skill_text(body="Load [`other`](/acme:other-skill), not [x](/docs/x.md).\n"))
+    assert [(f.code, f.data["target"]) for f in fs] == [("ABSOLUTE_LINK", "/docs/x.md")]
+
+
+def test_a_lone_zero_width_space_in_the_body_is_not_reported_but_a_bidi_override_is():
+    _, fs = check(skill_text(body="Math h\u200b(t) and \u202egnirts\u202c.\n"))
+    assert [f.code for f in fs] == ["INVISIBLE_CHARACTERS", "INVISIBLE_CHARACTERS"]
+
+
+def test_existing_link_outside_the_skill_is_information(tmp_path: Path):
+    (tmp_path / "skills" / "sibling").mkdir(parents=True)
+    (tmp_path / "skills" / "sibling" / "SKILL.md").write_text("x\n", encoding="utf-8")
+    path = write_skill(tmp_path / "skills", "demo", skill_text(body="[s](../sibling/SKILL.md)\n"))
+    _, fs = check(path.read_text(encoding="utf-8"), path=str(path), on_disk=True)
+    assert [(f.code, f.severity.name) for f in fs] == [("LINK_OUTSIDE_SKILL", "INFO")]
+
+
+def test_missing_frontmatter_outside_any_skills_folder_is_information(tmp_path: Path):
+    from skill_lsp.commands.targets import collect  # noqa: PLC0415
+    from skill_lsp.engine.config import Settings  # noqa: PLC0415
+    from skill_lsp.engine.workspace import check_file  # noqa: PLC0415
+
+    write_skill(tmp_path / "flavors" / "web", "demo", "<!-- fragment -->\n# Part\n")
+    write_skill(tmp_path / "skills", "real", "# no frontmatter\n")
+    t = collect([str(tmp_path)], None, None)
+    got = {loc.dir.rsplit("/", 1)[-1]: [(f.code, f.severity.name) for f in check_file(loc.path, Settings(), loc).findings]
+           for loc in t.locations + t.loose}
+    assert got == {"demo": [("MISSING_FRONTMATTER", "INFO")], "real": [("MISSING_FRONTMATTER", "ERROR")]}
