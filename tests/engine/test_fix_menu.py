@@ -49,6 +49,19 @@ MENUS = [
     ('camel', '---\nname: demo\ndescription: d\nuserInvocable: true\n---\n', 'demo', 'skill-tool', [
         ('CAMELCASE_FIELD', "Rename to 'user-invocable'", True, True, None, '---\nname: demo\ndescription: d\nuser-invocable: true\n---\n'),
     ]),
+    ('unquoted-colon-long-crlf', '---\r\nname: demo\r\ndescription: Use when: the user asks about café menus, wine lists, opening hours, reservations and anything else a restaurant guest might ask\r\n---\r\n', 'demo', 'skill-tool', [
+        ('INVALID_FRONTMATTER', 'Quote the value', True, True, None, '---\r\nname: demo\r\ndescription: "Use when: the user asks about café menus, wine lists, opening hours, reservations and anything else a restaurant guest might ask"\r\n---\r\n'),
+        ('INVALID_FRONTMATTER', 'Turn the value into a block scalar', False, False, None, '---\r\nname: demo\r\ndescription: >-\r\n  Use when: the user asks about café menus, wine lists, opening hours,\r\n  reservations and anything else a restaurant guest might ask\r\n---\r\n'),
+    ]),
+    ('commas', '---\nname: demo\ndescription: d\nallowed-tools: Read, Grep\n---\n', 'demo', 'agentskills', [
+        ('INVALID_VALUE', 'Separate tools with spaces', True, True, None, '---\nname: demo\ndescription: d\nallowed-tools: Read Grep\n---\n'),
+    ]),
+    ('unknown-into-metadata-before', '---\nname: demo\ndescription: d\nmetadata:\n  a: b\nx-owner: Zoë\n---\n', 'demo', 'skill-tool', [
+        ('UNKNOWN_FIELD', "Move 'x-owner' under metadata", False, False, None, '---\nname: demo\ndescription: d\nmetadata:\n  a: b\n  x-owner: "Zoë"\n---\n'),
+    ]),
+    ('unknown-into-metadata-after', '---\nname: demo\nx-owner: Zoë\ndescription: d\nmetadata:\n  a: b\n---\n', 'demo', 'skill-tool', [
+        ('UNKNOWN_FIELD', "Move 'x-owner' under metadata", False, False, None, '---\nname: demo\ndescription: d\nmetadata:\n  a: b\n  x-owner: "Zoë"\n---\n'),
+    ]),
 ]
 
 
@@ -60,3 +73,12 @@ def test_fix_menu(label: str, text: str, folder: str, profile: str, expected: li
             apply_edits(text, list(fx.edits)))
            for f in fs for fx in fixes_for(doc, f)]
     assert got == expected
+
+
+@pytest.mark.parametrize(("b", "lines"), [(36, ["Use: " + "a" * 36 + " " + "b" * 36]),
+                                          (37, ["Use: " + "a" * 36, "b" * 37])])
+def test_block_scalar_lines_hold_at_most_78_characters(b: int, lines: list[str]):
+    value = "Use: " + "a" * 36 + " " + "b" * b  # 78 characters, then 79
+    doc, fs = check(f"---\nname: demo\ndescription: {value}\n---\n")
+    (fold,) = [fx for f in fs for fx in fixes_for(doc, f) if fx.title.startswith("Turn")]
+    assert fold.edits[0].text == ">-" + "".join(f"\n  {line}" for line in lines)
