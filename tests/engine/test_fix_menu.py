@@ -52,6 +52,32 @@ MENUS = [
     ('camel', '---\nname: demo\ndescription: d\nuserInvocable: true\n---\n', 'demo', 'skill-tool', [
         ('CAMELCASE_FIELD', "Rename to 'user-invocable'", True, True, None, '---\nname: demo\ndescription: d\nuser-invocable: true\n---\n'),
     ]),
+    ('unquoted-colon-long-crlf', '---\r\nname: demo\r\ndescription: Use when: the user asks about café menus, wine lists, opening hours, reservations and anything else a restaurant guest might ask\r\n---\r\n', 'demo', 'skill-tool', [
+        ('INVALID_FRONTMATTER', 'Quote the value', True, True, None, '---\r\nname: demo\r\ndescription: "Use when: the user asks about café menus, wine lists, opening hours, reservations and anything else a restaurant guest might ask"\r\n---\r\n'),
+        ('INVALID_FRONTMATTER', 'Turn the value into a block scalar', False, False, None, '---\r\nname: demo\r\ndescription: >-\r\n  Use when: the user asks about café menus, wine lists, opening hours,\r\n  reservations and anything else a restaurant guest might ask\r\n---\r\n'),
+    ]),
+    ('commas', '---\nname: demo\ndescription: d\nallowed-tools: Read, Grep\n---\n', 'demo', 'agentskills', [
+        ('INVALID_VALUE', 'Separate tools with spaces', True, True, None, '---\nname: demo\ndescription: d\nallowed-tools: Read Grep\n---\n'),
+    ]),
+    ('unknown-into-metadata-before', '---\nname: demo\ndescription: d\nmetadata:\n  a: b\nx-owner: Zoë\n---\n', 'demo', 'skill-tool', [
+        ('UNKNOWN_FIELD', "Move 'x-owner' under metadata", False, False, None, '---\nname: demo\ndescription: d\nmetadata:\n  a: b\n  x-owner: "Zoë"\n---\n'),
+    ]),
+    ('unknown-into-metadata-after', '---\nname: demo\nx-owner: Zoë\ndescription: d\nmetadata:\n  a: b\n---\n', 'demo', 'skill-tool', [
+        ('UNKNOWN_FIELD', "Move 'x-owner' under metadata", False, False, None, '---\nname: demo\ndescription: d\nmetadata:\n  a: b\n  x-owner: "Zoë"\n---\n'),
+    ]),
+    ('boolean-string', '---\nname: demo\ndescription: d\nuser-invocable: "no"\n---\n', 'demo', 'skill-tool', [
+        ('INVALID_VALUE', 'Write false as a YAML boolean', True, True, None, '---\nname: demo\ndescription: d\nuser-invocable: false\n---\n'),
+    ]),
+    ('unknown-false-and-list', '---\nname: demo\ndescription: d\nx-flag: false\nx-list:\n  - a\n  - b\nlicense: MIT\n---\n', 'demo', 'skill-tool', [
+        ('UNKNOWN_FIELD', "Move 'x-flag' under metadata", False, False, None, '---\nname: demo\ndescription: d\nx-list:\n  - a\n  - b\nlicense: MIT\nmetadata:\n  x-flag: "false"\n---\n'),
+        ('UNKNOWN_FIELD', "Move 'x-list' under metadata", False, False, None, '---\nname: demo\ndescription: d\nx-flag: false\nlicense: MIT\nmetadata:\n  x-list: "[\\"a\\", \\"b\\"]"\n---\n'),
+    ]),
+    ('mixed-line-endings', '---\ndescription: d\r\n---\r\n', 'demo', 'skill-tool', [
+        ('MISSING_FIELD', "Insert 'name'", False, True, None, '---\nname: demo\ndescription: d\r\n---\r\n'),
+    ]),
+    ('crlf-before-title', '\r\n# T\r\n', 'demo', 'skill-tool', [
+        ('MISSING_FRONTMATTER', 'Insert frontmatter', False, True, None, '---\r\nname: demo\r\ndescription: "Describe what this skill does and when to use it."\r\n---\r\n\r\n# T\r\n'),
+    ]),
 ]
 
 
@@ -63,3 +89,19 @@ def test_fix_menu(label: str, text: str, folder: str, profile: str, expected: li
             apply_edits(text, list(fx.edits)))
            for f in fs for fx in fixes_for(doc, f)]
     assert got == expected
+
+
+@pytest.mark.parametrize(("b", "lines"), [(36, ["Use: " + "a" * 36 + " " + "b" * 36]),
+                                          (37, ["Use: " + "a" * 36, "b" * 37])])
+def test_block_scalar_lines_hold_at_most_78_characters(b: int, lines: list[str]):
+    value = "Use: " + "a" * 36 + " " + "b" * b  # 78 characters, then 79
+    doc, fs = check(f"---\nname: demo\ndescription: {value}\n---\n")
+    (fold,) = [fx for f in fs for fx in fixes_for(doc, f) if fx.title.startswith("Turn")]
+    assert fold.edits[0].text == ">-" + "".join(f"\n  {line}" for line in lines)
+
+
+def test_a_skill_md_without_a_folder_gets_a_placeholder_name():
+    doc, fs = check("# T\n", path="/SKILL.md")
+    (f,) = fs
+    (fix,) = fixes_for(doc, f)
+    assert apply_edits("# T\n", list(fix.edits)).startswith("---\nname: my-skill\n")

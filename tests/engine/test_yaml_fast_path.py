@@ -43,6 +43,7 @@ CASES = [
     "nest:\n  a: 1\nnext:\n  b: 2",  # two nested maps, no final newline
     "a:",
     "a: 1\nb:",
+    "\na: b\n",  # a leading blank line
     "name: 技能\ndescription: 😀 emoji and CJK 漢字\n",
 ]
 REJECTED = [
@@ -58,6 +59,7 @@ REJECTED = [
     "  indented: first\n",
     "a: b\u2028c\n",
     "a: b:\n",
+    "a: 1\n  b: 2\n",  # indented under a key that has a value
 ]
 
 

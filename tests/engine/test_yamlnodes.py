@@ -112,9 +112,59 @@ def test_collection_keys_become_strings_and_a_null_key_stays_none():
 
 
 def test_an_alias_node_points_at_its_anchor_and_shares_its_value():
-    root, _, _ = compose("a: &n text\nb: *n\n")
-    (_, anchored), (_, alias) = root.items
+    text = 'a: &n "text"\nb: *n\nc: &l [1, 2]\nd: *l\n'
+    root, _, _ = compose(text, 2)
+    (_, anchored), (_, alias), (_, seq), (_, seq_alias) = root.items
     assert alias.is_alias and alias.target() is anchored and not anchored.is_alias
-    assert (alias.kind, alias.value, alias.style, alias.size) == ("scalar", "text", "", 1)
-    assert (alias.start, alias.end) == (root.items[1][1].start, root.items[1][1].end) != (anchored.start, anchored.end)
-    assert yamlnodes.to_python(root) == {"a": "text", "b": "text"}
+    assert anchored.anchor == "n" and seq.anchor == "l"
+    assert (alias.kind, alias.value, alias.style, alias.size) == ("scalar", "text", '"', 1)
+    assert (alias.start, alias.end) == (2 + text.index("*n"), 2 + text.index("*n") + 2)  # the alias, not its anchor
+    assert (seq_alias.kind, seq_alias.style, seq_alias.items, seq_alias.size) == ("seq", "[", seq.items, 3)
+    assert yamlnodes.to_python(root) == {"a": "text", "b": "text", "c": [1, 2], "d": [1, 2]}
+
+
+def test_collection_styles_and_a_scalar_document():
+    root, _, _ = compose("a: [x]\nb: {k: v}\nc:\n  - y\nd:\n  k: v\n")
+    assert [v.style for _, v in root.items] == ["[", "{", "", ""]
+    root, err, _ = compose("just text")
+    assert err is None and (root.kind, root.value) == ("scalar", "just text")
+
+
+def test_only_explicit_tags_are_reported():
+    _, _, tagged = compose("a: ! x\nb: !!str y\nc: !custom z\n")
+    assert [n.tag for n in tagged] == ["!custom"]
+
+
+def test_text_the_c_parser_refuses_up_front_is_an_error_at_the_base():
+    root, err, tagged = compose("a: \ud800", 7)  # a lone surrogate cannot even be encoded
+    assert root is None and tagged == [] and err.offset == 7 and "surrogates not allowed" in err.message
+
+
+ERRORS = [
+    # text, C parser message, offset of the fault in code points (base 3)
+    ("a: [b\nc: d", "did not find expected ',' or ']' (while parsing a flow sequence)", 10),
+    ("a: b: c", "mapping values are not allowed in this context", 7),
+    ("技能: a: b", "mapping values are not allowed in this context", 8),  # libyaml counts bytes; we count characters
+    ("x: *nope", "found undefined alias 'nope'", 6),
+]
+
+
+@pytest.mark.parametrize(("text", "message", "offset"), ERRORS)
+def test_errors_name_the_problem_and_its_context_at_the_character_offset(text: str, message: str, offset: int):
+    _, err, _ = compose(text, 3)
+    assert (err.message, err.offset, err.limit) == (message, offset, False)
+
+
+@pytest.mark.parametrize("text", [t for t, _, _ in ERRORS] + [
+    "k: v\nk2: [1, 2]\nk3: {a: b}\n", "- a\n- b\n", "a: |\n  x\n", "a: &x 1\nb: *x\n", "é: ü\n"])
+def test_the_pure_python_fallback_composes_like_the_c_parser(text: str, monkeypatch):
+    c_root, c_err, c_tagged = compose(text, 3)
+    monkeypatch.setattr(yamlnodes, "_CParser", False)  # as where the C extension is missing
+    p_root, p_err, p_tagged = compose(text, 3)
+    assert (c_err is None) == (p_err is None) and len(c_tagged) == len(p_tagged)
+    if c_err is not None:
+        assert p_err.offset == c_err.offset and p_err.message
+    else:
+        assert to_python(p_root) == to_python(c_root)
+        assert [(k.start, v.start, v.end) for k, v in p_root.items] == [(k.start, v.start, v.end) for k, v in c_root.items] \
+            if p_root.kind == "map" else [(i.start, i.end) for i in p_root.items] == [(i.start, i.end) for i in c_root.items]

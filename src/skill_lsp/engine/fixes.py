@@ -66,10 +66,8 @@ def _replace_value(doc: SkillDocument, key: str, new: str) -> Edit | None:
     if entry is None:
         return None
     v = entry.value
-    if v.end > v.start:
-        return Edit(v.start, v.end, new)
-    colon = doc.text.find(":", entry.key_node.end)
-    return Edit(colon + 1, colon + 1, " " + new)
+    # Only name fixes replace a value, and only a non-empty name has them.
+    return Edit(v.start, v.end, new) if v.end > v.start else None
 
 
 def _trim(doc: SkillDocument, f: Finding) -> list[Fix]:
