@@ -59,16 +59,16 @@ MENUS = [
     ('commas', '---\nname: demo\ndescription: d\nallowed-tools: Read, Grep\n---\n', 'demo', 'agentskills', [
         ('INVALID_VALUE', 'Separate tools with spaces', True, True, None, '---\nname: demo\ndescription: d\nallowed-tools: Read Grep\n---\n'),
     ]),
-    ('unknown-into-metadata-before', '---\nname: demo\ndescription: d\nmetadata:\n  a: b\nx-owner: Zoë\n---\n', 'demo', 'skill-tool', [
+    ('unknown-into-metadata-before', '---\nname: demo\ndescription: d\nmetadata:\n  a: b\nx-owner: Zoë\n---\n', 'demo', 'agentskills', [
         ('UNKNOWN_FIELD', "Move 'x-owner' under metadata", False, False, None, '---\nname: demo\ndescription: d\nmetadata:\n  a: b\n  x-owner: "Zoë"\n---\n'),
     ]),
-    ('unknown-into-metadata-after', '---\nname: demo\nx-owner: Zoë\ndescription: d\nmetadata:\n  a: b\n---\n', 'demo', 'skill-tool', [
+    ('unknown-into-metadata-after', '---\nname: demo\nx-owner: Zoë\ndescription: d\nmetadata:\n  a: b\n---\n', 'demo', 'agentskills', [
         ('UNKNOWN_FIELD', "Move 'x-owner' under metadata", False, False, None, '---\nname: demo\ndescription: d\nmetadata:\n  a: b\n  x-owner: "Zoë"\n---\n'),
     ]),
     ('boolean-string', '---\nname: demo\ndescription: d\nuser-invocable: "no"\n---\n', 'demo', 'skill-tool', [
         ('INVALID_VALUE', 'Write false as a YAML boolean', True, True, None, '---\nname: demo\ndescription: d\nuser-invocable: false\n---\n'),
     ]),
-    ('unknown-false-and-list', '---\nname: demo\ndescription: d\nx-flag: false\nx-list:\n  - a\n  - b\nlicense: MIT\n---\n', 'demo', 'skill-tool', [
+    ('unknown-false-and-list', '---\nname: demo\ndescription: d\nx-flag: false\nx-list:\n  - a\n  - b\nlicense: MIT\n---\n', 'demo', 'agentskills', [
         ('UNKNOWN_FIELD', "Move 'x-flag' under metadata", False, False, None, '---\nname: demo\ndescription: d\nx-list:\n  - a\n  - b\nlicense: MIT\nmetadata:\n  x-flag: "false"\n---\n'),
         ('UNKNOWN_FIELD', "Move 'x-list' under metadata", False, False, None, '---\nname: demo\ndescription: d\nx-flag: false\nlicense: MIT\nmetadata:\n  x-list: "[\\"a\\", \\"b\\"]"\n---\n'),
     ]),
