@@ -163,25 +163,37 @@ async def _begin(ls: SkillLanguageServer, token: str) -> bool:
     return True
 
 
-def reindex_path(ls: SkillLanguageServer, path: str) -> bool:
-    """Re-read one SKILL.md from disk into its folder's index (publishing what that changes).
+def _read(ls: SkillLanguageServer, path: str):
+    """Blocking: where ``path`` belongs now and its checked result (None: not a listed skill)."""
+    folder = ls.state.folder_for(path)
+    if folder.index is None:
+        return None
+    loc = folder.classify(path) if os.path.lexists(path) else None
+    return None if loc is None else check_file(loc.path, folder.settings, loc).slim()
+
+
+def _apply(ls: SkillLanguageServer, path: str, result) -> bool:
+    """Put (or drop) one re-read result in its folder's index and publish what that changes.
 
     Returns whether the folder's inventory holds (or held) the path.
     """
     folder = ls.state.folder_for(path)
     if folder.index is None:
         return False
-    known = path in folder.index.results
-    loc = folder.classify(path) if os.path.lexists(path) else None
-    if loc is None:
-        if not known:
+    if result is None:
+        if path not in folder.index.results:
             return False
         touched = folder.index.remove(path)
     else:
-        touched = folder.index.put(check_file(loc.path, folder.settings, loc).slim())
+        touched = folder.index.put(result)
     for other in touched:
         publish.publish_path(ls, other)
     return True
+
+
+def reindex_path(ls: SkillLanguageServer, path: str) -> bool:
+    """Re-read one SKILL.md from disk into its folder's index (publishing what that changes)."""
+    return _apply(ls, path, _read(ls, path))
 
 
 def refresh(ls: SkillLanguageServer, uri: str) -> None:
@@ -316,14 +328,15 @@ async def apply_file_changes(ls: SkillLanguageServer, changes: list[tuple[str, i
         # stale results are dropped (the generation check) and the new state wins.
         await scan_all(ls)
     else:
-        for path, kind in skill_paths.items():
-            uri = path_to_uri(path)
-            if uri in ls.state.docs and kind == int(t.FileChangeType.Changed):
-                continue  # the open buffer is authoritative
-            if reindex_path(ls, path):
+        todo = [p for p, kind in skill_paths.items()
+                if not (path_to_uri(p) in ls.state.docs and kind == int(t.FileChangeType.Changed))]
+        # Files are read and checked off the event loop: keystrokes stay quick during a burst.
+        results = await asyncio.get_running_loop().run_in_executor(None, lambda: [_read(ls, p) for p in todo])
+        for path, result in zip(todo, results, strict=True):
+            if _apply(ls, path, result):
                 publish.publish_path(ls, path)
-            elif kind == int(t.FileChangeType.Deleted):
-                publish.clear(ls, uri)
+            elif skill_paths[path] == int(t.FileChangeType.Deleted):
+                publish.clear(ls, path_to_uri(path))
         publish.status(ls)  # the skill count may have changed
     for od in list(ls.state.docs.values()):
         ls.state.analyses.pop(od.uri, None)  # link targets may have appeared or gone
