@@ -9,7 +9,14 @@ from argparse import Namespace
 
 from ..engine import discovery
 from ..engine.config import DEFAULT_ROOTS
-from ..engine.preview import activate, catalog, parse_arguments, records_for, result_json
+from ..engine.preview import (
+    activate,
+    catalog_view,
+    not_listed,
+    parse_arguments,
+    records_for,
+    result_json,
+)
 from ..engine.workspace import SkillResult, check_file, link_skills
 from .targets import collect, load_settings
 
@@ -26,7 +33,7 @@ def _write_exact(text: str) -> None:
 
 
 def run_preview(args: Namespace) -> int:
-    target = args.target
+    target = args.skill
     path_like = os.path.exists(target) or os.sep in target or target.lower().endswith(".md")
     workspace = os.path.abspath(args.workspace)
     if path_like:
@@ -58,6 +65,15 @@ def run_preview(args: Namespace) -> int:
     if path_like:
         real = os.path.realpath(p)
         match = next(r.path for r in records if os.path.realpath(r.path) == real)
+        reason = not_listed(records, match, dialect, as_user=args.as_user)
+        if reason is not None:
+            # The harness never loads it: no activation text, as it would never send one.
+            if args.format == "json":
+                json.dump({"kind": "not_listed", "dialect": dialect, "text": "", "reason": reason},
+                          sys.stdout, ensure_ascii=False, indent=2)
+                sys.stdout.write("\n")
+            print(f"skill-lsp: {reason}", file=sys.stderr)
+            return 1
         result = activate(records, settings, path=match, dialect=dialect,
                           arguments=parse_arguments(args.arguments), as_user=args.as_user)
     else:
@@ -95,9 +111,10 @@ def run_catalog(args: Namespace) -> int:
     roots = settings.resolved_roots(targets.workspace)
     records = records_for(results, len(roots))
     dialect = args.dialect or settings.dialect
-    text, entries = catalog(records, dialect, update=args.state == "replacement")
+    text, entries, skipped = catalog_view(records, dialect, update=args.state == "replacement")
     if args.format == "json":
-        json.dump({"dialect": dialect, "text": text, "entries": entries}, sys.stdout, ensure_ascii=False, indent=2)
+        json.dump({"dialect": dialect, "text": text, "entries": entries, "skipped": skipped}, sys.stdout,
+                  ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:
         _write_exact(text)
@@ -109,4 +126,8 @@ def run_catalog(args: Namespace) -> int:
             print(f"{e['name'].ljust(width)}  {e['chars']:>5}  {e['tokens']:>6}{flag}", file=sys.stderr)
             for w in e["warnings"]:
                 print(f"{'':{width}}  ! {w}", file=sys.stderr)
+        if skipped:
+            print("", file=sys.stderr)
+        for s in skipped:
+            print(f"# skipped by {dialect}: {os.path.relpath(s['path'])}: {s['reason']}", file=sys.stderr)
     return 2 if targets.problems else 0

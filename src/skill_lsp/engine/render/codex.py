@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
+from skill_lsp.engine.harness import record_listing
 
 from .base import BudgetWarning, Dialect
 from .lenient import fields, text_value
@@ -64,9 +65,9 @@ def codex_description(record: SkillRecord) -> str:
 
 
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
-    """Who Codex lists: every skill with a non-empty description, even two with
+    """Who Codex lists (engine.harness.listing: a non-empty description), even two with
     one name; ordered by scope (``root_index``) then name (code points)."""
-    ok = [r for r in records if _description(r).strip()]
+    ok = [r for r in records if record_listing(r, "codex").listed]
     return sorted(ok, key=lambda r: (r.root_index, codex_name(r), r.path))
 
 
@@ -152,6 +153,7 @@ def budget_catalog(
 class CodexDialect(Dialect):
     name = "codex"
     label = "Codex CLI"
+    harness = "codex"
 
     def __init__(self, budget: int | None = None, context_window: int | None = DEFAULT_CONTEXT_WINDOW) -> None:
         """``budget`` = a character budget; otherwise 2 % of ``context_window`` in tokens
@@ -216,8 +218,11 @@ class CodexDialect(Dialect):
 
     def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
         """A ``$name`` mention injects the skill only when exactly one skill has that name."""
-        matches = [r for r in records if codex_name(r) == name and _description(r).strip()]
+        matches = [r for r in listed(records) if codex_name(r) == name]
         return matches[0] if len(matches) == 1 else None
+
+    def includes(self, record: SkillRecord) -> bool:
+        return self.listing(record).listed
 
     def entry_warnings(self, record: SkillRecord) -> list[BudgetWarning]:
         cost = _cost(_units(self.catalog_entry(record) + "\n", self.measure), self.measure)
