@@ -149,6 +149,15 @@ def not_listed(records: list[SkillRecord], path: str, dialect: str, *, as_user: 
     return None if got.listed else got.reason
 
 
+def left_out(record: SkillRecord, dialect: str) -> str | None:
+    """Why the dialect leaves ``record`` out of its catalog (its harness's root or listing); None when listed."""
+    d = get_dialect(dialect)
+    if d.harness and reads_root(HARNESSES[d.harness], record.dir) is False:
+        return not_read(HARNESSES[d.harness], record.dir)
+    got = d.listing(record)
+    return None if got.listed else (got.reason or "not listed")
+
+
 def catalog_skips(records: list[SkillRecord], dialect: str) -> tuple[list[SkillRecord], list[dict[str, str]]]:
     """The records in roots the dialect's harness reads, and the others with the reason."""
     d = get_dialect(dialect)

@@ -336,3 +336,36 @@ OPENHANDS = Harness(
 HARNESSES: dict[str, Harness] = {
     h.name: h for h in (SKILL_TOOL, AGENTSKILLS, CLAUDE_CODE, CODEX, OPENCODE, GEMINI, COPILOT, DSH, GOOSE, OPENHANDS)
 }
+
+
+# Built-in skills each captured release lists beside the user's, as numbers only (their text is
+# never stored): they take part of the listing budget. From tests/golden/harness/<h>@<v>/builtins.json.
+#: Codex 0.171.0 system skills: (name, description characters, (index, UTF-8 width) of multi-byte ones).
+CODEX_BUILTINS: tuple[tuple[str, int, tuple[tuple[int, int], ...]], ...] = (
+    ("imagegen", 570, ()),
+    ("openai-docs", 624, ()),
+    ("skill-creator", 106, ()),
+    ("skill-installer", 225, ()),
+)
+#: GitHub Copilot CLI 1.0.102 built-ins, listed after the user's skills: (name, <skill> block characters).
+COPILOT_BUILTINS: tuple[tuple[str, int], ...] = (
+    ("customize-cloud-agent", 443),
+    ("github-pr-media", 324),
+)
+#: Claude Code 2.1.332 built-ins: (name, listing line characters). No overall listing budget was reached
+#: in the captures (case many-skills), so none is modelled; the figures say what they add to the listing.
+CLAUDE_CODE_BUILTINS: tuple[tuple[str, int], ...] = (
+    ("claude-api", 1171),
+    ("code-review", 850),
+    ("dataviz", 1447),
+    ("fewer-permission-prompts", 191),
+    ("init", 67),
+    ("keybindings-help", 248),
+    ("loop", 344),
+    ("plugin-authoring", 275),
+    ("run", 368),
+    ("security-review", 90),
+    ("simplify", 188),
+    ("update-config", 707),
+    ("workflow-authoring", 252),
+)
