@@ -152,6 +152,9 @@ def not_read(harness: Harness, skill_dir: str) -> str:
     return f"{who} does not read {root} (skills there are never loaded)"
 
 
+_SEEN: dict[tuple[str, str, str], Listing] = {}
+
+
 @lru_cache(maxsize=1024)
 def _memo(harness: str, path: str, text: str) -> Listing:
     from ..config import Settings  # noqa: PLC0415
@@ -179,8 +182,17 @@ def record_listing(record: SkillRecord, harness: Harness | str) -> Listing:
     """
     h = harness.name if isinstance(harness, Harness) else harness
     checked = record.checked
-    if checked is not None and getattr(checked, "doc", None) is not None:
-        return listing(checked, h, roots=False)  # type: ignore[arg-type]
+    doc = getattr(checked, "doc", None)
+    if doc is not None:
+        # A catalog asks several times per skill (order, sizes, skipped): once per text is enough.
+        key = (h, record.path, doc.text)
+        got = _SEEN.get(key)
+        if got is None:
+            got = listing(checked, h, roots=False)  # type: ignore[arg-type]
+            if len(_SEEN) >= 8192:
+                _SEEN.clear()
+            _SEEN[key] = got
+        return got
     if record.error is not None and record.error[0] in ("IO_ERROR", "SENSITIVE", "OUTSIDE_WORKSPACE"):
         return Listing(h, False, record.error[1])
     return _memo(h, record.path, _text_of(record))

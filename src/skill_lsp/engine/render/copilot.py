@@ -19,6 +19,7 @@ from pathlib import Path
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.harness import record_listing
+from skill_lsp.engine.harness.data import COPILOT_BUILTINS
 
 from .base import Dialect, unsubstituted_body
 
@@ -121,9 +122,12 @@ class CopilotDialect(Dialect):
             "</skill>"
         )
 
-    def render_catalog(self, records: Sequence[SkillRecord], hidden: Sequence[tuple[str, int]] = ()) -> str:
-        """``hidden``: ``(name, block chars)`` of skills listed after these (the release's
-        built-ins) that take part of the budget but whose blocks are not shown."""
+    def render_catalog(self, records: Sequence[SkillRecord], hidden: Sequence[tuple[str, int]] | None = None) -> str:
+        """``hidden``: ``(name, block chars)`` of skills listed after these that take part of the
+        budget but whose blocks are not shown; default: the release's built-ins
+        (``COPILOT_BUILTINS``, numbers recorded from 1.0.102)."""
+        if hidden is None:
+            hidden = COPILOT_BUILTINS
         entries: list[str] = []
         left_out: list[str] = []
         used = 0
