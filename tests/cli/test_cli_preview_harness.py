@@ -82,3 +82,13 @@ def test_unverified_dialects_say_so_first():
     assert got["verified"] is False and "client guide" in got["proof"]
     proven = run_cli("preview", "sample-workspace/.agents/skills/api-conventions", "--dialect", "codex", cwd=REPO)
     assert "not verified" not in proven.stderr
+
+
+def test_preview_by_name_finds_only_what_the_harness_reads():
+    # release-notes is in .agents/skills and .claude/skills: Claude Code activates its own root's copy;
+    # api-conventions is only in .agents/skills: Claude Code does not know it.
+    proc = run_cli("preview", "release-notes", "--workspace", "sample-workspace", "--dialect", "claude-code", cwd=REPO)
+    assert proc.returncode == 0 and "/.claude/skills/release-notes" in proc.stdout.split("\n")[0]
+    missing = run_cli("preview", "api-conventions", "--workspace", "sample-workspace", "--dialect", "claude-code",
+                      cwd=REPO)
+    assert missing.returncode == 1 and missing.stdout == "Unknown skill: api-conventions"

@@ -112,6 +112,9 @@ def activate(records: list[SkillRecord], settings: Settings, *, name: str | None
              dialect: str | None = None, arguments: str | dict[str, str] | None = None,
              as_user: bool = False) -> Result:
     """Activate one skill by name, or the skill whose SKILL.md is ``path`` (it wins over same-name skills)."""
+    if path is None:
+        # By name, a skill in a root the harness does not read is not found.
+        records = _in_read_roots(records, dialect or settings.dialect)
     harness = _harness_activate(records, settings, dialect or settings.dialect, name=name, path=path,
                                 arguments=arguments, as_user=as_user)
     if harness is not None:
@@ -156,6 +159,14 @@ def left_out(record: SkillRecord, dialect: str) -> str | None:
         return not_read(HARNESSES[d.harness], record.dir)
     got = d.listing(record)
     return None if got.listed else (got.reason or "not listed")
+
+
+def _in_read_roots(records: list[SkillRecord], dialect: str) -> list[SkillRecord]:
+    d = get_dialect(dialect)
+    if not d.harness:
+        return records
+    h = HARNESSES[d.harness]
+    return [r for r in records if reads_root(h, r.dir) is not False]
 
 
 def catalog_skips(records: list[SkillRecord], dialect: str) -> tuple[list[SkillRecord], list[dict[str, str]]]:
