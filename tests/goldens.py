@@ -46,7 +46,9 @@ HOOK_DECISIONS = [("deny", "PERMISSION_DENIED"), ("ask", "PERMISSION_DENIED"), (
 
 
 def normalise(text: str) -> str:
-    return text.replace(str(SAMPLE), "<ROOT>/sample-workspace").replace(str(REPO), "<ROOT>")
+    # The home folder appears where a harness reads its own folders (Codex's system skills root).
+    text = text.replace(str(SAMPLE), "<ROOT>/sample-workspace").replace(str(REPO), "<ROOT>")
+    return text.replace(os.path.expanduser("~").rstrip("/") + "/", "<HOME>/")
 
 
 def run_cli(*args: str) -> tuple[int, str]:

@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
                            ("catalog", "print the skill catalog a harness shows the model, with per-entry sizes")):
         q = sub.add_parser(name, help=helptext)
         if name == "preview":
-            q.add_argument("target", metavar="NAME|PATH", help="skill name (from the workspace catalog) or a skill folder / SKILL.md")
+            q.add_argument("skill", metavar="NAME|PATH", help="skill name (from the workspace catalog) or a skill folder / SKILL.md")
             q.add_argument("--arguments", help="arguments: a string, or a JSON object for named arguments")
             q.add_argument("--as-user", action="store_true", help="user-initiated activation (passes disable-model-invocation)")
             q.add_argument("--workspace", default=".", help="workspace folder for name lookup (default: .)")

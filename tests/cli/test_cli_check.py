@@ -72,7 +72,7 @@ def test_json_format_schema(ws: Path):
                           "range", "data"}
     assert (first["code"], first["severity"], first["line"], first["column"]) == ("MISSING_FIELD", "error", 1, 1)
     assert first["range"] == {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 3}}
-    assert first["data"] == {"field": "description"}
+    assert first["data"]["field"] == "description"
     assert Path(first["path"]).is_absolute()
 
 
@@ -154,8 +154,8 @@ def test_sarif_related_locations_for_shadowing(tmp_path: Path):
 def test_github_format_annotations(ws: Path):
     proc = run_cli("check", ".", "--format", "github", cwd=ws)
     lines = proc.stdout.splitlines()
-    assert lines[0] == ("::error file=.agents/skills/broken/SKILL.md,line=1,col=1,endLine=1,endColumn=4,"
-                        "title=MISSING_FIELD::frontmatter missing required field 'description'")
+    assert lines[0].startswith("::error file=.agents/skills/broken/SKILL.md,line=1,col=1,endLine=1,endColumn=4,"
+                               "title=MISSING_FIELD::frontmatter missing required field 'description'; ")
     assert lines[1].startswith("::warning file=.agents/skills/warned/SKILL.md,line=5,col=8,")
     assert lines[-1] == "skill-lsp: 1 errors, 1 warnings in 3 skills"
 

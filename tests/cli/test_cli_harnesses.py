@@ -68,8 +68,9 @@ def mixed(tmp_path: Path) -> Path:
 
 def test_default_targets_come_from_the_root(mixed: Path):
     proc = run_cli("check", ".", cwd=mixed)
-    assert proc.returncode == 1
-    assert "error NAME_MISMATCH" in proc.stdout and "Copilot (VS Code) leaves it out" in proc.stdout
+    # Claude Code lists it under the folder name; OpenCode and Copilot CLI under its own (captures).
+    assert proc.returncode == 0
+    assert "warning NAME_MISMATCH" in proc.stdout and "GitHub Copilot CLI list it under its frontmatter name" in proc.stdout
     assert "when_to_use" not in proc.stdout  # Claude Code reads it
 
 

@@ -199,3 +199,17 @@ def test_activation_matches_capture(laid_out, request):
     if (folder / "tool_result.txt").exists():
         tool_result = dialect.tool_result(result)  # type: ignore[attr-defined]
         assert layout.normalise(tool_result, workspace, home) == (folder / "tool_result.txt").read_text(encoding="utf-8")
+
+
+def test_builtin_numbers_in_the_harness_table_are_the_captured_ones():
+    """engine.harness.data holds the built-ins' numbers as facts; they must be what the captures recorded."""
+    from skill_lsp.engine.harness import data
+
+    def recorded(harness: str) -> list[dict]:
+        (path,) = layout.GOLDEN.glob(f"{harness}@*/builtins.json")
+        return json.loads(path.read_text(encoding="utf-8"))["skills"]
+
+    assert [(b["name"], b["description_chars"], tuple(tuple(m) for m in b.get("description_multibyte", [])))
+            for b in recorded("codex")] == list(data.CODEX_BUILTINS)
+    assert [(b["name"], b["entry_chars"]) for b in recorded("copilot")] == list(data.COPILOT_BUILTINS)
+    assert [(b["name"], b["entry_chars"]) for b in recorded("claude-code")] == list(data.CLAUDE_CODE_BUILTINS)

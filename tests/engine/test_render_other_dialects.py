@@ -82,11 +82,11 @@ def test_codex_budget_truncates_descriptions_before_dropping():
     assert sum(len(line) + 1 for line in cut.lines) <= 56
     dropped = budget_catalog(items, 20)
     assert dropped.lines == ("- a: (file: /p/a)",) and dropped.omitted == ("b",)
-    D = type(DIALECTS["codex"])(budget=92)
+    D = type(DIALECTS["codex"])(budget=92, system_skills=False)
     recs = [record("a", "x" * 50), record("b", "y" * 10)]
     codes = [w.code for w in D.catalog_warnings(recs)]
     assert codes == ["codex-description-truncated", "codex-description-truncated"]
-    assert [w.code for w in type(D)(budget=40).catalog_warnings(recs)] == [
+    assert [w.code for w in type(D)(budget=40, system_skills=False).catalog_warnings(recs)] == [
         "codex-description-truncated",
         "codex-skill-dropped",
     ]
@@ -146,3 +146,15 @@ def test_every_dialect_renders_every_kind(name):
         assert isinstance(D.render(result), str) and D.render(result)
     rep = D.report(record())
     assert rep.dialect == name and rep.chars == len(rep.entry) and rep.tokens > 0
+
+
+def test_codex_system_skills_share_the_budget():
+    # Codex 0.171.0 lists its four system skills first (numbers in engine.harness.data,
+    # capture case many-skills): with them, a budget that fits the user's skills alone cuts.
+    D = type(DIALECTS["codex"])(budget=2500)
+    recs = [record("a", "x" * 900), record("b", "y" * 900)]
+    alone = type(D)(budget=2500, system_skills=False)
+    assert alone.catalog_warnings(recs) == []
+    assert {w.code for w in D.catalog_warnings(recs)} == {"codex-description-truncated"}
+    text = D.render_catalog(recs)
+    assert "imagegen" not in text and "/.codex/skills/.system`" in text  # counted and in the table, not shown

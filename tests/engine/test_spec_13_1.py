@@ -60,7 +60,7 @@ def test_13_1_item_08_missing_description(tmp_path: Path):
     write_skill(tmp_path / ".agents/skills", "demo", "---\nname: demo\n---\nbody\n")
     _, (r,), _ = workspace(tmp_path)
     f = only(r.findings, "MISSING_FIELD")
-    assert f.data == {"field": "description"}
+    assert f.data["field"] == "description"  # data also names the targets that list it anyway
     result = activate(tmp_path, "demo")
     assert isinstance(result, ErrorResult) and result.code == "INVALID_FRONTMATTER"
     assert catalog_names(tmp_path) == []

@@ -87,6 +87,55 @@ async def test_hover_on_description_shows_catalog_entries_per_dialect(client, wo
     assert "\n\n*dsh* — " in value and "\n\n*codex* — " in value
 
 
+async def test_hover_lists_every_harness_dialect_with_the_harness_verdict(client, workspace):
+    from skill_lsp.engine.config import DIALECT_NAMES
+
+    path = workspace / ".agents/skills/release-notes/SKILL.md"
+    await open_doc(client, path)
+    hover = await client.text_document_hover_async(t.HoverParams(
+        text_document=t.TextDocumentIdentifier(uri=uri(path)), position=t.Position(2, 3)))
+    value = hover.contents.value
+    assert {"claude-code", "codex", "opencode", "gemini", "copilot"} <= set(DIALECT_NAMES)
+    for dialect in DIALECT_NAMES:
+        assert f"\n\n*{dialect}* — " in value, dialect
+    # Claude Code 2.1.332 does not read .agents/skills: said plainly, with the reason.
+    assert ("*claude-code* — not listed: Claude Code 2.1.332 does not read .agents/skills "
+            "(skills there are never loaded)") in value
+    # The same renderer as `skill-lsp catalog --dialect codex` (capture-proven entry form).
+    assert "- release-notes: Drafts release notes" in value and "(file: " in value
+    assert "*skill-tool* — " in value and "(documented, not verified)" in value
+
+
+async def test_lens_and_preview_of_a_root_the_harness_does_not_read_say_so(client, workspace):
+    path = workspace / ".agents/skills/release-notes/SKILL.md"
+    await open_doc(client, path)
+    client.set_configuration({"debounceMs": 0, "dialect": "claude-code"}, section="skillLsp")
+    client.workspace_did_change_configuration(t.DidChangeConfigurationParams(settings={}))
+    reason = "Claude Code 2.1.332 does not read .agents/skills (skills there are never loaded)"
+
+    async def lens_titles() -> list[str]:
+        lenses = await client.text_document_code_lens_async(
+            t.CodeLensParams(text_document=t.TextDocumentIdentifier(uri=uri(path))))
+        return [lens.command.title for lens in lenses]
+
+    titles = await lens_titles()
+    for _ in range(100):  # the configuration is fetched asynchronously; bounded wait
+        if any("claude-code" in title for title in titles):
+            break
+        await asyncio.sleep(0.05)
+        titles = await lens_titles()
+    assert f"not in the claude-code catalog: {reason}" in titles
+    res = await client.workspace_execute_command_async(t.ExecuteCommandParams(
+        command="skill-lsp.previewActivation", arguments=[{"uri": uri(path), "dialect": "claude-code"}]))
+    assert res["kind"] == "not_listed" and res["reason"] == reason
+    assert res["text"] == f"(skill-lsp: {reason})\n" and "Base directory" not in res["text"]
+    cat = await client.workspace_execute_command_async(t.ExecuteCommandParams(
+        command="skill-lsp.previewCatalog", arguments=[{"dialect": "claude-code"}]))
+    assert "- release-notes: Drafts" not in cat["text"]
+    assert any(s["path"] == str(path) and s["reason"] == reason for s in cat["skipped"])
+    assert cat["verified"] is True and cat["proof"].startswith("capture: claude-code@2.1.332")
+
+
 async def test_hover_on_an_empty_description_agrees_with_the_diagnostic(client, workspace):
     path = workspace / ".agents/skills/release-notes/SKILL.md"
     await open_doc(client, path, '---\nname: release-notes\ndescription: ""\n---\nBody.\n')

@@ -49,7 +49,7 @@ def describe(parser: argparse.ArgumentParser) -> tuple[list[Option], list[Comman
                         cmd.options.append(_option(a))
                     elif a.choices:
                         cmd.positional_choices = [str(c) for c in a.choices]
-                    elif a.dest in ("paths", "target"):
+                    elif a.dest in ("paths", "skill"):
                         cmd.positional_files = True
                 commands.append(cmd)
         elif action.option_strings:

@@ -9,7 +9,15 @@ from argparse import Namespace
 
 from ..engine import discovery
 from ..engine.config import DEFAULT_ROOTS, Settings
-from ..engine.preview import activate, catalog, parse_arguments, records_for, result_json
+from ..engine.preview import (
+    activate,
+    catalog_view,
+    not_listed,
+    parse_arguments,
+    records_for,
+    result_json,
+)
+from ..engine.render.proof import proof
 from ..engine.workspace import SkillResult, check_file, link_skills
 from .targets import Targets, collect, load_settings
 
@@ -33,8 +41,41 @@ def _write_exact(text: str) -> None:
         sys.stdout.write("\n")
 
 
+def _unverified(dialect: str, kind: str) -> None:
+    """A first line on stderr when the dialect's text is not proven against the real thing."""
+    p = proof(dialect, kind)
+    if not p.verified:
+        print(f"skill-lsp: {dialect} {kind}: {p.proof}", file=sys.stderr)
+
+
+def _finding_rows(result: SkillResult | None) -> list[dict]:
+    """skill-lsp's own findings on the previewed skill (shown beside the preview, never instead)."""
+    if result is None:
+        return []
+    src = result.doc.src if result.doc is not None else result.src
+    rows = []
+    for f in result.all_findings:
+        line, col = src.position(f.start) if src is not None else (0, 0)
+        rows.append({"code": f.code, "severity": f.severity.label, "message": f.message,
+                     "line": line + 1, "column": col + 1})
+    return rows
+
+
+def _write_findings(path: str, rows: list[dict]) -> None:
+    if not rows:
+        return
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r["severity"]] = counts.get(r["severity"], 0) + 1
+    said = ", ".join(f"{n} {sev}" for sev, n in counts.items())
+    print(f"skill-lsp: {said} from skill-lsp check (not part of what the harness sends):", file=sys.stderr)
+    for r in rows:
+        print(f"{os.path.relpath(path)}:{r['line']}:{r['column']}: {r['severity']} {r['code']} {r['message']}",
+              file=sys.stderr)
+
+
 def run_preview(args: Namespace) -> int:
-    target = args.target
+    target = args.skill
     path_like = os.path.exists(target) or os.sep in target or target.lower().endswith(".md")
     workspace = os.path.abspath(args.workspace)
     if path_like:
@@ -73,23 +114,45 @@ def run_preview(args: Namespace) -> int:
         results.append(check_file(p, settings, loc))
     records = records_for(results, len(roots))
     dialect = args.dialect or settings.dialect
+    checked = {r.path: r for r in results}
+    verdict = proof(dialect, "activation")
+    if args.format != "json":
+        _unverified(dialect, "activation")
+    match = None
     if path_like:
         real = os.path.realpath(p)
         match = next(r.path for r in records if os.path.realpath(r.path) == real)
+        reason = not_listed(records, match, dialect, as_user=args.as_user)
+        if reason is not None:
+            # The harness never loads it: no activation text, as it would never send one.
+            rows = _finding_rows(checked.get(match))
+            if args.format == "json":
+                json.dump({"kind": "not_listed", "dialect": dialect, "text": "", "reason": reason,
+                           "verified": verdict.verified, "proof": verdict.proof, "findings": rows},
+                          sys.stdout, ensure_ascii=False, indent=2)
+                sys.stdout.write("\n")
+            else:
+                print(f"skill-lsp: {reason}", file=sys.stderr)
+                _write_findings(match, rows)
+            return 1
         result = activate(records, settings, path=match, dialect=dialect,
                           arguments=parse_arguments(args.arguments), as_user=args.as_user)
     else:
         result = activate(records, settings, name=target, dialect=dialect,
                           arguments=parse_arguments(args.arguments), as_user=args.as_user)
-    shown = p if path_like else next((r.path for r in records if r.name == target), None)
+    shown = getattr(result, "path", None) or match
+    rows = _finding_rows(checked.get(shown)) if shown else []
     commands = _dynamic_commands(results, shown)
     if args.format == "json":
         json.dump({"kind": result.kind, "dialect": dialect, "text": result.output, "result": result_json(result),
+                   "verified": verdict.verified, "proof": verdict.proof, "findings": rows,
                    **({"dynamicCommands": commands} if commands else {})},
                   sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:
         _write_exact(result.output)
+        if shown:
+            _write_findings(shown, rows)
         if commands:  # on stderr: stdout stays exactly what the harness would send
             print("\nClaude Code runs these `!` commands when the skill loads:", file=sys.stderr)
             for c in commands:
@@ -130,11 +193,14 @@ def run_catalog(args: Namespace) -> int:
     roots = settings.resolved_roots(targets.workspace)
     records = records_for(results, len(roots))
     dialect = args.dialect or settings.dialect
-    text, entries = catalog(records, dialect, update=args.state == "replacement")
+    text, entries, skipped = catalog_view(records, dialect, update=args.state == "replacement")
+    verdict = proof(dialect, "catalog")
     if args.format == "json":
-        json.dump({"dialect": dialect, "text": text, "entries": entries}, sys.stdout, ensure_ascii=False, indent=2)
+        json.dump({"dialect": dialect, "text": text, "entries": entries, "skipped": skipped,
+                   "verified": verdict.verified, "proof": verdict.proof}, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:
+        _unverified(dialect, "catalog")
         _write_exact(text)
         # Sizes go to stderr so stdout stays exactly what the model sees.
         width = max((len(e["name"]) for e in entries), default=4)
@@ -144,4 +210,8 @@ def run_catalog(args: Namespace) -> int:
             print(f"{e['name'].ljust(width)}  {e['chars']:>5}  {e['tokens']:>6}{flag}", file=sys.stderr)
             for w in e["warnings"]:
                 print(f"{'':{width}}  ! {w}", file=sys.stderr)
+        if skipped:
+            print("", file=sys.stderr)
+        for s in skipped:
+            print(f"# skipped by {dialect}: {os.path.relpath(s['path'])}: {s['reason']}", file=sys.stderr)
     return 2 if targets.problems else 0

@@ -16,6 +16,7 @@ from .activation import SessionConfig, SkillRecord, SkillSession
 from .activation.results import Result
 from .config import Settings
 from .findings import RULES, base_message
+from .harness import HARNESSES, not_read, reads_root
 from .render import catalog_report, get_dialect, render_result
 from .workspace import SkillResult
 
@@ -36,7 +37,7 @@ def record_for(result: SkillResult, root_index: int | None = None) -> SkillRecor
                            ("IO_ERROR", f'failed to load skill "{result.name}" from {skill_dir}'))
     body = doc.body_text if doc.split is not None and (doc.split.closed or not doc.split.has_frontmatter) else ""
     return SkillRecord(result.name, result.folder, skill_dir, result.path, index, root,
-                       doc.frontmatter_values(), body, error, text=doc.text)
+                       doc.frontmatter_values(), body, error, text=doc.text, checked=result)
 
 
 def records_for(results: list[SkillResult], root_count: int) -> list[SkillRecord]:
@@ -111,6 +112,9 @@ def activate(records: list[SkillRecord], settings: Settings, *, name: str | None
              dialect: str | None = None, arguments: str | dict[str, str] | None = None,
              as_user: bool = False) -> Result:
     """Activate one skill by name, or the skill whose SKILL.md is ``path`` (it wins over same-name skills)."""
+    if path is None:
+        # By name, a skill in a root the harness does not read is not found.
+        records = _in_read_roots(records, dialect or settings.dialect)
     harness = _harness_activate(records, settings, dialect or settings.dialect, name=name, path=path,
                                 arguments=arguments, as_user=as_user)
     if harness is not None:
@@ -129,9 +133,70 @@ def activate(records: list[SkillRecord], settings: Settings, *, name: str | None
     return session(records, settings, dialect).activate(params, user_initiated=as_user)
 
 
+def not_listed(records: list[SkillRecord], path: str, dialect: str, *, as_user: bool = False) -> str | None:
+    """Why the harness of ``dialect`` never loads the skill at ``path``: a root it does not read,
+    or what it skips the skill for (None when it lists it, or the dialect is no harness's).
+
+    skill-lsp's own fence (IO_ERROR, SENSITIVE, OUTSIDE_WORKSPACE) is left to the session.
+    """
+    d = get_dialect(dialect)
+    record = next((r for r in records if r.path == path), None)
+    if not d.harness or record is None or (record.error is not None and record.error[0] in _NOT_PREVIEWED):
+        return None
+    h = HARNESSES[d.harness]
+    if reads_root(h, record.dir) is False:
+        return not_read(h, record.dir)
+    if as_user:
+        return None  # the user may run what the model's catalog leaves out
+    got = d.listing(record)
+    return None if got.listed else got.reason
+
+
+def left_out(record: SkillRecord, dialect: str) -> str | None:
+    """Why the dialect leaves ``record`` out of its catalog (its harness's root or listing); None when listed."""
+    d = get_dialect(dialect)
+    if d.harness and reads_root(HARNESSES[d.harness], record.dir) is False:
+        return not_read(HARNESSES[d.harness], record.dir)
+    got = d.listing(record)
+    return None if got.listed else (got.reason or "not listed")
+
+
+def _in_read_roots(records: list[SkillRecord], dialect: str) -> list[SkillRecord]:
+    d = get_dialect(dialect)
+    if not d.harness:
+        return records
+    h = HARNESSES[d.harness]
+    return [r for r in records if reads_root(h, r.dir) is not False]
+
+
+def catalog_skips(records: list[SkillRecord], dialect: str) -> tuple[list[SkillRecord], list[dict[str, str]]]:
+    """The records in roots the dialect's harness reads, and the others with the reason."""
+    d = get_dialect(dialect)
+    h = HARNESSES.get(d.harness) if d.harness else None
+    kept, skipped = [], []
+    for r in records:
+        if h is not None and reads_root(h, r.dir) is False:
+            skipped.append({"name": r.name, "path": r.path, "reason": not_read(h, r.dir)})
+        elif r.error is not None and r.error[0] in _NOT_PREVIEWED:
+            skipped.append({"name": r.name, "path": r.path, "reason": r.error[1]})
+        else:
+            kept.append(r)
+    return kept, skipped
+
+
 def catalog(records: list[SkillRecord], dialect: str, *, update: bool = False) -> tuple[str, list[dict[str, Any]]]:
     """The catalog text a dialect shows the model, and per-entry sizes and budget warnings."""
+    text, entries, _ = catalog_view(records, dialect, update=update)
+    return text, entries
+
+
+def catalog_view(records: list[SkillRecord], dialect: str, *, update: bool = False
+                 ) -> tuple[str, list[dict[str, Any]], list[dict[str, str]]]:
+    """:func:`catalog` and the skills the harness skips, each with the reason (``skipped``)."""
     d = get_dialect(dialect)
+    skipped: list[dict[str, str]] = []
+    if d.harness:
+        records, skipped = catalog_skips(records, dialect)
     if hasattr(d, "activation_record"):
         # A harness dialect decides itself who is listed (name/folder mismatches, uppercase
         # names and long descriptions included) and how same-name skills resolve.
@@ -156,7 +221,16 @@ def catalog(records: list[SkillRecord], dialect: str, *, update: bool = False) -
             "tokens": rep.tokens,
             "warnings": [w.message for w in rep.warnings],
         })
-    return text, entries
+    if d.harness:
+        shown = {r.path for r in d.order(chosen)}
+        for r in sorted(chosen, key=lambda r: r.path):
+            if r.path in shown:
+                continue
+            got = d.listing(r)
+            reason = got.reason if not got.listed else \
+                f"{d.label} lists another skill of the same name instead"
+            skipped.append({"name": r.name, "path": r.path, "reason": reason or "not listed"})
+    return text, entries, skipped
 
 
 def result_json(result: Result) -> dict[str, Any]:

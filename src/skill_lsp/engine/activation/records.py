@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -19,3 +19,6 @@ class SkillRecord:
     error: tuple[str, str] | None = None  # (code, message) when it cannot be activated
     shadowed: tuple[str, ...] = ()  # dirs of lower-precedence skills with the same name
     text: str | None = None  # the whole SKILL.md as analysed (dialects that embed the file, e.g. Codex)
+    # The checked skill this record was made from (a workspace.SkillResult): harness dialects ask
+    # engine.harness.listing() about it. None for records built in memory.
+    checked: object = field(default=None, compare=False, repr=False)

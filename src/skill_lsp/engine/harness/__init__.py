@@ -8,7 +8,7 @@ this skill, and if not, why" for catalogs and previews.
 from __future__ import annotations
 
 from .data import CLAUDE_FIELDS, DEFERRED_FIELDS, HARNESSES, SPEC_FIELDS
-from .listing import Listing, listing, reads_root, roots_reading
+from .listing import Listing, listing, not_read, reads_root, record_listing, roots_reading
 from .model import ACTIONS, BLOCKING_ACTIONS, Effect, Harness, Root
 
 __all__ = [
@@ -26,6 +26,8 @@ __all__ = [
     "read_by",
     "project_roots",
     "listing",
+    "not_read",
+    "record_listing",
     "reads_root",
     "roots_reading",
 ]

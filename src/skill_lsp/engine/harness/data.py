@@ -28,7 +28,7 @@ _CODEX = "capture: codex@0.171.0"
 _OPENCODE_SRC = "anomalyco/opencode packages/opencode/src/skill/index.ts"
 _GEMINI_SRC = "google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts, skillManager.ts"
 _VSCODE_LOC = "microsoft/vscode src/vs/workbench/contrib/chat/common/promptSyntax/config/promptFileLocations.ts"
-_VSCODE_SVC = "microsoft/vscode src/vs/workbench/contrib/chat/common/promptSyntax/service/promptsServiceImpl.ts"
+_COPILOT = "capture: copilot@1.0.102"
 _NO_METADATA = "inferred: without parsed frontmatter there is no name or description to list"
 
 
@@ -41,6 +41,15 @@ def _structure(source: str = _NO_METADATA) -> dict[str, Effect]:
     out["SKILL_FILE_CASE"] = Effect("skips", "looks for the exact name SKILL.md and never finds this file",
                                     "release code of the pinned versions (not captured)")
     return out
+
+
+def _lenient(source: str) -> dict[str, Effect]:
+    """Invalid YAML is read as `key: value` lines; an unclosed block or a non-mapping is not."""
+    return {
+        "INVALID_FRONTMATTER": Effect("changes", "falls back to reading `key: value` lines", source, Severity.ERROR),
+        "INVALID_FRONTMATTER:unclosed": Effect("skips", "cannot read it and leaves it out", source),
+        "INVALID_FRONTMATTER:not-mapping": Effect("skips", "cannot read it and leaves it out", _NO_METADATA),
+    }
 
 
 def _skill_tool_effects() -> dict[str, Effect]:
@@ -116,8 +125,10 @@ CLAUDE_CODE = Harness(
     mismatch_listed_as="{folder} ({name})",  # capture: claude-code@2.1.332 case name-mismatch
     effects={
         **_structure(_CC),
-        "INVALID_FRONTMATTER": Effect("changes", "loads it with empty metadata",
-                                      "NOTES.md §6.3 (unquoted ': ' in a description)", Severity.ERROR),
+        "MISSING_FRONTMATTER": Effect("changes", "lists it with the first line of the body as its description",
+                                      f"{_CC} case missing-fields", Severity.ERROR),
+        "INVALID_FRONTMATTER": Effect("changes", "reads `key: value` lines instead (unclosed: lists the first line)",
+                                      f"{_CC} case broken-frontmatter", Severity.ERROR),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it and never shows it to the model",
                                 "anthropics/claude-code#13005"),
         "NAME_MISMATCH": Effect("changes", "lists it under the folder name (`- folder (name): …`)",
@@ -151,7 +162,10 @@ CODEX = Harness(
     arguments="none: a `$name` mention injects the whole SKILL.md",
     effects={
         **_structure(_CODEX_SRC),
+        **_lenient(f"{_CODEX} case broken-frontmatter"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_CODEX_SRC} SkillFrontmatter"),
+        "INVALID_TYPE:description": Effect("skips", "leaves it out", f"{_CODEX} case broken-frontmatter"),
+        "EMPTY_FIELD:description": Effect("skips", "leaves it out", f"{_CODEX} case missing-fields"),
         "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_CODEX} case name-mismatch"),
         "NAME_INVALID": Effect("ignores", "lists the name as written", f"{_CODEX} case uppercase-name"),
         "MISSING_FIELD:name": Effect("ignores", "uses the folder name", f"{_CODEX_SRC} default_skill_name"),
@@ -183,7 +197,11 @@ OPENCODE = Harness(
     arguments="none: the skill tool takes only a name; $ARGUMENTS reaches the model unchanged",
     effects={
         **_structure(_OPENCODE_SRC),
+        **_lenient("capture: opencode@1.18.33 case broken-frontmatter"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_OPENCODE_SRC} Info.pick(name, description)"),
+        "INVALID_TYPE": Effect("skips", "leaves it out (name and description must be strings)",
+                               "capture: opencode@1.18.33 case broken-frontmatter"),
+        "EMPTY_FIELD:name": Effect("skips", "leaves it out", f"{_OPENCODE_SRC} add()"),
         "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_OPENCODE_SRC} add()"),
         "NAME_INVALID": Effect("ignores", "lists the name as written", f"{_OPENCODE_SRC} z.string()"),
         "TOO_LONG": Effect("ignores", "has no length limit", f"{_OPENCODE_SRC} z.string()"),
@@ -211,8 +229,8 @@ GEMINI = Harness(
     arguments="none: activate_skill takes only a name",
     effects={
         **_structure(_GEMINI_SRC),
-        "INVALID_FRONTMATTER": Effect("changes", "falls back to reading name: and description: lines",
-                                      f"{_GEMINI_SRC} parseSimpleFrontmatter", Severity.ERROR),
+        **_lenient(f"{_GEMINI_SRC} parseSimpleFrontmatter; capture: gemini@0.61.0 case broken-frontmatter"),
+        "EMPTY_FIELD:name": Effect("skips", "leaves it out", f"{_GEMINI_SRC} parseFrontmatter"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_GEMINI_SRC} parseFrontmatter"),
         "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_GEMINI_SRC} loadSkillFromFile"),
         "NAME_INVALID": Effect("changes", "lists the name with : \\ / < > * ? \" | replaced by '-'",
@@ -224,35 +242,41 @@ GEMINI = Harness(
 )
 
 COPILOT = Harness(
-    name="copilot", title="Copilot (VS Code)", version="", proof="source",
-    summary="GitHub Copilot in VS Code agent mode (skills read by the VS Code workbench).",
-    roots=(Root(".github/skills", "project", _VSCODE_LOC),
-           Root(".agents/skills", "project", _VSCODE_LOC),
-           Root(".claude/skills", "project", _VSCODE_LOC),
-           Root("~/.copilot/skills", "user", _VSCODE_LOC),
-           Root("~/.agents/skills", "user", _VSCODE_LOC),
-           Root("~/.claude/skills", "user", _VSCODE_LOC)),
+    name="copilot", title="GitHub Copilot CLI", version="1.0.102", proof="captured",
+    summary="GitHub Copilot CLI (@github/copilot); VS Code agent mode reads the same folders, not captured.",
+    roots=(Root(".github/skills", "project", _COPILOT),
+           Root(".agents/skills", "project", f"{_COPILOT} (listed before .claude/skills and .github/skills)"),
+           Root(".claude/skills", "project", _COPILOT),
+           Root("~/.copilot/skills", "user", _COPILOT),
+           Root("~/.agents/skills", "user", f"{_COPILOT} (not ~/.claude/skills)")),
     skill_files=("SKILL.md",), depth=1,
     reads=("name", "description", "license", "compatibility", "metadata", "argument-hint", "user-invocable",
            "disable-model-invocation", "context", "agents", "hooks"),
-    unknown_note="'{key}' is not supported by VS Code skills; Copilot ignores it",
-    name_rule="must equal the folder (SkillNameMismatchError)",
-    description_rule="required (SkillMissingDescriptionError)",
-    listing="computeAutomaticInstructions.ts: <skills> with <skill><name/><description/><file/></skill>",
-    listing_budget="not verified",
-    arguments="not verified",
+    unknown_note="'{key}' is not read by GitHub Copilot; it ignores it",
+    name_rule="optional (the folder name is used); a string; never compared with the folder; the first copy "
+              "of a name wins",
+    description_rule="optional (the first body line is used); a string of at most 1,024 characters, else the "
+                     "skill is not loaded",
+    listing="<available_skills> with <skill><name/><description/><location>project|user</location></skill>; "
+            "past the budget the rest are named on one `Additional skills available` line",
+    listing_budget="about 15,000 characters of <skill> blocks, built-in skills (listed last) included",
+    arguments="none: the skill tool takes only a name; the body is not substituted",
     hidden_by=("disable-model-invocation",),
-    # VS Code 1.139's own skill header checks (NOTES.md §8): missing description, name differs
-    # from the folder, unsupported attribute.
     effects={
-        **_structure(_VSCODE_SVC),
-        "UNKNOWN_FIELD": Effect("ignores", "ignores it (VS Code warns: attribute not supported)",
-                                "NOTES.md §8 (VS Code 1.139 prompt validator)"),
-        "NAME_MISMATCH": Effect("skips", "leaves it out (Skill name must match folder name)",
-                                f"{_VSCODE_SVC} SkillNameMismatchError"),
-        "MISSING_FIELD:description": Effect("skips", "leaves it out", f"{_VSCODE_SVC} SkillMissingDescriptionError"),
+        **_structure(f"{_COPILOT} case broken-frontmatter"),
+        "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_COPILOT} case missing-fields"),
+        "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_COPILOT} case name-mismatch"),
+        "NAME_INVALID": Effect("ignores", "lists the name as written", f"{_COPILOT} case invalid-names"),
+        "MISSING_FIELD:name": Effect("ignores", "uses the folder name", f"{_COPILOT} case missing-fields"),
+        "MISSING_FIELD:description": Effect("changes", "lists the first line of the body as its description",
+                                            f"{_COPILOT} case missing-fields"),
+        "EMPTY_FIELD:name": Effect("skips", "does not load it", f"{_COPILOT} (a name must be a non-empty string)"),
+        "INVALID_TYPE": Effect("skips", "does not load it (name and description must be strings)",
+                               f"{_COPILOT} case broken-frontmatter"),
+        "TOO_LONG:description": Effect("skips", "does not load it (over 1,024 characters)",
+                                       f"{_COPILOT} case long-description-1100"),
     },
-    sources=(_VSCODE_LOC, _VSCODE_SVC, "microsoft/vscode computeAutomaticInstructions.ts"),
+    sources=(_COPILOT, _VSCODE_LOC),
 )
 
 DSH = Harness(
@@ -318,3 +342,36 @@ OPENHANDS = Harness(
 HARNESSES: dict[str, Harness] = {
     h.name: h for h in (SKILL_TOOL, AGENTSKILLS, CLAUDE_CODE, CODEX, OPENCODE, GEMINI, COPILOT, DSH, GOOSE, OPENHANDS)
 }
+
+
+# Built-in skills each captured release lists beside the user's, as numbers only (their text is
+# never stored): they take part of the listing budget. From tests/golden/harness/<h>@<v>/builtins.json.
+#: Codex 0.171.0 system skills: (name, description characters, (index, UTF-8 width) of multi-byte ones).
+CODEX_BUILTINS: tuple[tuple[str, int, tuple[tuple[int, int], ...]], ...] = (
+    ("imagegen", 570, ()),
+    ("openai-docs", 624, ()),
+    ("skill-creator", 106, ()),
+    ("skill-installer", 225, ()),
+)
+#: GitHub Copilot CLI 1.0.102 built-ins, listed after the user's skills: (name, <skill> block characters).
+COPILOT_BUILTINS: tuple[tuple[str, int], ...] = (
+    ("customize-cloud-agent", 443),
+    ("github-pr-media", 324),
+)
+#: Claude Code 2.1.332 built-ins: (name, listing line characters). No overall listing budget was reached
+#: in the captures (case many-skills), so none is modelled; the figures say what they add to the listing.
+CLAUDE_CODE_BUILTINS: tuple[tuple[str, int], ...] = (
+    ("claude-api", 1171),
+    ("code-review", 850),
+    ("dataviz", 1447),
+    ("fewer-permission-prompts", 191),
+    ("init", 67),
+    ("keybindings-help", 248),
+    ("loop", 344),
+    ("plugin-authoring", 275),
+    ("run", 368),
+    ("security-review", 90),
+    ("simplify", 188),
+    ("update-config", 707),
+    ("workflow-authoring", 252),
+)

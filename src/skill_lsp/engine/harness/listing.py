@@ -7,6 +7,7 @@ fields that hide a skill from the model's catalog.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -16,6 +17,7 @@ from .data import HARNESSES
 from .model import Harness
 
 if TYPE_CHECKING:
+    from ..activation.records import SkillRecord
     from ..workspace import SkillResult
 
 
@@ -69,8 +71,26 @@ def roots_reading(skill_dir: str, *, documented: bool = False) -> tuple[str, ...
     return tuple(h.name for h in HARNESSES.values() if h.name in readers and (documented or not h.documented_only))
 
 
-def listing(result: SkillResult, harness: Harness | str) -> Listing:
-    """Whether ``harness`` lists the checked skill ``result`` (its document must be present)."""
+def _qualifier(data: object) -> str | None:
+    """What a finding's effect may be keyed by beyond its code: the field, else the reason."""
+    if not isinstance(data, dict):
+        return None
+    value = data.get("field") or data.get("reason")
+    return value if isinstance(value, str) else None
+
+
+def _lenient_values(text: str) -> dict[str, str]:
+    from ..render.lenient import simple_frontmatter  # noqa: PLC0415 - render imports this package
+
+    return simple_frontmatter(text) or {}
+
+
+def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) -> Listing:
+    """Whether ``harness`` lists the checked skill ``result`` (its document must be present).
+
+    ``roots=False`` leaves out the question of the root (the caller already chose the roots
+    the harness reads, e.g. a dialect given the records of those roots).
+    """
     from .. import rules  # noqa: PLC0415 - rules import the targets, which import this package
     from ..findings import base_message  # noqa: PLC0415
     from ..targets import view  # noqa: PLC0415
@@ -78,10 +98,8 @@ def listing(result: SkillResult, harness: Harness | str) -> Listing:
 
     h = HARNESSES[harness] if isinstance(harness, str) else harness
     skill_dir = os.path.dirname(result.path)
-    if not h.any_root and reads_root(h, skill_dir) is False:
-        root = os.path.basename(os.path.dirname(os.path.dirname(skill_dir)) or "")
-        where = f"{root}/{os.path.basename(os.path.dirname(skill_dir))}" if root else os.path.dirname(skill_dir)
-        return Listing(h.name, False, f"{h.title} does not read {where}")
+    if roots and not h.any_root and reads_root(h, skill_dir) is False:
+        return Listing(h.name, False, not_read(h, skill_dir))
     for f in result.findings:
         if f.code in ("OUTSIDE_WORKSPACE", "SENSITIVE", "IO_ERROR"):
             return Listing(h.name, False, f.message)
@@ -90,17 +108,91 @@ def listing(result: SkillResult, harness: Harness | str) -> Listing:
         # Read failures returned above; a slim result (worker output) carries no document to judge.
         raise ValueError(f"{result.path}: listing needs the checked document (use check_file, not a slim result)")
     ctx = rules.Context(profile=view((h.name,)), check_links=False)
+    lenient = False
     for f in rules.check(doc, ctx):
-        field = f.data.get("field") if isinstance(f.data, dict) else None
-        if h.blocks(f.code, field):
-            effect = h.effect(f.code, field)
+        qualifier = _qualifier(f.data)
+        if h.blocks(f.code, qualifier):
+            effect = h.effect(f.code, qualifier)
             assert effect is not None
             return Listing(h.name, False, f"{h.title} {effect.note}: {base_message(f)}")
+        lenient = lenient or f.code == "INVALID_FRONTMATTER"
+    if lenient:
+        # The YAML failed and the harness read `key: value` lines instead: what it requires
+        # must be among those lines.
+        values = _lenient_values(doc.text)
+        for key in ("name", "description"):
+            value = values.get(key)
+            code = "MISSING_FIELD" if value is None else "EMPTY_FIELD" if not value.strip() else None
+            if code is not None and h.blocks(code, key):
+                effect = h.effect(code, key)
+                assert effect is not None
+                return Listing(h.name, False, f"{h.title} {effect.note}: no '{key}' in the `key: value` lines it "
+                                              f"reads when the YAML fails")
     for key in h.hidden_by:
-        entry = doc.entries.get(key) if doc.frontmatter_ok else None
-        if entry is not None and entry.value.target().kind == "scalar" and resolve_scalar(entry.value.target()) is True:
+        if doc.frontmatter_ok:
+            entry = doc.entries.get(key)
+            hidden = entry is not None and entry.value.target().kind == "scalar" and \
+                resolve_scalar(entry.value.target()) is True
+        else:
+            hidden = lenient and _lenient_values(doc.text).get(key) == "true"
+        if hidden:
             return Listing(h.name, False, f"{key}: true keeps it out of the model's catalog")
     name = result.name
     if name != result.folder:
         name = h.mismatch_listed_as.format(name=name, folder=result.folder)
     return Listing(h.name, True, None, name)
+
+
+def not_read(harness: Harness, skill_dir: str) -> str:
+    """"Claude Code 2.1.332 does not read .agents/skills (skills there are never loaded)"."""
+    parent = os.path.dirname(os.path.normpath(skill_dir)).replace(os.sep, "/")
+    root = next((tail.lstrip("/") for tail, _, _ in _root_table() if parent.endswith(tail)),
+                "/".join(parent.rsplit("/", 2)[-2:]))
+    who = f"{harness.title} {harness.version}" if harness.version and harness.proof == "captured" else harness.title
+    return f"{who} does not read {root} (skills there are never loaded)"
+
+
+_SEEN: dict[tuple[str, str, str], Listing] = {}
+
+
+@lru_cache(maxsize=1024)
+def _memo(harness: str, path: str, text: str) -> Listing:
+    from ..config import Settings  # noqa: PLC0415
+    from ..workspace import SkillResult, check_text  # noqa: PLC0415
+
+    doc, findings = check_text(text, path, Settings(), on_disk=False)
+    return listing(SkillResult(path, doc, findings), harness, roots=False)
+
+
+def _text_of(record: SkillRecord) -> str:
+    """The SKILL.md a record stands for: its text, else its frontmatter (JSON values are YAML) and body."""
+    if record.text is not None:
+        return record.text
+    if not record.frontmatter:
+        return record.body
+    lines = [f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in record.frontmatter.items()]
+    return "---\n" + "\n".join(lines) + "\n---\n" + record.body
+
+
+def record_listing(record: SkillRecord, harness: Harness | str) -> Listing:
+    """:func:`listing` for an activation record, the root aside (a dialect is given the roots' records).
+
+    Records made by ``preview.record_for`` carry their checked result; others are checked
+    from their text (cached by text, so a hover over eight dialects checks it once each).
+    """
+    h = harness.name if isinstance(harness, Harness) else harness
+    checked = record.checked
+    doc = getattr(checked, "doc", None)
+    if doc is not None:
+        # A catalog asks several times per skill (order, sizes, skipped): once per text is enough.
+        key = (h, record.path, doc.text)
+        got = _SEEN.get(key)
+        if got is None:
+            got = listing(checked, h, roots=False)  # type: ignore[arg-type]
+            if len(_SEEN) >= 8192:
+                _SEEN.clear()
+            _SEEN[key] = got
+        return got
+    if record.error is not None and record.error[0] in ("IO_ERROR", "SENSITIVE", "OUTSIDE_WORKSPACE"):
+        return Listing(h, False, record.error[1])
+    return _memo(h, record.path, _text_of(record))

@@ -14,6 +14,7 @@ from skill_lsp.engine.activation.results import (
     OkResult,
     Result,
 )
+from skill_lsp.engine.harness import Listing, record_listing
 from skill_lsp.engine.tokens import estimate_tokens
 
 __all__ = [
@@ -69,6 +70,18 @@ class Dialect:
 
     name: ClassVar[str] = ""
     label: ClassVar[str] = ""
+    #: The harness (engine.harness.HARNESSES) whose facts say who this dialect lists; "" when
+    #: the dialect keeps its own rule (the skill-tool contract, skills-ref, DSH).
+    harness: ClassVar[str] = ""
+
+    def listing(self, record: SkillRecord) -> Listing:
+        """Whether the harness lists ``record`` and, if not, why (engine.harness.listing)."""
+        if self.harness:
+            return record_listing(record, self.harness)
+        if self.includes(record):
+            return Listing(self.name, True, None, record.name)
+        reason = record.error[1] if record.error is not None else f"{self.label} does not list it"
+        return Listing(self.name, False, reason)
 
     # -- activation ---------------------------------------------------------
     def render(self, result: Result) -> str:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
+from skill_lsp.engine.harness import record_listing
 
 from .base import BudgetWarning, Dialect, unsubstituted_body
 from .lenient import fields, text_value
@@ -88,13 +89,12 @@ def listing_text(record: SkillRecord) -> str:
 
 
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
-    """Who Claude Code lists, in its order: roots in the order given, folder names
-    case-insensitively within a root; the first folder name wins; skills with
-    ``disable-model-invocation: true`` are not listed."""
+    """Who Claude Code lists (engine.harness.listing), in its order: roots in the order
+    given, folder names case-insensitively within a root; the first folder name wins."""
     seen: set[str] = set()
     out = []
     for r in sorted(records, key=lambda r: (r.root_index, r.folder.casefold(), r.folder)):
-        if fields(r).get("disable-model-invocation") in (True, "true") or r.folder in seen:
+        if r.folder in seen or not record_listing(r, "claude-code").listed:
             continue
         seen.add(r.folder)
         out.append(r)
@@ -104,9 +104,10 @@ def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
 class ClaudeCodeDialect(Dialect):
     name = "claude-code"
     label = "Claude Code 2.1.332"
+    harness = "claude-code"
 
     def includes(self, record: SkillRecord) -> bool:
-        return fields(record).get("disable-model-invocation") not in (True, "true")
+        return self.listing(record).listed
 
     def order(self, records):  # type: ignore[no-untyped-def]
         return listed(list(records))

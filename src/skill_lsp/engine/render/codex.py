@@ -19,11 +19,14 @@ injects the whole SKILL.md file.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
+from skill_lsp.engine.harness import record_listing
+from skill_lsp.engine.harness.data import CODEX_BUILTINS
 
 from .base import BudgetWarning, Dialect
 from .lenient import fields, text_value
@@ -64,10 +67,28 @@ def codex_description(record: SkillRecord) -> str:
 
 
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
-    """Who Codex lists: every skill with a non-empty description, even two with
+    """Who Codex lists (engine.harness.listing: a non-empty description), even two with
     one name; ordered by scope (``root_index``) then name (code points)."""
-    ok = [r for r in records if _description(r).strip()]
+    ok = [r for r in records if record_listing(r, "codex").listed]
     return sorted(ok, key=lambda r: (r.root_index, codex_name(r), r.path))
+
+
+def system_root() -> str:
+    """Where Codex keeps its system skills ($CODEX_HOME/skills/.system)."""
+    home = os.environ.get("CODEX_HOME") or os.path.join(os.path.expanduser("~"), ".codex")
+    return os.path.join(home, "skills", ".system")
+
+
+def builtins(root: str | None = None) -> list[tuple[str, str, str]]:
+    """The release's system skills as ``(name, stand-in description, root)``: the recorded
+    length, with multi-byte characters where the real ones are (the budget counts UTF-8 bytes)."""
+    out = []
+    for name, chars, multibyte in CODEX_BUILTINS:
+        text = ["x"] * chars
+        for index, width in multibyte:
+            text[index] = {2: "\u00e9", 3: "\u2014", 4: "\U0001f600"}[width]
+        out.append((name, "".join(text), root or system_root()))
+    return out
 
 
 def _line(name: str, description: str, path: str) -> str:
@@ -152,10 +173,14 @@ def budget_catalog(
 class CodexDialect(Dialect):
     name = "codex"
     label = "Codex CLI"
+    harness = "codex"
 
-    def __init__(self, budget: int | None = None, context_window: int | None = DEFAULT_CONTEXT_WINDOW) -> None:
+    def __init__(self, budget: int | None = None, context_window: int | None = DEFAULT_CONTEXT_WINDOW,
+                 system_skills: bool = True) -> None:
         """``budget`` = a character budget; otherwise 2 % of ``context_window`` in tokens
-        (no window known: Codex's 8,000-character default)."""
+        (no window known: Codex's 8,000-character default). ``system_skills``: the release's
+        built-in skills share the budget (as they do in every capture)."""
+        self.system_skills = system_skills
         if budget is not None:
             self.budget, self.measure = budget, "chars"
         elif context_window:
@@ -183,17 +208,26 @@ class CodexDialect(Dialect):
         return _line(codex_name(record), codex_description(record), record.path.replace("\\", "/"))
 
     def render_catalog(self, records: Sequence[SkillRecord], roots: Sequence[str] | None = None,
-                       hidden: Sequence[tuple[str, str, str]] = ()) -> str:
+                       hidden: Sequence[tuple[str, str, str]] | None = None) -> str:
         """The ``<skills_instructions>`` block.
 
         ``roots``: the release's roots in its order; the table shows those that hold a
-        listed skill (default: the roots of ``records`` by ``root_index``).
-        ``hidden``: ``(name, description, root)`` of skills listed before these (the
-        release's system skills) that take part of the budget but are not shown.
+        listed skill (default: the roots of ``records`` by ``root_index``, the system root
+        after those in the home folder).
+        ``hidden``: ``(name, description, root)`` of skills listed before these that take part
+        of the budget but are not shown; default: the release's system skills
+        (``CODEX_BUILTINS``, numbers recorded from 0.171.0), as Codex installs them.
         """
         chosen = listed(records)
+        if hidden is None:
+            hidden = builtins() if self.system_skills else []
         if roots is None:
             roots = list(dict.fromkeys(r.root for r in sorted(records, key=lambda r: r.root_index)))
+            if hidden:
+                # The table lists the system root after the home roots (capture order).
+                home = os.path.expanduser("~").rstrip("/") + "/"
+                at = max((i + 1 for i, root in enumerate(roots) if root.startswith(home)), default=0)
+                roots = [*roots[:at], hidden[0][2], *[r for r in roots[at:] if r != hidden[0][2]]]
         used = {r.root.rstrip("/") for r in chosen} | {root.rstrip("/") for _, _, root in hidden}
         table_roots = [root for root in roots if root.rstrip("/") in used]
         labels = {root.rstrip("/"): f"r{i}" for i, root in enumerate(table_roots)}
@@ -216,8 +250,11 @@ class CodexDialect(Dialect):
 
     def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
         """A ``$name`` mention injects the skill only when exactly one skill has that name."""
-        matches = [r for r in records if codex_name(r) == name and _description(r).strip()]
+        matches = [r for r in listed(records) if codex_name(r) == name]
         return matches[0] if len(matches) == 1 else None
+
+    def includes(self, record: SkillRecord) -> bool:
+        return self.listing(record).listed
 
     def entry_warnings(self, record: SkillRecord) -> list[BudgetWarning]:
         cost = _cost(_units(self.catalog_entry(record) + "\n", self.measure), self.measure)
@@ -235,9 +272,11 @@ class CodexDialect(Dialect):
         ]
 
     def catalog_warnings(self, records: Sequence[SkillRecord]) -> list[BudgetWarning]:
+        # The system skills come first and share the budget (they are never warned about).
+        system = [(n, d, f"{root}/{n}/SKILL.md") for n, d, root in builtins()] if self.system_skills else []
         items = self._items(records)
-        result = budget_catalog(items, self.budget, self.measure)
-        total = sum(_cost(_units(_line(n, d, p) + "\n", self.measure), self.measure) for n, d, p in items)
+        result = budget_catalog(system + items, self.budget, self.measure)
+        total = sum(_cost(_units(_line(n, d, p) + "\n", self.measure), self.measure) for n, d, p in system + items)
         unit = "chars" if self.measure == "chars" else "tokens"
         out: list[BudgetWarning] = []
         for name, desc, _ in items:

@@ -18,13 +18,13 @@ from pathlib import Path
 
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
+from skill_lsp.engine.harness import record_listing
+from skill_lsp.engine.harness.data import COPILOT_BUILTINS
 
 from .base import Dialect, unsubstituted_body
 
 __all__ = ["CopilotDialect", "listed", "related_files"]
 
-#: Descriptions longer than this keep the skill from loading at all.
-MAX_DESCRIPTION_CHARS = 1024
 #: Listing budget over the ``<skill>`` blocks and the newlines between them: 48 blocks of
 #: ~536 characters were cut after 27 (between 14,519 and 15,030 characters); the blocks
 #: after the first that does not fit are left out, built-in skills (listed last) included.
@@ -58,15 +58,10 @@ def _description(record: SkillRecord) -> str | None:
 
 
 def loads(record: SkillRecord) -> bool:
-    """Whether the release loads the skill: parsed frontmatter, a string name (or
-    none: the folder's), a string description of at most 1,024 characters (or none:
-    the first body line), model invocation not disabled."""
-    if not record.frontmatter:
-        return False
-    description = _description(record)
-    return (_name(record) is not None and description is not None
-            and len(description) <= MAX_DESCRIPTION_CHARS
-            and record.frontmatter.get("disable-model-invocation") is not True)
+    """Whether the release loads the skill (engine.harness.listing: parsed frontmatter,
+    string name and description, a description of at most 1,024 characters, model
+    invocation not disabled)."""
+    return record_listing(record, "copilot").listed
 
 
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
@@ -75,8 +70,8 @@ def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
     seen: set[str] = set()
     out = []
     for r in sorted(records, key=lambda r: (r.root_index, r.folder)):
-        name = _name(r)
-        if not loads(r) or name is None or name in seen:
+        name = _name(r) or r.folder
+        if name in seen or not loads(r):
             continue
         seen.add(name)
         out.append(r)
@@ -98,6 +93,7 @@ def related_files(skill_dir: str) -> list[str]:
 class CopilotDialect(Dialect):
     name = "copilot"
     label = "GitHub Copilot CLI 1.0.102"
+    harness = "copilot"
 
     def __init__(self, home: str | None = None) -> None:
         # Skills under the home folder are "user" skills; the rest "project".
@@ -126,9 +122,12 @@ class CopilotDialect(Dialect):
             "</skill>"
         )
 
-    def render_catalog(self, records: Sequence[SkillRecord], hidden: Sequence[tuple[str, int]] = ()) -> str:
-        """``hidden``: ``(name, block chars)`` of skills listed after these (the release's
-        built-ins) that take part of the budget but whose blocks are not shown."""
+    def render_catalog(self, records: Sequence[SkillRecord], hidden: Sequence[tuple[str, int]] | None = None) -> str:
+        """``hidden``: ``(name, block chars)`` of skills listed after these that take part of the
+        budget but whose blocks are not shown; default: the release's built-ins
+        (``COPILOT_BUILTINS``, numbers recorded from 1.0.102)."""
+        if hidden is None:
+            hidden = COPILOT_BUILTINS
         entries: list[str] = []
         left_out: list[str] = []
         used = 0

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from skill_lsp.engine.activation.jsstr import js_trim
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
+from skill_lsp.engine.harness import record_listing
 
 from .base import Dialect, unsubstituted_body
 from .lenient import fields, simple_frontmatter, text_value
@@ -44,8 +45,8 @@ def _description(record: SkillRecord) -> str | None:
 
 
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
-    """Who Gemini CLI lists: a frontmatter name and a description (empty allowed).
-    Roots are read in order (user, then workspace); within a root the loader's
+    """Who Gemini CLI lists (engine.harness.listing: a frontmatter name and a description,
+    empty allowed).  Roots are read in order (user, then workspace); within a root the loader's
     glob yields names in reverse code-point order; a later root's skill replaces
     an earlier one of the same name in place."""
     by_name: dict[str, SkillRecord] = {}
@@ -54,9 +55,8 @@ def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
         roots.setdefault(r.root_index, []).append(r)
     for index in sorted(roots):
         for r in sorted(roots[index], key=lambda r: r.folder, reverse=True):
-            name = _name(r)
-            if name is not None and _description(r) is not None:
-                by_name[name] = r
+            if record_listing(r, "gemini").listed:
+                by_name[_name(r) or r.folder] = r
     return list(by_name.values())
 
 
@@ -115,6 +115,7 @@ def folder_structure(root: str, resources: Sequence[str] = ()) -> str:
 class GeminiDialect(Dialect):
     name = "gemini"
     label = "Gemini CLI (gemini-cli-core 0.61.0)"
+    harness = "gemini"
 
     def render_ok(self, result: OkResult) -> str:
         tree = folder_structure(result.dir, result.resources)
@@ -134,7 +135,7 @@ class GeminiDialect(Dialect):
         return f'Error: Skill "{result.name}" not found. Available skills are: {", ".join(result.siblings)}'
 
     def includes(self, record: SkillRecord) -> bool:
-        return _name(record) is not None and _description(record) is not None
+        return self.listing(record).listed
 
     def order(self, records):  # type: ignore[no-untyped-def]
         return listed(list(records))

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from skill_lsp.engine.activation.jsstr import js_trim
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
+from skill_lsp.engine.harness import record_listing
 
 from .base import Dialect, unsubstituted_body
 from .lenient import fields
@@ -46,15 +47,13 @@ def _locale_key(name: str) -> tuple[str, str]:
 
 
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
-    """Who OpenCode lists: a string name and a string description (empty allowed);
-    roots are read in ``root_index`` order, folders by name, and a later skill
-    with the same name replaces an earlier one; listed by name."""
+    """Who OpenCode lists (engine.harness.listing: a string name and a string description,
+    empty allowed); roots are read in ``root_index`` order, folders by name, and a later
+    skill with the same name replaces an earlier one; listed by name."""
     by_name: dict[str, SkillRecord] = {}
     for r in sorted(records, key=lambda r: (r.root_index, r.folder)):
-        name = _name(r)
-        if name is None or _description(r) is None:
-            continue
-        by_name[name] = r
+        if record_listing(r, "opencode").listed:
+            by_name[_name(r) or r.folder] = r
     return [by_name[n] for n in sorted(by_name, key=_locale_key)]
 
 
@@ -69,6 +68,7 @@ def sample_files(skill_dir: str) -> list[str]:
 class OpenCodeDialect(Dialect):
     name = "opencode"
     label = "OpenCode 1.18.33"
+    harness = "opencode"
 
     def render_ok(self, result: OkResult) -> str:
         if os.path.isdir(result.dir):
@@ -98,7 +98,7 @@ class OpenCodeDialect(Dialect):
         return f'Skill "{result.name}" not found. Available skills: {", ".join(result.siblings) or "none"}'
 
     def includes(self, record: SkillRecord) -> bool:
-        return _name(record) is not None and _description(record) is not None
+        return self.listing(record).listed
 
     def order(self, records):  # type: ignore[no-untyped-def]
         return listed(list(records))

@@ -64,7 +64,8 @@ def _folder_results(ls: SkillLanguageServer, folder: Folder) -> list[SkillResult
 
 
 def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
-    from ...engine.preview import activate, parse_arguments, record_for, result_json  # noqa: PLC0415 - off start-up
+    from ...engine.preview import activate, not_listed, parse_arguments, record_for, result_json  # noqa: PLC0415
+    from ...engine.render.proof import proof  # noqa: PLC0415 - off start-up
 
     uri = args.get("uri")
     path = uri_to_path(uri) if isinstance(uri, str) else None
@@ -78,6 +79,13 @@ def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
         target = _target_result(ls, folder, path, uri)  # type: ignore[arg-type]
         in_root = target.location is not None and target.location.root_index >= 0
         record = record_for(target, None if in_root else len(folder.roots))
+        reason = not_listed([record], record.path, dialect, as_user=as_user)
+        if reason is not None:
+            # The harness never sends an activation for it: the preview says why instead.
+            verdict = proof(dialect, "activation")
+            return {"text": f"(skill-lsp: {reason})\n", "kind": "not_listed", "reason": reason, "dialect": dialect,
+                    "verified": verdict.verified, "proof": verdict.proof, "findings": _findings(target),
+                    "previewUri": f"{SCHEME}:/activation/{dialect}/{quote(record.name)}.txt?uri={quote(str(uri), safe='')}"}
         result = activate([record], folder.settings, path=record.path, dialect=dialect, arguments=arguments,
                           as_user=as_user)
     elif isinstance(args.get("name"), str):
@@ -87,12 +95,24 @@ def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
                           as_user=as_user)
     else:
         raise ValueError("previewActivation needs {uri} or {name}")
+    verdict = proof(dialect, "activation")
     name = getattr(result, "name", None) or args.get("name") or "skill"
     preview_uri = f"{SCHEME}:/activation/{dialect}/{quote(str(name))}.txt"
     if isinstance(uri, str):
         preview_uri += f"?uri={quote(uri, safe='')}"
+    findings = _findings(target) if path is not None else []
     return {"text": result.output, "kind": result.kind, "dialect": dialect, "result": result_json(result),
-            "previewUri": preview_uri}
+            "verified": verdict.verified, "proof": verdict.proof, "findings": findings, "previewUri": preview_uri}
+
+
+def _findings(result: SkillResult) -> list[dict]:
+    """skill-lsp's own findings on the previewed skill, beside the text (never instead of it)."""
+    src = result.doc.src if result.doc is not None else None
+    out = []
+    for f in result.all_findings:
+        line, col = src.position(f.start) if src is not None else (0, 0)
+        out.append({"code": f.code, "severity": f.severity.label, "message": f.message, "line": line, "character": col})
+    return out
 
 
 def _target_result(ls: SkillLanguageServer, folder: Folder, path: str, uri: str) -> SkillResult:
@@ -127,7 +147,8 @@ def _folder_of(ls: SkillLanguageServer, path: str | None) -> Folder:
 
 
 def preview_catalog(ls: SkillLanguageServer, args: dict) -> dict:
-    from ...engine.preview import catalog, record_for  # noqa: PLC0415 - off start-up
+    from ...engine.preview import catalog_view, record_for  # noqa: PLC0415 - off start-up
+    from ...engine.render.proof import proof  # noqa: PLC0415
 
     uri = args.get("uri")
     path = uri_to_path(uri) if isinstance(uri, str) else None
@@ -135,8 +156,10 @@ def preview_catalog(ls: SkillLanguageServer, args: dict) -> dict:
     dialect = _dialect(args.get("dialect"), folder)
     results = _folder_results(ls, folder)
     records = [record_for(r) for r in results]
-    text, entries = catalog(records, dialect, update=bool(args.get("replacement", False)))
-    return {"text": text, "dialect": dialect, "entries": entries, "previewUri": f"{SCHEME}:/catalog/{dialect}.txt"}
+    text, entries, skipped = catalog_view(records, dialect, update=bool(args.get("replacement", False)))
+    verdict = proof(dialect, "catalog")
+    return {"text": text, "dialect": dialect, "entries": entries, "skipped": skipped, "verified": verdict.verified,
+            "proof": verdict.proof, "previewUri": f"{SCHEME}:/catalog/{dialect}.txt"}
 
 
 def status(ls: SkillLanguageServer) -> dict:
@@ -206,13 +229,15 @@ def register(server: SkillLanguageServer) -> None:
         lenses = [t.CodeLens(range=rng, command=t.Command(
             title="Preview activation", command=PREVIEW, arguments=[{"uri": od.uri, "dialect": dialect}]))]
         if analysis.doc.frontmatter_ok:
-            from ...engine.preview import record_for  # noqa: PLC0415 - off start-up
+            from ...engine.preview import left_out, record_for  # noqa: PLC0415 - off start-up
             from ...engine.render import catalog_report  # noqa: PLC0415
 
-            report = catalog_report(record_for(ls.state.result_for(od, analysis)), dialect)
+            record = record_for(ls.state.result_for(od, analysis))
+            report = catalog_report(record, dialect)
+            reason = left_out(record, dialect)
             title = f"≈{report.tokens} catalog tokens ({dialect})"
-            if not report.included:
-                title = f"not in the {dialect} catalog"
+            if reason is not None:
+                title = f"not in the {dialect} catalog: {reason}"
             elif report.warnings:
                 title += f" — {report.warnings[0].message}"
             lenses.append(t.CodeLens(range=rng, command=t.Command(

@@ -22,17 +22,22 @@ PEEK_BYTES = 4096
 
 
 def _catalog_table(ls: SkillLanguageServer, od, analysis) -> str:
-    from ...engine.preview import record_for  # noqa: PLC0415 - activation and dialects stay off start-up
+    from ...engine.preview import left_out, record_for  # noqa: PLC0415 - activation and dialects stay off start-up
     from ...engine.render import catalog_report  # noqa: PLC0415
+    from ...engine.render.proof import proof  # noqa: PLC0415
 
     record = record_for(ls.state.result_for(od, analysis))
     rows = ["", "**Catalog entry per dialect**", ""]
     for dialect in DIALECT_NAMES:
+        # The same renderers and the same listing as `skill-lsp catalog`.
         rep = catalog_report(record, dialect)
-        status = f"{rep.chars:,} chars, ≈{rep.tokens:,} tokens" if rep.included else "not listed"
+        reason = left_out(record, dialect)
+        status = f"{rep.chars:,} chars, ≈{rep.tokens:,} tokens" if reason is None else f"not listed: {reason}"
+        if not proof(dialect, "catalog").verified:
+            status += " (documented, not verified)"
         # One paragraph per dialect: Markdown joins adjacent lines into one (VS Code did).
         rows += ["", f"*{dialect}* — {status}"]
-        if rep.included:
+        if reason is None:
             rows += ["", "```text\n" + rep.entry + "\n```"]
         for w in rep.warnings:
             rows += ["", f"> ⚠ {w.message}"]

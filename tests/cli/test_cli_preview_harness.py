@@ -1,0 +1,94 @@
+"""`skill-lsp preview` / `catalog` say what the harness does (issue 10, item 4 and its acceptance)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from helpers import REPO, run_cli, write_skill
+
+PLACEHOLDERS = REPO / "capture/cases/placeholders/skills/all-placeholders/SKILL.md"
+
+
+def test_claude_code_arguments_substitute_as_the_release_does(tmp_path: Path):
+    # The capture case's skill, with the acceptance's arguments: `$0` is the first argument,
+    # `$1` the second with its quotes removed, `$ARGUMENTS[N]` 0-based (capture: claude-code@2.1.332
+    # case placeholders, which ran `foo "b c" d`).
+    root = tmp_path / ".claude/skills"
+    write_skill(root, "all-placeholders", PLACEHOLDERS.read_text(encoding="utf-8"))
+    proc = run_cli("preview", str(root / "all-placeholders"), "--dialect", "claude-code",
+                   "--arguments", 'foo "b c"', cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    skill_dir = root / "all-placeholders"
+    lines = proc.stdout.split("\n")
+    assert lines[0] == f"Base directory for this skill: {skill_dir}"
+    assert 'all=foo "b c"' in lines
+    assert "zero=foo one=b c two=$2 three=$3" in lines
+    assert "idx0=foo idx1=b c idx5=$ARGUMENTS[5]" in lines
+    assert "escaped=$ARGUMENTS escaped0=$0" in lines
+    assert f"dir={skill_dir}" in lines
+    assert "ARGUMENTS:" not in proc.stdout  # the body has placeholders: nothing appended
+
+
+def test_claude_code_preview_of_agents_skills_says_it_is_never_loaded():
+    proc = run_cli("preview", "sample-workspace/.agents/skills/release-notes", "--dialect", "claude-code", cwd=REPO)
+    assert proc.returncode == 1
+    assert proc.stdout == ""  # no activation the release would never send
+    assert "Claude Code 2.1.332 does not read .agents/skills (skills there are never loaded)" in proc.stderr
+    as_json = run_cli("preview", "sample-workspace/.agents/skills/release-notes", "--dialect", "claude-code",
+                      "--format", "json", cwd=REPO)
+    got = json.loads(as_json.stdout)
+    assert got["kind"] == "not_listed" and got["text"] == "" and "does not read .agents/skills" in got["reason"]
+
+
+def test_catalog_lists_skipped_skills_with_the_reason_beside_the_exact_text():
+    proc = run_cli("catalog", "sample-workspace", "--dialect", "claude-code", cwd=REPO)
+    assert "- api-conventions:" not in proc.stdout  # .agents/skills: not read by Claude Code
+    assert ("# skipped by claude-code: sample-workspace/.agents/skills/api-conventions/SKILL.md: "
+            "Claude Code 2.1.332 does not read .agents/skills (skills there are never loaded)") in proc.stderr
+    got = json.loads(run_cli("catalog", "sample-workspace", "--dialect", "claude-code", "--format", "json",
+                             cwd=REPO).stdout)
+    skipped = {Path(s["path"]).parent.name: s["reason"] for s in got["skipped"]}
+    assert "does not read .agents/skills" in skipped["api-conventions"]
+    assert skipped["linked-outside"].startswith("Skill directory is outside")
+    assert got["text"] == proc.stdout  # stdout is exactly the catalog text
+    assert got["verified"] is True and got["proof"].startswith("capture: claude-code@2.1.332")
+
+
+def test_copilot_catalog_skips_a_description_over_1024_with_the_reason(tmp_path: Path):
+    # capture: copilot@1.0.102 case long-description-1100 (the skill is not loaded at all)
+    write_skill(tmp_path / ".github/skills", "long", f"---\nname: long\ndescription: {'d' * 1100}\n---\n# x\n")
+    write_skill(tmp_path / ".github/skills", "short", "---\nname: short\ndescription: Short. Use it.\n---\n# x\n")
+    got = json.loads(run_cli("catalog", ".", "--dialect", "copilot", "--format", "json", cwd=tmp_path).stdout)
+    assert "<name>short</name>" in got["text"] and "<name>long</name>" not in got["text"]
+    (skip,) = got["skipped"]
+    assert skip["name"] == "long" and "over 1,024 characters" in skip["reason"]
+
+
+def test_findings_appear_beside_the_preview_not_instead():
+    proc = run_cli("preview", "sample-workspace/.claude/skills/name-mismatch", "--dialect", "claude-code", cwd=REPO)
+    assert proc.returncode == 0 and proc.stdout.startswith("Base directory for this skill: ")
+    assert "NAME_MISMATCH" not in proc.stdout and "NAME_MISMATCH" in proc.stderr
+    got = json.loads(run_cli("preview", "sample-workspace/.claude/skills/name-mismatch", "--dialect", "claude-code",
+                             "--format", "json", cwd=REPO).stdout)
+    assert got["kind"] == "ok" and [f["code"] for f in got["findings"]] == ["NAME_MISMATCH"]
+
+
+def test_unverified_dialects_say_so_first():
+    proc = run_cli("preview", "sample-workspace/.agents/skills/api-conventions", "--dialect", "agentskills", cwd=REPO)
+    assert proc.stderr.splitlines()[0].startswith("skill-lsp: agentskills activation: documented, not verified")
+    got = json.loads(run_cli("preview", "sample-workspace/.agents/skills/api-conventions", "--dialect", "agentskills",
+                             "--format", "json", cwd=REPO).stdout)
+    assert got["verified"] is False and "client guide" in got["proof"]
+    proven = run_cli("preview", "sample-workspace/.agents/skills/api-conventions", "--dialect", "codex", cwd=REPO)
+    assert "not verified" not in proven.stderr
+
+
+def test_preview_by_name_finds_only_what_the_harness_reads():
+    # release-notes is in .agents/skills and .claude/skills: Claude Code activates its own root's copy;
+    # api-conventions is only in .agents/skills: Claude Code does not know it.
+    proc = run_cli("preview", "release-notes", "--workspace", "sample-workspace", "--dialect", "claude-code", cwd=REPO)
+    assert proc.returncode == 0 and "/.claude/skills/release-notes" in proc.stdout.split("\n")[0]
+    missing = run_cli("preview", "api-conventions", "--workspace", "sample-workspace", "--dialect", "claude-code",
+                      cwd=REPO)
+    assert missing.returncode == 1 and missing.stdout == "Unknown skill: api-conventions"
