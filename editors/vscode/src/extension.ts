@@ -34,6 +34,7 @@ import {
   parseActivationArguments,
   previewCommand,
   previewRequestFromServerCommand,
+  previewNotice,
   previewText,
   resolveServerCommand,
   serverNotFoundMessage,
@@ -403,11 +404,14 @@ function setStatus(state: 'starting' | 'running' | 'stopped' | 'failed'): void {
 // ---------------------------------------------------------------------------
 // Previews
 
+let lastNotice: string | undefined;
+
 async function runPreview(req: PreviewRequest): Promise<string> {
   if (!client || client.state !== State.Running) {
     throw new Error('the skill-lsp server is not running');
   }
   const result: unknown = await client.sendRequest(ExecuteCommandRequest.type, previewCommand(req));
+  lastNotice = previewNotice(result);
   return previewText(result);
 }
 
@@ -470,6 +474,7 @@ async function openPreview(req: PreviewRequest): Promise<void> {
     void vscode.window.showErrorMessage(`Skill LSP: preview failed: ${e instanceof Error ? e.message : String(e)}`);
     return;
   }
+  if (lastNotice) void vscode.window.showWarningMessage(lastNotice);
   const uri = vscode.Uri.from(encodePreviewUri(req));
   previews.set(uri, text);
   const doc = await vscode.workspace.openTextDocument(uri);

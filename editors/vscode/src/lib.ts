@@ -333,6 +333,19 @@ export function previewText(result: unknown): string {
   return `skill-lsp returned no preview text:\n\n${JSON.stringify(result, null, 2)}\n`;
 }
 
+/**
+ * What to say beside a preview whose text is not proven against the harness's real release
+ * (`verified: false`): the text itself stays byte for byte what the server rendered.
+ */
+export function previewNotice(result: unknown): string | undefined {
+  if (!result || typeof result !== 'object') return undefined;
+  const r = result as { verified?: unknown; proof?: unknown; dialect?: unknown };
+  if (r.verified !== false) return undefined;
+  const dialect = typeof r.dialect === 'string' ? r.dialect : 'this dialect';
+  const proof = typeof r.proof === 'string' && r.proof ? ` (${r.proof})` : '';
+  return `Skill LSP: the ${dialect} preview is documented, not verified against a release${proof}.`;
+}
+
 // ---------------------------------------------------------------------------
 // Status bar
 

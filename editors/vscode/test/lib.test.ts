@@ -15,6 +15,7 @@ import {
   parseActivationArguments,
   previewCommand,
   previewRequestFromServerCommand,
+  previewNotice,
   previewText,
   BUNDLE_BOOT,
   bundleTagFor,
@@ -30,10 +31,10 @@ import {
 import pkg from '../package.json';
 
 describe('dialects', () => {
-  it('lists the seven dialects of docs/server.md', () => {
+  it('lists the eight dialects of docs/server.md', () => {
     assert.deepEqual(
       DIALECTS.map((d) => d.id),
-      ['skill-tool', 'dsh', 'agentskills', 'claude-code', 'codex', 'opencode', 'gemini'],
+      ['skill-tool', 'dsh', 'agentskills', 'claude-code', 'codex', 'opencode', 'gemini', 'copilot'],
     );
   });
   it('matches the enum of skillLsp.dialect in package.json', () => {
@@ -64,7 +65,7 @@ describe('package.json settings', () => {
     assert.ok(props['skillLsp.server.path']);
     assert.ok(props['skillLsp.trace.server']);
   });
-  it('hides built-in duplicates by default in VS Code', () => {
+  it('no longer offers the retired hideBuiltinDuplicates setting', () => {
     // Retired in 0.2: it hid findings whose fixes only skill-lsp offers.
     assert.equal(props['skillLsp.hideBuiltinDuplicates'], undefined);
   });
@@ -198,6 +199,15 @@ describe('preview commands', () => {
     assert.equal(previewText({ text: 'hello', kind: 'ok' }), 'hello');
     assert.equal(previewText('raw'), 'raw');
     assert.match(previewText(null), /no preview text/);
+  });
+  it('says when a preview is not proven against a release, and only then', () => {
+    assert.equal(
+      previewNotice({ text: 'x', dialect: 'agentskills', verified: false, proof: 'documented, not verified' }),
+      'Skill LSP: the agentskills preview is documented, not verified against a release (documented, not verified).',
+    );
+    assert.equal(previewNotice({ text: 'x', dialect: 'codex', verified: true, proof: 'capture: codex@0.171.0' }), undefined);
+    assert.equal(previewNotice({ text: 'x' }), undefined);
+    assert.equal(previewNotice('raw'), undefined);
   });
 });
 
