@@ -200,6 +200,10 @@ def test_crlf_and_trailing_spaces_after_fences():
     ("---\nname: x\n--- \nbody\n", (True, 0, 3, 4, 12, 12, 16, 17)),
     ("\ufeff---\na: b\n---\n", (True, 1, 4, 5, 10, 10, 13, 14)),
     ("---\t\na\n---\t\n", (True, 0, 4, 5, 7, 7, 11, 12)),
+    ("---\n---", (True, 0, 3, 4, 4, 4, 7, 7)),  # two lines: closed and empty
+    ("---\na: b\n---\nbody", (True, 0, 3, 4, 9, 9, 12, 13)),
+    ("---\f\na: b\n---\n", (False, 0, 0, 0, 0, -1, -1, 0)),  # only spaces and tabs may follow a fence
+    ("---\na: b\n---\v\n", (True, 0, 3, 4, 14, -1, -1, 14)),
 ])
 def test_split_parts_for_every_shape(text: str, parts: tuple):
     s = split(text)
