@@ -174,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-j", "--jobs", type=int, default=1, help="mutmut --max-children (default 1)")
     ap.add_argument("--work", type=Path, default=OUT / "mutation-work")
     ap.add_argument("--out", type=Path, default=OUT / "mutation.json")
+    ap.add_argument("--report", action="store_true",
+                    help="run nothing: score the modules already run in the work copy (after editing the equivalents)")
     ap.add_argument("--resume", action="store_true",
                     help="keep the work copy and its verdicts; update the files and re-test only the survivors")
     args = ap.parse_args(argv)
@@ -185,13 +187,19 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     results = json.loads(args.out.read_text()) if args.out.exists() else {}
     equivalent = load_equivalent()
-    copy_checkout(args.work, fresh=not args.resume)
+    if not args.report:
+        copy_checkout(args.work, fresh=not args.resume)
     env = {k: v for k, v in os.environ.items() if k != "CI"}  # reference checks are not the point here
     for key in keys:
         pattern = module_name(MODULES[key]) + ".*"
-        if args.resume:
+        if args.resume and not args.report:
             print(f"{key}: re-testing {reset_survivors(args.work, MODULES[key])} survivors", flush=True)
         started = time.monotonic()
+        if args.report:
+            if key in results:
+                r = score_module(args.work, key, equivalent)
+                results[key] = {**r, "seconds": results[key]["seconds"], "commit": results[key]["commit"]}
+            continue
         proc = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(args.jobs), pattern],
                               cwd=args.work, env=env, capture_output=True, text=True)
         if proc.returncode != 0:
@@ -208,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  survived {s['mutant']}\n    " + s["diff"].replace("\n", "\n    "))
         for name in r["stale_equivalents"]:
             print(f"  stale equivalent (diff changed): {name}")
+    if args.report:
+        args.out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     print()
     print(table(results))
     return 0

@@ -105,3 +105,16 @@ def test_a_skill_md_without_a_folder_gets_a_placeholder_name():
     (f,) = fs
     (fix,) = fixes_for(doc, f)
     assert apply_edits("# T\n", list(fix.edits)).startswith("---\nname: my-skill\n")
+
+
+def test_a_missing_name_without_a_folder_gets_the_placeholder_too():
+    doc, fs = check("---\ndescription: d\n---\n", path="/SKILL.md")
+    (fix,) = [fx for f in fs for fx in fixes_for(doc, f)]
+    assert apply_edits("---\ndescription: d\n---\n", list(fix.edits)) == "---\nname: my-skill\ndescription: d\n---\n"
+
+
+def test_moving_the_last_field_keeps_a_closing_fence_without_a_line_break():
+    text = "---\nname: demo\ndescription: d\nx-a: b\n---"
+    doc, fs = check(text)
+    (fix,) = [fx for f in fs for fx in fixes_for(doc, f)]
+    assert apply_edits(text, list(fix.edits)) == '---\nname: demo\ndescription: d\nmetadata:\n  x-a: "b"\n---'

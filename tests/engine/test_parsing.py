@@ -186,6 +186,31 @@ def test_crlf_and_trailing_spaces_after_fences():
     assert text[sp.body_start:] == "body\r\n"
 
 
+@pytest.mark.parametrize(("text", "parts"), [
+    # has_frontmatter, open_start, open_end, yaml_start, yaml_end, close_start, close_end, body_start
+    ("", (False, 0, 0, 0, 0, -1, -1, 0)),
+    ("# T\n", (False, 0, 0, 0, 0, -1, -1, 0)),
+    ("\ufeff# T\n", (False, 1, 1, 1, 1, -1, -1, 1)),
+    ("--- x\na: b\n---\n", (False, 0, 0, 0, 0, -1, -1, 0)),
+    ("---", (True, 0, 3, 3, 3, -1, -1, 3)),
+    ("\ufeff---", (True, 1, 4, 4, 4, -1, -1, 4)),
+    ("---\n", (True, 0, 3, 4, 4, -1, -1, 4)),
+    ("---\nname: x\n", (True, 0, 3, 4, 12, -1, -1, 12)),
+    ("---\nname: x\n---", (True, 0, 3, 4, 12, 12, 15, 15)),
+    ("---\nname: x\n--- \nbody\n", (True, 0, 3, 4, 12, 12, 16, 17)),
+    ("\ufeff---\na: b\n---\n", (True, 1, 4, 5, 10, 10, 13, 14)),
+    ("---\t\na\n---\t\n", (True, 0, 4, 5, 7, 7, 11, 12)),
+    ("---\n---", (True, 0, 3, 4, 4, 4, 7, 7)),  # two lines: closed and empty
+    ("---\na: b\n---\nbody", (True, 0, 3, 4, 9, 9, 12, 13)),
+    ("---\f\na: b\n---\n", (False, 0, 0, 0, 0, -1, -1, 0)),  # only spaces and tabs may follow a fence
+    ("---\na: b\n---\v\n", (True, 0, 3, 4, 14, -1, -1, 14)),
+])
+def test_split_parts_for_every_shape(text: str, parts: tuple):
+    s = split(text)
+    assert (s.has_frontmatter, s.open_start, s.open_end, s.yaml_start, s.yaml_end, s.close_start, s.close_end,
+            s.body_start) == parts
+
+
 def test_dashes_inside_a_value_do_not_cut_the_frontmatter():
     text = "---\nname: demo\ndescription: a --- b\nmetadata:\n  x: |\n    ---\n    y\n---\nbody\n"
     sp = split(text)
