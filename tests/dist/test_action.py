@@ -91,7 +91,7 @@ def run_action(workspace: Path, tmp: Path, **given: str) -> list[subprocess.Comp
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ws = tmp_path_factory.mktemp("ws")
     for folder, text in (("bad-skill", BAD), ("good-skill", GOOD)):
-        skill = ws / ".agents" / "skills" / folder / "SKILL.md"
+        skill = ws / "skills" / folder / "SKILL.md"
         skill.parent.mkdir(parents=True)
         skill.write_text(text)
     return ws
@@ -113,7 +113,7 @@ def test_action_annotates_and_writes_sarif(workspace: Path, tmp_path: Path) -> N
     assert check.returncode == 1, check.stdout + check.stderr
     lines = check.stdout.splitlines()
     assert any(
-        line.startswith("::error file=.agents/skills/bad-skill/SKILL.md,line=2,") and "title=NAME_MISMATCH::" in line
+        line.startswith("::error file=skills/bad-skill/SKILL.md,line=2,") and "title=NAME_MISMATCH::" in line
         for line in lines
     ), check.stdout
     assert not any("good-skill" in line for line in lines), check.stdout
@@ -124,7 +124,7 @@ def test_action_annotates_and_writes_sarif(workspace: Path, tmp_path: Path) -> N
 
 
 def test_action_fail_on_never_passes(workspace: Path, tmp_path: Path) -> None:
-    _, check = run_action(workspace, tmp_path, fail_on="never", paths=".agents/skills/bad-skill")
+    _, check = run_action(workspace, tmp_path, fail_on="never", paths="skills/bad-skill")
     assert check.returncode == 0, check.stdout + check.stderr
     assert "title=NAME_MISMATCH::" in check.stdout
 

@@ -342,7 +342,7 @@ if mode == 'enable' then
   end
   vim.lsp.enable('skill_lsp')
 elseif mode == 'setup' then
-  require('skill_lsp').setup({ cmd = @SERVER_CMD@, settings = { skillLsp = { dialect = 'codex' } } })
+  require('skill_lsp').setup({ cmd = @SERVER_CMD@, settings = { skillLsp = { dialect = 'opencode' } } })
 elseif mode == 'legacy' then
   require('skill_lsp').setup({ cmd = @SERVER_CMD@, use_lsp_start = true })
 end

@@ -321,7 +321,7 @@ def test_preview_buffers_show_the_exact_text(editor, server_base) -> None:
     kinds = [_check_preview(nv, server_base, ws, skill, None)["kind"]]
     good = _good_skill(server_base, ws, skill)
     assert good is not None, "no skill in the workspace previews ok"
-    for dialect in (None, "codex", "claude-code", "dsh"):
+    for dialect in (None, "opencode", "claude-code", "dsh"):  # each reads .claude/skills
         kinds.append(_check_preview(nv, server_base, ws, good, dialect)["kind"])
     assert kinds[1:] == ["ok"] * 4, kinds
 
@@ -550,8 +550,10 @@ def test_rename_a_skill_moves_the_folder_and_every_mention(make_nvim, server_bas
                 timeout=TIMEOUT, what="skill_lsp to attach")
     lines = _lines(caller)
     row = next(i for i, line in enumerate(lines) if "`/deploy`" in line)
-    nv.wait_for(lambda: nv.lua("return #vim.lsp.get_clients({ name = 'skill_lsp' })") and nv.lua(
-        LUA_DIAGNOSTICS, buf) is not None, timeout=TIMEOUT, what="the first diagnostics")
+    # The workspace scan must know `deploy` before a mention of it can be renamed.
+    nv.wait_for(lambda: nv.lua("for _, s in pairs(require('skill_lsp').status) do"
+                               " if s.scanning == false and (s.skills or 0) >= 2 then return true end end"
+                               " return false"), timeout=TIMEOUT, what="the workspace scan")
     nv.lua(LUA_RENAME, buf, row, lines[row].index("/deploy") + 2, "ship")
     nv.wait_for(lambda: (root / "ship").is_dir(), timeout=TIMEOUT, what="the folder rename")
     nv.cmd("silent! wall")

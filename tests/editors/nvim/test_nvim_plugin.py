@@ -68,8 +68,9 @@ def server_cmd() -> list[str]:
 def _workspace(dest: Path) -> Path:
     ws = make_workspace(dest)
     skills = ws / ".claude" / "skills"
-    (skills / "awkward-skill").mkdir()
-    (skills / "awkward-skill" / "SKILL.md").write_bytes(AWKWARD.encode("utf-8"))
+    # In .agents/skills: the codex dialect previews it (Codex does not read .claude/skills).
+    (ws / ".agents" / "skills" / "awkward-skill").mkdir(parents=True)
+    (ws / ".agents" / "skills" / "awkward-skill" / "SKILL.md").write_bytes(AWKWARD.encode("utf-8"))
     (skills / "lower-skill").mkdir()
     (skills / "lower-skill" / "skill.md").write_text(
         "---\nname: lower-skill\ndescription: A lower-case skill.md. Use when testing.\n---\n\nBody.\n",
@@ -156,7 +157,7 @@ def _preview(nv: Nvim, buf: int, dialect: str | None) -> tuple[dict, dict]:
 
 def test_preview_buffers_hold_the_exact_text(session) -> None:
     nv, ws = session
-    skill = ws / ".claude" / "skills" / "awkward-skill" / "SKILL.md"
+    skill = ws / ".agents" / "skills" / "awkward-skill" / "SKILL.md"
     buf = _attach(nv, skill)
     uri = _uri(nv, buf)
     for dialect in (None, "codex"):
@@ -210,6 +211,7 @@ def test_preview_buffers_hold_the_exact_text(session) -> None:
     assert nv.lua("return vim.fn.getcompletion('SkillPreview c', 'cmdline')") == [
         "claude-code",
         "codex",
+        "copilot",
     ]
 
 
@@ -254,7 +256,7 @@ def test_status_notification_and_health(session) -> None:
 @pytest.mark.parametrize("mode", ["setup", "legacy"])
 def test_setup_function(make_nvim, server_cmd, tmp_path: Path, mode: str) -> None:
     """require('skill_lsp').setup{} on 0.11 (vim.lsp.config + enable, with
-    settings.skillLsp.dialect = 'codex') and the 0.10 path (vim.lsp.start
+    settings.skillLsp.dialect = 'opencode') and the 0.10 path (vim.lsp.start
     from autocmds, forced with use_lsp_start)."""
     ws = make_workspace(tmp_path / "ws")
     skills = ws / ".claude" / "skills"
@@ -268,8 +270,8 @@ def test_setup_function(make_nvim, server_cmd, tmp_path: Path, mode: str) -> Non
     good = _attach(nv, skills / "good-skill" / "SKILL.md")
     assert nv.lua("return #vim.lsp.get_clients({name = 'skill_lsp'})") == 1
     settings = nv.lua("return vim.lsp.get_clients({name = 'skill_lsp'})[1].settings")
-    dialect = "codex" if mode == "setup" else "skill-tool"
-    assert settings["skillLsp"] == ({"dialect": "codex"} if mode == "setup" else {})
+    dialect = "opencode" if mode == "setup" else "skill-tool"
+    assert settings["skillLsp"] == ({"dialect": "opencode"} if mode == "setup" else {})
 
     # the server's default dialect follows the settings the client sent
     pb, expect = _preview(nv, good, None)
