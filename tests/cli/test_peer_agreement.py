@@ -72,4 +72,7 @@ def test_skillsaw_errors_on_the_clear_cut_skills_and_the_same_name_mismatches(sa
     mismatched = {os.path.dirname(v["file_path"]) for v in violations
                   if v["rule_id"] == "agentskill-name" and "does not match directory name" in v["message"]}
     ours = {folder for folder, codes in skill_lsp_errors(sample).items() if "NAME_MISMATCH" in codes}
-    assert mismatched == ours == {".claude/skills/name-mismatch", ".claude/skills/helper-copy"}
+    assert mismatched == {".claude/skills/name-mismatch", ".claude/skills/helper-copy"}
+    # skill-lsp also compares a badly formed name with its folder ("Academic Citation Mapper"
+    # in citation-mapper/), which skillsaw skips once the name is invalid (issue 11).
+    assert ours == mismatched | {".claude/skills/citation-mapper"}

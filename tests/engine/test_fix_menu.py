@@ -115,6 +115,6 @@ def test_a_missing_name_without_a_folder_gets_the_placeholder_too():
 
 def test_moving_the_last_field_keeps_a_closing_fence_without_a_line_break():
     text = "---\nname: demo\ndescription: d\nx-a: b\n---"
-    doc, fs = check(text)
+    doc, fs = check(text, profile="agentskills")  # the target that reports unknown fields
     (fix,) = [fx for f in fs for fx in fixes_for(doc, f)]
     assert apply_edits(text, list(fix.edits)) == '---\nname: demo\ndescription: d\nmetadata:\n  x-a: "b"\n---'
