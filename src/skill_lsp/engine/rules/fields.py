@@ -94,10 +94,10 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
 
 
 def target_rejects_unknown_fields(profile: Profile) -> bool:
-    """Whether the target refuses a skill that has a field it does not define.
+    """Whether some target refuses a skill that has a field it does not define.
 
-    Read from the profile data for now (skills-ref, the `agentskills` profile, fails
-    validation on them); the one place to point at per-harness facts.
+    The view's UNKNOWN_FIELD severity comes from the harness table (engine/harness): an
+    error only where a target rejects such a skill (skills-ref, the `agentskills` target).
     """
     return profile.unknown_severity == "error"
 
