@@ -40,6 +40,31 @@ def require(available: object, what: str, how: str) -> None:
     pytest.skip(f"{what} is missing ({how})")
 
 
+def editor_missing(reason: str) -> None:
+    """Skip an editor test whose editor is missing; fail under CI=true (or SKILL_LSP_REQUIRE_EDITORS=1)."""
+    if in_ci() or os.environ.get("SKILL_LSP_REQUIRE_EDITORS") == "1":
+        pytest.fail(f"{reason} (editors are required under CI=true: . editors/ci-setup.sh)", pytrace=False)
+    pytest.skip(reason)
+
+
+def docs_editor_block(heading: str, lang: str) -> str:
+    """The first ```lang block under ``## heading`` in docs/editors.md: what a user pastes."""
+    section = (REPO / "docs" / "editors.md").read_text(encoding="utf-8").split(f"## {heading}", 1)[1]
+    match = re.search(rf"```{lang}\n(.*?)```", section, re.S)
+    assert match, f"docs/editors.md has no {lang} block under {heading!r}"
+    return match.group(1)
+
+
+# A skill in skills/pdf-tools/ whose name differs from its folder (NAME_MISMATCH), with
+# trailing spaces on the description: what the editor tests expect the server to report.
+MISMATCHED_SKILL = (
+    "---\n"
+    "name: pdf-toolkit\n"
+    "description: Extracts text from PDF files. Use when the user asks about a PDF.   \n"
+    "---\n\n# PDF\n\nRun the extractor.\n"
+)
+
+
 def corpus() -> Path:
     require(CORPUS.is_dir(), f"the skill corpus {CORPUS}", "set SKILL_LSP_CORPUS to a folder of real skills")
     return CORPUS

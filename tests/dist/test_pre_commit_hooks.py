@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import require
 from ruamel.yaml import YAML
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,9 +31,7 @@ def pre_commit() -> list[str]:
     try:
         import pre_commit  # noqa: F401, PLC0415
     except ImportError:
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI=true but pre-commit is not installed (pip install -e '.[test]')", pytrace=False)
-        pytest.skip("pre-commit is not installed")
+        require(False, "pre-commit", "pip install -e '.[test]'")
     if not shutil.which("git"):
         pytest.fail("git is missing", pytrace=False)
     return [sys.executable, "-m", "pre_commit"]

@@ -107,17 +107,6 @@ def _files_unordered(text: str) -> str:
     return head + sep + "\n".join(sorted(files.split("\n"))) + sep2 + tail
 
 
-#: Pairs skill-lsp does not reproduce yet, with the reason; strict, so a fix shows up.
-KNOWN_DIFFERENT = {
-}
-
-
-def _known(request, kind: str, folder: Path) -> None:
-    reason = KNOWN_DIFFERENT.get((kind, _id(folder)))
-    if reason:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
-
-
 def _hidden_builtins(folder: Path, roots: list[str], home: Path) -> list[tuple[str, str, str]]:
     """Codex's system skills, stripped from the capture but sharing its budget: stand-in
     descriptions with the recorded length and multi-byte characters in their places."""
@@ -159,10 +148,9 @@ def test_there_are_captures_for_every_harness():
     assert len({p.name for p in CAPTURES}) >= 15
 
 
-def test_catalog_matches_capture(laid_out, request):
+def test_catalog_matches_capture(laid_out):
     folder, meta, workspace, home = laid_out
     harness = meta["harness"]
-    _known(request, "catalog", folder)
     dialect = get_dialect(harness)
     if harness == "copilot":  # user or project scope is told by the home folder
         dialect = type(dialect)(home=str(home))  # type: ignore[call-arg]
@@ -180,10 +168,9 @@ def test_catalog_matches_capture(laid_out, request):
     assert layout.normalise(text, workspace, home) == expected
 
 
-def test_activation_matches_capture(laid_out, request):
+def test_activation_matches_capture(laid_out):
     folder, meta, workspace, home = laid_out
     harness = meta["harness"]
-    _known(request, "activation", folder)
     dialect = get_dialect(harness)
     records = _records(listing_roots(harness, workspace, home))
     expected = (folder / "activation.txt").read_text(encoding="utf-8")

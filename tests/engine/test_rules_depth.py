@@ -395,3 +395,13 @@ def test_no_openai_yaml_no_finding_and_unsaved_buffers_skip_disk_rules():
     doc = document.parse(fm(body="\nRun `scripts/x.py`.\n"), "/virtual/deploy/SKILL.md")
     fs = rules.check(doc, rules.Context(profile=PROFILES["claude-code"]))
     assert not {"INVALID_OPENAI_YAML", "MISSING_MENTIONED_FILE", "UNREFERENCED_FILE"} & set(codes(fs))
+
+
+def test_a_link_to_a_top_folder_before_the_script_rules_run_is_no_crash(tmp_path: Path):
+    # The link check records `agents` in the existence cache first; the folder scan of the
+    # script rules used to take that as "already scanned" and raised KeyError('scripts').
+    body = "\nSee [agents](agents).\n\n```bash\n./scripts/deploy.sh staging\n```\n"
+    _, fs = on_disk(tmp_path, fm(body=body), {"agents/openai.yaml": "interface: {}\n",
+                                              "scripts/deploy.sh": "echo deploy\n"},
+                    mode={"scripts/deploy.sh": 0o755})
+    assert only(fs, "SCRIPT_NO_SHEBANG").data["path"] == "scripts/deploy.sh"

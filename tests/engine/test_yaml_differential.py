@@ -24,12 +24,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+import helpers
 from skill_lsp.engine.document import parse
 
 JS_YAML = "js-yaml@4.1.1"
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-CORPUS_CANDIDATES = [ROOT.parent / "shared" / "corpus", ROOT.parent.parent / "shared" / "corpus"]
 
 
 def _js_yaml_dir() -> Path | None:
@@ -43,11 +43,8 @@ def _js_yaml_dir() -> Path | None:
 @pytest.fixture(scope="module")
 def js_yaml() -> Path:
     where = _js_yaml_dir()
-    if where is None:
-        msg = f"node and {JS_YAML} are needed (see this module's docstring for the install line)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(msg)
-        pytest.skip(msg)
+    helpers.require(where, f"node and {JS_YAML}", "see this module's docstring for the install line")
+    assert where is not None
     return where
 
 
@@ -136,10 +133,6 @@ def test_generated_flow_collections_agree(js_yaml):
     assert split < len(cases)  # most cases are decided by both parsers
 
 
-def _corpus() -> Path | None:
-    return next((c for c in CORPUS_CANDIDATES if c.is_dir()), None)
-
-
 def _frontmatters(corpus: Path) -> list[str]:
     texts = []
     for path in sorted(corpus.rglob("SKILL.md")):
@@ -151,9 +144,7 @@ def _frontmatters(corpus: Path) -> list[str]:
 
 
 def test_corpus_frontmatters_agree(js_yaml):
-    corpus = _corpus()
-    if corpus is None:
-        pytest.skip("no shared/corpus beside the repository")
+    corpus = helpers.corpus()  # skips, or fails under CI=true, without one
     texts = _frontmatters(corpus)
     assert len(texts) > 1000
     false_reject, missed, _split = disagreements(js_yaml, texts)

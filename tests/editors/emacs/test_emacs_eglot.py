@@ -14,7 +14,6 @@ SKILL_LSP_REQUIRE_EDITORS=1, when that is a failure (editors/ci-setup.sh install
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -22,37 +21,18 @@ from pathlib import Path
 
 import pytest
 
+from helpers import MISMATCHED_SKILL, docs_editor_block, editor_missing
+
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[2]
 DRIVER = HERE / "eglot_driver.el"
-REQUIRED = os.environ.get("CI") == "true" or os.environ.get("SKILL_LSP_REQUIRE_EDITORS") == "1"
 TIMEOUT = float(os.environ.get("SKILL_LSP_EDITOR_TIMEOUT", "60"))
-SKILL = (
-    "---\n"
-    "name: pdf-toolkit\n"
-    "description: Extracts text from PDF files. Use when the user asks about a PDF.   \n"
-    "---\n\n# PDF\n\nRun the extractor.\n"
-)
-
-
-def skip_or_fail(reason: str) -> None:
-    if REQUIRED:
-        pytest.fail(f"{reason} (editors are required under CI=true: . editors/ci-setup.sh)", pytrace=False)
-    pytest.skip(reason)
-
-
-def docs_config() -> str:
-    section = (REPO / "docs" / "editors.md").read_text(encoding="utf-8").split("## Emacs (eglot)", 1)[1]
-    match = re.search(r"```elisp\n(.*?)```", section, re.S)
-    assert match, "docs/editors.md has no elisp block under 'Emacs (eglot)'"
-    return match.group(1)
 
 
 @pytest.fixture(scope="module")
 def emacs() -> str:
     path = shutil.which("emacs")
     if not path:
-        skip_or_fail("emacs is not installed (apt-get install emacs-nox elpa-eglot elpa-markdown-mode)")
+        editor_missing("emacs is not installed (apt-get install emacs-nox elpa-eglot elpa-markdown-mode)")
     assert path
     probe = subprocess.run(
         [path, "--batch", "-q", "--eval", "(package-activate-all)", "--eval",
@@ -60,22 +40,22 @@ def emacs() -> str:
         capture_output=True, text=True, timeout=60,
     )
     if probe.returncode != 0:
-        skip_or_fail(f"eglot or markdown-mode is missing: {probe.stderr.strip()[-300:]}")
+        editor_missing(f"eglot or markdown-mode is missing: {probe.stderr.strip()[-300:]}")
     if int(probe.stdout.split(".")[0]) < 28:
-        skip_or_fail(f"Emacs {probe.stdout} is older than 28")
+        editor_missing(f"Emacs {probe.stdout} is older than 28")
     return path
 
 
 def server_bin_dir() -> str:
     here = Path(sys.executable).parent
     if not (here / "skill-lsp").exists():
-        skip_or_fail(f"no skill-lsp beside {sys.executable} (pip install -e .)")
+        editor_missing(f"no skill-lsp beside {sys.executable} (pip install -e .)")
     return str(here)
 
 
 def run_emacs(emacs: str, tmp_path: Path, file: Path, connect_wait: float | None = None) -> subprocess.CompletedProcess[str]:
     init = tmp_path / "init.el"
-    init.write_text(docs_config(), encoding="utf-8")
+    init.write_text(docs_editor_block("Emacs (eglot)", "elisp"), encoding="utf-8")
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     env = dict(
@@ -99,7 +79,7 @@ def workspace(tmp_path: Path) -> Path:
     ws = tmp_path / "ws"
     skill = ws / "skills" / "pdf-tools" / "SKILL.md"
     skill.parent.mkdir(parents=True)
-    skill.write_text(SKILL, encoding="utf-8")
+    skill.write_text(MISMATCHED_SKILL, encoding="utf-8")
     (ws / "README.md").write_text("# Notes\n\nNot a skill.   \n", encoding="utf-8")
     subprocess.run(["git", "init", "-q"], cwd=ws, check=True)  # the project root eglot uses
     return ws

@@ -14,7 +14,6 @@ SKILL_LSP_REQUIRE_EDITORS=1, when that is a failure (editors/ci-setup.sh install
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -24,42 +23,23 @@ from pathlib import Path
 
 import pytest
 
+from helpers import MISMATCHED_SKILL, docs_editor_block, editor_missing
+
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[2]
-REQUIRED = os.environ.get("CI") == "true" or os.environ.get("SKILL_LSP_REQUIRE_EDITORS") == "1"
 TIMEOUT = float(os.environ.get("SKILL_LSP_EDITOR_TIMEOUT", "60"))
 ALE_DIRS = [Path("/usr/share/vim/vimfiles/pack/dist-bundle/opt/ale")]
-SKILL = (
-    "---\n"
-    "name: pdf-toolkit\n"
-    "description: Extracts text from PDF files. Use when the user asks about a PDF.   \n"
-    "---\n\n# PDF\n\nRun the extractor.\n"
-)
-
-
-def skip_or_fail(reason: str) -> None:
-    if REQUIRED:
-        pytest.fail(f"{reason} (editors are required under CI=true: . editors/ci-setup.sh)", pytrace=False)
-    pytest.skip(reason)
-
-
-def docs_vimrc() -> str:
-    section = (REPO / "docs" / "editors.md").read_text(encoding="utf-8").split("## Vim 9 (ALE)", 1)[1]
-    match = re.search(r"```vim\n(.*?)```", section, re.S)
-    assert match, "docs/editors.md has no vim block under 'Vim 9 (ALE)'"
-    return match.group(1)
 
 
 @pytest.fixture(scope="module")
 def vim() -> str:
     path = shutil.which("vim")
     if not path:
-        skip_or_fail("vim is not installed (apt-get install vim-nox vim-ale)")
+        editor_missing("vim is not installed (apt-get install vim-nox vim-ale)")
     assert path
     if not shutil.which("tmux"):
-        skip_or_fail("tmux is not installed (apt-get install tmux)")
+        editor_missing("tmux is not installed (apt-get install tmux)")
     if not any((d / "plugin" / "ale.vim").is_file() for d in ALE_DIRS):
-        skip_or_fail("ALE is not installed (apt-get install vim-ale)")
+        editor_missing("ALE is not installed (apt-get install vim-ale)")
     probe = subprocess.run(
         [path, "-Nu", "NONE", "-i", "NONE", "-es", "+redir! >/dev/stdout",
          "+echo v:version has('job') has('channel')", "+redir END", "+qa!"],
@@ -67,7 +47,7 @@ def vim() -> str:
     )
     fields = probe.stdout.split()
     if len(fields) != 3 or int(fields[0]) < 900 or fields[1:] != ["1", "1"]:
-        skip_or_fail(f"{path} is not Vim 9 with +job +channel: {probe.stdout!r}")
+        editor_missing(f"{path} is not Vim 9 with +job +channel: {probe.stdout!r}")
     return path
 
 
@@ -78,7 +58,7 @@ class Screen:
         self.sock = str(sock)
         bindir = Path(sys.executable).parent
         if not (bindir / "skill-lsp").exists():
-            skip_or_fail(f"no skill-lsp beside {sys.executable} (pip install -e .)")
+            editor_missing(f"no skill-lsp beside {sys.executable} (pip install -e .)")
         env = f"env HOME={home} PATH={bindir}:{os.environ.get('PATH', '/usr/bin:/bin')} TERM=xterm-256color"
         self.tmux("-f", "/dev/null", "new-session", "-d", "-s", "vim", "-x", "160", "-y", "30", "-c", str(workdir),
                   f"{env} {vim} -Nu {vimrc} -i NONE {file}")
@@ -116,11 +96,11 @@ def screen(vim: str, tmp_path: Path) -> Iterator[Callable[[str], Screen]]:
     ws = tmp_path / "ws"
     skill = ws / "skills" / "pdf-tools" / "SKILL.md"
     skill.parent.mkdir(parents=True)
-    skill.write_text(SKILL, encoding="utf-8")
+    skill.write_text(MISMATCHED_SKILL, encoding="utf-8")
     (ws / "README.md").write_text("# Notes\n\nname: not a skill\n", encoding="utf-8")
     subprocess.run(["git", "init", "-q"], cwd=ws, check=True)
     vimrc = tmp_path / "vimrc"
-    vimrc.write_text(docs_vimrc(), encoding="utf-8")
+    vimrc.write_text(docs_editor_block("Vim 9 (ALE)", "vim"), encoding="utf-8")
     home = tmp_path / "home"
     home.mkdir()
     started: list[Screen] = []

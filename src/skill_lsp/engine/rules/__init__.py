@@ -23,6 +23,23 @@ class Context:
     skill_dir: str | None = None
     _files: frozenset[str] | None = None
     _exists: dict[str, bool] = field(default_factory=dict)
+    _top: tuple[tuple[str, ...], frozenset[str]] | None = None
+
+    def top_folders(self, names: tuple[str, ...]) -> frozenset[str]:
+        """Which of ``names`` are folders directly in the skill folder: one directory read per
+        context, recorded in the existence cache so later ``exists`` calls cost nothing."""
+        if self._top is None or self._top[0] != names:
+            found: set[str] = set()
+            if self.skill_dir is not None:
+                try:
+                    with os.scandir(self.skill_dir) as it:
+                        found = {e.name for e in it if e.name in names and e.is_dir()}
+                except OSError:
+                    pass
+                for name in names:
+                    self._exists[name] = name in found
+            self._top = (names, frozenset(found))
+        return self._top[1]
 
     def files(self) -> frozenset[str] | None:
         """The skill folder's files (relative, '/'-separated; folders end in '/'), listed once.

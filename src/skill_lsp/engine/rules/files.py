@@ -47,7 +47,7 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
                                                    or "assets/" in body) and _DEEP.search(body) is not None
     runs = "scripts/" in body and active(ctx, "SCRIPT_NO_SHEBANG", "SCRIPT_NOT_EXECUTABLE")
     listing = active(ctx, "UNREFERENCED_FILE", "MISSING_MENTIONED_FILE")
-    bundled = top_folders(ctx) if (runs or listing) else frozenset()
+    bundled = ctx.top_folders(_TOP_OF_INTEREST) if (runs or listing) else frozenset()
     named = listing and ctx.check_links and any(d + "/" in body for d in bundled)
     mentions = path_mentions(doc, body) if deep or named else []
     if named:
@@ -61,26 +61,6 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
 
 
 _TOP_OF_INTEREST = ("scripts", "references", "reference", "assets", "templates", "examples", "agents")
-
-
-def top_folders(ctx: Context) -> frozenset[str]:
-    """Which of the folders the rules look into exist in the skill folder: one directory read,
-    recorded in the context's existence cache so later ``ctx.exists`` calls cost nothing."""
-    if ctx.skill_dir is None:
-        return frozenset()
-    known = ctx._exists
-    if "agents" not in known:
-        found: set[str] = set()
-        try:
-            with os.scandir(ctx.skill_dir) as it:
-                for entry in it:
-                    if entry.name in _TOP_OF_INTEREST and entry.is_dir():
-                        found.add(entry.name)
-        except OSError:
-            pass
-        for name in _TOP_OF_INTEREST:
-            known[name] = name in found
-    return frozenset(n for n in _TOP_OF_INTEREST if known[n])
 
 
 # A skill-relative path alone in a code span: `scripts/x.py`, `./references/a.md`.
@@ -213,7 +193,7 @@ def _unreferenced(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     # through an index file, which is what this rule looks for in SKILL.md.
     top: list[str] = []
     for d in RESOURCE_DIRS:
-        if ctx._exists.get(d):
+        if d in ctx.top_folders(_TOP_OF_INTEREST):
             top.extend(_listing(ctx.skill_dir, d))
     lonely = [rel for rel in top if not _mentioned_in(doc.text, rel.split("/"))]
     if not lonely:

@@ -7,14 +7,14 @@ import os
 from lsprotocol import types as t
 
 from ...engine import cursor as cur
-from ...engine.harness import read_by
-from ...engine.profiles import FIELDS, Field, Profile
+from ...engine.profiles import FIELDS, Profile
 from ...engine.rules import list_skill_files
 from ...engine.rules.harness_values import HOOK_EVENTS, MODEL_ALIASES
 from ...engine.spdx import ids as spdx_ids
 from ...engine.workspace import profile_for
 from .. import convert
 from ..server import SkillLanguageServer, guarded
+from ..services.docs import field_doc
 
 TOOLS = ("Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "LS", "Bash", "WebFetch", "WebSearch", "Task",
          "TodoWrite", "NotebookEdit", "NotebookRead")
@@ -22,19 +22,6 @@ TOOL_PATTERNS = ("Bash(git:*)", "Bash(git log:*)", "Bash(npm run:*)", "Bash(npx:
                  "Bash(uv run:*)", "Bash(make:*)", "Bash(gh:*)", "Bash(docker:*)", "Bash(ls:*)")
 COMMON_LICENSES = ("MIT", "Apache-2.0", "BSD-3-Clause", "BSD-2-Clause", "ISC", "GPL-3.0-only", "GPL-3.0-or-later",
                    "LGPL-3.0-only", "MPL-2.0", "AGPL-3.0-only", "Unlicense", "CC0-1.0", "CC-BY-4.0")
-
-
-def field_doc(f: Field, profile: Profile) -> str:
-    status = ("accepted" if f.key in profile.known else
-              "recognised but deferred (no effect)" if f.key in profile.deferred else "not defined")
-    lines = [f"**{f.key}** — {f.summary}", ""]
-    if f.limit:
-        lines.append(f"- Limit: {f.limit:,} characters")
-    if f.values:
-        lines.append(f"- Values: {', '.join(f'`{v}`' for v in f.values)}")
-    lines.append(f"- Read by: {read_by(f.key)}")
-    lines.append(f"- Targets `{profile.name}`: {status}")
-    return "\n".join(lines)
 
 
 def _snippets(ls: SkillLanguageServer) -> bool:

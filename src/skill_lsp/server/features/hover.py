@@ -15,7 +15,7 @@ from ...engine.workspace import profile_for
 from ...engine.yamlnodes import resolve_scalar
 from .. import convert
 from ..server import SkillLanguageServer, guarded
-from .completion import field_doc
+from ..services.docs import field_doc
 
 PEEK_LINES = 12
 PEEK_BYTES = 4096
