@@ -52,6 +52,13 @@ SURVIVED = {0}
 NO_TESTS = {5, 33}
 
 
+def target_of(key: str) -> str:
+    """A listed module, or one file of a package: `rules/fields` -> src/skill_lsp/engine/rules/fields.py."""
+    if key in MODULES:
+        return MODULES[key]
+    return f"src/skill_lsp/engine/{key}.py"
+
+
 def module_name(path: str) -> str:
     return path.removeprefix("src/").removesuffix(".py").replace("/", ".")
 
@@ -117,7 +124,7 @@ def load_equivalent() -> dict[str, dict]:
 
 
 def score_module(work: Path, key: str, equivalent: dict[str, dict]) -> dict:
-    target = MODULES[key]
+    target = target_of(key)
     metas = sorted((work / "mutants").glob(target + "*.meta") if target.endswith(".py")
                    else (work / "mutants" / target).rglob("*.py.meta"))
     codes: Counter[str] = Counter()
@@ -158,7 +165,7 @@ def score_module(work: Path, key: str, equivalent: dict[str, dict]) -> dict:
 def table(results: dict[str, dict]) -> str:
     rows = ["| module | mutants | killed | timeout | equivalent | survived | score |",
             "|---|---:|---:|---:|---:|---:|---:|"]
-    for key in MODULES:
+    for key in [*MODULES, *sorted(set(results) - set(MODULES))]:
         r = results.get(key)
         if r is None:
             continue
@@ -170,7 +177,7 @@ def table(results: dict[str, dict]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("modules", nargs="*", help=f"any of {', '.join(MODULES)} (default: all)")
+    ap.add_argument("modules", nargs="*", help=f"any of {', '.join(MODULES)}, or one file of a package such as rules/fields (default: all)")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="mutmut --max-children (default 1)")
     ap.add_argument("--work", type=Path, default=OUT / "mutation-work")
     ap.add_argument("--out", type=Path, default=OUT / "mutation.json")
@@ -180,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="keep the work copy and its verdicts; update the files and re-test only the survivors")
     args = ap.parse_args(argv)
     keys = args.modules or list(MODULES)
-    unknown = set(keys) - set(MODULES)
+    unknown = {k for k in keys if k not in MODULES and not (REPO / target_of(k)).is_file()}
     if unknown:
         ap.error(f"unknown module(s) {sorted(unknown)}; choose from {list(MODULES)}")
 
@@ -191,9 +198,9 @@ def main(argv: list[str] | None = None) -> int:
         copy_checkout(args.work, fresh=not args.resume)
     env = {k: v for k, v in os.environ.items() if k != "CI"}  # reference checks are not the point here
     for key in keys:
-        pattern = module_name(MODULES[key]) + ".*"
+        pattern = module_name(target_of(key)) + ".*"
         if args.resume and not args.report:
-            print(f"{key}: re-testing {reset_survivors(args.work, MODULES[key])} survivors", flush=True)
+            print(f"{key}: re-testing {reset_survivors(args.work, target_of(key))} survivors", flush=True)
         started = time.monotonic()
         if args.report:
             if key in results:
