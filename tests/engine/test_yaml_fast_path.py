@@ -102,3 +102,34 @@ def test_fast_path_agrees_with_the_parser_on_real_skills(root: str) -> None:
             assert agrees(doc.text[doc.split.yaml_start:doc.split.yaml_end], doc.split.yaml_start), dirpath
             checked += 1
     assert checked
+
+
+# Pieces of block-style YAML: where compose trusts libyaml alone (it accepted, and none of
+# the shapes where it and PyYAML's pure parser differ is present), both must give the same tree.
+_BLOCK_PIECES = ["a", "b:c", ": ", ":", "- ", "-", "#", " #c", "? ", "?", "&x ", "*x", "&", "*", "|", ">",
+                 "|-", ">+", "|2", "@", "%", "'q'", '"d"', "'", '"', "\\", "  ", " ", "\n", "\n  ", "\n    ",
+                 "\n- ", "\n  - ", "key: ", "\n? ", "\n: ", "é", "😀", "---", "...", "\n---", "<<: *x", "~",
+                 "null", "1e3", "\\n", "\\u00e9", "\\\n", "''", "\x07", "\ue000", "\uffff"]
+
+
+def test_libyaml_alone_gives_the_pure_parsers_tree_on_block_yaml() -> None:
+    import random  # noqa: PLC0415
+
+    if not yamlnodes._c_parser_class():  # noqa: SLF001
+        pytest.skip("PyYAML without libyaml: compose always uses the pure parser")
+    rng = random.Random(7)
+    trusted = 0
+    for _ in range(20_000):
+        text = rng.choice(["name: n\nk: ", "", "- ", "k:\n  "]) + "".join(
+            rng.choice(_BLOCK_PIECES) for _ in range(rng.randint(1, 12))) + rng.choice(["\n", ""])
+        fast = yamlnodes._compose(text, 3, libyaml=True)  # noqa: SLF001
+        if fast[1] is not None or yamlnodes._PARSERS_MAY_DIFFER.search(text):  # noqa: SLF001
+            continue
+        trusted += 1
+        root, err, tagged = yamlnodes._compose(text, 3, libyaml=False)  # noqa: SLF001
+        assert err is None, text
+        assert len(tagged) == len(fast[2]), text
+        assert (root is None) == (fast[0] is None), text
+        if root is not None:
+            assert same(root, fast[0]), text
+    assert trusted > 5_000  # most generated texts take the libyaml-only path
