@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -109,8 +111,13 @@ def likely_misspelling(key: str, profile: Profile) -> str | None:
     """
     if key in FIELDS or len(key) < 4:
         return None
-    wanted = key.lower().replace("_", "-")
-    candidates = {f.replace("_", "-"): f for f in (*profile.known, *profile.deferred)}
+    return _nearest_field(key.lower().replace("_", "-"), (*profile.known, *profile.deferred))
+
+
+@functools.lru_cache(maxsize=4096)
+def _nearest_field(wanted: str, fields: tuple[str, ...]) -> str | None:
+    # Cached: the same custom keys (author, version, tags) recur in every skill of a repository.
+    candidates = {f.replace("_", "-"): f for f in fields}
     if wanted in candidates:
         return candidates[wanted]
     match = process.extractOne(wanted, list(candidates), scorer=fuzz.ratio, score_cutoff=80)
