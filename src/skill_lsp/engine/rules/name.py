@@ -98,9 +98,13 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         yield _mismatch(name, folder, start, end, ctx)
 
 
+# For str patterns \w is exactly str.isalnum() plus '_'.
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
 def _letters(text: str) -> str:
     """Letters and digits only, lowercased: 'ElevenLabs Automation' ~ 'elevenlabs-automation'."""
-    return "".join(ch for ch in unicodedata.normalize("NFKC", text).lower() if ch.isalnum())
+    return _NOT_ALNUM.sub("", unicodedata.normalize("NFKC", text).lower())
 
 
 def _mismatch(name: str, folder: str, start: int, end: int, ctx: Context) -> Finding:
