@@ -39,6 +39,7 @@ _DOLLAR = re.compile(r"\$([a-z][a-z0-9-]*)")
 _WORD = re.compile(r"[\w]")
 _SKILL_RULE = re.compile(r"\bSkill\(\s*(?:name:)?(" + NAME + r")(?:\s*\*|:\*)?\s*\)")
 # Common environment variables Codex never treats as mentions (lowercase here: names are lowercase).
+_ESCAPED = re.compile("%2[ef]|%5c", re.I)
 _ENV = frozenset({"path", "home", "user", "shell", "pwd", "tmpdir", "temp", "tmp", "lang", "term"})
 
 
@@ -71,10 +72,10 @@ def extract(doc: SkillDocument) -> list[Mention]:
     start = doc.body_start
     if start >= len(text):
         return out
-    body = doc.body
-    blocks = body.code_blocks
-    targets = [(lk.target_start, lk.target_end) for lk in body.links]
     n = len(text)
+    slash, dollar = [], []
+    # Textual candidates first: the Markdown parse (code blocks, link targets) only runs
+    # when one survives or a link could leave the folder -- most skills mention no skill.
     for m in _SLASH.finditer(text, start):
         at, end = m.start(), m.end()
         if at > 0 and text[at - 1] not in _SLASH_BEFORE:
@@ -84,10 +85,7 @@ def extract(doc: SkillDocument) -> list[Mention]:
         if nxt == "/" or nxt == "_" or nxt.isalnum() or (
                 nxt in ".:-" and end + 1 < n and (text[end + 1].isalnum() or text[end + 1] in "/_")):
             continue
-        if _in(blocks, at) or _in(targets, at):
-            continue
-        strict = m.start() > 0 and text[m.start() - 1] == "`"
-        out.append(Mention(m.group(2), m.start(2), m.end(2), "slash", strict=strict))
+        slash.append(m)
     for m in _DOLLAR.finditer(text, start):
         at, end = m.start(), m.end()
         prev = text[at - 1] if at > 0 else ""
@@ -96,11 +94,28 @@ def extract(doc: SkillDocument) -> list[Mention]:
         nxt = text[end] if end < n else ""
         if nxt and (nxt.isalnum() or nxt in "_([" or (nxt == "." and end + 1 < n and _WORD.match(text[end + 1]))):
             continue  # `$x_y` (Codex would read more), `$fn(`, `$a[0]`, `$vars.x`
-        if _in(blocks, at) or m.group(1) in _ENV:
-            continue
-        out.append(Mention(m.group(1), m.start(1), m.end(1), "dollar"))
+        if m.group(1) not in _ENV:
+            dollar.append(m)
     skill_dir = doc.skill_dir if doc.path else ""
-    if skill_dir:
+    # A link leaves the folder only through '../' ('..\\', or a percent-escaped form).
+    links = bool(skill_dir) and (text.find("../", start) >= 0 or text.find("..\\", start) >= 0
+                                 or _ESCAPED.search(text, start) is not None)
+    if not (slash or dollar or links):
+        out.sort(key=lambda x: x.start)
+        return out
+    body = doc.body
+    blocks = body.code_blocks
+    targets = [(lk.target_start, lk.target_end) for lk in body.links]
+    for m in slash:
+        at = m.start()
+        if _in(blocks, at) or _in(targets, at):
+            continue
+        strict = at > 0 and text[at - 1] == "`"
+        out.append(Mention(m.group(2), m.start(2), m.end(2), "slash", strict=strict))
+    for m in dollar:
+        if not _in(blocks, m.start()):
+            out.append(Mention(m.group(1), m.start(1), m.end(1), "dollar"))
+    if links:
         for lk in body.links:
             if lk.kind == "definition" and lk.target_start == lk.target_end:
                 continue
