@@ -180,6 +180,10 @@ def test_activation_matches_capture(laid_out):
     if record is None:
         assert expected == "", "the harness activated a skill skill-lsp says it would not"
         return
+    if harness == "claude-code":
+        _assert_permission_check_predicted(folder, record, expected)
+        if expected == "":
+            return
     result = _ok(record, meta["arguments"] if harness == "claude-code" else "")
     rendered = layout.normalise(dialect.render(result), workspace, home)
     if harness == "opencode":
@@ -206,6 +210,17 @@ def _assert_commands_replaced(rendered: str, expected: str) -> None:
     assert match is not None, "Claude Code changed text outside the `!` commands skill-lsp lists"
     for (start, end, _command), output in zip(spans, match.groups(), strict=True):
         assert rendered[start:end] not in output and "!`" not in output and "```!" not in output
+
+
+def _assert_permission_check_predicted(folder: Path, record: SkillRecord, expected: str) -> None:
+    """Claude Code refused the skill because a `!` command failed its permission check exactly when
+    skill-lsp reports DYNAMIC_COMMAND_NOT_ALLOWED for that command."""
+    flagged = [f.data["command"] for f in record.checked.findings  # type: ignore[union-attr]
+               if f.code == "DYNAMIC_COMMAND_NOT_ALLOWED"]
+    tool_result = (folder / "tool_result.txt").read_text(encoding="utf-8")
+    refused = re.match(r'Shell command permission check failed for pattern "!`(.*?)`"', tool_result)
+    assert flagged == ([refused.group(1)] if refused else [])
+    assert (expected == "") == (refused is not None)
 
 
 def test_builtin_numbers_in_the_harness_table_are_the_captured_ones():

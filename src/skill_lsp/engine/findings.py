@@ -216,6 +216,8 @@ RULES: dict[str, Rule] = {
         Rule("AGENT_WITHOUT_FORK", W, "`agent` without `context: fork`", None,
              "`agent` picks the subagent type only when the skill runs forked (`context: fork`); without it the skill runs inline and `agent` is ignored. Source: Claude Code skills documentation (frontmatter reference), CHANGELOG (\"skills not honoring `context: fork` and `agent`\" fix).",
              ("insert context: fork",)),
+        Rule("FORK_NEEDS_SETTING", I, "`context: fork` needs VS Code's skill tool setting", None,
+             "VS Code runs a `context: fork` skill in a subagent only with the setting `github.copilot.chat.skillTool.enabled` on; otherwise its editor warns \"The 'context: fork' attribute requires the skill tool to be enabled\". The lint cannot see the setting, so it says so once, as information, for the `vscode` target only. Source: microsoft/vscode@047238f9fe src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts validateSkillAttributes (source read, not captured: documented, not verified)."),
         Rule("INVALID_HOOKS", W, "Hooks do not have the shape Claude Code reads", None,
              "Skill hooks are `EVENT: [{matcher, hooks: [{type, command|prompt|url, timeout}]}]`. The event must be one Claude Code dispatches (PreToolUse, PostToolUse, Stop, SessionStart, ... — each added in a CHANGELOG entry), the handler type one of command, prompt, agent, http, mcp_tool, with the key that type needs, and `timeout` a positive number. Source: anthropics/claude-code CHANGELOG.md (hook events and types), hooks documentation."),
         Rule("UNKNOWN_TOOL", W, "Tool name is a near miss of a Claude Code tool", None,
