@@ -339,8 +339,9 @@ VSCODE = Harness(
         "NAME_MISMATCH": _vsc("changes", "lists it under the folder name; its editor warns that the name should "
                               "match the folder", f"{_VSC_LOAD}; {_VSC_CHECK} validateSkillAttributes"),
         "NAME_INVALID": _vsc("warns", "shows an editor error for characters other than a-z, 0-9 and '-' (hyphen "
-                             "placement is not checked)", f"{_VSC_CHECK} validateSkillAttributes",
-                             Severity.ERROR),
+                             "placement is not checked)", f"{_VSC_CHECK} validateSkillAttributes; "
+                             "VALID_SKILL_NAME_REGEX /^[a-z0-9-]+$/ of promptFileLocations.ts, read in a built copy "
+                             "of VS Code (that file is not stored at this commit)", Severity.ERROR),
         "MISSING_FIELD:name": _vsc("warns", "uses the folder name; its editor warns 'Skill should provide a name'",
                                    f"{_VSC_LOAD}; {_VSC_CHECK} validateSkillAttributes"),
         "MISSING_FIELD:description": _vsc("warns", "lists it without a description; its editor warns 'Skill "
@@ -371,6 +372,8 @@ VSCODE = Harness(
              "listing", f"{_VSC_LOAD} sanitizeAgentSkillText", _READ_NOT_RUN),
         Fact("same name twice", "keeps the first skill of a name: workspace, then personal, plugin and extension "
              "skills", f"{_VSC_LOAD} getSkillPriority", _READ_NOT_RUN),
+        Fact("agent skills setting", "finds no skills at all while its agent skills setting (PromptsConfig."
+             "USE_AGENT_SKILLS) is off", _VSC + "service/promptsServiceImpl.ts findAgentSkills", _READ_NOT_RUN),
     ),
     sources=(_VSC_CHECK, _VSC_ATTRS, _VSC_LOAD, _VSC_ROOTS),
 )
