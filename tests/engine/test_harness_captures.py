@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -30,6 +31,7 @@ from skill_lsp.engine.activation.results import OkResult  # noqa: E402
 from skill_lsp.engine.config import Settings  # noqa: E402
 from skill_lsp.engine.preview import record_for  # noqa: E402
 from skill_lsp.engine.render import get_dialect  # noqa: E402
+from skill_lsp.engine.rules.security import dynamic_spans  # noqa: E402
 from skill_lsp.engine.workspace import check_file  # noqa: E402
 
 
@@ -178,14 +180,47 @@ def test_activation_matches_capture(laid_out):
     if record is None:
         assert expected == "", "the harness activated a skill skill-lsp says it would not"
         return
+    if harness == "claude-code":
+        _assert_permission_check_predicted(folder, record, expected)
+        if expected == "":
+            return
     result = _ok(record, meta["arguments"] if harness == "claude-code" else "")
     rendered = layout.normalise(dialect.render(result), workspace, home)
     if harness == "opencode":
         rendered, expected = _files_unordered(rendered), _files_unordered(expected)
-    assert rendered == expected
+    if harness == "claude-code" and dynamic_spans(rendered):
+        _assert_commands_replaced(rendered, expected)
+    else:
+        assert rendered == expected
     if (folder / "tool_result.txt").exists():
         tool_result = dialect.tool_result(result)  # type: ignore[attr-defined]
         assert layout.normalise(tool_result, workspace, home) == (folder / "tool_result.txt").read_text(encoding="utf-8")
+
+
+def _assert_commands_replaced(rendered: str, expected: str) -> None:
+    """Claude Code ran the `!` commands skill-lsp lists (hover, preview, RISKY_DYNAMIC_COMMAND) and put
+    their output in their place: the text between them is the capture's byte for byte, so a
+    command skill-lsp does not list was not run, and no listed command reached the model as written."""
+    spans = dynamic_spans(rendered)
+    pattern, last = "", 0
+    for start, end, _command in spans:
+        pattern += re.escape(rendered[last:start]) + "(.*?)"
+        last = end
+    match = re.fullmatch(pattern + re.escape(rendered[last:]), expected, re.S)
+    assert match is not None, "Claude Code changed text outside the `!` commands skill-lsp lists"
+    for (start, end, _command), output in zip(spans, match.groups(), strict=True):
+        assert rendered[start:end] not in output and "!`" not in output and "```!" not in output
+
+
+def _assert_permission_check_predicted(folder: Path, record: SkillRecord, expected: str) -> None:
+    """Claude Code refused the skill because a `!` command failed its permission check exactly when
+    skill-lsp reports DYNAMIC_COMMAND_NOT_ALLOWED for that command."""
+    flagged = [f.data["command"] for f in record.checked.findings  # type: ignore[union-attr]
+               if f.code == "DYNAMIC_COMMAND_NOT_ALLOWED"]
+    tool_result = (folder / "tool_result.txt").read_text(encoding="utf-8")
+    refused = re.match(r'Shell command permission check failed for pattern "!`(.*?)`"', tool_result)
+    assert flagged == ([refused.group(1)] if refused else [])
+    assert (expected == "") == (refused is not None)
 
 
 def test_builtin_numbers_in_the_harness_table_are_the_captured_ones():

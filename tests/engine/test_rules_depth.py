@@ -90,6 +90,19 @@ def test_agent_without_context_fork_is_reported_and_fixed_by_inserting_fork():
     assert "AGENT_WITHOUT_FORK" not in codes(check(text, profile="skill-tool")[1])
 
 
+@covers("FORK_NEEDS_SETTING")
+def test_context_fork_names_vs_codes_skill_tool_setting_under_vscode_only():
+    # microsoft/vscode@047238f9fe promptValidator.ts validateSkillAttributes (source read, not captured)
+    text = fm("context: fork\nagent: Explore")
+    doc, fs = check(text, folder="deploy", profile="vscode")
+    f = only(fs, "FORK_NEEDS_SETTING")
+    assert f.severity is INFO and rng(doc, f) == ((3, 9), (3, 13))
+    assert "github.copilot.chat.skillTool.enabled" in f.message
+    for profile in ("claude-code", "copilot", "agentskills"):
+        assert "FORK_NEEDS_SETTING" not in codes(check(text, folder="deploy", profile=profile)[1]), profile
+    assert "FORK_NEEDS_SETTING" not in codes(check(fm("context: inline"), folder="deploy", profile="vscode")[1])
+
+
 HOOKS = """hooks:
   PreToolUs:
     - matcher: Bash

@@ -21,7 +21,7 @@ E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741
 
 def test_the_table_has_every_harness_the_issue_names():
     assert set(HARNESSES) == {"skill-tool", "agentskills", "claude-code", "codex", "opencode", "gemini", "copilot",
-                              "dsh", "goose", "openhands"}
+                              "vscode", "dsh", "goose", "openhands"}
 
 
 @pytest.mark.parametrize("h", list(HARNESSES.values()), ids=list(HARNESSES))
@@ -51,7 +51,7 @@ def test_copilot_reads_the_folders_the_cli_release_reads():
 
 
 def test_aliases_and_unknown_names():
-    assert get("skills-ref").name == "agentskills" and get("VSCode").name == "copilot"
+    assert get("skills-ref").name == "agentskills" and get("VSCode").name == "vscode"
     assert parse("claude-code, codex,claude-code") == ("claude-code", "codex")
     with pytest.raises(ValueError, match="unknown target 'cursor'"):
         parse("cursor")
@@ -239,7 +239,7 @@ def test_invalid_targets_are_reported_by_name_and_ignored():
     settings, problems = merge(Settings(), {"targets": ["claude-code", "cursor"]}, "editor")
     assert settings.targets == ()
     assert problems == ["editor: invalid 'targets' (unknown target 'cursor'; known: skill-tool, agentskills, "
-                        "claude-code, codex, opencode, gemini, copilot, dsh, goose, openhands); using the default"]
+                        "claude-code, codex, opencode, gemini, copilot, vscode, dsh, goose, openhands); using the default"]
 
 
 # --------------------------------------------------------------------------- is it listed, and why not

@@ -48,7 +48,7 @@ export const DIALECTS: readonly DialectInfo[] = [
  * Target harnesses (`skillLsp.targets`, `skillLsp.profile`), as the engine's harness table
  * lists them (`skill-lsp harnesses`); tests/cli/test_editor_defaults.py keeps them equal.
  */
-export const TARGETS: readonly string[] = ['skill-tool', 'agentskills', 'claude-code', 'codex', 'opencode', 'gemini', 'copilot', 'dsh', 'goose', 'openhands'];
+export const TARGETS: readonly string[] = ['skill-tool', 'agentskills', 'claude-code', 'codex', 'opencode', 'gemini', 'copilot', 'vscode', 'dsh', 'goose', 'openhands'];
 
 export function isDialect(value: unknown): value is string {
   return typeof value === 'string' && DIALECTS.some((d) => d.id === value);

@@ -25,7 +25,8 @@ REGENERATE = "skill-lsp harnesses --format markdown > docs/harnesses.md"
 def field_uses(h: Harness) -> dict[str, str]:
     """Every known field -> what this harness does with it."""
     out = {}
-    other = {"ignores": "ignored", "rejects": "rejected", "preserves": "kept, no effect"}[h.unknown]
+    other = {"ignores": "ignored", "rejects": "rejected", "preserves": "kept, no effect",
+             "flags": "ignored, marked unsupported"}[h.unknown]
     for key in FIELDS:
         out[key] = "read" if key in h.reads else "deferred (kept, no effect)" if key in h.deferred else other
     for key in h.reads:
@@ -53,6 +54,9 @@ def harness_json(h: Harness) -> dict[str, Any]:
         "listingBudget": h.listing_budget,
         "arguments": h.arguments,
         "hiddenBy": list(h.hidden_by),
+        "verified": h.verified,
+        "flags": list(h.flags),
+        "facts": [{"topic": f.topic, "text": f.text, "source": f.source, "status": f.shown} for f in h.facts],
         "effects": {k: {"action": e.action, "severity": e.level().label, "note": e.note, "source": e.source}
                     for k, e in h.effects.items()},
         "sources": list(h.sources),
@@ -92,6 +96,8 @@ def render_text() -> str:
         lines.append(f"  arguments:     {h.arguments}")
         for key, e in h.effects.items():
             lines.append(f"  {key}: {e.action} — {e.note}")
+        for f in h.facts:
+            lines.append(f"  {f.topic}: {f.text} [{f.shown}]")
         lines.append("")
     lines.append("Targets inferred per root (when none are configured):")
     width = max(len(r) for r in DEFAULT_ROOTS)
@@ -149,7 +155,16 @@ def render_markdown() -> str:
         ]
         if h.hidden_by:
             out.append(f"- Left out of the model's catalog when true: {', '.join(f'`{k}`' for k in h.hidden_by)}.")
+        if h.flags:
+            out.append(f"- Reported as unsupported (so the lint reports them for this target): "
+                       f"{', '.join(f'`{k}`' for k in h.flags)}.")
+        if not h.checked_by_default and h.proof != "documented":
+            out.append(f"- Not checked for unless asked for (`--target {h.name}`): its facts are not verified.")
         out.append("")
+        if h.facts:
+            out += ["| behaviour | what it does | status | source |", "|---|---|---|---|"]
+            out += [f"| {_cell(f.topic)} | {_cell(f.text)} | {f.shown} | {_cell(f.source)} |" for f in h.facts]
+            out.append("")
         if h.effects:
             out += ["| finding | effect | severity | what it does | source |", "|---|---|---|---|---|"]
             for key, e in h.effects.items():

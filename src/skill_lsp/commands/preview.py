@@ -157,7 +157,7 @@ def run_preview(args: Namespace) -> int:
             print("\nClaude Code runs these `!` commands when the skill loads:", file=sys.stderr)
             for c in commands:
                 risk = f"  ! {', '.join(c['risks'])}" if c["risks"] else ""
-                print(f"  {c['command']}{risk}", file=sys.stderr)
+                print(f"  {c['command'].replace(chr(10), ' ⏎ ')}{risk}", file=sys.stderr)  # a ```! fence on one line
     return 0 if result.kind in ("ok", "already_loaded") else 1
 
 

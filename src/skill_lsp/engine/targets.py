@@ -114,7 +114,9 @@ def view(targets: tuple[str, ...]) -> Profile:
     hs = harnesses(targets)
     # The agentskills spec fields are the common floor: a harness that does not act on `license`
     # is no reason to flag it (it is not an unknown field, only an unused one).
-    known = _union([*(h.reads for h in hs), SPEC_FIELDS])
+    # ... unless a target reports one as unsupported (VS Code: allowed-tools) and no target reads it.
+    flagged = {k for h in hs for k in h.flags}
+    known = _union([*(h.reads for h in hs), tuple(k for k in SPEC_FIELDS if k not in flagged)])
     deferred = tuple(k for k in _union(h.deferred for h in hs) if k not in known)
     codes = {k for h in hs for k in h.effects} | {"UNKNOWN_FIELD", "CAMELCASE_FIELD", "NAME_MISMATCH"}
     severities: dict[str, Severity] = {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .data import CLAUDE_FIELDS, DEFERRED_FIELDS, HARNESSES, SPEC_FIELDS
 from .listing import Listing, listing, not_read, reads_root, record_listing, roots_reading
-from .model import ACTIONS, BLOCKING_ACTIONS, Effect, Harness, Root
+from .model import ACTIONS, BLOCKING_ACTIONS, Effect, Fact, Harness, Root
 
 __all__ = [
     "ACTIONS",
@@ -19,6 +19,7 @@ __all__ = [
     "HARNESSES",
     "SPEC_FIELDS",
     "Effect",
+    "Fact",
     "Harness",
     "Listing",
     "Root",
@@ -33,7 +34,7 @@ __all__ = [
 ]
 
 # Other spellings people use for a target.
-ALIASES = {"skills-ref": "agentskills", "vscode": "copilot", "claude": "claude-code", "gemini-cli": "gemini",
+ALIASES = {"skills-ref": "agentskills", "vs-code": "vscode", "claude": "claude-code", "gemini-cli": "gemini",
            "deepseek": "dsh"}
 
 
@@ -56,7 +57,7 @@ def project_roots() -> tuple[str, ...]:
 
 def read_by(key: str) -> str:
     """Who acts on a frontmatter field, in words: "Claude Code, Codex; deferred by the skill tool"."""
-    readers = [h.title for h in HARNESSES.values() if key in h.reads and not h.documented_only]
+    readers = [h.title for h in HARNESSES.values() if key in h.reads and h.checked_by_default]
     deferring = [h.title for h in HARNESSES.values() if key in h.deferred]
     text = ", ".join(readers) if readers else "no harness"
     return text + (f"; deferred by {', '.join(deferring)}" if deferring else "")

@@ -11,7 +11,7 @@ release against a recording endpoint, see docs/harnesses.md), ``<repo> <path>``
 from __future__ import annotations
 
 from ..findings import RULES, Severity
-from .model import Effect, Harness, Root
+from .model import Effect, Fact, Harness, Root
 
 # Fields of the agentskills spec (003) and of Claude Code's skills documentation.
 SPEC_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
@@ -27,7 +27,15 @@ _CODEX_SRC = "openai/codex codex-rs/core-skills/src/loader.rs"
 _CODEX = "capture: codex@0.171.0"
 _OPENCODE_SRC = "anomalyco/opencode packages/opencode/src/skill/index.ts"
 _GEMINI_SRC = "google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts, skillManager.ts"
-_VSCODE_LOC = "microsoft/vscode src/vs/workbench/contrib/chat/common/promptSyntax/config/promptFileLocations.ts"
+# VS Code agent mode, read (not run: its model endpoint needs a signed-in Copilot Chat) at one commit.
+VSCODE_COMMIT = "047238f9fe1b7661362b3f27cfbddd503339cb1b"
+_VSC = f"microsoft/vscode@{VSCODE_COMMIT[:10]} src/vs/workbench/contrib/chat/common/promptSyntax/"
+_VSC_CHECK = _VSC + "languageProviders/promptValidator.ts"
+_VSC_ATTRS = _VSC + "languageProviders/promptFileAttributes.ts skillAttributes"
+_VSC_LOAD = _VSC + "service/promptsServiceImpl.ts computeSkillDiscoveryInfo"
+_VSC_ROOTS = "microsoft/vscode@0783120be1 src/vs/workbench/contrib/chat/common/promptSyntax/config/" \
+             "promptFileLocations.ts DEFAULT_SKILL_SOURCE_FOLDERS"
+_READ_NOT_RUN = "source read, not captured"
 _COPILOT = "capture: copilot@1.0.102"
 _NO_METADATA = "inferred: without parsed frontmatter there is no name or description to list"
 
@@ -137,6 +145,21 @@ CLAUDE_CODE = Harness(
         "MISSING_FIELD:name": Effect("ignores", "uses the folder name", "docs: code.claude.com skills (name optional)"),
         "TOO_LONG:description": Effect("changes", "lists 1,535 characters and '…'", f"{_CC} case long-description"),
     },
+    facts=(
+        Fact("dynamic context", "runs each `` !`command` `` (at a line start or after a space or tab, inside code "
+             "fences too) and each `` ```! `` fence when the skill is invoked, in the session's working folder, "
+             "after substituting $ARGUMENTS and ${CLAUDE_SKILL_DIR}; the output (stdout and stderr, or `(Bash "
+             "completed with no output)`) replaces it in what the model reads. `a!`x``, `(!`x`)`, `! `x``, "
+             "`!``x`` and `~~~!` fences stay text", f"{_CC} case dynamic-context"),
+        Fact("dynamic context permission", "checks each command before running it: read-only ones (seen: echo, "
+             "printf, ls, pwd, date, cat, head, wc, git log, git status) need no rule; others (seen: touch, mkdir, "
+             "npm, a `>` redirection) need an allowed-tools Bash rule, else under -p the Skill tool fails with "
+             "'Shell command permission check failed for pattern …' and the model gets none of the skill",
+             f"{_CC} case dynamic-context-denied; single-command probes run with the rig (not stored)"),
+        Fact("dynamic context failure", "fails the Skill tool ('Shell command failed for pattern …' with the "
+             "command's stderr) when a command exits non-zero; the model gets none of the skill",
+             f"{_CC} probes run with the rig (`ls` of a missing folder; not stored)"),
+    ),
     sources=(_CC, "docs: code.claude.com/docs/en/skills", "anthropics/claude-code#34063, #13005"),
 )
 
@@ -243,7 +266,7 @@ GEMINI = Harness(
 
 COPILOT = Harness(
     name="copilot", title="GitHub Copilot CLI", version="1.0.102", proof="captured",
-    summary="GitHub Copilot CLI (@github/copilot); VS Code agent mode reads the same folders, not captured.",
+    summary="GitHub Copilot CLI (@github/copilot); VS Code agent mode is the `vscode` target.",
     roots=(Root(".github/skills", "project", _COPILOT),
            Root(".agents/skills", "project", f"{_COPILOT} (listed before .claude/skills and .github/skills)"),
            Root(".claude/skills", "project", _COPILOT),
@@ -276,7 +299,83 @@ COPILOT = Harness(
         "TOO_LONG:description": Effect("skips", "does not load it (over 1,024 characters)",
                                        f"{_COPILOT} case long-description-1100"),
     },
-    sources=(_COPILOT, _VSCODE_LOC),
+    sources=(_COPILOT,),
+)
+
+def _vsc(action: str, note: str, source: str, severity: Severity | None = None) -> Effect:
+    return Effect(action, note + " (documented, not verified)", source, severity)
+
+
+VSCODE = Harness(
+    name="vscode", title="VS Code agent mode", version=f"microsoft/vscode@{VSCODE_COMMIT[:10]}", proof="source",
+    verified=False,
+    summary="GitHub Copilot in VS Code (agent mode) and the checks VS Code's editor runs on a SKILL.md; read in "
+            f"VS Code's source at commit {VSCODE_COMMIT}, not run (it needs a signed-in Copilot Chat).",
+    roots=(Root(".github/skills", "project", _VSC_ROOTS),
+           Root(".agents/skills", "project", _VSC_ROOTS),
+           Root(".claude/skills", "project", _VSC_ROOTS),
+           Root("~/.copilot/skills", "user", _VSC_ROOTS),
+           Root("~/.agents/skills", "user", _VSC_ROOTS),
+           Root("~/.claude/skills", "user", f"{_VSC_ROOTS} (read here, unlike the Copilot CLI)")),
+    skill_files=("SKILL.md",), depth=1,
+    reads=("name", "description", "argument-hint", "user-invocable", "disable-model-invocation", "license",
+           "compatibility", "metadata", "context"),
+    flags=("allowed-tools",), unknown="flags",
+    unknown_note="'{key}' is not a VS Code skill attribute: VS Code's editor fades it as not supported and agent "
+                 "mode ignores it (documented, not verified)",
+    name_rule="optional (the folder name is used; editor warning); `<…>` tags removed, cut to 64 characters; "
+              "listed under the folder name when it differs (editor warning); editor error for characters other "
+              "than a-z, 0-9 and '-'; the first copy of a name wins (workspace, personal, plugin, extension)",
+    description_rule="optional for loading (editor warning when missing, error when empty or not a string); "
+                     "`<…>` tags removed; cut to 1,024 characters",
+    listing="not verified (the request that lists skills needs a signed-in Copilot Chat)",
+    listing_budget="not verified",
+    arguments="not verified (`argument-hint` is shown in the / menu)",
+    hidden_by=("disable-model-invocation",),
+    mismatch_listed_as="{folder}",
+    effects={
+        "UNKNOWN_FIELD": _vsc("ignores", "ignores it; its editor fades it as not supported (a hint)",
+                              f"{_VSC_CHECK} checkForInvalidArguments; {_VSC_ATTRS}"),
+        "NAME_MISMATCH": _vsc("changes", "lists it under the folder name; its editor warns that the name should "
+                              "match the folder", f"{_VSC_LOAD}; {_VSC_CHECK} validateSkillAttributes"),
+        "NAME_INVALID": _vsc("warns", "shows an editor error for characters other than a-z, 0-9 and '-' (hyphen "
+                             "placement is not checked)", f"{_VSC_CHECK} validateSkillAttributes; "
+                             "VALID_SKILL_NAME_REGEX /^[a-z0-9-]+$/ of promptFileLocations.ts, read in a built copy "
+                             "of VS Code (that file is not stored at this commit)", Severity.ERROR),
+        "MISSING_FIELD:name": _vsc("warns", "uses the folder name; its editor warns 'Skill should provide a name'",
+                                   f"{_VSC_LOAD}; {_VSC_CHECK} validateSkillAttributes"),
+        "MISSING_FIELD:description": _vsc("warns", "lists it without a description; its editor warns 'Skill "
+                                          "should provide a description'",
+                                          f"{_VSC_LOAD}; {_VSC_CHECK} validateSkillAttributes"),
+        "EMPTY_FIELD": _vsc("warns", "shows an editor error (the attribute must not be empty)",
+                            f"{_VSC_CHECK} validateName, validateDescription", Severity.ERROR),
+        "INVALID_TYPE:name": _vsc("warns", "shows an editor error (the name must be a string)",
+                                  f"{_VSC_CHECK} validateName", Severity.ERROR),
+        "INVALID_TYPE:description": _vsc("warns", "shows an editor error (the description must be a string)",
+                                         f"{_VSC_CHECK} validateDescription", Severity.ERROR),
+        "TOO_LONG:name": _vsc("changes", "cuts it to 64 characters (then lists the folder name when they differ)",
+                              f"{_VSC_LOAD} truncateAgentSkillName"),
+        "TOO_LONG:description": _vsc("changes", "lists the first 1,024 characters",
+                                     f"{_VSC_LOAD} truncateAgentSkillDescription"),
+    },
+    facts=(
+        Fact("context: fork", "its editor warns unless the setting github.copilot.chat.skillTool.enabled is on "
+             "(\"The 'context: fork' attribute requires the skill tool to be enabled\"); with it, the skill runs "
+             "in a subagent", f"{_VSC_CHECK} validateSkillAttributes; {_VSC_ATTRS} (context)", _READ_NOT_RUN),
+        Fact("editor diagnostics", "checks every SKILL.md it opens: an attribute outside argument-hint, "
+             "compatibility, context, description, disable-model-invocation, license, metadata, name and "
+             "user-invocable is a faded hint (allowed-tools, model and the other Claude Code fields included); "
+             "user-invocable and disable-model-invocation must be an unquoted true or false (error); an empty "
+             "argument-hint is a warning; a missing description with user-invocable: false or "
+             "disable-model-invocation: false is an error", f"{_VSC_CHECK}; {_VSC_ATTRS}", _READ_NOT_RUN),
+        Fact("tags in name and description", "removes `<…>` tags from the name and the description before "
+             "listing", f"{_VSC_LOAD} sanitizeAgentSkillText", _READ_NOT_RUN),
+        Fact("same name twice", "keeps the first skill of a name: workspace, then personal, plugin and extension "
+             "skills", f"{_VSC_LOAD} getSkillPriority", _READ_NOT_RUN),
+        Fact("agent skills setting", "finds no skills at all while its agent skills setting (PromptsConfig."
+             "USE_AGENT_SKILLS) is off", _VSC + "service/promptsServiceImpl.ts findAgentSkills", _READ_NOT_RUN),
+    ),
+    sources=(_VSC_CHECK, _VSC_ATTRS, _VSC_LOAD, _VSC_ROOTS),
 )
 
 DSH = Harness(
@@ -340,7 +439,8 @@ OPENHANDS = Harness(
 )
 
 HARNESSES: dict[str, Harness] = {
-    h.name: h for h in (SKILL_TOOL, AGENTSKILLS, CLAUDE_CODE, CODEX, OPENCODE, GEMINI, COPILOT, DSH, GOOSE, OPENHANDS)
+    h.name: h for h in (SKILL_TOOL, AGENTSKILLS, CLAUDE_CODE, CODEX, OPENCODE, GEMINI, COPILOT, VSCODE, DSH, GOOSE,
+                        OPENHANDS)
 }
 
 

@@ -64,11 +64,11 @@ def reads_root(harness: Harness, skill_dir: str) -> bool | None:
 
 
 def roots_reading(skill_dir: str, *, documented: bool = False) -> tuple[str, ...]:
-    """Names of the harnesses that read the root holding ``skill_dir`` (documented-only ones on request)."""
+    """Names of the harnesses that read the root holding ``skill_dir`` (unverified ones on request)."""
     readers = _readers(os.path.dirname(os.path.normpath(skill_dir)).replace(os.sep, "/"))
     if readers is None:
         return ()
-    return tuple(h.name for h in HARNESSES.values() if h.name in readers and (documented or not h.documented_only))
+    return tuple(h.name for h in HARNESSES.values() if h.name in readers and (documented or h.checked_by_default))
 
 
 def _qualifier(data: object) -> str | None:

@@ -57,6 +57,21 @@ class Effect:
 
 
 @dataclass(frozen=True, slots=True)
+class Fact:
+    """A behaviour that is not one finding's effect: dynamic context, what an editor validates, ..."""
+
+    topic: str  # "dynamic context", "editor diagnostics", ...
+    text: str  # third person singular verb phrase, like Effect.note
+    source: str
+    status: str = ""  # "" when the harness's proof covers it; else e.g. "source read, not captured"
+
+    @property
+    def shown(self) -> str:
+        """The status as output shows it: a fact not proven against the release is "documented, not verified"."""
+        return "documented, not verified" if self.status else "verified"
+
+
+@dataclass(frozen=True, slots=True)
 class Harness:
     name: str  # target name, as in `--target` and `targets = [...]`
     title: str  # as written in messages ("Claude Code")
@@ -68,7 +83,9 @@ class Harness:
     depth: int  # folder levels below a root searched for skill files (1: immediate subfolders)
     reads: tuple[str, ...]  # frontmatter fields it acts on
     deferred: tuple[str, ...] = ()  # recognised, kept, not acted on
-    unknown: str = "ignores"  # what it does with any other field: "ignores" | "rejects" | "preserves"
+    # what it does with any other field: "ignores" | "rejects" | "preserves" | "flags" (ignores it, and its
+    # editor marks it as unsupported: the lint reports it too)
+    unknown: str = "ignores"
     unknown_note: str = ""  # sentence for UNKNOWN_FIELD; "{key}" is replaced
     unicode_names: bool = False  # NFKC + any Unicode letter or digit (skills-ref)
     string_booleans: bool = False  # "yes"/"on"/"1" count as booleans (DSH)
@@ -81,8 +98,13 @@ class Harness:
     arguments: str = ""  # argument syntax of its skill tool
     hidden_by: tuple[str, ...] = ()  # boolean fields that, when true, keep the skill out of the model's catalog
     any_root: bool = False  # the caller configures its roots (a session, a validator's argument)
+    # False: the facts come from reading the source of a release that was not run here; output
+    # says "documented, not verified" and the target is only checked for when asked for.
+    verified: bool = True
     mismatch_listed_as: str = "{name}"  # how a skill whose name differs from its folder is listed
     effects: dict[str, Effect] = field(default_factory=dict)  # finding code (or CODE:field) -> effect
+    facts: tuple[Fact, ...] = ()  # behaviours beyond the findings' effects
+    flags: tuple[str, ...] = ()  # agentskills spec fields it reports as unsupported (the lint then does too)
     sources: tuple[str, ...] = ()  # where the facts above come from
 
     @property
@@ -90,10 +112,17 @@ class Harness:
         return self.proof == "documented"
 
     @property
+    def checked_by_default(self) -> bool:
+        """Whether a skill in one of its roots is checked for it when no targets are configured."""
+        return self.proof != "documented" and self.verified
+
+    @property
     def proven(self) -> str:
         """The version proven, or "documented, not verified"."""
         if self.proof == "documented":
             return "documented, not verified"
+        if not self.verified:
+            return f"documented, not verified (source read at {self.version}, not captured)"
         if self.proof == "source":
             return f"{self.version} (source read, not captured)" if self.version else "source read, not captured"
         return self.version

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 # claude-api: skills uploaded to the Claude API / claude.ai (platform.claude.com, Agent Skills overview).
 HARNESSES = ("skill-tool", "agentskills", "claude-code", "dsh", "codex", "copilot", "claude-api",
-             "opencode", "gemini", "goose", "openhands")
+             "opencode", "gemini", "goose", "openhands", "vscode")
 
 
 def _row(default: str, **per: str) -> dict[str, str]:
@@ -41,6 +41,8 @@ SEVERITY_BY_HARNESS: dict[str, dict[str, str]] = {
     "INVALID_TOOL_PATTERN": _row("hint", claude_code="warning", dsh="off"),
     "UNSCOPED_BASH": _row("off", claude_code="warning"),
     "INVALID_PATHS_GLOB": _row(**_CLAUDE_ONLY),
+    # VS Code's editor warns when its skill tool setting is off; the lint cannot see the setting.
+    "FORK_NEEDS_SETTING": _row("off", vscode="info"),
     # --- description and name (rules/description.py) ---
     "DESCRIPTION_ANGLE_BRACKETS": _row("hint", agentskills="warning", codex="error", claude_api="error"),
     "RESERVED_NAME_WORD": _row("hint", claude_api="error"),

@@ -12,6 +12,7 @@ from rapidfuzz.distance import Levenshtein
 
 from ..document import Entry, SkillDocument
 from ..findings import Finding, Severity, make
+from ..harness import HARNESSES
 from ..profiles import CAMEL_CASE, DSH_FALSE, DSH_TRUE, FIELDS, Profile
 from ..spdx import is_spdx
 from ..yamlnodes import Node, resolve_scalar
@@ -87,6 +88,9 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
                 yield make("UNKNOWN_FIELD", f"'{key}' is not a skill field; did you mean '{meant}'? "
                            "As written it is ignored", kstart, kend, {"field": key, "suggestion": meant},
                            severity=Severity.WARNING)
+            elif target_flags_unknown_fields(profile):
+                yield make("UNKNOWN_FIELD", profile.unknown_message(key), kstart, kend, {"field": key},
+                           severity=Severity.INFO)
             continue
         spec = FIELDS.get(key)
         if spec is None:
@@ -101,6 +105,11 @@ def target_rejects_unknown_fields(profile: Profile) -> bool:
     error only where a target rejects such a skill (skills-ref, the `agentskills` target).
     """
     return profile.unknown_severity == "error"
+
+
+def target_flags_unknown_fields(profile: Profile) -> bool:
+    """Whether some target's own editor marks every attribute it does not support (VS Code)."""
+    return any(HARNESSES[t].unknown == "flags" for t in profile.targets if t in HARNESSES)
 
 
 def likely_misspelling(key: str, profile: Profile) -> str | None:

@@ -60,6 +60,11 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         yield from _model(doc, ctx)
     if "agent" in known and "agent" in entries:
         yield from _agent(doc, ctx)
+    if "context" in known and "context" in entries and string_value(doc, "context") == "fork":
+        node = entries["context"].value
+        yield from emit(ctx, "FORK_NEEDS_SETTING", "VS Code runs 'context: fork' in a subagent only with the setting "
+                        "github.copilot.chat.skillTool.enabled on; its editor warns otherwise", *_span(node),
+                        {"field": "context", "setting": "github.copilot.chat.skillTool.enabled"})
     if "hooks" in known and "hooks" in entries:
         yield from _hooks(doc, ctx, entries["hooks"].value.target())
     if "allowed-tools" in known and "allowed-tools" in entries:

@@ -1,7 +1,8 @@
 """What a skill makes a harness run or hides from its reviewer.
 
-* ``!`command` `` dynamic context: Claude Code runs it when the skill loads,
-  before the model reads anything (docs: "Inject dynamic context").
+* ``!`command` `` and `` ```! `` blocks, dynamic context: Claude Code runs them when
+  the skill loads, before the model reads anything (capture: claude-code@2.1.332 case
+  dynamic-context; docs/harnesses.md says what it does).
 * Invisible and bidirectional characters, and instructions inside HTML
   comments: the model reads them, a reviewer of the rendered Markdown does not.
 * Secrets pasted into SKILL.md (reported with the value redacted).
@@ -21,8 +22,16 @@ from .bodyscan import body_of, code_blocks
 from .by_harness import active, emit
 from .harness_values import tool_tokens
 
-# Claude Code runs `!` only at the start of a line or after whitespace (`X=!`cmd`` stays text).
+# What Claude Code 2.1.332 runs (capture: claude-code@2.1.332 case dynamic-context): `!` at a line
+# start or after a space or tab, then one backtick (`a!`x``, `(!`x`)`, `! `x`` and `!``x``
+# stay text), inside code fences too; and a ```! fence (indented or not, any text after the bang
+# is part of the command) up to its closing ```. A ~~~! fence stays text.
 _DYNAMIC = re.compile(r"(?<!\S)!`([^`\n]+)`")
+_DYNAMIC_BLOCK = re.compile(r"^[ \t]*(```!([^\n]*)\n(.*?)^[ \t]*```)[ \t]*$", re.M | re.S)
+# Commands Claude Code 2.1.332 ran without any allowed-tools rule (its read-only check), observed
+# one by one: `touch`, `mkdir`, `npm --version` and `> file` needed approval instead.
+_READ_ONLY = ("echo", "printf", "ls", "pwd", "date", "cat", "head", "wc", "git log", "git status")
+_CHAINED = re.compile(r"[>;&|`]|\$\(")
 _RISKY = (
     (re.compile(r"\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^|;&]*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|\biex\b"),
      "pipes a download into a shell"),
@@ -36,23 +45,35 @@ _RISKY = (
 @dataclass(frozen=True, slots=True)
 class DynamicCommand:
     command: str
-    start: int  # the whole !`...` construct
+    start: int  # the whole !`...` construct or ```! fence
     end: int
     risks: tuple[str, ...]
 
 
-def dynamic_commands(doc: SkillDocument) -> list[DynamicCommand]:
-    """Every ``!`command` `` in the body, in order, with what makes it risky (for hover and preview)."""
-    body = body_of(doc)
-    if "!`" not in body:
+def dynamic_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, command) of every `!` command Claude Code runs in ``text``, in order."""
+    if "!`" not in text and "```!" not in text:
         return []
+    spans = [(m.start(1), m.end(1), (m.group(2) + "\n" + m.group(3)).strip()) for m in _DYNAMIC_BLOCK.finditer(text)] \
+        if "```!" in text else []
+    blocks = list(spans)
+    for m in _DYNAMIC.finditer(text):
+        if not any(s <= m.start() < e for s, e, _ in blocks):
+            spans.append((m.start(), m.end(), m.group(1).strip()))
+    return sorted(spans)
+
+
+def dynamic_commands(doc: SkillDocument) -> list[DynamicCommand]:
+    """Every `!` command in the body, in order, with what makes it risky (for hover and preview)."""
     base = doc.body_start
-    out = []
-    for m in _DYNAMIC.finditer(body):
-        cmd = m.group(1).strip()
-        risks = tuple(why for rx, why in _RISKY if rx.search(cmd))
-        out.append(DynamicCommand(cmd, base + m.start(), base + m.end(), risks))
-    return out
+    return [DynamicCommand(cmd, base + s, base + e, tuple(why for rx, why in _RISKY if rx.search(cmd)))
+            for s, e, cmd in dynamic_spans(body_of(doc))]
+
+
+def read_only(command: str) -> bool:
+    """One command Claude Code 2.1.332 was seen to run without an allowed-tools rule (no chaining, no redirection)."""
+    return _CHAINED.search(command) is None and "\n" not in command and \
+        any(command == c or command.startswith(c + " ") for c in _READ_ONLY)
 
 
 def dynamic_hover(doc: SkillDocument, offset: int) -> tuple[str, int, int] | None:
@@ -66,13 +87,14 @@ def dynamic_hover(doc: SkillDocument, offset: int) -> tuple[str, int, int] | Non
     for c in commands:
         risk = f" — ⚠ {', '.join(c.risks)}" if c.risks else ""
         mark = " ← this one" if c is here else ""
-        lines.append(f"- `{c.command}`{risk}{mark}")
+        shown = c.command.replace("\n", " ⏎ ")
+        lines.append(f"- `{shown}`{risk}{mark}")
     return "\n".join(lines), here.start, here.end
 
 
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     body = body_of(doc)
-    if "!`" in body and active(ctx, "RISKY_DYNAMIC_COMMAND", "DYNAMIC_COMMAND_NOT_ALLOWED"):
+    if ("!`" in body or "```!" in body) and active(ctx, "RISKY_DYNAMIC_COMMAND", "DYNAMIC_COMMAND_NOT_ALLOWED"):
         yield from _dynamic(doc, ctx)
     if not doc.text.isascii():
         yield from _invisible(doc, ctx)
@@ -91,10 +113,10 @@ def _dynamic(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             yield from emit(ctx, "RISKY_DYNAMIC_COMMAND", f"Claude Code runs `{c.command}` when the skill loads, before "
                             f"the model or you see it; it {' and '.join(c.risks)}", c.start, c.end,
                             {"command": c.command, "risks": list(c.risks)})
-        if rules is not None and not bash_allows(rules, c.command):
+        if rules is not None and not bash_allows(rules, c.command) and not read_only(c.command):
             yield from emit(ctx, "DYNAMIC_COMMAND_NOT_ALLOWED", f"allowed-tools does not permit `{c.command}`: add "
-                            f"Bash({c.command.split()[0]}:*) or the skill's dynamic context fails to load",
-                            c.start, c.end, {"command": c.command})
+                            f"Bash({c.command.split()[0]}:*) or Claude Code refuses to load the skill (its "
+                            "permission check fails)", c.start, c.end, {"command": c.command})
 
 
 def bash_allows(rules: list[str], command: str) -> bool:
