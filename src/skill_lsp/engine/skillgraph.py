@@ -52,14 +52,22 @@ def defines_name(r: SkillResult) -> bool:
     return not (r.location is not None and r.location.problem is not None) and (r.doc is not None or r.src is not None)
 
 
-def unknown_findings(r: SkillResult, names: Counter[str] | set[str], settings: Settings) -> list[Finding]:
+def unknown_findings(r: SkillResult, names: Counter[str] | set[str], settings: Settings,
+                     near_cache: dict[str, list[str]] | None = None) -> list[Finding]:
+    """UNKNOWN_SKILL findings of one result; ``near_cache`` (name -> candidates) is shared
+    across the results of one pass over an unchanged set of names."""
     from .workspace import apply_settings  # noqa: PLC0415 - workspace imports this module
 
     out = []
     for m in r.mentions:
         if m.kind not in NAMED or not m.strict or m.name in names:
             continue
-        near = candidates(m.name, names)
+        if near_cache is None:
+            near = candidates(m.name, names)
+        elif m.name in near_cache:
+            near = near_cache[m.name]
+        else:
+            near = near_cache[m.name] = candidates(m.name, names)
         if not near:
             continue
         shown = " or ".join(f"'{c}'" for c in near)
@@ -71,8 +79,9 @@ def unknown_findings(r: SkillResult, names: Counter[str] | set[str], settings: S
 def link_mentions(results: list[SkillResult], settings: Settings) -> None:
     """Batch form (`check`): UNKNOWN_SKILL findings for every result."""
     names = Counter(r.name for r in results if defines_name(r))
+    near: dict[str, list[str]] = {}
     for r in results:
-        r.graph = unknown_findings(r, names, settings) if r.mentions else []
+        r.graph = unknown_findings(r, names, settings, near) if r.mentions else []
 
 
 class SkillGraph:
@@ -123,9 +132,10 @@ class SkillGraph:
         self.__init__(self.settings)  # type: ignore[misc]
         for r in results.values():
             self._learn(r)
+        near: dict[str, list[str]] = {}
         for r in results.values():
             self._mark(r)
-            r.graph = unknown_findings(r, self.names, self.settings) if r.path in self.unresolved else []
+            r.graph = unknown_findings(r, self.names, self.settings, near) if r.path in self.unresolved else []
 
     def update(self, results: dict[str, SkillResult], path: str, old: SkillResult | None,
                new: SkillResult | None) -> set[str]:
@@ -145,12 +155,13 @@ class SkillGraph:
                 affected |= self.mentioners.get(name, set())
             affected |= self.unresolved
         touched = set()
+        near: dict[str, list[str]] = {}
         for p in affected:
             r = results.get(p) if p != path else new
             if r is None:
                 continue
             self._mark(r)
-            graph = unknown_findings(r, self.names, self.settings) if p in self.unresolved else []
+            graph = unknown_findings(r, self.names, self.settings, near) if p in self.unresolved else []
             if graph != r.graph:
                 r.graph = graph
                 touched.add(p)
