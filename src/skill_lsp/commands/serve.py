@@ -16,6 +16,9 @@ def run(args: Namespace) -> int:
     from ..server import create_server  # noqa: PLC0415
 
     server = create_server()
+    # The scan's threads (discovery, collecting worker results) hold the GIL in bursts; a
+    # request waits for at most one switch interval, 5 ms by default: the keystroke budget.
+    sys.setswitchinterval(0.001)
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")
         try:

@@ -44,6 +44,7 @@ class SkillResult:
     _mentions: list[Mention] | None = None
     _name_span: tuple[int, int] | None = None  # the `name` value, when the frontmatter has one
     _description: str | None = None
+    _outside: tuple[str, ...] | None = None
 
     def slim(self, *, keep_text: bool = True) -> SkillResult:
         """The same result without the parsed document.
@@ -60,7 +61,14 @@ class SkillResult:
             offsets |= {o for m in mentions for o in (m.start, m.end)}
             src = PositionTable(src, offsets)
         return SkillResult(self.path, None, self.findings, self.location, self.cross, src, self.name, self.anchor,
-                           self.graph, mentions, self.name_span, self.description)
+                           self.graph, mentions, self.name_span, self.description, self.outside)
+
+    @property
+    def outside(self) -> tuple[str, ...]:
+        """Paths outside the skill folder its body links to (what a change there can affect)."""
+        if self._outside is None:
+            self._outside = _outside_targets(self.doc) if self.doc is not None else ()
+        return self._outside
 
     @property
     def name_span(self) -> tuple[int, int] | None:
@@ -203,6 +211,22 @@ def check_file(path: str, settings: Settings, location: Location | None = None) 
     return SkillResult(path, doc, findings, location)
 
 
+
+
+def _outside_targets(doc: document.SkillDocument) -> tuple[str, ...]:
+    """Absolute paths of the body's relative link targets that leave the skill folder."""
+    from .rules.body import classify, relative_path  # noqa: PLC0415 - rules import this module's peers
+
+    text, start = doc.text, doc.body_start
+    if not doc.path or start >= len(text) or (text.find("..", start) < 0 and "%" not in text[start:]):
+        return ()
+    out = set()
+    for link in doc.body.links:
+        if classify(link.target) == "relative":
+            rel = relative_path(link.target)
+            if rel == ".." or rel.startswith("../"):
+                out.add(os.path.normpath(os.path.join(doc.skill_dir, rel)))
+    return tuple(sorted(out))
 
 
 def _under_a_skills_folder(path: str) -> bool:

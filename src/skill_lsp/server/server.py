@@ -35,6 +35,7 @@ class SkillLanguageServer(LanguageServer):
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.scan_generation = 0
         self.scanning = False
+        self.rescan_paths: set[str] = set()  # named by file events since the last complete scan
         self.pending_changes: list[tuple[str, int]] = []  # file events waiting to be coalesced
         self.pending_task: asyncio.Future | None = None
         # Folder moves this server put in a rename edit: the client's willRenameFiles for them

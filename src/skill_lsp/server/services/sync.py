@@ -8,6 +8,7 @@ documents. Returns or publishes what changed through ``publish``.
 from __future__ import annotations
 
 import asyncio
+import copy
 import os
 import uuid
 
@@ -27,9 +28,11 @@ PROGRESS_EVERY = 250
 # sends thousands); above REINDEX_MAX changed files one rescan is cheaper than re-reading each.
 COALESCE_MS = 50
 REINDEX_MAX = 200
+# Diagnostics sent between two chances for the editor's requests to run.
+PUBLISH_SLICE = 16
 
 
-def _scan_folder(folder: Folder, on_batch=None) -> list:
+def _scan_folder(folder: Folder, on_batch=None, cancelled=lambda: False, reuse=None) -> list | None:
     """Blocking: discover and check every skill of the folder (runs in a thread).
 
     Results keep only the positions their findings need, not the text: a
@@ -37,18 +40,32 @@ def _scan_folder(folder: Folder, on_batch=None) -> list:
     Large workspaces are checked in worker processes started from a clean
     forkserver (never forked from this multi-threaded process); the workers
     run at lower priority so the editor's own requests keep their latency.
+    ``reuse(location)`` returns a result still valid for it (the file and what it
+    reads did not change), so a rescan after a checkout re-reads only what changed.
+    Returns None when ``cancelled()`` turned true (a newer scan owns the folder).
     """
     inventory = discover(folder.path, folder.settings)
+    if cancelled():
+        return None
     folder.inventory = inventory
     locations = inventory.all
-    workers = os.cpu_count() or 1
     results: list = []
-    if len(locations) >= PARALLEL_MIN and workers > 1:
-        try:
-            return _scan_parallel(locations, folder, workers, on_batch)
-        except Exception:  # noqa: BLE001 - no processes (sandbox, limits): scan in this thread
-            results = []
+    todo = []
     for loc in locations:
+        kept = reuse(loc) if reuse is not None else None
+        if kept is not None:
+            results.append(kept)
+        else:
+            todo.append(loc)
+    workers = os.cpu_count() or 1
+    if len(todo) >= PARALLEL_MIN and workers > 1:
+        try:
+            return _scan_parallel(todo, folder, workers, results, on_batch, cancelled)
+        except Exception:  # noqa: BLE001 - no processes (sandbox, limits): scan in this thread
+            del results[len(locations) - len(todo):]
+    for loc in todo:
+        if cancelled():
+            return None
         results.append(check_file(loc.path, folder.settings, loc).slim(keep_text=False))
         _batch(results, len(locations), on_batch)
     return results
@@ -61,31 +78,83 @@ def _batch(results: list, total: int, on_batch) -> None:
         on_batch(results[(n - 1) // PROGRESS_EVERY * PROGRESS_EVERY:], n, total)
 
 
-def _scan_parallel(locations: list, folder: Folder, workers: int, on_batch=None) -> list:
+def _scan_parallel(todo: list, folder: Folder, workers: int, results: list, on_batch=None,
+                   cancelled=lambda: False) -> list | None:
     import multiprocessing  # noqa: PLC0415
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
 
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    work = [(loc, folder.settings, False) for loc in locations]
+    work = [(loc, folder.settings, False) for loc in todo]
+    total = len(results) + len(work)
     chunk = max(16, len(work) // (workers * 8))
-    results = []
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
-                             initializer=_lower_priority) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
+                               initializer=_lower_priority)
+    try:
         for result in pool.map(check_job, work, chunksize=chunk):
+            if cancelled():
+                return None
             results.append(result)
-            _batch(results, len(work), on_batch)
+            _batch(results, total, on_batch)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
     return results
 
 
 def _lower_priority() -> None:
     try:
-        os.nice(5)
+        os.nice(10)
     except (AttributeError, OSError):
         pass
 
 
-async def scan_all(ls: SkillLanguageServer) -> None:
-    """Scan every folder; publish their findings; newer scans make older ones stop publishing."""
+def _reuser(folder: Folder, changed: set[str] | None):
+    """``reuse(location)`` for a rescan after file events, or None (check everything).
+
+    A result is kept when its SKILL.md, its folder, the folders above it and the
+    paths its links leave the folder for are untouched by the events, and discovery
+    puts it in the same place. Cross-skill findings are recomputed for all.
+    """
+    if changed is None or folder.index is None:
+        return None
+    old = folder.index.results
+    exact = set(changed)
+    below: set[str] = set()  # folders something changed in
+    for path in exact:
+        d = os.path.dirname(path)
+        while d and d not in below:
+            below.add(d)
+            parent = os.path.dirname(d)
+            if parent == d:
+                break
+            d = parent
+
+    def touched(path: str) -> bool:
+        if path in exact or path in below:
+            return True
+        d = path
+        while True:
+            parent = os.path.dirname(d)
+            if parent == d:
+                return False
+            if parent in exact:  # a folder above was created, deleted or renamed
+                return True
+            d = parent
+
+    def reuse(loc):
+        r = old.get(loc.path)
+        if r is None or r.location != loc or touched(loc.dir) or any(touched(p) for p in r.outside):
+            return None
+        return copy.copy(r)  # its cross-skill findings are recomputed without touching the live index
+
+    return reuse
+
+
+async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> None:
+    """Scan every folder; publish their findings; newer scans make older ones stop.
+
+    ``changed``: the paths file events named since the last complete scan; results
+    they cannot affect are reused (None: check every skill).
+    """
     ls.scan_generation += 1
     generation = ls.scan_generation
     ls.scanning = True
@@ -94,6 +163,10 @@ async def scan_all(ls: SkillLanguageServer) -> None:
     progress = await _begin(ls, token)
     loop = asyncio.get_running_loop()
     total = 0
+
+    def cancelled() -> bool:
+        return generation != ls.scan_generation or ls.shutting_down
+
     try:
         folders = ls.state.folders
         for i, folder in enumerate(folders):
@@ -102,21 +175,25 @@ async def scan_all(ls: SkillLanguageServer) -> None:
             published: set[str] = set()
 
             def on_batch(batch: list, done: int, count: int, i: int = i, name: str = name,
-                         folder: Folder = folder, published: set[str] = published) -> None:
+                         published: set[str] = published) -> None:
                 # Called from the scan thread. Findings go out while the rest is still being
                 # checked; cross-skill findings follow once every skill is known.
-                loop.call_soon_threadsafe(_publish_early, ls, batch, generation, published)
+                asyncio.run_coroutine_threadsafe(_publish_early(ls, batch, generation, published), loop)
                 if progress:
                     pct = int(100 * (i + done / max(1, count)) / len(folders))
                     loop.call_soon_threadsafe(ls.work_done_progress.report, token, t.WorkDoneProgressReport(
                         message=f"{name}: {done:,} of {count:,} skills", percentage=pct))
 
-            results = await loop.run_in_executor(None, _scan_folder, folder, on_batch)
-            if generation != ls.scan_generation:
+            reuse = _reuser(folder, changed)
+            results = await loop.run_in_executor(None, _scan_folder, folder, on_batch, cancelled, reuse)
+            if results is None or cancelled():
                 return  # a newer scan (settings or files changed) owns publishing
-            old = set(folder.index.results) if folder.index is not None else set()
+            old_results = folder.index.results if folder.index is not None else {}
             index = SkillIndex(folder.settings)
-            index.rebuild(results)
+            # Cross-skill rules and the skill graph over 10,000 skills: off the event loop.
+            await loop.run_in_executor(None, index.rebuild, results)
+            if cancelled():
+                return
             folder.index = index
             folder.scanned = True
             # Open documents override the disk copy in the index.
@@ -125,15 +202,24 @@ async def scan_all(ls: SkillLanguageServer) -> None:
                     index.put(ls.state.result_for(od, ls.state.analyse(od)))
             total += len(results)
             # Publish what has findings, and clear what had them; a clean file never published
-            # stays quiet, and one published early whose findings did not change is not sent again.
-            for path in sorted(old | {p for p, r in index.results.items() if r.findings or r.cross or r.graph}):
+            # stays quiet, and one whose findings are what the client already has is not sent again.
+            todo = []
+            for path in sorted(set(old_results) | {p for p, r in index.results.items() if r.findings or r.cross or r.graph}):
                 r = index.results.get(path)
-                if (path in published and r is not None and not r.cross and not r.graph
-                        and path_to_uri(path) not in ls.state.docs):
+                if r is not None and path_to_uri(path) not in ls.state.docs and not _changed(r, old_results.get(path),
+                                                                                              path in published):
                     continue
+                todo.append(path)
+            for k, path in enumerate(todo):
                 publish.publish_path(ls, path)
+                if k % PUBLISH_SLICE == PUBLISH_SLICE - 1:
+                    await asyncio.sleep(0)  # let keystrokes in between
+                    if cancelled():
+                        return
         publish.status(ls)
         publish.request_refresh(ls)
+        if changed is not None:
+            ls.rescan_paths -= changed
     finally:
         if generation == ls.scan_generation:
             ls.scanning = False
@@ -141,13 +227,26 @@ async def scan_all(ls: SkillLanguageServer) -> None:
             ls.work_done_progress.end(token, t.WorkDoneProgressEnd(message=f"{total} skills checked"))
 
 
-def _publish_early(ls: SkillLanguageServer, batch: list, generation: int, published: set[str]) -> None:
-    if generation != ls.scan_generation or ls.pull_mode or ls.shutting_down:
-        return
-    for r in batch:
+def _changed(r, prev, published_early: bool) -> bool:
+    """Whether the client must be sent ``r``: what it has is ``prev`` (or the early publish)."""
+    if published_early:
+        return bool(r.cross or r.graph)
+    if prev is None:
+        return bool(r.findings or r.cross or r.graph)
+    if r.findings != prev.findings or r.cross != prev.cross or r.graph != prev.graph:
+        return True
+    return bool(r.findings or r.cross or r.graph) and r.src is not prev.src  # same offsets, other lines
+
+
+async def _publish_early(ls: SkillLanguageServer, batch: list, generation: int, published: set[str]) -> None:
+    for k, r in enumerate(batch):
+        if generation != ls.scan_generation or ls.pull_mode or ls.shutting_down:
+            return
         if r.findings and path_to_uri(r.path) not in ls.state.docs:
             publish.publish_result(ls, r)
             published.add(r.path)
+        if k % PUBLISH_SLICE == PUBLISH_SLICE - 1:
+            await asyncio.sleep(0)  # a keystroke waits for at most one slice
 
 
 async def _begin(ls: SkillLanguageServer, token: str) -> bool:
@@ -326,7 +425,10 @@ async def apply_file_changes(ls: SkillLanguageServer, changes: list[tuple[str, i
     if rescan or ls.scanning or len(skill_paths) > REINDEX_MAX:
         # A scan still running read the disk before these events: start over so its
         # stale results are dropped (the generation check) and the new state wins.
-        await scan_all(ls)
+        # Paths named since the last complete scan accumulate: only what they can
+        # affect is read again.
+        ls.rescan_paths.update(path for path, _kind in changes)
+        await scan_all(ls, changed=set(ls.rescan_paths))
     else:
         todo = [p for p, kind in skill_paths.items()
                 if not (path_to_uri(p) in ls.state.docs and kind == int(t.FileChangeType.Changed))]

@@ -1,0 +1,30 @@
+"""SkillResult.outside: the paths a skill's links leave its folder for (what a rescan must watch)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from skill_lsp.engine.config import Settings
+from skill_lsp.engine.workspace import check_file
+
+
+def test_outside_lists_link_targets_that_leave_the_folder(tmp_path: Path) -> None:
+    skill = tmp_path / "skills" / "linker"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: linker\ndescription: Links. Use when testing.\n---\n"
+        "[notes](../../shared/notes.md), [zeta](../zeta/SKILL.md), [again](%2E%2E/zeta/SKILL.md),\n"
+        "[local](references/a.md), [web](https://example.com/../x), `[code](../../no.md)`\n\n"
+        "```\n[fenced](../fenced.md)\n```\n", encoding="utf-8")
+    result = check_file(str(skill / "SKILL.md"), Settings()).slim(keep_text=False)
+    assert result.outside == (os.path.join(str(tmp_path), "shared", "notes.md"),
+                              os.path.join(str(tmp_path), "skills", "zeta", "SKILL.md"))
+
+
+def test_outside_is_empty_without_links_out(tmp_path: Path) -> None:
+    skill = tmp_path / "skills" / "plain"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: plain\ndescription: Plain. Use when testing.\n---\n"
+                                    "Wait... then see [a](references/a.md).\n", encoding="utf-8")
+    assert check_file(str(skill / "SKILL.md"), Settings()).slim(keep_text=False).outside == ()
