@@ -142,8 +142,8 @@ def _c_parser_class() -> Any:
 PURE_PARSER_LIMIT = 65_536
 
 # Where libyaml accepts a text without any of these, the two parsers give the same
-# events (tests/engine/test_yaml_fast_path.py checks generated texts; 1.3 million when
-# measured): tags, tabs, CR, NEL/LS/PS/BOM and a block scalar header running into '#'
+# events (tests/engine/test_yaml_fast_path.py checks generated texts; when
+# measured, about 2 million): tags, tabs, CR, NEL/LS/PS/BOM and a block scalar header running into '#'
 # anywhere; inside flow collections also '?', anchors, aliases, comments, reserved
 # indicators and keys with empty values ('{a: }'). Skipping the pure parser there
 # halves the time of a typical frontmatter with lists and `description: |`.

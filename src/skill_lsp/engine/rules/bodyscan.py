@@ -67,13 +67,16 @@ def inline_code(doc: SkillDocument) -> list[tuple[str, int, int]]:
     base = doc.body_start
     blocks = code_blocks(doc)
     out = []
-    for m in _INLINE.finditer(body):
-        s = base + m.start(2)
-        if blocks and inside(blocks, s):
-            continue
-        content = m.group(2)
-        lead = len(content) - len(content.lstrip(" "))
-        out.append((content.strip(" "), s + lead, s + lead + len(content.strip(" "))))
+    # Only the prose between code blocks is scanned: a span is one line and a block starts
+    # at a line start and ends at a line end, so no span crosses a block's edge.
+    pos = 0
+    for b_start, b_end in [*blocks, (base + len(body), base + len(body))]:
+        for m in _INLINE.finditer(body, pos, b_start - base):
+            s = base + m.start(2)
+            content = m.group(2)
+            lead = len(content) - len(content.lstrip(" "))
+            out.append((content.strip(" "), s + lead, s + lead + len(content.strip(" "))))
+        pos = max(pos, b_end - base)
     return out
 
 
