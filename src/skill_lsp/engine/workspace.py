@@ -170,14 +170,13 @@ def apply_settings(findings: list[Finding], settings: Settings) -> list[Finding]
 
 def _decode_prefix(data: bytes, size: int) -> tuple[str, document.DecodeIssue | None]:
     if size > len(data):
-        # Cut at READ_LIMIT may split a character: drop the incomplete tail only.
-        for k in range(4):
-            try:
-                (data[: len(data) - k] if k else data).decode("utf-8")
-                data = data[: len(data) - k] if k else data
-                break
-            except UnicodeDecodeError:
-                continue
+        # The read limit may cut the last character in two: drop that part only. A bad byte
+        # that is no such part (a stray continuation byte) stays and is INVALID_ENCODING.
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if exc.reason == "unexpected end of data":
+                data = data[:exc.start]
     return document.decode(data)
 
 
@@ -334,8 +333,6 @@ class SkillIndex:
             self._name_of[path] = result.name
             names.add(result.name)
         touched = self._relink(names)
-        if prev is not None and prev.cross and not result.cross:
-            touched.add(path)
         touched |= self.graph.update(self.results, path, prev, result)
         return touched - {path}
 
