@@ -22,6 +22,7 @@ from skill_lsp.engine.workspace import (
     check_job,
     check_text,
     context_for,
+    fix_all_text,
     link_skills,
     profile_for,
     targets_for,
@@ -204,6 +205,16 @@ def test_check_text_checks_links_only_on_disk(tmp_path: Path):
     assert check_text(text, "", Settings())[1] == []
 
 
+def test_check_text_infers_the_targets_from_the_path_on_disk_or_not():
+    text = skill_text("demo")
+    for on_disk in (True, False):
+        # Claude Code lists a misnamed skill under its folder name: a warning, not an error.
+        _, found = check_text(text, "/ws/.claude/skills/other/SKILL.md", Settings(), on_disk=on_disk)
+        assert [(f.code, f.severity) for f in found] == [("NAME_MISMATCH", W)]
+        _, found = check_text(text, "/ws/other/SKILL.md", Settings(), on_disk=on_disk)
+        assert [(f.code, f.severity) for f in found] == [("NAME_MISMATCH", E)]
+
+
 def test_severity_overrides_change_or_drop_findings_and_keep_the_rest():
     text = skill_text("demo", extra="licence: MIT", body="\nSee [x](missing.md).\n")
     base = check(text, folder="other")[1]
@@ -311,6 +322,13 @@ def test_bad_bytes_before_a_cut_character_are_still_reported(tmp_path: Path, mon
     # Invalid bytes at the very end of the part read are reported too.
     monkeypatch.setattr(discovery, "READ_LIMIT", len(head))
     assert "INVALID_ENCODING" in codes(check_file(str(p), Settings()).findings)
+
+
+def test_a_file_that_itself_ends_inside_a_character_is_bad_utf8(tmp_path: Path):
+    # Read whole (under the limit): nothing was cut, so the broken last character is the file's.
+    p = write_skill(tmp_path, "demo", skill_text("demo").encode() + "\u20ac".encode()[:2])
+    r = check_file(str(p), Settings())
+    assert codes(r.findings) == ["INVALID_ENCODING"]
 
 
 def test_a_file_cut_before_its_first_character(tmp_path: Path, monkeypatch):
@@ -464,3 +482,20 @@ def test_check_job_is_check_file_without_the_document(tmp_path: Path):
         assert (r.src.position(f.start), r.src.position(f.end)) == rng(full.doc, f) == ((1, 6), (1, 11))
     flagged = Location(loc.dir, loc.path, 0, loc.root, ("SENSITIVE", "no"))
     assert codes(check_job((flagged, settings, False)).findings) == ["SENSITIVE"]
+
+
+# --------------------------------------------------------------------- fix all
+
+
+def test_fix_all_quotes_every_unquoted_colon_however_many():
+    # YAML reports one unquoted colon at a time, so each pass quotes one value; five passes
+    # once left the rest, and a second run changed the file again.
+    notes = [f"step{i}: run part {i}: then check" for i in range(12)]
+    text = "---\nname: demo\ndescription: Does a thing: well. Use when testing.\n" + "\n".join(notes) + "\n---\n"
+    fixed = fix_all_text(text, "/virtual/demo/SKILL.md", Settings(), on_disk=False)
+    assert fixed.count('"') == 2 * 13
+    assert 'step11: "run part 11: then check"' in fixed
+    assert check(fixed)[1] == []
+    assert fix_all_text(fixed, "/virtual/demo/SKILL.md", Settings(), on_disk=False) == fixed
+    # An explicit bound still stops early.
+    assert fix_all_text(text, "/virtual/demo/SKILL.md", Settings(), max_passes=1).count('"') == 2

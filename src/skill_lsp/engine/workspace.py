@@ -346,10 +346,18 @@ class SkillIndex:
         return (self._relink({old}) | touched) - {path}
 
 
-def fix_all_text(text: str, path: str, settings: Settings, *, on_disk: bool = True, max_passes: int = 5) -> str:
-    """Apply every safe fix until none is left (a fixpoint, so a second run changes nothing)."""
+def fix_all_text(text: str, path: str, settings: Settings, *, on_disk: bool = True,
+                 max_passes: int | None = None) -> str:
+    """Apply every safe fix until none is left (a fixpoint, so a second run changes nothing).
+
+    A fix may reveal the next one (YAML reports one unquoted colon at a time, so each pass
+    quotes one value): passes go on while the text changes. The default bound, one pass per
+    line and a few more, is beyond any such chain; it only stops fixes that undo each other.
+    """
     from .fixes import apply_edits, safe_edits  # noqa: PLC0415
 
+    if max_passes is None:
+        max_passes = text.count("\n") + 5
     for _ in range(max_passes):
         doc, findings = check_text(text, path, settings, on_disk=on_disk)
         edits = safe_edits(doc, findings)
