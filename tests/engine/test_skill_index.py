@@ -231,3 +231,19 @@ def test_mentions_follow_puts_and_removes(tmp_path: Path):
     # The mentioning file itself goes: nothing else changes.
     assert index.remove(user) == set()
     assert index.graph.mentions_of(index.results, "deploi") == []
+
+
+def test_removing_a_path_the_index_never_held_changes_nothing(tmp_path: Path):
+    ws = Workspace(tmp_path)
+    ws.write("a/demo", skill_text("demo"))
+    ws.write("a/user", skill_text("user", body="\nSee [demo](../demo/SKILL.md) and run `/demo`.\n"))
+    index = SkillIndex(ws.settings)
+    index.rebuild(ws.all())
+    demo = ws.path("a/demo")
+    folder = os.path.dirname(demo)
+    # Another file in a skill's folder (a lowercase skill.md the index did not pick) goes away.
+    assert index.remove(os.path.join(folder, "skill.md")) == set()
+    assert set(index.results) == {demo, ws.path("a/user")}
+    assert index.graph.dirs.get(folder) == demo  # link navigation still finds the skill
+    assert index.graph.definitions("demo") == [demo]
+    assert [m.kind for _, m in index.graph.mentions_of(index.results, "demo", demo)] == ["link", "slash"]
