@@ -110,9 +110,11 @@ def _functions(mutated: Path) -> dict[str, str]:
 def diff_of(mutated: Path, name: str) -> str:
     """The changed lines of one mutant, as '-old\\n+new' (what `mutmut show` prints, without its cost)."""
     function = name.rsplit(".", 1)[1]
+    original = re.sub(r"__mutmut_\d+$", "__mutmut_orig", function)
     funcs = _functions(mutated)
-    old = funcs.get(re.sub(r"__mutmut_\d+$", "__mutmut_orig", function), "").splitlines()[1:]
-    new = funcs.get(function, "").splitlines()[1:]
+    old = funcs.get(original, "").splitlines()
+    # The signature too (a changed default), under the original's name.
+    new = funcs.get(function, "").replace(f"def {function}(", f"def {original}(", 1).splitlines()
     return "\n".join(line[0] + line[1:].strip() for line in difflib.unified_diff(old, new, n=0, lineterm="")
                      if line[:1] in "-+" and not line.startswith(("---", "+++"))).strip()
 

@@ -178,14 +178,13 @@ def apply_settings(findings: list[Finding], settings: Settings) -> list[Finding]
 
 def _decode_prefix(data: bytes, size: int) -> tuple[str, document.DecodeIssue | None]:
     if size > len(data):
-        # Cut at READ_LIMIT may split a character: drop the incomplete tail only.
-        for k in range(4):
-            try:
-                (data[: len(data) - k] if k else data).decode("utf-8")
-                data = data[: len(data) - k] if k else data
-                break
-            except UnicodeDecodeError:
-                continue
+        # The read limit may cut the last character in two: drop that part only. A bad byte
+        # that is no such part (a stray continuation byte) stays and is INVALID_ENCODING.
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if exc.reason == "unexpected end of data":
+                data = data[:exc.start]
     return document.decode(data)
 
 
@@ -358,8 +357,6 @@ class SkillIndex:
             self._name_of[path] = result.name
             names.add(result.name)
         touched = self._relink(names)
-        if prev is not None and prev.cross and not result.cross:
-            touched.add(path)
         touched |= self.graph.update(self.results, path, prev, result)
         return touched - {path}
 
@@ -373,10 +370,18 @@ class SkillIndex:
         return (self._relink({old}) | touched) - {path}
 
 
-def fix_all_text(text: str, path: str, settings: Settings, *, on_disk: bool = True, max_passes: int = 5) -> str:
-    """Apply every safe fix until none is left (a fixpoint, so a second run changes nothing)."""
+def fix_all_text(text: str, path: str, settings: Settings, *, on_disk: bool = True,
+                 max_passes: int | None = None) -> str:
+    """Apply every safe fix until none is left (a fixpoint, so a second run changes nothing).
+
+    A fix may reveal the next one (YAML reports one unquoted colon at a time, so each pass
+    quotes one value): passes go on while the text changes. The default bound, one pass per
+    line and a few more, is beyond any such chain; it only stops fixes that undo each other.
+    """
     from .fixes import apply_edits, safe_edits  # noqa: PLC0415
 
+    if max_passes is None:
+        max_passes = text.count("\n") + 5
     for _ in range(max_passes):
         doc, findings = check_text(text, path, settings, on_disk=on_disk)
         edits = safe_edits(doc, findings)
