@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -30,6 +31,7 @@ from skill_lsp.engine.activation.results import OkResult  # noqa: E402
 from skill_lsp.engine.config import Settings  # noqa: E402
 from skill_lsp.engine.preview import record_for  # noqa: E402
 from skill_lsp.engine.render import get_dialect  # noqa: E402
+from skill_lsp.engine.render.codex import codex_name  # noqa: E402
 from skill_lsp.engine.workspace import check_file  # noqa: E402
 
 
@@ -200,3 +202,37 @@ def test_builtin_numbers_in_the_harness_table_are_the_captured_ones():
             for b in recorded("codex")] == list(data.CODEX_BUILTINS)
     assert [(b["name"], b["entry_chars"]) for b in recorded("copilot")] == list(data.COPILOT_BUILTINS)
     assert [(b["name"], b["entry_chars"]) for b in recorded("claude-code")] == list(data.CLAUDE_CODE_BUILTINS)
+
+
+_BLOCKS = {
+    "claude-code": re.compile(r"^- .*$", re.M),
+    "copilot": re.compile(r"^<skill>\n.*?\n</skill>$", re.M | re.S),
+    "gemini": re.compile(r"^  <skill>\n.*?\n  </skill>$", re.M | re.S),
+    "opencode": re.compile(r"^  <skill>\n.*?\n  </skill>$", re.M | re.S),
+}
+
+
+def test_each_entry_and_the_order_match_capture(laid_out):
+    """One skill's own entry (what a hover or `catalog --json` reports) is the block the release
+    shows for it, and the dialect's order is the release's."""
+    folder, meta, workspace, home = laid_out
+    harness = meta["harness"]
+    dialect = get_dialect(harness)
+    if harness == "copilot":
+        dialect = type(dialect)(home=str(home))  # type: ignore[call-arg]
+    records = _records(listing_roots(harness, workspace, home))
+    ordered = dialect.order(records)
+    expected = (folder / "catalog.txt").read_text(encoding="utf-8")
+    if harness == "codex":  # entries carry absolute paths there; the catalog a short root label
+        assert [codex_name(r) for r in ordered] == re.findall(r"^- ([^:`]+): ", expected, re.M)
+        return
+    shown = _BLOCKS[harness].findall(expected)
+    reports = [dialect.report(r) for r in ordered]
+    assert all(rep.included for rep in reports)
+    entries = [layout.normalise(rep.entry, workspace, home) for rep in reports]
+    if harness == "claude-code":
+        assert [r.folder for r in ordered] == [re.match(r"- ([^ :]+)", line)[1] for line in shown]  # type: ignore[index]
+        if meta["case"] == "duplicate-declared-name":
+            return  # a declared name is shown by its first claimant only: the catalog decides, not the entry
+    assert entries[: len(shown)] == shown
+    assert len(entries) == len(shown) or harness == "copilot"  # Copilot names the rest on one line
