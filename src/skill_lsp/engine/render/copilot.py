@@ -101,9 +101,8 @@ class CopilotDialect(Dialect):
         self.home = home
 
     def _scope(self, record: SkillRecord) -> str:
-        home = self.home or str(Path.home())
-        root = record.root.rstrip("/")
-        return "user" if root == home or root.startswith(home.rstrip("/") + "/") else "project"
+        home = (self.home or str(Path.home())).rstrip("/") + "/"
+        return "user" if (record.root.rstrip("/") + "/").startswith(home) else "project"
 
     def includes(self, record: SkillRecord) -> bool:
         return loads(record)
