@@ -8,6 +8,7 @@ compared byte for byte.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -131,9 +132,8 @@ def _base_like_the_rig(parent: Path, chars: int | None) -> Path:
     return parent / ("p" * (chars - len(str(parent)) - 1))
 
 
-@pytest.fixture(params=CAPTURES, ids=_id)
-def laid_out(request):
-    folder: Path = request.param
+@contextlib.contextmanager
+def _lay_out(folder: Path):
     meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
     case = next(c for c in layout.cases() if c.name == meta["case"])
     parent = Path(tempfile.mkdtemp(prefix="hc", dir="/tmp" if os.path.isdir("/tmp") else None))
@@ -143,6 +143,18 @@ def laid_out(request):
         yield folder, meta, workspace, home
     finally:
         shutil.rmtree(parent, ignore_errors=True)
+
+
+@pytest.fixture(params=CAPTURES, ids=_id)
+def laid_out(request):
+    with _lay_out(request.param) as laid:
+        yield laid
+
+
+@pytest.fixture(params=[c for c in CAPTURES if c.parent.name.startswith("codex@")], ids=_id)
+def codex_laid_out(request):
+    with _lay_out(request.param) as laid:
+        yield laid
 
 
 def test_there_are_captures_for_every_harness():
@@ -168,6 +180,22 @@ def test_catalog_matches_capture(laid_out):
         text = dialect.render_catalog(records)
     expected = (folder / "catalog.txt").read_text(encoding="utf-8")
     assert layout.normalise(text, workspace, home) == expected
+
+
+def test_codex_default_roots_and_system_skills_match_capture(codex_laid_out, monkeypatch):
+    """Without ``roots``/``hidden`` Codex's renderer puts the system root (``$CODEX_HOME/skills/.system``,
+    holding the release's built-ins) after the home roots: the capture's table when the skills sit in
+    one project root."""
+    folder, meta, workspace, home = codex_laid_out
+    records = _records(listing_roots("codex", workspace, home))
+    if len({r.root for r in records}) != 1:
+        pytest.skip("several roots: the release's table order is not the records' order")
+    monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
+    text = get_dialect("codex").render_catalog(records)
+    assert layout.normalise(text, workspace, home) == (folder / "catalog.txt").read_text(encoding="utf-8")
+    monkeypatch.delenv("CODEX_HOME")
+    monkeypatch.setenv("HOME", str(home))  # $CODEX_HOME defaults to ~/.codex
+    assert get_dialect("codex").render_catalog(records) == text
 
 
 def test_activation_matches_capture(laid_out):
