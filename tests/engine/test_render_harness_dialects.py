@@ -10,10 +10,17 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from skill_lsp.engine.activation import NotFoundResult
-from skill_lsp.engine.harness.data import COPILOT_BUILTINS
-from skill_lsp.engine.render import DIALECTS
+from skill_lsp.engine.activation import NotFoundResult, SkillRecord
+from skill_lsp.engine.harness.data import CODEX_BUILTINS, COPILOT_BUILTINS
+from skill_lsp.engine.render import DIALECTS, BudgetWarning
 from skill_lsp.engine.render.claude_code import ClaudeCodeDialect
+from skill_lsp.engine.render.codex import (
+    CodexCatalog,
+    CodexDialect,
+    budget_catalog,
+    builtins,
+    system_root,
+)
 from skill_lsp.engine.render.copilot import LISTING_BUDGET_CHARS, CopilotDialect
 from skill_lsp.engine.render.gemini import folder_structure
 
@@ -174,3 +181,180 @@ def test_opencode_lookups():
     odd = replace(record("num"), frontmatter={"name": 123, "description": 42})
     rep = oc.report(odd)
     assert not rep.included and "<name>num</name>" in rep.entry and "<description></description>" in rep.entry
+
+
+# --------------------------------------------------------------------------- codex
+# The budget rule is Codex's source (module docstring of render/codex.py): a line costs its code
+# points plus a newline under a character budget, ceil(UTF-8 bytes / 4) under a token budget;
+# descriptions grow one character at a time, round-robin; only then are trailing skills dropped.
+
+
+def _codex_record(name: str, description: object, root: str = "/ws/.skills") -> SkillRecord:
+    return SkillRecord(name=name, folder=name, dir=f"{root.rstrip('/')}/{name}", path=f"{root.rstrip('/')}/{name}/SKILL.md",
+                       root_index=0, root=root, frontmatter={"name": name, "description": description}, body="B\n")
+
+
+def test_codex_budget_from_the_context_window():
+    assert (CodexDialect().budget, CodexDialect().measure) == (5440, "tokens")  # 2 % of 272,000
+    assert CodexDialect(context_window=1010).budget == 20 and isinstance(CodexDialect(context_window=1010).budget, int)
+    assert CodexDialect(context_window=10).budget == 1
+    for window in (None, 0):
+        assert (CodexDialect(context_window=window).budget, CodexDialect(context_window=window).measure) == (8000, "chars")
+    assert (CodexDialect(budget=500).budget, CodexDialect(budget=500).measure) == (500, "chars")
+
+
+def test_codex_system_root(monkeypatch):
+    monkeypatch.setenv("CODEX_HOME", "/ch")
+    assert system_root() == "/ch/skills/.system"
+    monkeypatch.delenv("CODEX_HOME")
+    monkeypatch.setenv("HOME", "/hh")
+    assert system_root() == "/hh/.codex/skills/.system"
+    assert [(n, len(d), root) for n, d, root in builtins("/sys")] == [(n, c, "/sys") for n, c, _ in CODEX_BUILTINS]
+
+
+def test_codex_entry_and_description_cap():
+    entry = "- a: " + "x" * 1024 + " (file: C:/ws/a/SKILL.md)"
+    rec = replace(_codex_record("a", "x" * 1024), path="C:\\ws\\a\\SKILL.md")
+    assert CodexDialect().catalog_entry(rec) == entry
+    long = _codex_record("a", "x" * 1025, root="/ws/BOX")
+    assert CodexDialect().catalog_entry(long) == "- a: " + "x" * 1021 + "... (file: /ws/BOX/a/SKILL.md)"
+    odd = CodexDialect().report(_codex_record("num", 42, root="/ws/BOX"))
+    assert not odd.included and odd.entry == "- num: (file: /ws/BOX/num/SKILL.md)"
+
+
+def test_codex_activation_without_the_file_text_uses_the_body():
+    assert CodexDialect().render(ok(source_text=None)) == (
+        "<skill>\n<name>pdf-tools</name>\n<path>/ws/.skills/pdf-tools/SKILL.md</path>\n"
+        "\n# PDF tools\n\nRun `scripts/extract.py`.\n\n</skill>")
+
+
+def test_codex_entry_over_budget_warning_in_each_measure():
+    rec = _codex_record("a", "\u00e9" * 10)
+    entry = CodexDialect().catalog_entry(rec)
+    chars = len(entry) + 1
+    assert CodexDialect(budget=chars, system_skills=False).entry_warnings(rec) == []
+    tight = CodexDialect(budget=chars - 1, system_skills=False)
+    assert tight.entry_warnings(rec) == [BudgetWarning(
+        "codex", "codex-entry-over-budget",
+        f"this entry alone is {chars} chars; the Codex skills budget is {chars - 1} characters", chars - 1, chars)]
+    tokens = -(-len((entry + "\n").encode()) // 4)
+    small = CodexDialect(context_window=(tokens - 1) * 50, system_skills=False)
+    assert small.entry_warnings(rec) == [BudgetWarning(
+        "codex", "codex-entry-over-budget",
+        f"this entry alone is {tokens} tokens; the Codex skills budget is {tokens - 1} tokens", tokens - 1, tokens)]
+    assert CodexDialect(context_window=tokens * 50, system_skills=False).entry_warnings(rec) == []
+
+
+def test_codex_catalog_warnings_in_characters():
+    recs = [_codex_record("a", "x" * 50), _codex_record("b", "y" * 10)]
+    # lines: 5 + 50 + 31 + 1 = 87 and 47 = 134 chars; without descriptions 36 each
+    assert CodexDialect(budget=134, system_skills=False).catalog_warnings(recs) == []
+    cut = CodexDialect(budget=92, system_skills=False).catalog_warnings(recs)
+    over = "the catalog is 134 chars, over the 92 characters Codex budget"
+    assert cut == [
+        BudgetWarning("codex", "codex-description-truncated", f"description of 'a' is cut to 9 of 50 chars: {over}",
+                      92, 134, kept="x" * 9, cut="x" * 41),
+        BudgetWarning("codex", "codex-description-truncated", f"description of 'b' is cut to 9 of 10 chars: {over}",
+                      92, 134, kept="y" * 9, cut="y"),
+    ]
+    dropped = CodexDialect(budget=40, system_skills=False).catalog_warnings(recs)
+    assert dropped == [
+        BudgetWarning("codex", "codex-description-truncated",
+                      "description of 'a' is cut to 0 of 50 chars: the catalog is 134 chars, over the 40 characters Codex budget",
+                      40, 134, kept="", cut="x" * 50),
+        BudgetWarning("codex", "codex-skill-dropped",
+                      "skill 'b' is dropped: the catalog is 134 chars, over the 40 characters Codex budget even without descriptions",
+                      40, 134),
+    ]
+    # Windows paths count as written with forward slashes
+    win = [replace(r, path=r.path.replace("/", "\\")) for r in recs]
+    assert CodexDialect(budget=92, system_skills=False).catalog_warnings(win) == cut
+
+
+def test_codex_catalog_warnings_in_tokens():
+    recs = [_codex_record("a", "x" * 50), _codex_record("b", "y" * 10)]
+    # 87 bytes -> 22 tokens, 47 -> 12: 34 tokens; without descriptions 9 + 9
+    (w,) = CodexDialect(context_window=25 * 50, system_skills=False).catalog_warnings(recs)
+    assert (w.code, w.limit, w.actual) == ("codex-description-truncated", 25, 34)
+    keep = len(w.kept or "")
+    assert w.message == (f"description of 'a' is cut to {keep} of 50 chars: "
+                         "the catalog is 34 tokens, over the 25 tokens Codex budget")
+    assert (w.kept, w.cut) == ("x" * keep, "x" * (50 - keep))
+
+    def tokens(a_chars: int) -> int:  # b (12 tokens) is kept whole
+        return -(-len(f"- a: {'x' * a_chars} (file: /ws/.skills/a/SKILL.md)\n".encode()) // 4) + 12
+
+    assert tokens(keep) <= 25 < tokens(keep + 1)  # a line fills its last token
+    assert CodexDialect(context_window=34 * 50, system_skills=False).catalog_warnings(recs) == []
+    assert [x.code for x in CodexDialect(context_window=33 * 50, system_skills=False).catalog_warnings(recs)] == [
+        "codex-description-truncated"]
+
+
+def test_codex_budget_catalog_edges_in_characters():
+    items = [("a", "x" * 50, "/p/a"), ("b", "y" * 10, "/p/b")]
+    full = budget_catalog(items, 98)  # 69 + 29
+    assert full == CodexCatalog(("- a: " + "x" * 50 + " (file: /p/a)", "- b: " + "y" * 10 + " (file: /p/b)"),
+                                {"a": 50, "b": 10}, (), {})
+    bare = budget_catalog(items, 36)  # the description-less lines exactly
+    assert bare == CodexCatalog(("- a: (file: /p/a)", "- b: (file: /p/b)"), {"a": 0, "b": 0}, (), {"a": 50, "b": 10})
+    # the first character of a description also pays for its separating space
+    assert budget_catalog([("a", "xyz", "/p")], 17).lines == ("- a: (file: /p)",)
+    assert budget_catalog([("a", "xyz", "/p")], 18).lines == ("- a: x (file: /p)",)
+    # a description that fits whole is not reported as cut
+    short = budget_catalog([("a", "x" * 50, "/p/a"), ("b", "yy", "/p/b")], 46)
+    assert short == CodexCatalog(("- a: xxxxxx (file: /p/a)", "- b: yy (file: /p/b)"), {"a": 6, "b": 2}, (), {"a": 44})
+    three = [(n, "d" * 5, f"/p/{n}") for n in "abc"]
+    assert budget_catalog(three, 36) == CodexCatalog(("- a: (file: /p/a)", "- b: (file: /p/b)"),
+                                                     {"a": 0, "b": 0, "c": 0}, ("c",), {"a": 5, "b": 5, "c": 5})
+    # characters are code points, not bytes
+    wide = [("n\u00e9", "\u00e9" * 20, "/p/\u00e9")]
+    assert budget_catalog(wide, len("- n\u00e9: (file: /p/\u00e9)\n") + 5).lines == ("- n\u00e9: \u00e9\u00e9\u00e9\u00e9 (file: /p/\u00e9)",)
+    assert budget_catalog([("a", "\u00e9" * 10, "/p/a")], 29).lines == ("- a: " + "\u00e9" * 10 + " (file: /p/a)",)
+
+
+def test_codex_budget_catalog_in_tokens_fills_the_last_token():
+    items = [("a", "x" * 50, "/p/a")]  # 69 bytes + newline = 70 -> 18 tokens
+    assert budget_catalog(items, 18, "tokens").truncated == {}
+    assert budget_catalog(items, 17, "tokens").lines == ("- a: " + "x" * 49 + " (file: /p/a)",)  # 68 bytes
+    wide = [("a", "\u00e9" * 20, "/p/a")]  # two bytes a character
+    assert budget_catalog(wide, 12, "tokens").lines == ("- a: " + "\u00e9" * 14 + " (file: /p/a)",)  # 47 bytes
+
+
+def test_codex_roots_table_labels_and_absolute_paths():
+    d = CodexDialect(budget=8000, system_skills=False)
+
+    def body(text: str) -> list[str]:
+        return text.split("### Skill roots\n", 1)[1].split("\n</skills_instructions>")[0].splitlines()
+
+    rec = _codex_record("a", "A.", root="/ws/BOX")
+    assert body(d.render_catalog([rec], roots=["/ws/BOX/"])) == [
+        "- `r0` = `/ws/BOX/`", "### Available skills", "- a: A. (file: r0/a/SKILL.md)"]
+    slashed = _codex_record("a", "A.", root="/ws/BOX/")
+    assert body(d.render_catalog([slashed], roots=["/ws/BOX"])) == [
+        "- `r0` = `/ws/BOX`", "### Available skills", "- a: A. (file: r0/a/SKILL.md)"]
+    assert body(d.render_catalog([rec], roots=["/elsewhere"])) == [
+        "### Available skills", "- a: A. (file: /ws/BOX/a/SKILL.md)"]
+    hidden = [("sys", "d", "/sysX/")]
+    assert body(d.render_catalog([rec], roots=["/sysX/", "/ws/BOX"], hidden=hidden)) == [
+        "- `r0` = `/sysX/`", "- `r1` = `/ws/BOX`", "### Available skills", "- a: A. (file: r1/a/SKILL.md)"]
+    assert ".system" not in d.render_catalog([rec])
+
+
+def test_codex_hidden_skills_outside_the_table_cost_their_absolute_path():
+    # hidden line "- sys: (file: /sys/root/sys/SKILL.md)" = 38 with its newline; "- a: A. (file: r0/a/SKILL.md)" = 30
+    rec = _codex_record("a", "A.", root="/ws/BOX")
+    for budget, line in ((68, "- a: A. (file: r0/a/SKILL.md)"), (67, "- a: A (file: r0/a/SKILL.md)")):
+        text = CodexDialect(budget=budget).render_catalog([rec], roots=["/ws/BOX"], hidden=[("sys", "", "/sys/root")])
+        assert text.splitlines()[-2] == line
+
+
+def test_codex_table_costs_nothing_under_a_character_budget_and_little_under_a_token_budget():
+    rec = _codex_record("a", "A.", root="/ws/BOX")
+    line = "- a: A. (file: r0/a/SKILL.md)"
+    for budget, shown in ((30, line), (29, "- a: A (file: r0/a/SKILL.md)"), (28, "- a: (file: r0/a/SKILL.md)")):
+        text = CodexDialect(budget=budget, system_skills=False).render_catalog([rec], roots=["/ws/BOX"])
+        assert text.splitlines()[-2] == shown
+    # a short roots table costs fewer tokens than the absolute-path header: the budget is whole
+    tokens = -(-len(line + "\n") // 4)
+    text = CodexDialect(context_window=tokens * 50, system_skills=False).render_catalog([rec], roots=["/ws/BOX"])
+    assert text.splitlines()[-2] == line
