@@ -215,12 +215,22 @@ def test_dsh_digest_matches_node(tmp_path):
     assert catalog_digest(entries) == got
 
 
-@pytest.mark.parametrize("bad", [2, 0, -1, 2.5])
+@pytest.mark.parametrize("bad", [2, 0, -1, 2.5, 3.5, True, "7"])
 def test_dsh_max_length_validation_matches_node(bad):
     (message,) = run_dsh([{"op": "apply-error", "maxLength": bad}])
     with pytest.raises(ValueError) as info:
         DshDialect(bad)
-    assert str(info.value) == message
+    assert message is not None and str(info.value) == message
+
+
+def test_dsh_max_length_accepts_what_node_accepts():
+    assert run_dsh([{"op": "apply-error", "maxLength": v} for v in (3, 4.0, 1000)]) == [None, None, None]
+    assert [DshDialect(v).max_length for v in (3, 4.0, 1000)] == [3, 4, 1000]
+
+
+def test_dsh_default_provider_is_the_filesystem():
+    (got,) = run_dsh([{"op": "render", "skill": {"name": "x", "provider": "filesystem", "content": "c"}}])
+    assert render_skill_content("x", "c") == got
 
 
 # --------------------------------------------------------------------------- skills-ref
