@@ -303,6 +303,22 @@ def test_skills_ref_to_prompt_byte_exact(tmp_path):
     assert to_prompt([]) == ref([]) == "<available_skills>\n</available_skills>"
 
 
+def test_skills_ref_reads_numbers_and_booleans_as_written(tmp_path):
+    # strictyaml gives every scalar as its text; skill-lsp's YAML gives numbers and booleans
+    ref = _skills_ref_prompt()
+    d = tmp_path / "nums"
+    d.mkdir()
+    text = "---\nname: 123\ndescription: 1.50\nlicense: true\n---\nBody\n"
+    (d / "SKILL.md").write_text(text, encoding="utf-8")
+    rec = SkillRecord(name="nums", folder="nums", dir=str(d), path=str(d / "SKILL.md"), root_index=0,
+                      root=str(tmp_path), frontmatter={"name": 123, "description": 1.5, "license": True},
+                      body="Body\n", text=text)
+    assert to_prompt([rec]) == ref([d])
+    # without the file text, the values as JavaScript's String() writes them
+    bare = SkillRecord(**{**rec.__dict__, "text": None, "frontmatter": {"name": 7, "description": True}})
+    assert "<name>\n7\n</name>\n<description>\ntrue\n</description>" in to_prompt([bare])
+
+
 def test_skills_ref_to_prompt_symlinked_dir(tmp_path):
     ref = _skills_ref_prompt()
     (rec,) = _as_records(tmp_path)[:1]
