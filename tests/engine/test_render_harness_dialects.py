@@ -358,3 +358,12 @@ def test_codex_table_costs_nothing_under_a_character_budget_and_little_under_a_t
     tokens = -(-len(line + "\n") // 4)
     text = CodexDialect(context_window=tokens * 50, system_skills=False).render_catalog([rec], roots=["/ws/BOX"])
     assert text.splitlines()[-2] == line
+
+
+def test_opencode_lists_by_declared_name_and_a_later_copy_of_a_name_wins():
+    def named(folder: str, name: str, root_index: int = 0) -> SkillRecord:
+        return replace(record(folder, f"{folder} copy."), frontmatter={"name": name, "description": f"{folder} copy."},
+                       root_index=root_index)
+
+    chosen = DIALECTS["opencode"].order([named("zz", "aa"), named("bb", "bb"), named("cc", "bb", 1)])
+    assert [(r.folder, r.frontmatter["name"]) for r in chosen] == [("zz", "aa"), ("cc", "bb")]
