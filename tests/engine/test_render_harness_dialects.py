@@ -79,6 +79,7 @@ def test_copilot_scope_is_user_under_the_home_folder():
     rec = record("a", "A.")
     for home, root, scope in [("/h", "/h/.copilot/skills", "user"), ("/h/", "/h/.copilot/skills/", "user"),
                               ("/h/", "/h", "user"), ("/hX", "/hX/.agents/skills", "user"),
+                              ("/hX", "/hX", "user"), ("/h", "/h ", "project"),
                               ("/h", "/hx/.copilot/skills", "project"), ("/h", "/ws/.github/skills", "project")]:
         assert CopilotDialect(home=home).report(replace(rec, root=root)).entry == _block("a", "A.", scope), (home, root)
     home = str(Path.home())
@@ -367,3 +368,65 @@ def test_opencode_lists_by_declared_name_and_a_later_copy_of_a_name_wins():
 
     chosen = DIALECTS["opencode"].order([named("zz", "aa"), named("bb", "bb"), named("cc", "bb", 1)])
     assert [(r.folder, r.frontmatter["name"]) for r in chosen] == [("zz", "aa"), ("cc", "bb")]
+
+
+def test_claude_code_first_line_cap_is_100_utf16_units():
+    # the release: `k.length > 100 ? k.substring(0, 97) + "..." : k` (capture case listing-fallbacks)
+    def text(first: str) -> str:
+        rec = replace(record("x"), frontmatter={"name": "x"}, body=f"\n{first}\nmore\n")
+        return ClaudeCodeDialect().report(rec).entry.removeprefix("- x: ")
+
+    assert text("a" * 100) == "a" * 100
+    assert text("a" * 101) == "a" * 97 + "..."
+    assert text("\U0001f600" * 50) == "\U0001f600" * 50  # 100 units
+    assert text("## " + "b" * 100) == "b" * 100
+
+
+def test_claude_code_an_unlisted_skill_does_not_end_the_listing():
+    hidden = record("a-hidden", "x", **{"disable-model-invocation": True})
+    assert [r.folder for r in ClaudeCodeDialect().order([hidden, record("b"), record("c")])] == ["b", "c"]
+
+
+def test_skill_tool_catalog_shows_no_description_that_is_not_a_string():
+    assert DIALECTS["skill-tool"].catalog_entry(record("a", 42)) == "- a: "
+
+
+def test_codex_default_roots_put_the_system_root_after_the_home_roots(monkeypatch):
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    monkeypatch.setenv("HOME", "/hhX/")
+    recs = [_codex_record("a", "A.", root="/ws/.agents/skills"),
+            replace(_codex_record("b", "B.", root="/hhX/.agents/skills"), root_index=1),
+            replace(_codex_record("c", "C.", root="/ws2/.agents/skills"), root_index=2)]
+    text = CodexDialect().render_catalog(recs)
+    assert text.split("### Skill roots\n")[1].split("\n### Available")[0].splitlines() == [
+        "- `r0` = `/ws/.agents/skills`", "- `r1` = `/hhX/.agents/skills`", "- `r2` = `/hhX/.codex/skills/.system`",
+        "- `r3` = `/ws2/.agents/skills`"]
+
+
+def test_codex_default_roots_with_hidden_skills_in_two_roots():
+    rec = _codex_record("a", "A.", root="/s1")
+    hidden = [("h1", "d", "/s1"), ("h2", "d", "/s2")]
+    text = CodexDialect(budget=8000).render_catalog([rec], hidden=hidden)
+    assert text.split("### Skill roots\n")[1].split("\n### Available")[0].splitlines() == ["- `r0` = `/s1`"]
+    assert text.splitlines()[-2] == "- a: A. (file: r0/a/SKILL.md)"
+
+
+def test_codex_hidden_skills_in_the_table_cost_their_short_path():
+    # hidden "- sys: (file: r0/sys/SKILL.md)" = 31 with its newline; "- a: A. (file: r1/a/SKILL.md)" = 30
+    rec = _codex_record("a", "A.", root="/ws/BOX")
+    text = CodexDialect(budget=61).render_catalog([rec], roots=["/sysX/", "/ws/BOX"], hidden=[("sys", "", "/sysX/")])
+    assert text.splitlines()[-2] == "- a: A. (file: r1/a/SKILL.md)"
+
+
+def test_codex_characters_are_code_points_in_warnings_and_when_dropping():
+    recs = [_codex_record("a", "\u00e9" * 50), _codex_record("b", "y" * 10)]
+    (a, b) = CodexDialect(budget=92, system_skills=False).catalog_warnings(recs)
+    assert (a.actual, b.actual) == (134, 134)
+    three = [(n, "d" * 5, f"/p/{n}") for n in ("\u00e9", "b", "c")]
+    assert budget_catalog(three, 36).omitted == ("c",)
+
+
+def test_gemini_a_later_root_replaces_an_earlier_skill_of_the_same_name():
+    first = replace(record("a", "First."), frontmatter={"name": "x", "description": "First."})
+    later = replace(record("b", "Later."), frontmatter={"name": "x", "description": "Later."}, root_index=1)
+    assert [r.folder for r in DIALECTS["gemini"].order([first, later])] == ["b"]
