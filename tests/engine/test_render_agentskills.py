@@ -60,8 +60,11 @@ def test_who_to_prompt_can_read():
     mismatch = replace(record("alpha", "A."), error=("NAME_MISMATCH", "name differs from the folder"))
     assert D.includes(mismatch)
     assert not D.includes(replace(record("beta", "B."), error=("INVALID_FRONTMATTER", "NAME_MISMATCH")))
-    nameless = replace(record("gamma", "G."), frontmatter={"name": "", "description": "G."})
-    assert not D.includes(nameless)
+    empty = replace(record("gamma", "G."), frontmatter={"name": "", "description": "G."})
+    assert not D.includes(empty)
+    # no name at all (read_properties: "Missing required field"): not listed, shown under the folder
+    nameless = replace(record("epsilon", "E."), frontmatter={"description": "E."})
+    assert not D.includes(nameless) and D.report(nameless).entry.startswith("<skill>\n<name>\nepsilon\n</name>")
     assert not D.includes(record("delta", ["a list"]))
     assert D.report(record("delta", ["a list"])).entry.split("\n")[4:7] == ["<description>", "", "</description>"]
 
@@ -75,6 +78,7 @@ def test_location_names_the_file_found():
 def test_activation_keeps_the_body_but_its_outer_line_breaks():
     got = D.render(ok(body="\n    indented code\nXylophone\n\n", resources=('say "hi".sh', "a&b.md")))
     assert got.split("\n")[1:3] == ["    indented code", "Xylophone"]
+    assert D.render(ok(body="\nXylophone X\n")).split("\n")[1] == "Xylophone X"
     assert '  <file>say "hi".sh</file>' in got and "  <file>a&amp;b.md</file>" in got
     two = NotFoundResult(name="pdf", siblings=("pdf-tools", "pdf-merge"))
     assert D.render(two) == 'Skill "pdf" not found. Did you mean: pdf-tools, pdf-merge?'

@@ -403,6 +403,15 @@ def test_codex_default_roots_put_the_system_root_after_the_home_roots(monkeypatc
         "- `r3` = `/ws2/.agents/skills`"]
 
 
+def test_codex_default_roots_when_home_is_the_file_system_root(monkeypatch):
+    # every root is then in the home folder: the system root comes last
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    monkeypatch.setenv("HOME", "/")
+    text = CodexDialect().render_catalog([_codex_record("a", "A.", root="/ws/.agents/skills")])
+    assert text.split("### Skill roots\n")[1].split("\n### Available")[0].splitlines() == [
+        "- `r0` = `/ws/.agents/skills`", "- `r1` = `/.codex/skills/.system`"]
+
+
 def test_codex_default_roots_with_hidden_skills_in_two_roots():
     rec = _codex_record("a", "A.", root="/s1")
     hidden = [("h1", "d", "/s1"), ("h2", "d", "/s2")]

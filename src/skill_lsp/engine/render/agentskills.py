@@ -84,7 +84,8 @@ class AgentSkillsDialect(Dialect):
         # compare the name with the folder.
         if record.error is not None and record.error[0] != "NAME_MISMATCH":
             return False
-        return bool(_name(record)) and bool(_description(record))
+        name = _scalar(record, "name")
+        return name is not None and bool(name.strip()) and bool(_description(record))
 
     def order(self, records):  # type: ignore[override]
         # to_prompt keeps its argument order; callers pass the catalog order.
