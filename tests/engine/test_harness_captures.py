@@ -8,6 +8,7 @@ compared byte for byte.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -31,6 +32,7 @@ from skill_lsp.engine.activation.results import OkResult  # noqa: E402
 from skill_lsp.engine.config import Settings  # noqa: E402
 from skill_lsp.engine.preview import record_for  # noqa: E402
 from skill_lsp.engine.render import get_dialect  # noqa: E402
+from skill_lsp.engine.render.codex import codex_name  # noqa: E402
 from skill_lsp.engine.rules.security import dynamic_spans  # noqa: E402
 from skill_lsp.engine.workspace import check_file  # noqa: E402
 
@@ -131,9 +133,8 @@ def _base_like_the_rig(parent: Path, chars: int | None) -> Path:
     return parent / ("p" * (chars - len(str(parent)) - 1))
 
 
-@pytest.fixture(params=CAPTURES, ids=_id)
-def laid_out(request):
-    folder: Path = request.param
+@contextlib.contextmanager
+def _lay_out(folder: Path):
     meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
     case = next(c for c in layout.cases() if c.name == meta["case"])
     parent = Path(tempfile.mkdtemp(prefix="hc", dir="/tmp" if os.path.isdir("/tmp") else None))
@@ -143,6 +144,18 @@ def laid_out(request):
         yield folder, meta, workspace, home
     finally:
         shutil.rmtree(parent, ignore_errors=True)
+
+
+@pytest.fixture(params=CAPTURES, ids=_id)
+def laid_out(request):
+    with _lay_out(request.param) as laid:
+        yield laid
+
+
+@pytest.fixture(params=[c for c in CAPTURES if c.parent.name.startswith("codex@")], ids=_id)
+def codex_laid_out(request):
+    with _lay_out(request.param) as laid:
+        yield laid
 
 
 def test_there_are_captures_for_every_harness():
@@ -168,6 +181,22 @@ def test_catalog_matches_capture(laid_out):
         text = dialect.render_catalog(records)
     expected = (folder / "catalog.txt").read_text(encoding="utf-8")
     assert layout.normalise(text, workspace, home) == expected
+
+
+def test_codex_default_roots_and_system_skills_match_capture(codex_laid_out, monkeypatch):
+    """Without ``roots``/``hidden`` Codex's renderer puts the system root (``$CODEX_HOME/skills/.system``,
+    holding the release's built-ins) after the home roots: the capture's table when the skills sit in
+    one project root."""
+    folder, meta, workspace, home = codex_laid_out
+    records = _records(listing_roots("codex", workspace, home))
+    if len({r.root for r in records}) != 1:
+        pytest.skip("several roots: the release's table order is not the records' order")
+    monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
+    text = get_dialect("codex").render_catalog(records)
+    assert layout.normalise(text, workspace, home) == (folder / "catalog.txt").read_text(encoding="utf-8")
+    monkeypatch.delenv("CODEX_HOME")
+    monkeypatch.setenv("HOME", str(home))  # $CODEX_HOME defaults to ~/.codex
+    assert get_dialect("codex").render_catalog(records) == text
 
 
 def test_activation_matches_capture(laid_out):
@@ -235,3 +264,37 @@ def test_builtin_numbers_in_the_harness_table_are_the_captured_ones():
             for b in recorded("codex")] == list(data.CODEX_BUILTINS)
     assert [(b["name"], b["entry_chars"]) for b in recorded("copilot")] == list(data.COPILOT_BUILTINS)
     assert [(b["name"], b["entry_chars"]) for b in recorded("claude-code")] == list(data.CLAUDE_CODE_BUILTINS)
+
+
+_BLOCKS = {
+    "claude-code": re.compile(r"^- .*$", re.M),
+    "copilot": re.compile(r"^<skill>\n.*?\n</skill>$", re.M | re.S),
+    "gemini": re.compile(r"^  <skill>\n.*?\n  </skill>$", re.M | re.S),
+    "opencode": re.compile(r"^  <skill>\n.*?\n  </skill>$", re.M | re.S),
+}
+
+
+def test_each_entry_and_the_order_match_capture(laid_out):
+    """One skill's own entry (what a hover or `catalog --json` reports) is the block the release
+    shows for it, and the dialect's order is the release's."""
+    folder, meta, workspace, home = laid_out
+    harness = meta["harness"]
+    dialect = get_dialect(harness)
+    if harness == "copilot":
+        dialect = type(dialect)(home=str(home))  # type: ignore[call-arg]
+    records = _records(listing_roots(harness, workspace, home))
+    ordered = dialect.order(records)
+    expected = (folder / "catalog.txt").read_text(encoding="utf-8")
+    if harness == "codex":  # entries carry absolute paths there; the catalog a short root label
+        assert [codex_name(r) for r in ordered] == re.findall(r"^- ([^:`]+): ", expected, re.M)
+        return
+    shown = _BLOCKS[harness].findall(expected)
+    reports = [dialect.report(r) for r in ordered]
+    assert all(rep.included for rep in reports)
+    entries = [layout.normalise(rep.entry, workspace, home) for rep in reports]
+    if harness == "claude-code":
+        assert [r.folder for r in ordered] == [re.match(r"- ([^ :]+)", line)[1] for line in shown]  # type: ignore[index]
+        if meta["case"] == "duplicate-declared-name":
+            return  # a declared name is shown by its first claimant only: the catalog decides, not the entry
+    assert entries[: len(shown)] == shown
+    assert len(entries) == len(shown) or harness == "copilot"  # Copilot names the rest on one line

@@ -215,12 +215,22 @@ def test_dsh_digest_matches_node(tmp_path):
     assert catalog_digest(entries) == got
 
 
-@pytest.mark.parametrize("bad", [2, 0, -1, 2.5])
+@pytest.mark.parametrize("bad", [2, 0, -1, 2.5, 3.5, True, "7"])
 def test_dsh_max_length_validation_matches_node(bad):
     (message,) = run_dsh([{"op": "apply-error", "maxLength": bad}])
     with pytest.raises(ValueError) as info:
         DshDialect(bad)
-    assert str(info.value) == message
+    assert message is not None and str(info.value) == message
+
+
+def test_dsh_max_length_accepts_what_node_accepts():
+    assert run_dsh([{"op": "apply-error", "maxLength": v} for v in (3, 4.0, 1000)]) == [None, None, None]
+    assert [DshDialect(v).max_length for v in (3, 4.0, 1000)] == [3, 4, 1000]
+
+
+def test_dsh_default_provider_is_the_filesystem():
+    (got,) = run_dsh([{"op": "render", "skill": {"name": "x", "provider": "filesystem", "content": "c"}}])
+    assert render_skill_content("x", "c") == got
 
 
 # --------------------------------------------------------------------------- skills-ref
@@ -291,6 +301,22 @@ def test_skills_ref_to_prompt_byte_exact(tmp_path):
     for r in records:
         assert to_prompt([r]) == ref([Path(r.dir)])
     assert to_prompt([]) == ref([]) == "<available_skills>\n</available_skills>"
+
+
+def test_skills_ref_reads_numbers_and_booleans_as_written(tmp_path):
+    # strictyaml gives every scalar as its text; skill-lsp's YAML gives numbers and booleans
+    ref = _skills_ref_prompt()
+    d = tmp_path / "nums"
+    d.mkdir()
+    text = "---\nname: 123\ndescription: 1.50\nlicense: true\n---\nBody\n"
+    (d / "SKILL.md").write_text(text, encoding="utf-8")
+    rec = SkillRecord(name="nums", folder="nums", dir=str(d), path=str(d / "SKILL.md"), root_index=0,
+                      root=str(tmp_path), frontmatter={"name": 123, "description": 1.5, "license": True},
+                      body="Body\n", text=text)
+    assert to_prompt([rec]) == ref([d])
+    # without the file text, the values as JavaScript's String() writes them
+    bare = SkillRecord(**{**rec.__dict__, "text": None, "frontmatter": {"name": 7, "description": True}})
+    assert "<name>\n7\n</name>\n<description>\ntrue\n</description>" in to_prompt([bare])
 
 
 def test_skills_ref_to_prompt_symlinked_dir(tmp_path):

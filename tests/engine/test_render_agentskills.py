@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+from skill_lsp.engine.activation import NotFoundResult
 from skill_lsp.engine.render import DIALECTS
 from skill_lsp.engine.render.agentskills import to_prompt
 
@@ -50,3 +52,33 @@ def test_not_found_and_report():
         rep.entry
     )
     assert not D.report(record(description="")).included
+
+
+def test_who_to_prompt_can_read():
+    # read_properties wants a non-empty string name and description; it never compares the
+    # name with the folder (skills-ref 0.1.1 parser.py)
+    mismatch = replace(record("alpha", "A."), error=("NAME_MISMATCH", "name differs from the folder"))
+    assert D.includes(mismatch)
+    assert not D.includes(replace(record("beta", "B."), error=("INVALID_FRONTMATTER", "NAME_MISMATCH")))
+    empty = replace(record("gamma", "G."), frontmatter={"name": "", "description": "G."})
+    assert not D.includes(empty)
+    # no name at all (read_properties: "Missing required field"): not listed, shown under the folder
+    nameless = replace(record("epsilon", "E."), frontmatter={"description": "E."})
+    assert not D.includes(nameless) and D.report(nameless).entry.startswith("<skill>\n<name>\nepsilon\n</name>")
+    assert not D.includes(record("delta", ["a list"]))
+    assert D.report(record("delta", ["a list"])).entry.split("\n")[4:7] == ["<description>", "", "</description>"]
+
+
+def test_location_names_the_file_found():
+    lower = replace(record(), path="/ws/.skills/pdf-tools/skill.md")
+    assert D.catalog_entry(lower).split("\n")[-3] == "/ws/.skills/pdf-tools/skill.md"
+    assert D.catalog_entry(replace(record(), path="")).split("\n")[-3] == "/ws/.skills/pdf-tools/SKILL.md"
+
+
+def test_activation_keeps_the_body_but_its_outer_line_breaks():
+    got = D.render(ok(body="\n    indented code\nXylophone\n\n", resources=('say "hi".sh', "a&b.md")))
+    assert got.split("\n")[1:3] == ["    indented code", "Xylophone"]
+    assert D.render(ok(body="\nXylophone X\n")).split("\n")[1] == "Xylophone X"
+    assert '  <file>say "hi".sh</file>' in got and "  <file>a&amp;b.md</file>" in got
+    two = NotFoundResult(name="pdf", siblings=("pdf-tools", "pdf-merge"))
+    assert D.render(two) == 'Skill "pdf" not found. Did you mean: pdf-tools, pdf-merge?'

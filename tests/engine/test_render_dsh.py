@@ -2,12 +2,13 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from skill_lsp.engine.activation import AlreadyLoadedResult, ErrorResult, ToolError
-from skill_lsp.engine.render import DIALECTS, catalog_report
+from skill_lsp.engine.render import DIALECTS, BudgetWarning, catalog_report
 from skill_lsp.engine.render.dsh import (
     DshDialect,
     catalog_description,
@@ -15,6 +16,7 @@ from skill_lsp.engine.render.dsh import (
     catalog_entries,
     escape_attr,
     escape_text,
+    render_skill_content,
 )
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures_render"))
@@ -122,3 +124,64 @@ def test_budget_warning_description_cap():
     hidden = catalog_report(record("h", "x", **{"disable-model-invocation": True}), "dsh")
     assert not hidden.included and hidden.warnings[0].code == "dsh-not-listed"
     assert DshDialect(10).report(record("s", "0123456789ab")).entry == "- `s`: 0123456..."
+
+
+def test_tool_errors_are_the_spec_sentences():
+    # spec 001: `Error: invalid skill name "<name>"`, `Error: skill "<name>" is unknown or no longer
+    # available`, `Error: skill "<name>" is not available for model invocation`; anything else
+    # (provider text) is wrapped as `Error: <message>`.
+    def err(code, name):
+        return D.render(ErrorResult(ToolError(code, "provider said no"), name=name))
+
+    assert err("INVALID_PARAM", 42) == 'Error: invalid skill name "42"'
+    assert err("INVALID_PARAM", None) == "Error: provider said no"
+    assert err("INVALID_PARAM", "ok-name") == "Error: provider said no"
+    assert err("DISABLED", "Bad Name") == 'Error: skill "Bad Name" is not available for model invocation'
+    assert err("DISABLED", 42) == 'Error: skill "42" is not available for model invocation'
+    for code in ("NOT_FOUND", "INVALID_FRONTMATTER"):
+        assert err(code, "gone") == 'Error: skill "gone" is unknown or no longer available'
+
+
+def test_model_invocation_flag_values():
+    # NOTES.md: DSH reads true/false, 1/0 and yes/no/on/off as booleans
+    for off in (True, 1, "true", "yes", "on", "1"):
+        assert not D.includes(record("s", "d", **{"disable-model-invocation": off})), off
+    for on in (False, 0, 2, "false", "no", "off", "0", None):
+        assert D.includes(record("s", "d", **{"disable-model-invocation": on})), on
+
+
+def test_a_name_that_differs_from_its_folder_is_still_listed():
+    mismatch = replace(record("alpha", "A."), error=("NAME_MISMATCH", "name differs from the folder"))
+    broken = replace(record("beta", "B."), error=("INVALID_FRONTMATTER", "NAME_MISMATCH"))
+    assert catalog_entries([mismatch, broken]) == [("alpha", "A.")]
+    assert D.includes(mismatch) and not D.includes(broken)
+
+
+def test_catalog_warnings_in_catalog_order():
+    long = "word " * 120
+    records = [record("zeta", long), record("alpha", long), record("mid", "short"),
+               record("hidden", long, **{"disable-model-invocation": True})]
+    assert [w.kept is not None for w in D.catalog_warnings(records)] == [True, True]
+    assert [r.name for r in D.order(records)] == ["alpha", "mid", "zeta"]
+
+
+def test_warnings_exactly():
+    (hidden,) = D.entry_warnings(record("h", "x", **{"disable-model-invocation": True}))
+    assert hidden == BudgetWarning(
+        "dsh", "dsh-not-listed",
+        "disable-model-invocation: DSH leaves this skill out of the catalog and the skill tool refuses it; "
+        "only a /name gesture loads it", 0, 0)
+    assert D.entry_warnings(record("fits", "x" * 500)) == []
+    normalized = "word " * 119 + "word"  # 599 characters after normalisation
+    (cap,) = D.entry_warnings(record("big", "word " * 120))
+    assert cap == BudgetWarning(
+        "dsh", "dsh-description-cap",
+        "description is 599 chars after whitespace normalisation; DSH cuts catalog descriptions to 500",
+        500, 599, kept=normalized[:497] + "...", cut=normalized[497:])
+    (small,) = DshDialect(10).entry_warnings(record("s", "0123456789ab"))
+    assert (small.kept, small.cut, small.limit) == ("0123456...", "789ab", 10)
+
+
+def test_unknown_resource_base_kind():
+    with pytest.raises(ValueError, match="unknown resource base kind 'zip'"):
+        render_skill_content("x", "c", resource_base=("zip", "/x"))  # type: ignore[arg-type]

@@ -110,3 +110,9 @@ def test_catalog_entry_report():
     rep = catalog_report(record(), "skill-tool")
     assert rep.entry == "- pdf-tools: Extract text from PDFs."
     assert rep.chars == 36 and rep.tokens == 9 and rep.warnings == () and rep.included
+
+
+def test_other_values_are_written_as_their_text():
+    from decimal import Decimal
+
+    assert serialize_frontmatter({"k": Decimal("1.50"), "nested": {"d": Decimal("2")}}) == "k: 1.50\nnested:\n  d: 2"

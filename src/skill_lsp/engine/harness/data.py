@@ -278,8 +278,8 @@ COPILOT = Harness(
     unknown_note="'{key}' is not read by GitHub Copilot; it ignores it",
     name_rule="optional (the folder name is used); a string; never compared with the folder; the first copy "
               "of a name wins",
-    description_rule="optional (the first body line is used); a string of at most 1,024 characters, else the "
-                     "skill is not loaded",
+    description_rule="optional (the first three body lines that are not headings are used); a string of at "
+                     "most 1,024 characters, else the skill is not loaded",
     listing="<available_skills> with <skill><name/><description/><location>project|user</location></skill>; "
             "past the budget the rest are named on one `Additional skills available` line",
     listing_budget="about 15,000 characters of <skill> blocks, built-in skills (listed last) included",
@@ -291,8 +291,8 @@ COPILOT = Harness(
         "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_COPILOT} case name-mismatch"),
         "NAME_INVALID": Effect("ignores", "lists the name as written", f"{_COPILOT} case invalid-names"),
         "MISSING_FIELD:name": Effect("ignores", "uses the folder name", f"{_COPILOT} case missing-fields"),
-        "MISSING_FIELD:description": Effect("changes", "lists the first line of the body as its description",
-                                            f"{_COPILOT} case missing-fields"),
+        "MISSING_FIELD:description": Effect("changes", "lists the first three body lines that are not headings "
+                                            "as its description", f"{_COPILOT} cases missing-fields, listing-fallbacks"),
         "EMPTY_FIELD:name": Effect("skips", "does not load it", f"{_COPILOT} (a name must be a non-empty string)"),
         "INVALID_TYPE": Effect("skips", "does not load it (name and description must be strings)",
                                f"{_COPILOT} case broken-frontmatter"),

@@ -16,18 +16,31 @@ from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 
 from .base import Dialect
+from .lenient import simple_frontmatter, text_value
 
 __all__ = ["AgentSkillsDialect", "to_prompt"]
 
 
+def _scalar(record: SkillRecord, key: str) -> str | None:
+    """A field as skills-ref reads it: strictyaml gives every scalar as the text written
+    (``description: 42`` is ``"42"``); None for a list, a map or no value."""
+    value = record.frontmatter.get(key)
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, (bool, int, float)):
+        return None
+    written = (simple_frontmatter(record.text) or {}).get(key)
+    return written if written is not None else text_value(value)
+
+
 def _name(record: SkillRecord) -> str:
-    value = record.frontmatter.get("name")
-    return (value if isinstance(value, str) else record.name).strip()
+    value = _scalar(record, "name")
+    return (value if value is not None else record.name).strip()
 
 
 def _description(record: SkillRecord) -> str:
-    value = record.frontmatter.get("description")
-    return value.strip() if isinstance(value, str) else ""
+    value = _scalar(record, "description")
+    return value.strip() if value is not None else ""
 
 
 def _location(record: SkillRecord) -> str:
@@ -71,7 +84,8 @@ class AgentSkillsDialect(Dialect):
         # compare the name with the folder.
         if record.error is not None and record.error[0] != "NAME_MISMATCH":
             return False
-        return bool(_name(record)) and bool(_description(record))
+        name = _scalar(record, "name")
+        return name is not None and bool(name.strip()) and bool(_description(record))
 
     def order(self, records):  # type: ignore[override]
         # to_prompt keeps its argument order; callers pass the catalog order.

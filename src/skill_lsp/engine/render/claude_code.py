@@ -3,7 +3,9 @@
 Catalog: ``The following skills are available for use with the Skill tool:``,
 a blank line, then one ``- folder: text`` line per skill (``- folder (name): text``
 when the frontmatter name differs from the folder).  The text is the
-description (or, without one, the first body line) and `` - when_to_use``;
+description (or, without one, the first body line: a heading's text, cut at
+100 characters; ``Skill`` for an empty body) and `` - when_to_use`` (any value
+as JavaScript's ``String()`` gives it);
 runs of newlines and tabs become one space, ``<`` and ``>`` are escaped, and
 it is cut at 1,535 characters + ``…``.  Activation: the tool result
 ``Launching skill: <folder>`` and a separate text block ``Base directory for
@@ -17,6 +19,7 @@ import re
 import shlex
 from collections.abc import Sequence
 
+from skill_lsp.engine.activation.jsstr import js_string, js_trim, utf16_len, utf16_slice
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.harness import record_listing
@@ -32,6 +35,9 @@ _HEADER = "The following skills are available for use with the Skill tool:"
 PREVIEW_SESSION_ID = "00000000-0000-4000-8000-000000000000"
 _PLACEHOLDER = re.compile(r"(\\?)\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)|(\d+))")
 _LINE_BREAKS = re.compile(r"[\r\n\t]+")
+#: A Markdown heading's text (JavaScript's `.` stops at any line terminator).
+_HEADING = re.compile(r"#+\s+(\S[^\n\r\u2028\u2029]*)", re.UNICODE)
+MAX_FIRST_LINE_CHARS = 100
 
 
 def split_arguments(arguments: str) -> list[str]:
@@ -66,11 +72,16 @@ def substitute(body: str, arguments: str, skill_dir: str, session_id: str = PREV
 
 
 def _first_line(body: str) -> str:
+    """What the release lists for a skill without a description (capture case
+    listing-fallbacks): the first non-blank line, a heading's text without its
+    marker, over 100 UTF-16 units cut to 97 + ``...``; ``Skill`` for a blank body."""
     for line in body.split("\n"):
-        text = line.strip().lstrip("#").strip()
+        text = js_trim(line)
         if text:
-            return text
-    return ""
+            heading = _HEADING.fullmatch(text)
+            text = heading.group(1) if heading else text
+            return text if utf16_len(text) <= MAX_FIRST_LINE_CHARS else utf16_slice(text, MAX_FIRST_LINE_CHARS - 3) + "..."
+    return "Skill"
 
 
 def listing_text(record: SkillRecord) -> str:
@@ -83,7 +94,8 @@ def listing_text(record: SkillRecord) -> str:
         # there is no closed frontmatter block).
         text = _first_line(record.body if fm or not record.text else record.text)
     when = fm.get("when_to_use")
-    if isinstance(when, str) and when:
+    when = None if when is None else js_string(when)  # a list reads "first,second"
+    if when:
         text = f"{text} - {when}"
     return _LINE_BREAKS.sub(" ", text).replace("<", "&lt;").replace(">", "&gt;")
 

@@ -16,6 +16,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from skill_lsp.engine.activation.jsstr import js_trim
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.harness import record_listing
@@ -36,12 +37,12 @@ def _escape(text: str) -> str:
     return "".join(_ESCAPES.get(ch, ch) for ch in text)
 
 
-def _first_line(body: str) -> str:
-    for line in body.split("\n"):
-        text = line.strip().lstrip("#").strip()
-        if text:
-            return text
-    return ""
+def _body_summary(body: str) -> str:
+    """What the release lists for a skill without a description (capture case
+    listing-fallbacks): the first three non-blank lines that are not headings
+    (nothing that starts with ``#``), trimmed and joined by spaces."""
+    lines = [text for text in (js_trim(line) for line in body.split("\n")) if text and not text.startswith("#")]
+    return " ".join(lines[:3])
 
 
 def _name(record: SkillRecord) -> str | None:
@@ -51,7 +52,7 @@ def _name(record: SkillRecord) -> str | None:
 
 def _description(record: SkillRecord) -> str | None:
     if "description" not in record.frontmatter:
-        return _first_line(record.body)
+        return _body_summary(record.body)
     value = record.frontmatter["description"]
     # Trailing newlines (a YAML block scalar's) are dropped; other whitespace stays.
     return value.rstrip("\n") if isinstance(value, str) else None
@@ -100,9 +101,8 @@ class CopilotDialect(Dialect):
         self.home = home
 
     def _scope(self, record: SkillRecord) -> str:
-        home = self.home or str(Path.home())
-        root = record.root.rstrip("/")
-        return "user" if root == home or root.startswith(home.rstrip("/") + "/") else "project"
+        home = (self.home or str(Path.home())).rstrip("/") + "/"
+        return "user" if (record.root.rstrip("/") + "/").startswith(home) else "project"
 
     def includes(self, record: SkillRecord) -> bool:
         return loads(record)
