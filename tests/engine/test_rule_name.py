@@ -198,6 +198,23 @@ def test_kebab_suggestion_splits_camel_case_and_drops_accents_and_edges():
     assert only(fs, "NAME_INVALID").data == {"suggestion": "my-skill-v2e", "folder": "Bad Folder"}
 
 
+@pytest.mark.parametrize("name, suggestion", [
+    ("XML_Parser", "xml-parser"), ("HTTPServer", "httpserver"), ("pdfToText", "pdf-to-text"),
+    ("Tool 2X", "tool-2-x"),
+])
+def test_kebab_suggestion_keeps_leading_and_trailing_capitals(name, suggestion):
+    _, fs = name_findings(name, folder="Bad Folder")
+    assert only(fs, "NAME_INVALID").data == {"suggestion": suggestion, "folder": "Bad Folder"}
+
+
+def test_letters_compare_lowercased_not_uppercased():
+    # 'ß' uppercases to 'SS': the folder 'strasse' is not the name 'Straße'.
+    _, fs = name_findings("Straße", folder="strasse")
+    assert only(fs, "NAME_MISMATCH").data == {"name": "Straße", "folder": "strasse"}
+    _, fs = name_findings("STRASSE", folder="strasse")
+    assert codes(fs) == ["NAME_INVALID"]
+
+
 def test_at_most_five_invalid_characters_are_shown_sorted():
     _, fs = name_findings("'a!b@c#d$e%f^g'", folder="a-b")
     f = only(fs, "NAME_INVALID")
