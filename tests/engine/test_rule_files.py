@@ -5,6 +5,7 @@ code, severity per target, exact range, message and data, and silence (issue 15)
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 
 import pytest
@@ -211,11 +212,18 @@ def test_scripts_not_run_directly_or_not_there(tmp_path: Path, body):
     assert [f.code for f in fs if f.code.startswith("SCRIPT_")] == []
 
 
-def test_an_unreadable_script_is_skipped(tmp_path: Path, is_root: bool):
-    if is_root:
-        pytest.skip("root reads any file")
-    _, fs = on_disk(tmp_path, "\n```\nscripts/x.sh\n```\n", {"scripts/x.sh": "echo\n"}, modes={"scripts/x.sh": 0o000})
-    assert [f.code for f in fs if f.code.startswith("SCRIPT_")] == []
+def test_a_script_that_cannot_be_opened_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    # A socket where the script should be: it exists and is no folder, but open() fails (for root too).
+    body = "\n```\nscripts/x.sh\nscripts/y.sh\n```\n"
+    p = write_skill(tmp_path, "deploy", skill(body))
+    (p.parent / "scripts").mkdir()
+    (p.parent / "scripts" / "y.sh").write_text("echo y\n")
+    with socket.socket(socket.AF_UNIX) as sock:
+        monkeypatch.chdir(p.parent / "scripts")  # a short socket path: AF_UNIX paths are limited to ~100 bytes
+        sock.bind("x.sh")
+        r = check_file(str(p), Settings(profile="claude-code"))
+    assert [(f.code, f.data) for f in r.findings if f.code.startswith("SCRIPT_")] == [
+        ("SCRIPT_NO_SHEBANG", {"path": "scripts/y.sh"})]
 
 
 def test_script_rules_need_a_bundled_scripts_folder():
