@@ -63,6 +63,11 @@ def test_tag_shapes(tag):
     assert f.severity is H
 
 
+def test_a_tag_opening_the_value_is_spanned_exactly():
+    doc, [f] = found("<b>Bold</b> formatter for notes. Use when asked.", "DESCRIPTION_ANGLE_BRACKETS")
+    assert rng(doc, f) == ((2, 13), (2, 16))
+
+
 def test_a_tag_written_with_escapes_spans_the_whole_value():
     doc, [f] = found('"Emits \\x3ctag\\x3e markers. Use when asked."', "DESCRIPTION_ANGLE_BRACKETS")
     assert f.data == {"text": "<tag>"}
