@@ -64,6 +64,11 @@ def test_trailing_blanks_inside_a_fenced_block_are_left_alone_but_not_after_it()
     assert [rng(doc, f) for f in fs] == [((8, 5), (8, 6))]
 
 
+def test_a_blank_line_right_after_an_indented_code_block_is_outside_it():
+    doc, fs = body_findings("Intro.\n\n    code  \n   \nafter\n", "TRAILING_WHITESPACE")
+    assert [(rng(doc, f), f.message) for f in fs] == [(((7, 0), (7, 3)), "line holds only whitespace")]
+
+
 def test_trailing_blank_on_the_opening_fence_of_a_code_block_is_reported():
     # The block starts at its fence line's first character: blanks before it are outside.
     doc, fs = body_findings("x \n```\ncode \n```\n", "TRAILING_WHITESPACE")
@@ -88,7 +93,8 @@ def test_link_destinations_are_classified(target, kind):
     ("refs/a.md#sec", "refs/a.md"), ("refs/a.md?x=1#y", "refs/a.md"), ("my%20notes.md", "my notes.md"),
     ("refs\\a.md", "refs/a.md"), ("${CLAUDE_SKILL_DIR}/refs/a.md", "refs/a.md"),
     ("{baseDir}//refs/a.md", "refs/a.md"), ("./refs/../a.md", "a.md"), ("#only", ""), ("?q", ""),
-    ("x/${CLAUDE_SKILL_DIR}/a.md", "x/${CLAUDE_SKILL_DIR}/a.md"),
+    ("x/${CLAUDE_SKILL_DIR}/a.md", "x/${CLAUDE_SKILL_DIR}/a.md"), ("a.md?x=1?y=2", "a.md"), ("a.md#x#y", "a.md"),
+    ("a.md#x?y", "a.md"),
 ])
 def test_relative_paths_are_decoded_and_normalised(target, path):
     assert body_rule.relative_path(target) == path
@@ -98,7 +104,7 @@ def test_relative_paths_are_decoded_and_normalised(target, path):
     ("/s/demo/a.md", "/s/demo", "a.md"), ("/s/demo/a.md", "/s/demo/", "a.md"),
     ("file:///s/demo/my%20a.md", "/s/demo", "my a.md"), ("C:\\s\\demo\\a.md", "C:\\s\\demo", "a.md"),
     ("/s/demo/", "/s/demo", None), ("/s/demo", "/s/demo", None), ("/s/demo2/a.md", "/s/demo", None),
-    ("/t/demo/a.md", "/s/demo", None),
+    ("/t/demo/a.md", "/s/demo", None), ("/s/MAX/a.md", "/s/MAX", "a.md"), ("/s/MAX/a.md", "/s/MAX//", "a.md"),
 ])
 def test_absolute_targets_inside_the_skill_get_their_relative_form(target, skill_dir, rel):
     assert body_rule.absolute_to_relative(target, skill_dir) == rel
@@ -165,6 +171,21 @@ def test_links_that_climb_out_are_info_with_the_target_as_written():
         (((4, 25), (4, 39)), {"target": "sub/../../y.md"}), (((6, 8), (6, 15)), {"target": "../z.md"})]
     assert all(f.severity is INFO for f in fs)
     assert base_message(fs[0]) == "link '../x.md' leaves the skill folder; harnesses install the folder alone"
+
+
+@pytest.mark.parametrize("body, target, span", [
+    ("[up](..)\n", "..", ((4, 5), (4, 7))),
+    ("[up](../)\n", "../", ((4, 5), (4, 8))),
+    ("[up](a/../..)\n", "a/../..", ((4, 5), (4, 12))),
+])
+def test_a_link_to_the_parent_folder_alone_in_a_body_is_outside(body, target, span):
+    doc, fs = body_findings(body, "LINK_OUTSIDE_SKILL")
+    assert [(rng(doc, f), f.data) for f in fs] == [(span, {"target": target})]
+
+
+def test_an_absolute_target_spelled_with_an_entity_an_escape_and_a_percent_sign():
+    doc, fs = body_findings("[a](&#47;etc\\_x%20y)\n", "ABSOLUTE_LINK")
+    assert [(rng(doc, f), f.data) for f in fs] == [(((4, 4), (4, 19)), {"target": "/etc_x%20y"})]
 
 
 def test_a_link_out_of_the_skill_to_nothing_on_disk_is_broken(tmp_path: Path):
