@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from helpers import check, check_raw, codes, only, rng, skill_text, write_skill
+from skill_lsp.engine import document, rules
 from skill_lsp.engine.findings import Severity, base_message
 from skill_lsp.engine.rules import body as body_rule
 
@@ -149,6 +150,13 @@ def test_a_link_into_the_skill_by_its_absolute_path_names_the_relative_form(tmp_
     assert found[1].data == {"target": "/etc/hosts"}
 
 
+def test_a_document_without_a_path_gets_no_relative_form():
+    # An unsaved buffer: its folder is unknown, so '/s/x.md' is not "x.md relative to '/'".
+    doc = document.parse(skill_text(body="[a](/s/x.md)\n"), "")
+    [f] = rules.check(doc, rules.Context())
+    assert (f.code, f.data) == ("ABSOLUTE_LINK", {"target": "/s/x.md"})
+
+
 def test_urls_anchors_and_commands_are_not_file_links():
     _, fs = check_raw(skill_text(body="[a](https://x.y/z) [b](#top) [c](/uipath:run) [d](mailto:a@b.c) [e]()\n"),
                       files=frozenset({"SKILL.md"}))
@@ -228,6 +236,12 @@ def test_broken_links_in_their_every_form_are_reported_with_the_normalised_path(
     assert all(f.severity is W for f in fs)
 
 
+def test_links_to_the_skill_folder_itself_do_not_stop_the_checks():
+    _, fs = check_raw(skill_text(body="[here](./) [top](.) [q](?x=1) [gone](missing.md)\n"),
+                      files=frozenset({"SKILL.md"}))
+    assert [f.data for f in fs] == [{"target": "missing.md", "path": "missing.md"}]
+
+
 def test_a_percent_encoded_missing_target_alone_is_found():
     _, fs = check_raw(skill_text(body="[a](my%20notes.md)\n"), files=frozenset({"SKILL.md"}))
     assert [f.data for f in fs] == [{"target": "my%20notes.md", "path": "my notes.md"}]
@@ -246,7 +260,6 @@ def test_links_to_existing_files_are_silent():
 
 
 def test_broken_links_need_link_checks_on(tmp_path: Path):
-    from skill_lsp.engine import document, rules
 
     doc = document.parse(skill_text(body="[a](missing.md)\n"), f"{tmp_path}/demo/SKILL.md")
     ctx = rules.Context(check_links=False, _files=frozenset({"SKILL.md"}))
