@@ -260,7 +260,6 @@ def test_links_to_existing_files_are_silent():
 
 
 def test_broken_links_need_link_checks_on(tmp_path: Path):
-
     doc = document.parse(skill_text(body="[a](missing.md)\n"), f"{tmp_path}/demo/SKILL.md")
     ctx = rules.Context(check_links=False, _files=frozenset({"SKILL.md"}))
     assert rules.check(doc, ctx) == []
