@@ -63,6 +63,13 @@ def test_tag_shapes(tag):
     assert f.severity is H
 
 
+def test_a_repeated_tag_or_bracket_is_spanned_at_its_first_place():
+    doc, [f] = found("Wraps <b> and <b> again. Use when asked.", "DESCRIPTION_ANGLE_BRACKETS")
+    assert rng(doc, f) == ((2, 19), (2, 22))
+    doc, [f] = found("Maps a -> b -> c. Use when asked.", "DESCRIPTION_ANGLE_BRACKETS")
+    assert rng(doc, f) == ((2, 21), (2, 22))
+
+
 def test_a_tag_opening_the_value_is_spanned_exactly():
     doc, [f] = found("<b>Bold</b> formatter for notes. Use when asked.", "DESCRIPTION_ANGLE_BRACKETS")
     assert rng(doc, f) == ((2, 13), (2, 16))
@@ -163,6 +170,11 @@ def test_second_person_at_a_sentence_start(description, word, start):
     assert base_message(f) == f"description speaks in the second person ('{word}')" + PERSON_TAIL
     assert rng(doc, f) == ((2, start), (2, start + len(word)))
     assert f.data == {"text": word}
+
+
+def test_a_repeated_person_word_is_spanned_at_its_first_place():
+    doc, [f] = found("Converts files. I can merge them and I can split them. Use when asked.", "DESCRIPTION_PERSON")
+    assert rng(doc, f) == ((2, 29), (2, 34))
 
 
 def test_a_person_word_folded_over_two_lines_spans_the_whole_value():
