@@ -67,9 +67,14 @@ def test_inline_code_spans_outside_blocks_with_padding_trimmed():
     ("\n`x```y`\n", ["x```y"]),
     ("\nno ticks here\n", []),
     ("\n```\n`only in a block`\n```\n", []),
+    ("\nUse `XPath` or `XX`.\n", ["XPath", "XX"]),
+    ("\nA `\tTab\t` span.\n", ["\tTab\t"]),  # only spaces are padding
 ])
 def test_inline_code_span_shapes(body, contents):
-    assert [c for c, _s, _e in bodyscan.inline_code(parse(body))] == contents
+    doc = parse(body)
+    spans = bodyscan.inline_code(doc)
+    assert [c for c, _s, _e in spans] == contents
+    assert [doc.text[s:e] for _c, s, e in spans] == contents
 
 
 @pytest.mark.parametrize("offset, inside", [(9, False), (10, True), (19, True), (20, False), (29, False),
