@@ -43,6 +43,13 @@ def test_a_file_over_the_analysis_limit_says_how_much_was_read():
     assert (f.start, f.end) == (len(doc.text) - 1, len(doc.text))
 
 
+def test_a_file_whose_second_line_is_over_the_limit_keeps_its_first_line_break():
+    doc, fs = check("\n" + "x" * 1_100_000)
+    f = [f for f in fs if f.code == "FILE_TOO_LARGE"][0]
+    assert doc.text == "\n"
+    assert rng(doc, f) == ((0, 0), (1, 0))
+
+
 def test_a_frontmatter_over_its_limit_is_one_finding_on_the_opening_fence():
     doc, fs = check(fm("name: demo", "description: " + "x" * 300_000))
     assert codes(fs) == ["FRONTMATTER_LIMIT"]
@@ -130,6 +137,16 @@ def test_a_syntax_error_at_the_end_of_a_line_spans_that_line():
     assert rng(doc, f) == ((3, 0), (3, 1))
 
 
+def test_a_syntax_error_at_the_end_of_a_line_spans_the_whole_line():
+    # `allowed-tools: *` (meaning "every tool") is an alias without a name to YAML.
+    doc, fs = check(fm("name: demo", "description: Does a thing. Use when testing.", "allowed-tools: *"))
+    f = only(fs, "INVALID_FRONTMATTER")
+    assert f.message == ("invalid YAML: expected alphabetic or numeric character, but found '\\n' "
+                         "(while scanning an alias)")
+    assert f.data == {"reason": "yaml"}
+    assert rng(doc, f) == ((3, 0), (3, 16))
+
+
 def test_a_syntax_error_names_the_character_it_stopped_at():
     doc, fs = check(fm("name: demo", "description: Use when\tasked: now"))
     f = only(fs, "INVALID_FRONTMATTER")
@@ -146,6 +163,9 @@ def test_a_syntax_error_names_the_character_it_stopped_at():
     (("description: Use this", "  to do: things", "license: MIT"), "description", "Use this to do: things",
      ((2, 13), (3, 15))),
     (("description: Use:", "  x"), "description", "Use: x", ((2, 13), (3, 3))),
+    (("description: XML parser: fast",), "description", "XML parser: fast", ((2, 13), (2, 29))),
+    (("description: Use this: now", "   ", "  more text"), "description", "Use this: now", ((2, 13), (2, 26))),
+    (("description: Use this: now", "\tand more"), "description", "Use this: now and more", ((2, 13), (3, 9))),
     (('"description": use: it',), '"description"', "use: it", ((2, 15), (2, 22))),
     (("description: ok", "x: a: b"), "x", "a: b", ((3, 3), (3, 7))),
 ])
@@ -157,6 +177,13 @@ def test_an_unquoted_colon_is_diagnosed_on_the_whole_value(lines, key, value, sp
     assert rng(doc, f) == span
     assert f.data == {"reason": "unquoted-colon", "key": key, "value": value,
                       "valueStart": f.start, "valueEnd": f.end}
+
+
+def test_an_unquoted_colon_on_the_first_line_of_the_frontmatter():
+    doc, fs = check(fm("description: Use this: now", "name: demo"))
+    f = only(fs, "INVALID_FRONTMATTER")
+    assert f.data is not None and f.data["key"] == "description"
+    assert rng(doc, f) == ((1, 13), (1, 26))
 
 
 def test_an_unquoted_colon_with_crlf_line_breaks():
