@@ -205,6 +205,7 @@ def test_a_one_byte_script_has_no_shebang(tmp_path: Path):
     "\n```\nscripts/missing.sh\n```\n",  # nothing there
     "\n```\nscripts/dir\n```\n",  # a folder
     "\nRun `python scripts/x.sh`.\n",
+    "\nRun `scripts/x.sh` first.\nscripts/x.sh again, in prose.\n",  # a prose line after inline code
 ])
 def test_scripts_not_run_directly_or_not_there(tmp_path: Path, body):
     files = {"scripts/x.sh": "echo x\n", "scripts/dir/": ""}
