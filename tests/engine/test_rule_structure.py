@@ -58,6 +58,14 @@ def test_a_frontmatter_over_its_limit_is_one_finding_on_the_opening_fence():
     assert rng(doc, fs[0]) == ((0, 0), (0, 3))
 
 
+def test_the_frontmatter_size_is_given_in_whole_kibibytes():
+    # 307,300 characters between the fences: 300.1 KiB.
+    doc, fs = check(fm("name: demo", "description: " + "x" * 307_275))
+    assert doc.split is not None and doc.split.yaml_end - doc.split.yaml_start == 307_300
+    assert only(fs, "FRONTMATTER_LIMIT").message == ("frontmatter is 300 KiB; skill-lsp parses frontmatter up to "
+                                                     "256 KiB")
+
+
 def test_a_frontmatter_closing_beyond_the_analysis_limit():
     doc, fs = check(fm("name: demo", "description: d", *(["x: " + "y" * 1000] * 1100)))
     f = only(fs, "FRONTMATTER_LIMIT")
@@ -115,6 +123,7 @@ def test_an_empty_frontmatter_leaves_the_findings_to_the_field_rules():
 @pytest.mark.parametrize("yaml, what, span", [
     ("- a", "a list", ((1, 0), (2, 0))),
     ("42", "a scalar", ((1, 0), (1, 2))),
+    ("5", "a scalar", ((1, 0), (1, 1))),
     ('"just text"', "a scalar", ((1, 0), (1, 11))),
 ])
 def test_frontmatter_that_is_not_a_mapping(yaml, what, span):
@@ -238,6 +247,18 @@ def test_duplicates_one_level_down_each_point_at_their_own_first():
     assert [(rng(doc, f), f.message) for f in dups] == [
         (((6, 2), (6, 3)), "duplicate key 'a' (first defined on line 5)"),
         (((7, 2), (7, 3)), "duplicate key 'b' (first defined on line 6)")]
+
+
+def test_a_quoted_and_a_plain_spelling_of_one_key_are_duplicates():
+    doc, fs = check(skill_text(extra='metadata:\n  a: x\n  "a": y'))
+    f = only(fs, "DUPLICATE_KEY")
+    assert f.message == "duplicate key '\"a\"' (first defined on line 5)"
+    assert rng(doc, f) == ((5, 2), (5, 5))
+
+
+def test_different_complex_keys_are_no_duplicates():
+    _, fs = check(skill_text(extra="metadata: {? [a] : x, ? [b] : y}"))
+    assert "DUPLICATE_KEY" not in codes(fs)
 
 
 def test_a_repeated_complex_key_is_a_duplicate():
