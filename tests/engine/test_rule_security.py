@@ -338,6 +338,14 @@ def test_a_key_glued_to_a_word_at_the_start_of_a_file_is_not_one(prefix):
     assert found(prefix + "sk-ant-api03-" + NOISE[:40] + "\n", "SECRET")[1] == []
 
 
+def test_a_real_key_after_a_lookalike_of_its_kind_is_still_found():
+    key = "sk-proj-" + NOISE[:40]
+    body = (f"\n```\nOLD=my_sk-{NOISE[:32]}\nEXAMPLE=sk-your-openai-key-goes-here-0000000000000\n"
+            f"OPENAI_API_KEY={key}\n```\n")
+    doc, fs = found(skill(body), "SECRET")
+    assert [span(doc, f) for f in fs] == [key]
+
+
 def test_a_secret_at_the_very_start_of_the_body_is_found():
     key = "sk-ant-api03-" + NOISE[:40]
     doc, [f] = found(skill(key + "\n"), "SECRET")
