@@ -289,3 +289,137 @@ def test_unreferenced_files_are_off_where_no_target_reads_them(tmp_path: Path, p
 def test_only_the_resource_folders_are_listed(tmp_path: Path):
     assert on_disk(tmp_path, "\nNothing.\n", {"templates/a.md": "x", "examples/b.md": "x", "notes.md": "x"},
                    code="UNREFERENCED_FILE")[1] == []
+
+
+# --------------------------------------------------------------------- edges of the scans above
+
+
+def test_mentions_outside_a_code_block_count_when_the_body_has_one():
+    body = "\nSee `references/a/b/c.md`.\n\n```\nmake\n```\n"
+    doc, fs = found(body, "REFERENCE_TOO_DEEP", profile="agentskills")
+    assert [span(doc, f) for f in fs] == ["references/a/b/c.md"]
+
+
+def test_a_deep_link_with_two_anchors_and_one_embedding_a_url():
+    body = "\n[m](references/mirror/https://x.y/spec.md) and [x](references/a/b.md#s#t)\n"
+    doc, fs = found(body, "REFERENCE_TOO_DEEP", profile="agentskills")
+    assert [f.data for f in fs] == [{"path": "references/a/b.md"}]
+
+
+def test_a_missing_file_in_a_missing_subfolder_of_a_bundled_folder(tmp_path: Path):
+    doc, fs = on_disk(tmp_path, "\nRun `scripts/sub/missing.py`.\n", {"scripts/extract.py": "x"},
+                      code="MISSING_MENTIONED_FILE")
+    assert [f.data for f in fs] == [{"path": "scripts/sub/missing.py"}]
+
+
+def test_script_runs_after_a_missing_script_or_a_folder_are_checked(tmp_path: Path):
+    body = "\n```\nscripts/missing.sh\nscripts/dir\nscripts/x.sh\n```\n"
+    _, fs = on_disk(tmp_path, body, {"scripts/x.sh": "echo x\n", "scripts/dir/": ""}, modes={"scripts/x.sh": 0o755})
+    assert [(f.code, f.data) for f in fs if f.code.startswith("SCRIPT_")] == [
+        ("SCRIPT_NO_SHEBANG", {"path": "scripts/x.sh"})]
+
+
+def test_a_prose_line_after_a_code_block_is_not_a_script_run(tmp_path: Path):
+    body = "\n```\nmake\n```\nscripts/x.sh is run by make.\n"
+    _, fs = on_disk(tmp_path, body, {"scripts/x.sh": "echo x\n"}, modes={"scripts/x.sh": 0o755})
+    assert [f.code for f in fs if f.code.startswith("SCRIPT_")] == []
+
+
+@pytest.mark.parametrize("body", [
+    "\nUse run.sh.\n",  # the name alone, its stem too short to count
+    "\nEverything in `scripts/` is yours; see scripts/lib/ too.\n",  # the folder, then a path in it
+    "\nscripts/lib/, scripts/ and scripts/bin/\n",  # the folder between two paths
+])
+def test_more_ways_a_body_names_a_bundled_file(tmp_path: Path, body):
+    assert on_disk(tmp_path, body, {"scripts/run.sh": "x"}, code="UNREFERENCED_FILE")[1] == []
+
+
+@pytest.mark.parametrize("body", [
+    "\nAll in scripts/ here.\n",
+    "\nThe last word is scripts/",  # at the very end of the text
+])
+def test_the_folder_named_in_prose(tmp_path: Path, body):
+    assert on_disk(tmp_path, body, {"scripts/run.sh": "x"}, code="UNREFERENCED_FILE")[1] == []
+
+
+def test_a_stem_is_the_name_without_its_last_extension(tmp_path: Path):
+    _, fs = on_disk(tmp_path, "\nThe report archive.\n", {"assets/report.tar.gz": "x"}, code="UNREFERENCED_FILE")
+    assert [f.data for f in fs] == [{"path": "assets/report.tar.gz"}]
+
+
+@pytest.mark.parametrize("index", [
+    "assets/ holds the images",  # the folder opens the index, which ends without a line break
+    "See (assets/).\n",
+])
+def test_an_index_naming_the_folder_reaches_its_files(tmp_path: Path, index):
+    _, fs = on_disk(tmp_path, "\nRead the index.\n", {"references/index.md": index, "assets/logo.png": "x"},
+                    code="UNREFERENCED_FILE")
+    assert fs == []
+
+
+def test_an_absolute_path_in_an_index_is_not_the_folder(tmp_path: Path):
+    _, fs = on_disk(tmp_path, "\nRead the index.\n", {"references/index.md": "/assets/ is served by the app\n",
+                                                       "assets/logo.png": "x"}, code="UNREFERENCED_FILE")
+    assert [f.data for f in fs] == [{"path": "assets/logo.png"}]
+
+
+def test_only_markdown_files_in_references_are_indexes(tmp_path: Path):
+    files = {"assets/notes.md": "logo.png\n", "references/list.txt": "logo.png\n", "assets/logo.png": "x"}
+    _, fs = on_disk(tmp_path, "\nSee the notes and the list.\n", files, code="UNREFERENCED_FILE")
+    assert [f.data for f in fs] == [{"path": "assets/logo.png"}]
+
+
+def test_an_index_is_read_up_to_64_kib(tmp_path: Path):
+    files = {"references/guide.md": "x" * (64 * 1024) + "\nlogo.png\n", "assets/logo.png": "x"}
+    _, fs = on_disk(tmp_path, "\nRead the guide.\n", files, code="UNREFERENCED_FILE")
+    assert [f.data for f in fs] == [{"path": "assets/logo.png"}]
+
+
+def test_an_index_with_invalid_utf8_is_read(tmp_path: Path):
+    p = write_skill(tmp_path, "deploy", skill("\nRead the guide.\n"))
+    (p.parent / "references").mkdir()
+    (p.parent / "references" / "guide.md").write_bytes(b"caf\xe9: logo.png\n")
+    (p.parent / "assets").mkdir()
+    (p.parent / "assets" / "logo.png").write_text("x")
+    r = check_file(str(p), Settings(profile="claude-code"))
+    assert [f for f in r.findings if f.code == "UNREFERENCED_FILE"] == []
+
+
+def test_at_most_twenty_indexes_are_read(tmp_path: Path):
+    files = {f"references/idx{i:02}.md": "nothing\n" for i in range(20)}
+    files["references/idx20.md"] = "logo.png\n"
+    files["assets/logo.png"] = "x"
+    body = "\nRead " + ", ".join(f"idx{i:02}" for i in range(21)) + ".\n"
+    _, fs = on_disk(tmp_path, body, files, code="UNREFERENCED_FILE")
+    assert [f.data for f in fs] == [{"path": "assets/logo.png"}]
+
+
+def test_at_most_500_files_of_a_folder_are_listed(tmp_path: Path):
+    files = {f"assets/img{i:03}.png": "" for i in range(501)}
+    _, fs = on_disk(tmp_path, "\nNothing named.\n", files, code="UNREFERENCED_FILE")
+    assert len(fs) == 500
+
+
+def test_compiled_python_is_not_a_bundled_file(tmp_path: Path):
+    assert on_disk(tmp_path, "\nNothing named.\n", {"scripts/x.pyc": "", "scripts/y.pyo": ""},
+                   code="UNREFERENCED_FILE")[1] == []
+
+
+def test_the_anchor_is_the_opening_fence_after_a_byte_order_mark(tmp_path: Path):
+    # An editor buffer keeps the BOM in its text (a file read from disk drops it).
+    text = "\ufeff" + skill("\nNothing named.\n")
+    p = write_skill(tmp_path, "deploy", text)
+    (p.parent / "assets").mkdir()
+    (p.parent / "assets" / "logo.png").write_text("x")
+    doc, fs = check(text, path=str(p), on_disk=True, profile="claude-code")
+    [f] = [f for f in fs if f.code == "UNREFERENCED_FILE"]
+    assert (f.start, f.end) == (1, 4) and doc.text[f.start:f.end] == "---"
+
+
+def test_the_anchor_of_a_skill_whose_first_line_is_empty_is_one_character(tmp_path: Path):
+    p = write_skill(tmp_path, "deploy", "\n# Deploy\n")
+    (p.parent / "assets").mkdir()
+    (p.parent / "assets" / "logo.png").write_text("x")
+    r = check_file(str(p), Settings(profile="claude-code"))
+    [f] = [f for f in r.findings if f.code == "UNREFERENCED_FILE"]
+    assert (f.start, f.end) == (0, 1)
