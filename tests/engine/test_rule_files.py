@@ -68,6 +68,12 @@ def test_each_resource_folder_name(folder):
     assert span(doc, f) == f"{folder}\\a.md"
 
 
+def test_backslash_paths_into_every_folder_at_once():
+    names = ["scripts", "references", "reference", "assets", "templates", "examples"]
+    doc, fs = found("\n" + " ".join(f"{n}\\a.md" for n in names) + "\n", "BACKSLASH_PATH")
+    assert [span(doc, f) for f in fs] == [f"{n}\\a.md" for n in names]
+
+
 @pytest.mark.parametrize("body", ["\nA \\ alone and scripts/x.py.\n", "\nC:\\tools\\bin\\x.exe\n",
                                   "\nEscaped \\\\scripts\\\\x\n"])
 def test_no_backslash_path(body):
@@ -119,6 +125,13 @@ def test_paths_two_folders_deep_into_a_resource_folder_are_hints_under_agentskil
                                    "references one level deep so the model finds them")
     assert "is 2 folders below" in fs[1].message
     assert all(f.severity is H for f in fs)
+
+
+@pytest.mark.parametrize("body, path", [("\n[y](scripts/x/y.sh)\n", "scripts/x/y.sh"),
+                                        ("\n[z](assets/icons/a.png)\n", "assets/icons/a.png")])
+def test_a_deep_path_into_one_resource_folder_alone(body, path):
+    _, fs = found(body, "REFERENCE_TOO_DEEP", profile="agentskills")
+    assert [f.data for f in fs] == [{"path": path}]
 
 
 def test_a_deep_reference_definition_is_a_hint():
