@@ -105,6 +105,11 @@ def test_the_same_home_folder_twice_is_reported_twice():
     assert [rng(doc, f) for f in fs] == [((4, 0), (4, 11)), ((4, 18), (4, 29))]
 
 
+def test_every_one_of_three_home_folders_is_reported():
+    doc, fs = found("\n/home/terry/a, /home/mallory/b and /home/oscar/c\n", "PERSONAL_PATH")
+    assert [span(doc, f) for f in fs] == ["/home/terry", "/home/mallory", "/home/oscar"]
+
+
 def test_a_windows_home_folder_at_the_start_of_the_body_needs_its_drive():
     assert found(":\\Users\\terry\\x\n", "PERSONAL_PATH")[1] == []
 
