@@ -301,8 +301,9 @@ def _license(doc: SkillDocument, ctx: Context, value: str, start: int, end: int)
     if not v:
         return
     files = ctx.files()
-    if files is not None and any(tok.strip(".,;:()").removeprefix("./") in files for tok in v.split()):
-        return  # names a bundled file ("LICENSE", "Complete terms in LICENSE.txt")
+    # Punctuation around a file name goes; "./" only after it (stripping "." first left "/LICENSE").
+    if files is not None and any(tok.strip(",;:()").removeprefix("./").strip(".,;:()") in files for tok in v.split()):
+        return  # names a bundled file ("LICENSE", "Complete terms in LICENSE.txt", "./LICENSE")
     ids = re.split(r"\s+(?:AND|OR|WITH)\s+|[()]", v)
     if _LICENSE_WORDS.match(v.replace("(", "").replace(")", "")) and all(is_spdx(i) for i in ids if i.strip()):
         return
