@@ -76,6 +76,17 @@ def test_empty_argument_settings_point_at_one_character():
     ]
 
 
+def test_a_flow_mapping_of_arguments_is_checked_like_a_block_one():
+    # Where names may also be a string or a list (Claude Code), a `{...}` mapping is still a declaration.
+    assert findings("arguments: {2nd: {type: [string]}, path: {required: [true]}}", "claude-code") == [
+        ("INVALID_ARGUMENTS", "error", ((3, 12), (3, 15)),
+         "argument name '2nd' cannot be used as ${2nd}; use letters, digits and _", ARG),
+        ("INVALID_ARGUMENTS", "error", ((3, 24), (3, 32)),
+         "argument '2nd' has type None; named arguments are strings in v1", ARG),
+        ("INVALID_ARGUMENTS", "error", ((3, 52), (3, 58)), "'required' of argument 'path' must be true or false", ARG),
+    ]
+
+
 def test_arguments_must_be_a_mapping_unless_the_target_takes_names():
     message = "'arguments' must declare named arguments as a mapping (name: {type, required, description})"
     assert findings("arguments: path") == [("INVALID_ARGUMENTS", "error", ((3, 11), (3, 15)), message, ARG)]
