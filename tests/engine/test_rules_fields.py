@@ -8,8 +8,10 @@ from __future__ import annotations
 import pytest
 
 from helpers import check, check_raw, rng, skill_text
-from skill_lsp.engine import document
-from skill_lsp.engine.findings import Finding
+from skill_lsp.engine import document, rules
+from skill_lsp.engine.findings import Finding, Severity
+from skill_lsp.engine.profiles import PROFILES
+from skill_lsp.engine.rules import fields
 
 
 def seen(doc: document.SkillDocument, findings: list[Finding], *wanted: str) -> list[tuple]:
@@ -274,3 +276,63 @@ def test_license_of_an_unsaved_skill_cannot_be_checked_against_its_files():
     for value in ("licenses/MIT.txt", "Proprietary"):
         assert licence(value, None) == [("UNKNOWN_LICENSE", "warning", ((3, 9), (3, 9 + len(value))),
                                          UNKNOWN.format(value, "a bundled file"), {"field": "license"})]
+
+
+# --------------------------------------------------------------------- description, and the order of checks
+
+EMPTY_DESCRIPTION = ("EMPTY_FIELD", "error", "'description' must be a non-empty string", {"field": "description"})
+
+
+@pytest.mark.parametrize("value,expected", [
+    ("", (EMPTY_DESCRIPTION, ((2, 0), (2, 11)))),  # null: on the key
+    ("''", (EMPTY_DESCRIPTION, ((2, 13), (2, 15)))),
+    ("'   '", (EMPTY_DESCRIPTION, ((2, 13), (2, 18)))),
+    ("3", (("INVALID_TYPE", "error", "'description' must be a string, not the number 3",
+            {"field": "description", "expected": "string"}), ((2, 13), (2, 14)))),
+    ("true", (("INVALID_TYPE", "error", "'description' must be a string, not the boolean true",
+               {"field": "description", "expected": "string"}), ((2, 13), (2, 17)))),
+    ("é" * 1500, (("TOO_LONG", "error", "'description' is 1,500 characters; the limit is 1,024",
+                   {"field": "description", "limit": 1024, "length": 1500}), ((2, 13), (2, 1513)))),
+])
+def test_the_description(value, expected):
+    (code, sev, message, data), span = expected
+    doc, fs = check(f"---\nname: demo\ndescription: {value}".rstrip() + "\n---\n")
+    assert seen(doc, fs) == [(code, sev, span, message, data)]
+
+
+def test_a_missing_description_is_reported_on_the_opening_fence():
+    doc, fs = check("---\nname: demo\n---\n")
+    assert seen(doc, fs) == [("MISSING_FIELD", "error", ((0, 0), (0, 3)),
+                              "frontmatter missing required field 'description'", {"field": "description"})]
+
+
+def test_fields_after_a_camelcase_or_deferred_key_are_still_checked():
+    extra = "userInvocable: true\nversion: v1\nmodel: opus\nlicense: Nope"
+    assert findings(extra) == [
+        ("CAMELCASE_FIELD", "warning", ((3, 0), (3, 13)),
+         'frontmatter field "userInvocable" is unsupported; use "user-invocable"',
+         {"field": "userInvocable", "replacement": "user-invocable"}),
+        ("INVALID_VERSION", "warning", ((4, 9), (4, 11)), "'version' \"v1\" is not a semantic version (e.g. 1.2.0)",
+         {"field": "version"}),
+        ("DEFERRED_FIELD", "info", ((5, 0), (5, 5)),
+         "'model' is a Claude Code field the skill tool defers to v1.1 (spec 000 §4.4); it is preserved but has no "
+         "effect", {"field": "model"}),
+        ("UNKNOWN_LICENSE", "warning", ((6, 9), (6, 13)), 'license "Nope" is neither an SPDX identifier nor a bundled file',
+         {"field": "license"}),
+    ]
+    # DeepSeek Harness rejects the camelCase spelling; it ignores version and model.
+    assert [f[:2] for f in findings(extra, "dsh")] == [("CAMELCASE_FIELD", "error"), ("UNKNOWN_LICENSE", "warning")]
+
+
+@pytest.mark.parametrize("profile,extra,expected", [
+    ("dsh", "userInvocable: true", [("CAMELCASE_FIELD", Severity.ERROR)]),
+    ("skill-tool", "userInvocable: true", [("CAMELCASE_FIELD", Severity.WARNING)]),
+    ("agentskills", "author: me", [("UNKNOWN_FIELD", Severity.ERROR)]),
+    ("claude-code", "licence: MIT", [("UNKNOWN_FIELD", Severity.WARNING)]),
+])
+def test_the_rule_itself_grades_what_only_some_targets_reject(profile, extra, expected):
+    # fields.check is a rule of its own (the pipeline then applies the targets' table): its
+    # severity already says whether the target rejects the key.
+    doc = document.parse(skill_text(extra=extra), "/v/demo/SKILL.md")
+    got = [(f.code, f.severity) for f in fields.check(doc, rules.Context(profile=PROFILES[profile]))]
+    assert got == expected
