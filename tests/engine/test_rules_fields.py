@@ -336,3 +336,35 @@ def test_the_rule_itself_grades_what_only_some_targets_reject(profile, extra, ex
     doc = document.parse(skill_text(extra=extra), "/v/demo/SKILL.md")
     got = [(f.code, f.severity) for f in fields.check(doc, rules.Context(profile=PROFILES[profile]))]
     assert got == expected
+
+
+def test_metadata_must_map_strings_to_strings():
+    def wrong(what: str, end: int) -> list[tuple]:
+        return [("INVALID_TYPE", "error", ((3, 10), (3, end)),
+                 f"'metadata' must be a mapping of string keys to string values, not {what}",
+                 {"field": "metadata", "expected": "mapping"})]
+
+    assert findings("metadata: x") == wrong("a string", 11)
+    assert findings("metadata: [a]") == wrong("a list", 13)
+    assert findings("metadata:") == []
+    extra = "metadata:\n  tags: [a, b]\n  'my key': 3\n  empty:\n  ok: yes-string\n  flag: true\n  nested: {a: b}"
+
+    def value(shown: str, what: str, span: tuple, key: str, written: str | None) -> tuple:
+        return ("METADATA_NOT_STRING", "warning", span,
+                f"metadata value of '{shown}' is {what}; metadata values must be strings",
+                {"key": key, "fixable": written is not None, "value": written})
+
+    assert findings(extra) == [
+        value("tags", "a list", ((4, 8), (4, 14)), "tags", None),
+        value("my key", "the number 3", ((5, 12), (5, 13)), "'my key'", "3"),  # the key as parsed, and as written
+        value("empty", "empty (null)", ((6, 2), (6, 7)), "empty", None),  # no value to point at: the key
+        value("flag", "the boolean true", ((8, 8), (8, 12)), "flag", "true"),
+        value("nested", "a mapping", ((9, 10), (9, 16)), "nested", None),
+    ]
+
+
+def test_an_enum_value_outside_its_set():
+    assert findings("effort: extreme", "claude-code") == [
+        ("INVALID_VALUE", "warning", ((3, 8), (3, 15)), "'effort' must be one of low, medium, high, xhigh, max; got "
+         "\"extreme\"", {"field": "effort", "values": ["low", "medium", "high", "xhigh", "max"]})]
+    assert findings("effort: high", "claude-code") == []

@@ -173,7 +173,7 @@ def _typed(doc: SkillDocument, ctx: Context, key: str, entry: Entry, kind: str, 
             yield make("INVALID_VERSION", f"'version' \"{value}\" is not a semantic version (e.g. 1.2.0)", start, end,
                        {"field": key})
         if key == "license":
-            yield from _license(doc, ctx, value, start, end)
+            yield from _license(ctx, value, start, end)
         return
     if kind == "boolean":
         if isinstance(scalar, bool) and node.kind == "scalar":
@@ -296,7 +296,7 @@ def _arguments(ctx: Context, node: Node, scalar: Any, start: int, end: int) -> I
                            ak.start, ak.end, {"field": "arguments"})
 
 
-def _license(doc: SkillDocument, ctx: Context, value: str, start: int, end: int) -> Iterator[Finding]:
+def _license(ctx: Context, value: str, start: int, end: int) -> Iterator[Finding]:
     v = value.strip()
     if not v:
         return
