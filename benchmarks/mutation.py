@@ -200,7 +200,9 @@ def main(argv: list[str] | None = None) -> int:
         copy_checkout(args.work, fresh=not args.resume)
     env = {k: v for k, v in os.environ.items() if k != "CI"}  # reference checks are not the point here
     for key in keys:
-        pattern = module_name(target_of(key)) + ".*"
+        name = module_name(target_of(key))
+        # A package's __init__ has mutants named after the package itself (pkg.x_func__mutmut_1).
+        pattern = name.removesuffix(".__init__") + ".x*" if name.endswith(".__init__") else name + ".*"
         if args.resume and not args.report:
             print(f"{key}: re-testing {reset_survivors(args.work, target_of(key))} survivors", flush=True)
         started = time.monotonic()

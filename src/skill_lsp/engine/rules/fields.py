@@ -188,7 +188,7 @@ def _typed(doc: SkillDocument, ctx: Context, key: str, entry: Entry, kind: str, 
             yield make("INVALID_VERSION", f"'version' \"{value}\" is not a semantic version (e.g. 1.2.0)", start, end,
                        {"field": key})
         if key == "license":
-            yield from _license(doc, ctx, value, start, end)
+            yield from _license(ctx, value, start, end)
         return
     if kind == "boolean":
         if isinstance(scalar, bool) and node.kind == "scalar":
@@ -311,13 +311,14 @@ def _arguments(ctx: Context, node: Node, scalar: Any, start: int, end: int) -> I
                            ak.start, ak.end, {"field": "arguments"})
 
 
-def _license(doc: SkillDocument, ctx: Context, value: str, start: int, end: int) -> Iterator[Finding]:
+def _license(ctx: Context, value: str, start: int, end: int) -> Iterator[Finding]:
     v = value.strip()
     if not v:
         return
     files = ctx.files()
-    if files is not None and any(tok.strip(".,;:()").removeprefix("./") in files for tok in v.split()):
-        return  # names a bundled file ("LICENSE", "Complete terms in LICENSE.txt")
+    # Punctuation around a file name goes; "./" only after it (stripping "." first left "/LICENSE").
+    if files is not None and any(tok.strip(",;:()").removeprefix("./").strip(".,;:()") in files for tok in v.split()):
+        return  # names a bundled file ("LICENSE", "Complete terms in LICENSE.txt", "./LICENSE")
     ids = re.split(r"\s+(?:AND|OR|WITH)\s+|[()]", v)
     if _LICENSE_WORDS.match(v.replace("(", "").replace(")", "")) and all(is_spdx(i) for i in ids if i.strip()):
         return

@@ -259,8 +259,13 @@ def _tools(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         proper = _TOOL_LOWER.get(name.lower()) or closest(name, CLAUDE_TOOLS, case=True)
         if proper is None:
             continue  # a name we do not know is not necessarily wrong (new tools arrive often)
+        data = {"tool": name, "replacement": proper}
+        if e - s != len(token):  # not found as written (YAML escapes): the whole value, and no rename edit
+            end, data = e, {"tool": name}
+        else:
+            end = s + len(name)
         yield from emit(ctx, "UNKNOWN_TOOL", f"'{name}' is not a Claude Code tool name; did you mean '{proper}'? "
-                        "(tool names are case-sensitive)", s, s + len(name), {"tool": name, "replacement": proper})
+                        "(tool names are case-sensitive)", s, end, data)
 
 
 # --------------------------------------------------------------------- paths
@@ -273,11 +278,27 @@ def _paths(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         v = resolve_scalar(it) if it.kind == "scalar" else None
         if not isinstance(v, str):
             continue
-        for pattern in (v.split(",") if node.kind == "scalar" else [v]):
+        for pattern in (split_globs(v) if node.kind == "scalar" else [v]):
             p = pattern.strip()
             problem = glob_problem(p)
             if problem:
                 yield from emit(ctx, "INVALID_PATHS_GLOB", f"paths glob '{p}' {problem}", *_span(it), {"glob": p})
+
+
+def split_globs(value: str) -> list[str]:
+    """A `paths` string's globs: split at commas outside brace groups (Claude Code's docs show
+    `src/**/*.{ts,tsx}` and `{src,lib}/**/*.ts, tests/**/*.test.ts`; documented, not verified)."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(value):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(0, depth - 1)
+        elif ch == "," and depth == 0:
+            out.append(value[start:i])
+            start = i + 1
+    out.append(value[start:])
+    return out
 
 
 def glob_problem(p: str) -> str:
