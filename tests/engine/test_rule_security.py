@@ -107,13 +107,15 @@ def test_hover_joins_several_risks_of_one_command():
 
 
 def test_commands_outside_allowed_tools_are_reported_with_the_rule_to_add():
-    text = skill("\nBranch: !`git branch --show-current`\nFiles: !`ls -la`\n", extra="allowed-tools: Read Bash(git:*)")
+    # `ls` runs without a rule (read-only, seen in the Claude Code capture); `npm test` needs one.
+    text = skill("\nBranch: !`git branch --show-current`\nFiles: !`ls -la`\nTests: !`npm test`\n",
+                 extra="allowed-tools: Read Bash(git:*)")
     doc, [f] = found(text, "DYNAMIC_COMMAND_NOT_ALLOWED")
     assert f.severity is W
-    assert base_message(f) == ("allowed-tools does not permit `ls -la`: add Bash(ls:*) or the skill's dynamic context "
-                               "fails to load")
-    assert span(doc, f) == "!`ls -la`"
-    assert f.data == {"command": "ls -la"}
+    assert base_message(f) == ("allowed-tools does not permit `npm test`: add Bash(npm:*) or Claude Code refuses to "
+                               "load the skill (its permission check fails)")
+    assert span(doc, f) == "!`npm test`"
+    assert f.data == {"command": "npm test"}
 
 
 @pytest.mark.parametrize("extra", ["", "allowed-tools: Bash", "allowed-tools: Bash(*)", "allowed-tools: Bash(ls *)",
