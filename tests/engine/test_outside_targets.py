@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.workspace import check_file
 
@@ -15,10 +17,10 @@ def test_outside_lists_link_targets_that_leave_the_folder(tmp_path: Path) -> Non
     (skill / "SKILL.md").write_text(
         "---\nname: linker\ndescription: Links. Use when testing.\n---\n"
         "[notes](../../shared/notes.md), [zeta](../zeta/SKILL.md), [again](%2E%2E/zeta/SKILL.md),\n"
-        "[local](references/a.md), [web](https://example.com/../x), `[code](../../no.md)`\n\n"
+        "[local](references/a.md), [web](https://example.com/../x), `[code](../../no.md)`, [up](..)\n\n"
         "```\n[fenced](../fenced.md)\n```\n", encoding="utf-8")
     result = check_file(str(skill / "SKILL.md"), Settings()).slim(keep_text=False)
-    assert result.outside == (os.path.join(str(tmp_path), "shared", "notes.md"),
+    assert result.outside == (os.path.join(str(tmp_path), "shared", "notes.md"), os.path.join(str(tmp_path), "skills"),
                               os.path.join(str(tmp_path), "skills", "zeta", "SKILL.md"))
 
 
@@ -28,3 +30,18 @@ def test_outside_is_empty_without_links_out(tmp_path: Path) -> None:
     (skill / "SKILL.md").write_text("---\nname: plain\ndescription: Plain. Use when testing.\n---\n"
                                     "Wait... then see [a](references/a.md).\n", encoding="utf-8")
     assert check_file(str(skill / "SKILL.md"), Settings()).slim(keep_text=False).outside == ()
+
+
+
+@pytest.mark.parametrize("link", ["[a](&#46;&#46;/alpha/SKILL.md)", "[a](\\.\\./alpha/SKILL.md)",
+                                  "[a](&period;./alpha/SKILL.md)"])
+def test_outside_and_link_mentions_see_targets_the_parse_decodes(tmp_path: Path, link: str) -> None:
+    # Entities and escapes become '../' only in the CommonMark parse; the cheap gate in
+    # front of the parse must let them through (it once looked for a literal '../').
+    skill = tmp_path / "skills" / "coded"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        f"---\nname: coded\ndescription: Coded links. Use when testing.\n---\nSee {link} first.\n", encoding="utf-8")
+    result = check_file(str(skill / "SKILL.md"), Settings()).slim(keep_text=False)
+    assert result.outside == (os.path.join(str(tmp_path), "skills", "alpha", "SKILL.md"),)
+    assert [(m.name, m.kind) for m in result.mentions] == [("alpha", "link")]

@@ -25,7 +25,8 @@ import re
 from dataclasses import dataclass
 
 from .document import SkillDocument
-from .rules.body import classify, relative_path
+from .rules.body import classify, may_leave_folder, relative_path
+from .rules.bodyscan import body_of
 
 NAME = r"[a-z0-9][a-z0-9-]*"
 # Patterns start with their literal so the regex engine can skip to candidates; what may precede
@@ -39,7 +40,6 @@ _DOLLAR = re.compile(r"\$([a-z][a-z0-9-]*)")
 _WORD = re.compile(r"[\w]")
 _SKILL_RULE = re.compile(r"\bSkill\(\s*(?:name:)?(" + NAME + r")(?:\s*\*|:\*)?\s*\)")
 # Common environment variables Codex never treats as mentions (lowercase here: names are lowercase).
-_ESCAPED = re.compile("%2[ef]|%5c", re.I)
 _ENV = frozenset({"path", "home", "user", "shell", "pwd", "tmpdir", "temp", "tmp", "lang", "term"})
 
 
@@ -97,9 +97,8 @@ def extract(doc: SkillDocument) -> list[Mention]:
         if m.group(1) not in _ENV:
             dollar.append(m)
     skill_dir = doc.skill_dir if doc.path else ""
-    # A link leaves the folder only through '../' ('..\\', or a percent-escaped form).
-    links = bool(skill_dir) and (text.find("../", start) >= 0 or text.find("..\\", start) >= 0
-                                 or _ESCAPED.search(text, start) is not None)
+    # A link mention leaves the folder through '../' (or a form the parse decodes into it).
+    links = bool(skill_dir) and may_leave_folder(body_of(doc))
     if not (slash or dollar or links):
         out.sort(key=lambda x: x.start)
         return out
