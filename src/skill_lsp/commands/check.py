@@ -7,6 +7,7 @@ import os
 import sys
 from argparse import Namespace
 
+from ..engine import rules
 from ..engine.config import Settings
 from ..engine.discovery import Location
 from ..engine.findings import Severity
@@ -34,6 +35,7 @@ def check_locations(locations: list[Location], settings: Settings, jobs: int = 0
     if workers > 1 and (len(work) >= _PARALLEL_MIN or jobs > 1):
         from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415 - only large runs pay for it
 
+        rules.load_all()
         # Forked workers would copy every page the collector touches: freeze first.
         gc.freeze()
         chunk = max(16, len(work) // (workers * 8))

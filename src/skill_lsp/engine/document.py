@@ -76,6 +76,8 @@ class SkillDocument:
     duplicates: list[tuple[yamlnodes.Node, yamlnodes.Node]] = field(default_factory=list)
     tagged: list[yamlnodes.Node] = field(default_factory=list)
     _body: markdown.Body | None = None
+    # Results of cheap scans that several rules and indexes ask for, by scan name.
+    memo: dict[str, Any] = field(default_factory=dict)
 
     @property
     def text(self) -> str:

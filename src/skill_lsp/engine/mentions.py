@@ -26,7 +26,6 @@ from dataclasses import dataclass
 
 from .document import SkillDocument
 from .rules.body import classify, may_leave_folder, relative_path
-from .rules.bodyscan import body_of
 
 NAME = r"[a-z0-9][a-z0-9-]*"
 # Patterns start with their literal so the regex engine can skip to candidates; what may precede
@@ -98,7 +97,7 @@ def extract(doc: SkillDocument) -> list[Mention]:
             dollar.append(m)
     skill_dir = doc.skill_dir if doc.path else ""
     # A link mention leaves the folder through '../' (or a form the parse decodes into it).
-    links = bool(skill_dir) and may_leave_folder(body_of(doc))
+    links = bool(skill_dir) and may_leave_folder(doc)
     if not (slash or dollar or links):
         out.sort(key=lambda x: x.start)
         return out

@@ -43,7 +43,10 @@ def candidates(name: str, names: Iterable[str]) -> list[str]:
     cutoff = _max_distance(name)
     if cutoff == 0:
         return []
-    hits = process.extract(name, list(names), scorer=OSA.distance, score_cutoff=cutoff, limit=MAX_CANDIDATES)
+    # The distance is at least the length difference: only names of near length can be hits.
+    n = len(name)
+    pool = [c for c in names if n - cutoff <= len(c) <= n + cutoff]
+    hits = process.extract(name, pool, scorer=OSA.distance, score_cutoff=cutoff, limit=MAX_CANDIDATES)
     return [h[0] for h in sorted(hits, key=lambda h: (h[1], h[0]))]
 
 

@@ -215,11 +215,10 @@ def check_file(path: str, settings: Settings, location: Location | None = None) 
 def _outside_targets(doc: document.SkillDocument) -> tuple[str, ...]:
     """Absolute paths of the body's relative link targets that leave the skill folder."""
     from .rules.body import classify, may_leave_folder, relative_path  # noqa: PLC0415 - rules import this module's peers
-    from .rules.bodyscan import body_of  # noqa: PLC0415
 
     # The raw scan spares the Markdown parse where no target can leave ('...' in prose,
     # '../' in code blocks): 600 of the corpus's 3,223 skills were parsed for this alone.
-    if not doc.path or doc.body_start >= len(doc.text) or not may_leave_folder(body_of(doc)):
+    if not doc.path or doc.body_start >= len(doc.text) or not may_leave_folder(doc):
         return ()
     out = set()
     for link in doc.body.links:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from importlib import import_module
 
 from ..document import SkillDocument
 from ..findings import Finding
@@ -74,6 +75,14 @@ class Context:
         if hit is None:
             hit = self._exists[rel] = os.path.exists(os.path.normpath(os.path.join(self.skill_dir, rel)))
         return hit
+
+
+def load_all() -> None:
+    """Import every rule module now (before a process pool forks, so workers inherit them
+    instead of each importing them on its first skill)."""
+    for module in ("structure", "name", "fields", "body", "harness_values", "description", "codex_openai_yaml",
+                   "security", "arguments", "files"):
+        import_module(f"{__name__}.{module}")
 
 
 def check(doc: SkillDocument, ctx: Context) -> list[Finding]:

@@ -133,12 +133,19 @@ def _candidates(body: str) -> Iterator[str]:
 _RAW_TARGET = re.compile(r"\](?:\(\s*<?([^\s)>]*)|:[ \t]*(?:\r\n|\r|\n)?[ \t]*<?(\S*))")
 
 
-def may_leave_folder(body: str) -> bool:
-    """Whether a link target in ``body`` could lead out of the skill folder ('../').
+def may_leave_folder(doc: SkillDocument) -> bool:
+    """Whether a link target in the body could lead out of the skill folder ('../').
 
     A cheap, conservative gate for the exact parse: raw targets with escapes,
     entities or percent-encoding count, since the parse may decode them into '../'.
     """
+    hit = doc.memo.get("may_leave_folder")
+    if hit is None:
+        hit = doc.memo["may_leave_folder"] = _may_leave(doc.body_text)
+    return hit
+
+
+def _may_leave(body: str) -> bool:
     if "](" not in body and "]:" not in body:
         return False
     for m in _RAW_TARGET.finditer(body):
