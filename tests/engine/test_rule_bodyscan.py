@@ -56,27 +56,6 @@ def test_after_the_parse_the_exact_blocks_are_used():
     assert blocks_text(doc, bodyscan.code_blocks(doc)) == ["```\n  code\n  ```"]
 
 
-def test_inline_code_spans_outside_blocks_with_padding_trimmed():
-    doc = parse("\nRun `a` and `` b`c `` then `  pad  `.\n\n```\ncode `y`\n```\nlast `z`\n")
-    spans = bodyscan.inline_code(doc)
-    assert [(c, doc.text[s:e]) for c, s, e in spans] == [("a", "a"), ("b`c", "b`c"), ("pad", "pad"), ("z", "z")]
-
-
-@pytest.mark.parametrize("body, contents", [
-    ("\n`unclosed and ``double` \n", ["unclosed and ``double"]),
-    ("\n`x```y`\n", ["x```y"]),
-    ("\nno ticks here\n", []),
-    ("\n```\n`only in a block`\n```\n", []),
-    ("\nUse `XPath` or `XX`.\n", ["XPath", "XX"]),
-    ("\nA `\tTab\t` span.\n", ["\tTab\t"]),  # only spaces are padding
-])
-def test_inline_code_span_shapes(body, contents):
-    doc = parse(body)
-    spans = bodyscan.inline_code(doc)
-    assert [c for c, _s, _e in spans] == contents
-    assert [doc.text[s:e] for _c, s, e in spans] == contents
-
-
 @pytest.mark.parametrize("offset, inside", [(9, False), (10, True), (19, True), (20, False), (29, False),
                                             (30, True), (39, True), (40, False), (0, False)])
 def test_inside_is_half_open(offset, inside):

@@ -1,10 +1,8 @@
-"""Cheap views of the body shared by the rule-depth modules: code spans and prose.
+"""Cheap views of the body shared by the rule-depth modules: the body text and its code blocks.
 
 These run on every check, so they avoid the CommonMark parse: fenced code
 blocks come from a line scan for ``` / ~~~ fences (any indentation, so fences
 inside list items count), unless the parse has already run for another rule.
-Inline code spans are a backtick-run scan of the text outside those blocks,
-which matches CommonMark for the spans that matter here (one line, equal runs).
 """
 
 from __future__ import annotations
@@ -14,7 +12,6 @@ from bisect import bisect_right
 
 from ..document import SkillDocument
 
-_INLINE = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.M)
 
 
@@ -56,27 +53,6 @@ def code_blocks(doc: SkillDocument) -> list[tuple[int, int]]:
                 break
         else:
             out.append((base + m.start(), base + len(body)))  # an unclosed fence runs to the end
-    return out
-
-
-def inline_code(doc: SkillDocument) -> list[tuple[str, int, int]]:
-    """(content, start, end) of inline code spans outside code blocks; start/end cover the content."""
-    body = body_of(doc)
-    if "`" not in body:
-        return []
-    base = doc.body_start
-    blocks = code_blocks(doc)
-    out = []
-    # Only the prose between code blocks is scanned: a span is one line and a block starts
-    # at a line start and ends at a line end, so no span crosses a block's edge.
-    pos = 0
-    for b_start, b_end in [*blocks, (base + len(body), base + len(body))]:
-        for m in _INLINE.finditer(body, pos, b_start - base):
-            s = base + m.start(2)
-            content = m.group(2)
-            lead = len(content) - len(content.lstrip(" "))
-            out.append((content.strip(" "), s + lead, s + lead + len(content.strip(" "))))
-        pos = max(pos, b_end - base)
     return out
 
 

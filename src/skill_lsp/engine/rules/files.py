@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from ..document import SkillDocument
 from ..findings import Finding
 from . import Context
-from .bodyscan import body_of, code_blocks, inline_code, inside
+from .bodyscan import body_of, code_blocks, inside
 from .by_harness import active, emit
 
 RESOURCE_DIRS = ("scripts", "references", "assets")
@@ -159,11 +159,10 @@ def _scripts(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         return
     assert ctx.skill_dir is not None
     base = doc.body_start
-    blocks = code_blocks(doc)
-    spans = [(s - base, e - base) for s, e in blocks]
-    spans += [(s - base, e - base) for t, s, e in inline_code(doc) if t.startswith(("scripts/", "./scripts/", "${"))]
+    # Code blocks only: a command line starts a line, and inline code in prose names a script
+    # without running it (docs/rules.md).
     done: set[str] = set()
-    for bs, be in spans:
+    for bs, be in [(s - base, e - base) for s, e in code_blocks(doc)]:
         for m in _DIRECT_RUN.finditer(body, bs, be):
             rel = m.group(1)
             if rel in done or ctx.exists(rel) is not True:
