@@ -76,13 +76,21 @@ def _description(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
                         "read inside the model's own prompt", s, e, {"text": word})
 
 
+# Phrases by their first three letters: one test skips a whole group (most descriptions hold
+# no "ask" or "need" at all).
+_PHRASES_BY_LEAD: dict[str, tuple[str, ...]] = {}
+for _p in _TRIGGER_PHRASES:
+    _PHRASES_BY_LEAD[_p[:3]] = (*_PHRASES_BY_LEAD.get(_p[:3], ()), _p)
+
+
 def _has_trigger(low: str) -> bool:
     if "when" in low:
         return True
-    for phrase in _TRIGGER_PHRASES:
-        if phrase in low:
+    for lead, phrases in _PHRASES_BY_LEAD.items():
+        if lead in low and any(p in low for p in phrases):
             return True
-    return not _TRIGGER_WORDS.isdisjoint(low.translate(_PUNCT).split())
+    # Whole words only ("after" but not "afterwards"); the split runs only when one occurs at all.
+    return any(w in low for w in _TRIGGER_WORDS) and not _TRIGGER_WORDS.isdisjoint(low.translate(_PUNCT).split())
 
 
 def _name(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:

@@ -64,7 +64,9 @@ _TOP_OF_INTEREST = ("scripts", "references", "reference", "assets", "templates",
 
 
 # A skill-relative path alone in a code span: `scripts/x.py`, `./references/a.md`.
-_PATH_SPAN = re.compile(r"(?<!`)`(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\{baseDir\}/)?(" + _DIRS
+# The backtick comes first (the lookbehind after it keeps "``" out) so the regex engine can
+# skip to backticks: with the lookbehind in front it tried every character, 13x slower.
+_PATH_SPAN = re.compile(r"`(?<!``)(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\{baseDir\}/)?(" + _DIRS
                         + r"/[\w.@+-]+(?:/[\w.@+-]+)*\.\w{1,8})`(?!`)")
 
 
