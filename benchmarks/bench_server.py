@@ -485,6 +485,10 @@ class ServerBench:
                     r["first_publish_s"] = (min(pubs) - c.t_spawn) if pubs else None
                     r["last_publish_s"] = (max(pubs) - c.t_spawn) if pubs else None
                     r["status_s"] = (w["status_t"] - c.t_spawn) if w.get("status_t") else None
+                    # The server's own account of the scan (discovery, checks, cross-skill, publish).
+                    r["server_log"] = [p.get("message") for _, m, p in c.notifications
+                                       if m == "window/logMessage" and isinstance(p, dict)
+                                       and str(p.get("message", "")).startswith("scan:")]
                     mem = c.memory()
                     r["vmrss_mib"] = round(mem.get("VmRSS", 0) / 1024, 1)
                     r["vmhwm_mib"] = round(mem.get("VmHWM", 0) / 1024, 1)
@@ -495,6 +499,8 @@ class ServerBench:
                     self.log(f"  error: {e!r}")
                 finally:
                     await c.stop()
+                for line in r.get("server_log") or []:
+                    self.log(f"  server: {line}")
                 self.log(
                     f"  last publish {r.get('last_publish_s')}, status {r.get('status_s')}, "
                     f"{r.get('uris')} uris, VmRSS {r.get('vmrss_mib')} MiB, VmHWM {r.get('vmhwm_mib')} MiB"

@@ -253,6 +253,17 @@ def test_a_missing_reference_definition_target_alone_is_found():
     assert rng(doc, f) == ((7, 2), (7, 15))
 
 
+def test_broken_links_in_fenced_code_are_silent_and_one_beside_them_is_not():
+    code = "```md\n[in](missing-in-code.md)\n```\n\n~~~~\n```\n[deeper](gone.md)\n~~~~\n"
+    _, fs = check_raw(skill_text(body=code), files=frozenset({"SKILL.md"}))
+    assert fs == []
+    doc, fs = check_raw(skill_text(body=code + "\nSee [out](missing-out.md).\n"), files=frozenset({"SKILL.md"}))
+    assert [f.data for f in fs] == [{"target": "missing-out.md", "path": "missing-out.md"}]
+    # An unclosed fence runs to the end: what follows it is code too.
+    _, fs = check_raw(skill_text(body="```\n[a](gone.md)\n\nprose [b](gone2.md)\n"), files=frozenset({"SKILL.md"}))
+    assert fs == []
+
+
 def test_links_to_existing_files_are_silent():
     _, fs = check_raw(skill_text(body="[a](refs/a.md) [b](refs/a.md#part) [c](./refs/)\n"),
                       files=frozenset({"SKILL.md", "refs/a.md", "refs/"}))

@@ -94,6 +94,9 @@ def relative_path(target: str) -> str:
 
     A leading skill-folder placeholder is dropped: the rest is relative to the skill.
     """
+    if not (target.startswith((".", "$", "{")) or target.endswith("/") or "/." in target or "//" in target
+            or "#" in target or "?" in target or "%" in target or "\\" in target):
+        return target  # already what the steps below would make of it (most targets)
     path = target.split("#", 1)[0].split("?", 1)[0]
     path = unquote(path).replace("\\", "/")
     path = _SKILL_DIR_PLACEHOLDER.sub("", path)
@@ -148,9 +151,11 @@ def may_leave_folder(doc: SkillDocument) -> bool:
 def _may_leave(body: str) -> bool:
     if "](" not in body and "]:" not in body:
         return False
+    if ".." not in body and "\\" not in body and "&" not in body and "%" not in body:
+        return False  # no target can hold '..' or decode into it
     for m in _RAW_TARGET.finditer(body):
         raw = m.group(1) if m.group(1) is not None else m.group(2)
-        if not raw:
+        if not raw or (".." not in raw and "\\" not in raw and "&" not in raw and "%" not in raw):
             continue
         if "\\" in raw or "&" in raw or "%" in raw:
             return True

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import os
+import time
 import uuid
 
 from lsprotocol import types as t
@@ -32,7 +33,8 @@ REINDEX_MAX = 200
 PUBLISH_SLICE = 16
 
 
-def _scan_folder(folder: Folder, on_batch=None, cancelled=lambda: False, reuse=None) -> list | None:
+def _scan_folder(folder: Folder, on_batch=None, cancelled=lambda: False, reuse=None,
+                 times: dict[str, float] | None = None) -> list | None:
     """Blocking: discover and check every skill of the folder (runs in a thread).
 
     Results keep only the positions their findings need, not the text: a
@@ -43,8 +45,12 @@ def _scan_folder(folder: Folder, on_batch=None, cancelled=lambda: False, reuse=N
     ``reuse(location)`` returns a result still valid for it (the file and what it
     reads did not change), so a rescan after a checkout re-reads only what changed.
     Returns None when ``cancelled()`` turned true (a newer scan owns the folder).
+    ``times`` receives the seconds discovery took and how many results were reused.
     """
+    t0 = time.perf_counter()
     inventory = discover(folder.path, folder.settings)
+    if times is not None:
+        times["discover"] = times.get("discover", 0.0) + time.perf_counter() - t0
     if cancelled():
         return None
     folder.inventory = inventory
@@ -57,6 +63,8 @@ def _scan_folder(folder: Folder, on_batch=None, cancelled=lambda: False, reuse=N
             results.append(kept)
         else:
             todo.append(loc)
+    if times is not None:
+        times["reused"] = times.get("reused", 0) + len(results)
     workers = os.cpu_count() or 1
     if len(todo) >= PARALLEL_MIN and workers > 1:
         try:
@@ -163,6 +171,9 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
     progress = await _begin(ls, token)
     loop = asyncio.get_running_loop()
     total = 0
+    # Where a scan's time went, logged at its end (the editor's output panel shows it).
+    times: dict[str, float] = {}
+    t_start = time.perf_counter()
 
     def cancelled() -> bool:
         return generation != ls.scan_generation or ls.shutting_down
@@ -185,15 +196,20 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
                         message=f"{name}: {done:,} of {count:,} skills", percentage=pct))
 
             reuse = _reuser(folder, changed)
-            results = await loop.run_in_executor(None, _scan_folder, folder, on_batch, cancelled, reuse)
+            t0, d0 = time.perf_counter(), times.get("discover", 0.0)
+            results = await loop.run_in_executor(None, _scan_folder, folder, on_batch, cancelled, reuse, times)
             if results is None or cancelled():
                 return  # a newer scan (settings or files changed) owns publishing
+            times["check"] = times.get("check", 0.0) + time.perf_counter() - t0 - (times.get("discover", 0.0) - d0)
             old_results = folder.index.results if folder.index is not None else {}
             index = SkillIndex(folder.settings)
             # Cross-skill rules and the skill graph over 10,000 skills: off the event loop.
+            t0 = time.perf_counter()
             await loop.run_in_executor(None, index.rebuild, results)
+            times["cross"] = times.get("cross", 0.0) + time.perf_counter() - t0
             if cancelled():
                 return
+            t0 = time.perf_counter()
             folder.index = index
             folder.scanned = True
             # Open documents override the disk copy in the index.
@@ -216,7 +232,12 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
                     await asyncio.sleep(0)  # let keystrokes in between
                     if cancelled():
                         return
+            times["publish"] = times.get("publish", 0.0) + time.perf_counter() - t0
         publish.status(ls)
+        ls.log(f"scan: {total:,} skills in {time.perf_counter() - t_start:.2f} s (discovery "
+               f"{times.get('discover', 0):.2f}, checks {times.get('check', 0):.2f}, cross-skill "
+               f"{times.get('cross', 0):.2f}, final publish {times.get('publish', 0):.2f}; "
+               f"{int(times.get('reused', 0)):,} results reused)")
         publish.request_refresh(ls)
         if changed is not None:
             ls.rescan_paths -= changed
