@@ -425,7 +425,8 @@ class ServerBench:
 
     async def type_while_scanning(self, c: LspClient, path: Path, text: str) -> dict:
         """One-character edits at the end of a body line of a 200-line document, each timed to its
-        publishDiagnostics, for as long as the workspace scan runs (at most --scan-typing edits)."""
+        publishDiagnostics, for as long as the workspace scan runs (at most --scan-typing edits),
+        one every --scan-typing-interval seconds so the edits cover the whole scan, not its start."""
         uri = uri_of(path)
         lines = text.split("\n")
         li = len(lines) // 2
@@ -448,6 +449,7 @@ class ServerBench:
                 during += 1
             except TimeoutError:
                 pass
+            await asyncio.sleep(max(0.0, self.a.scan_typing_interval - (time.perf_counter() - t0)))
         c.did_close(uri)
         return {"edits": during, **stats_ms(lat)}
 
@@ -639,23 +641,23 @@ class ServerBench:
                         ]
                     )
                 if n == "10000" and s["median_done_s"] is not None:
-                    budgets.append(
-                        [
-                            "10,000-skill scan ≤ 5 s",
-                            f"{s['median_done_s']:.2f} s",
-                            f"{s['median_done_s'] / 5:.2f}× budget",
-                            s["median_done_s"] <= 5,
-                        ]
-                    )
+                    # Issue 13's budgets: complete diagnostics within 3 s of `initialized`,
+                    # server memory ≤ 200 MiB, keystrokes p95 ≤ 5 ms while the scan runs.
+                    after = [x["last_publish_s"] - x["initialize_s"] for x in s["runs"]
+                             if x.get("last_publish_s") is not None and x.get("initialize_s") is not None]
+                    if after:
+                        med = statistics.median(after)
+                        budgets.append(["10,000-skill scan, initialized → complete diagnostics ≤ 3 s",
+                                        f"{med:.2f} s", f"{med / 3:.2f}× budget", med <= 3])
                     hwm = s["max_vmhwm_mib"] or 0
-                    budgets.append(
-                        [
-                            "10,000-skill scan RSS ≤ 250 MiB",
-                            f"{hwm:.0f} MiB (VmHWM)",
-                            f"{hwm / 250:.2f}× budget",
-                            hwm <= 250,
-                        ]
-                    )
+                    budgets.append(["10,000-skill scan, server memory ≤ 200 MiB", f"{hwm:.0f} MiB (VmHWM)",
+                                    f"{hwm / 200:.2f}× budget", hwm <= 200])
+                    typing = [x["typing_while_scanning"] for x in s["runs"] if x.get("typing_while_scanning")]
+                    p95 = [x["p95_ms"] for x in typing if x.get("p95_ms") is not None]
+                    if p95:
+                        budgets.append(["keystroke → diagnostics p95 ≤ 5 ms while the scan runs (200 lines)",
+                                        f"{max(p95):.2f} ms ({sum(x['edits'] for x in typing)} edits)",
+                                        f"{max(p95) / 5:.2f}× budget", max(p95) <= 5])
             L += [
                 md_table(
                     [
@@ -733,6 +735,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run")
     ap.add_argument("--nested", type=float, default=0.0,
                     help="scan phase: share of generated skills in plugins/*/skills/* layouts")
+    ap.add_argument("--scan-typing-interval", type=float, default=0.04,
+                    help="scan phase: seconds between keystrokes (0.04: 25 characters a second)")
     ap.add_argument("--scan-typing", type=int, default=0,
                     help="scan phase: time up to this many keystrokes in a 200-line document while the scan runs")
     a = ap.parse_args(argv)

@@ -152,7 +152,11 @@ def laid_out(request):
         yield laid
 
 
-@pytest.fixture(params=[c for c in CAPTURES if c.parent.name.startswith("codex@")], ids=_id)
+# Codex cases with skills in one root only: with home roots too (`every-root`,
+# `same-name-two-roots`) the release orders its table by root, which the other catalog
+# test covers with the roots given explicitly.
+@pytest.fixture(params=[c for c in CAPTURES if c.parent.name.startswith("codex@")
+                        and not (layout.CASES / c.name / "home").exists()], ids=_id)
 def codex_laid_out(request):
     with _lay_out(request.param) as laid:
         yield laid
@@ -189,8 +193,7 @@ def test_codex_default_roots_and_system_skills_match_capture(codex_laid_out, mon
     one project root."""
     folder, meta, workspace, home = codex_laid_out
     records = _records(listing_roots("codex", workspace, home))
-    if len({r.root for r in records}) != 1:
-        pytest.skip("several roots: the release's table order is not the records' order")
+    assert len({r.root for r in records}) == 1
     monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
     text = get_dialect("codex").render_catalog(records)
     assert layout.normalise(text, workspace, home) == (folder / "catalog.txt").read_text(encoding="utf-8")
