@@ -59,6 +59,21 @@ def test_trailing_blanks_at_the_end_of_a_file_without_frontmatter():
                                                       (((2, 1), (2, 3)), "trailing whitespace")]
 
 
+@pytest.mark.parametrize("text, blank", [
+    ("# T\nend ", " "),  # the last line, no line break after it
+    ("# T\nend\t", "\t"),
+    ("# T\nform\f\nnext\n", "\f"),  # form feed and vertical tab are blanks too
+    ("# T\nvtab\v\nnext\n", "\v"),
+    ("# T\rtab\t\rnext\r", "\t"),  # CR line breaks
+    ("# T\r\nspace \r\nnext\r\n", " "),
+])
+def test_each_kind_of_trailing_blank_is_found_alone(text: str, blank: str):
+    # One trailing blank per file, so the cheap pre-test in front of the scan must see each kind.
+    doc, fs = check(text)
+    [f] = [f for f in fs if f.code == "TRAILING_WHITESPACE"]
+    assert doc.text[f.start:f.end] == blank
+
+
 def test_trailing_blanks_inside_a_fenced_block_are_left_alone_but_not_after_it():
     body = "```py\nx = 1  \ny = 2 \n```\nafter \n"
     doc, fs = body_findings(body, "TRAILING_WHITESPACE")
@@ -262,6 +277,14 @@ def test_broken_links_in_fenced_code_are_silent_and_one_beside_them_is_not():
     # An unclosed fence runs to the end: what follows it is code too.
     _, fs = check_raw(skill_text(body="```\n[a](gone.md)\n\nprose [b](gone2.md)\n"), files=frozenset({"SKILL.md"}))
     assert fs == []
+
+
+@pytest.mark.parametrize("target, path", [("nope/", "nope"), ("refs//gone.md", "refs/gone.md"),
+                                          ("./gone.md", "gone.md"), ("refs/./x/../gone.md", "refs/gone.md")])
+def test_a_broken_link_names_the_normalised_path(target: str, path: str):
+    _, fs = check_raw(skill_text(body=f"[a]({target})\n"), files=frozenset({"SKILL.md", "refs/"}))
+    assert [f.data for f in fs] == [{"target": target, "path": path}]
+    assert base_message(fs[0]) == f"link target '{path}' does not exist in the skill folder"
 
 
 def test_links_to_existing_files_are_silent():
