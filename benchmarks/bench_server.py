@@ -432,6 +432,7 @@ class ServerBench:
         li = len(lines) // 2
         c.did_open(uri, text, 1)
         lat: list[float] = []
+        sent: list[float] = []
         during = 0
         for k in range(self.a.scan_typing):
             scanning = not any(m == "skillLsp/status" and isinstance(p, dict) and p.get("scanning") is False
@@ -446,12 +447,15 @@ class ServerBench:
             try:
                 t, _ = await c.wait(fut, self.a.edit_timeout)
                 lat.append(t - t0)
+                sent.append(t0)
                 during += 1
             except TimeoutError:
                 pass
             await asyncio.sleep(max(0.0, self.a.scan_typing_interval - (time.perf_counter() - t0)))
         c.did_close(uri)
-        return {"edits": during, **stats_ms(lat)}
+        # Each edit's send time (s since spawn) and latency (ms): where in the scan the slow ones fall.
+        return {"edits": during, **stats_ms(lat), "timeline": [(round(t - c.t_spawn, 3), round(x * 1000, 2))
+                                                               for t, x in zip(sent, lat, strict=True)]}
 
     async def scan(self) -> None:
         out: dict = {}

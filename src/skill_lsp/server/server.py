@@ -33,6 +33,7 @@ class SkillLanguageServer(LanguageServer):
         self.state = State()
         self.pull_mode = False  # the client pulls diagnostics (and can be asked to re-pull)
         self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.last_edit = float("-inf")  # time.monotonic() of the newest didChange
         self.scan_generation = 0
         self.scanning = False
         self.rescan_paths: set[str] = set()  # named by file events since the last complete scan
