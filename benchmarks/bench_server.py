@@ -460,10 +460,13 @@ class ServerBench:
     async def scan(self) -> None:
         out: dict = {}
         for n in [int(x) for x in self.a.scan_sizes.split(",") if x]:
-            ws = self.a.work / f"ws-{n}-s{self.a.seed}"
-            if self.a.nested:
-                ws = self.a.work / f"ws-{n}-s{self.a.seed}-nested{self.a.nested}"
-            gen_workspace.generate(n, ws, seed=self.a.seed, nested=self.a.nested)
+            if self.a.scan_workspace is not None:
+                ws = self.a.scan_workspace  # a given folder (e.g. real skills), used as it is
+            else:
+                ws = self.a.work / f"ws-{n}-s{self.a.seed}"
+                if self.a.nested:
+                    ws = self.a.work / f"ws-{n}-s{self.a.seed}-nested{self.a.nested}"
+                gen_workspace.generate(n, ws, seed=self.a.seed, nested=self.a.nested)
             typing_doc = make_doc(ws / "bench-typing", "typing-200", 200, seed=200) if self.a.scan_typing else None
             runs = []
             for rep in range(self.a.scan_reps):
@@ -739,6 +742,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run")
     ap.add_argument("--nested", type=float, default=0.0,
                     help="scan phase: share of generated skills in plugins/*/skills/* layouts")
+    ap.add_argument("--scan-workspace", type=Path, default=None,
+                    help="scan phase: this folder instead of a generated workspace (--scan-sizes names its size)")
     ap.add_argument("--scan-typing-interval", type=float, default=0.04,
                     help="scan phase: seconds between keystrokes (0.04: 25 characters a second)")
     ap.add_argument("--scan-typing", type=int, default=0,
