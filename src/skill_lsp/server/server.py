@@ -34,6 +34,9 @@ class SkillLanguageServer(LanguageServer):
         self.pull_mode = False  # the client pulls diagnostics (and can be asked to re-pull)
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.last_edit = float("-inf")  # time.monotonic() of the newest didChange
+        # False from `initialize` until the client's configuration is read (when it can be
+        # asked): open documents are not published with defaults that its settings change.
+        self.settings_ready = True
         self.scan_generation = 0
         self.scanning = False
         self.rescan_paths: set[str] = set()  # named by file events since the last complete scan

@@ -9,7 +9,7 @@ from lsprotocol import types as t
 
 from ...engine.discover import Inventory, watch_globs
 from ..server import SkillLanguageServer, guarded
-from ..services.sync import reload_settings, settings_section
+from ..services.sync import refresh, reload_settings, settings_section
 from ..state import Folder
 from ..uris import uri_to_path
 
@@ -39,8 +39,8 @@ def register(server: SkillLanguageServer) -> None:
         ws = caps.workspace
         # Pull only where the server can ask for a re-pull: without refresh support
         # (Neovim 0.11) settings changes and cross-skill updates would stay stale.
-        refresh = bool(ws and ws.diagnostics and ws.diagnostics.refresh_support)
-        ls.pull_mode = bool(td and td.diagnostic) and refresh
+        can_refresh = bool(ws and ws.diagnostics and ws.diagnostics.refresh_support)
+        ls.pull_mode = bool(td and td.diagnostic) and can_refresh
         if not ls.pull_mode:
             # Capabilities are computed after this handler: a push-only client must not see
             # a diagnosticProvider (Neovim would pull too and show everything twice).
@@ -52,6 +52,11 @@ def register(server: SkillLanguageServer) -> None:
             problems += f.apply(state.init_options, None)
         if problems:
             ls.show("skill-lsp settings: " + "; ".join(dict.fromkeys(problems)))
+        # A client that answers workspace/configuration gets its open documents published once,
+        # with its settings (Emacs showed TRAILING_WHITESPACE change severity a moment after opening).
+        if ws and ws.configuration:
+            ls.settings_ready = False
+            asyncio.get_event_loop().call_later(SETTINGS_WAIT_S, _settings_ready_anyway, ls)
 
     @server.feature(t.INITIALIZED)
     @guarded()
@@ -88,6 +93,18 @@ def register(server: SkillLanguageServer) -> None:
         for timer in ls.timers.values():
             timer.cancel()
         ls.timers.clear()
+
+
+# Without `initialized` (or with a client that never answers configuration), open documents
+# are published with the settings known this long after `initialize`.
+SETTINGS_WAIT_S = 10.0
+
+
+def _settings_ready_anyway(ls: SkillLanguageServer) -> None:
+    if not ls.settings_ready:
+        ls.settings_ready = True
+        for uri in list(ls.state.docs):
+            refresh(ls, uri)
 
 
 def _warm_imports() -> None:

@@ -69,8 +69,8 @@ def closed_diagnostics(ls: SkillLanguageServer, result: SkillResult, *, as_json:
 
 def publish_open(ls: SkillLanguageServer, uri: str) -> None:
     od = ls.state.docs.get(uri)
-    if od is None or ls.pull_mode:
-        return
+    if od is None or ls.pull_mode or not ls.settings_ready:
+        return  # (not ready: published when the client's settings are read)
     diags = open_diagnostics(ls, od)
     ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=diags, version=od.version))
 

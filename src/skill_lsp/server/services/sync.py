@@ -421,6 +421,7 @@ async def reload_settings(ls: SkillLanguageServer, *, rescan: bool, pushed: obje
     if problems:
         ls.show("skill-lsp settings: " + "; ".join(dict.fromkeys(problems)))
     state.analyses.clear()
+    ls.settings_ready = True
     for uri in list(state.docs):
         refresh(ls, uri)  # open documents first: they are what the author is looking at
     if rescan and state.folders:

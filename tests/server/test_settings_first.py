@@ -1,0 +1,69 @@
+"""A document opened right after start-up is published once, with the editor's settings.
+
+The server reads the client's configuration (workspace/configuration) after `initialized`;
+a didOpen that arrives meanwhile used to be published with the defaults first, so the
+editor showed a finding change severity a moment later (seen in Emacs with eglot).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest_lsp
+from lsprotocol import types as t
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from .conftest import uri, wait_for
+
+TEXT = "---\nname: spaced\ndescription: Trailing blanks. Use when testing.\n---\nA line with a blank \n"
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "skill_lsp", "serve"]))
+async def client(lsp_client: LanguageClient, tmp_path: Path):
+    lsp_client.published = []  # type: ignore[attr-defined]
+
+    features = lsp_client.protocol.fm.features
+    default_publish = features[t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def on_diagnostics(params: t.PublishDiagnosticsParams) -> None:
+        lsp_client.published.append(params)  # type: ignore[attr-defined]
+        default_publish(params)
+
+    features[t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_diagnostics  # every publish, not the latest
+
+    @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
+    def on_register(params: t.RegistrationParams) -> None:
+        return None
+
+    lsp_client.scans_done = 0  # type: ignore[attr-defined]
+
+    @lsp_client.feature("skillLsp/status")
+    def on_status(params) -> None:
+        if not getattr(params, "scanning", True):
+            lsp_client.scans_done += 1  # type: ignore[attr-defined]
+
+    lsp_client.set_configuration({"debounceMs": 0, "severity": {"TRAILING_WHITESPACE": "error"}},
+                                 section="skillLsp")
+    (tmp_path / "skills" / "spaced").mkdir(parents=True)
+    lsp_client.root = tmp_path  # type: ignore[attr-defined]
+    caps = client_capabilities("neovim@v0.11.0")  # pushes diagnostics, answers workspace/configuration
+    assert caps.workspace is not None and caps.workspace.configuration
+    await lsp_client.initialize_session(t.InitializeParams(
+        capabilities=caps, workspace_folders=[t.WorkspaceFolder(uri=uri(tmp_path), name="ws")]))
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+async def test_a_document_opened_before_the_settings_arrive_is_published_with_them(client):
+    path = client.root / "skills" / "spaced" / "SKILL.md"
+    path.write_text(TEXT, encoding="utf-8")
+    doc = uri(path)
+    # Sent right after `initialized`, while the server still waits for the configuration.
+    client.text_document_did_open(t.DidOpenTextDocumentParams(
+        text_document=t.TextDocumentItem(uri=doc, language_id="markdown", version=1, text=TEXT)))
+    # The settings are read and the first scan is over: every publish of the file is in.
+    await wait_for(lambda: client.scans_done and any(p.uri == doc for p in client.published))
+    mine = [p for p in client.published if p.uri == doc]
+    severities = {(d.code, d.severity) for p in mine for d in p.diagnostics}
+    assert severities == {("TRAILING_WHITESPACE", t.DiagnosticSeverity.Error)}
