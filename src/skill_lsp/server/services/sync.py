@@ -250,6 +250,10 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
                         return
                     turn = time.perf_counter()
             times["publish"] = times.get("publish", 0.0) + time.perf_counter() - t0
+            # The new index lives until the next scan: set aside without a collection. Frozen
+            # objects are still freed by reference counting; only a cycle that was alive at a
+            # freeze stays (the results hold none).
+            gc.freeze()
         publish.status(ls)
         ls.log(f"scan: {total:,} skills in {time.perf_counter() - t_start:.2f} s (discovery "
                f"{times.get('discover', 0):.2f}, checks {times.get('check', 0):.2f}, cross-skill "
