@@ -62,23 +62,27 @@ def diagnostics_for(client: LanguageClient, doc_uri: str, version: int | None = 
     return None
 
 
+def keep_every_publish(lsp_client: LanguageClient) -> list[t.PublishDiagnosticsParams]:
+    """Every publishDiagnostics the client receives (with its version), not only the latest per URI."""
+    published: list[t.PublishDiagnosticsParams] = []
+    features = lsp_client.protocol.fm.features
+    default_publish = features[t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def on_diagnostics(params: t.PublishDiagnosticsParams) -> None:
+        published.append(params)
+        default_publish(params)
+
+    features[t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_diagnostics
+    return published
+
+
 @pytest_lsp.fixture(
     config=ClientServerConfig(server_command=[sys.executable, "-m", "skill_lsp", "serve"]),
     params=CLIENTS,
 )
 async def client(request, lsp_client: LanguageClient, workspace: Path):
-    lsp_client.diagnostics_history = []  # type: ignore[attr-defined]
+    lsp_client.diagnostics_history = keep_every_publish(lsp_client)  # type: ignore[attr-defined]
     lsp_client.notifications_seen = []  # type: ignore[attr-defined]
-
-    features = lsp_client.protocol.fm.features
-    default_publish = features[t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
-
-    def on_diagnostics(params: t.PublishDiagnosticsParams) -> None:
-        lsp_client.diagnostics_history.append(params)  # type: ignore[attr-defined]
-        default_publish(params)
-
-    # Keep every publication (with its version), not only the latest per URI.
-    features[t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_diagnostics
 
     @lsp_client.feature("skillLsp/status")
     def on_status(params) -> None:

@@ -14,23 +14,14 @@ import pytest_lsp
 from lsprotocol import types as t
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from .conftest import uri, wait_for
+from .conftest import keep_every_publish, uri, wait_for
 
 TEXT = "---\nname: spaced\ndescription: Trailing blanks. Use when testing.\n---\nA line with a blank \n"
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "skill_lsp", "serve"]))
 async def client(lsp_client: LanguageClient, tmp_path: Path):
-    lsp_client.published = []  # type: ignore[attr-defined]
-
-    features = lsp_client.protocol.fm.features
-    default_publish = features[t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
-
-    def on_diagnostics(params: t.PublishDiagnosticsParams) -> None:
-        lsp_client.published.append(params)  # type: ignore[attr-defined]
-        default_publish(params)
-
-    features[t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_diagnostics  # every publish, not the latest
+    lsp_client.published = keep_every_publish(lsp_client)  # type: ignore[attr-defined]
 
     @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
     def on_register(params: t.RegistrationParams) -> None:
