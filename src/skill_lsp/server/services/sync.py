@@ -232,7 +232,10 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
             # Publish what has findings, and clear what had them; a clean file never published
             # stays quiet, and one whose findings are what the client already has is not sent again.
             todo = []
-            for path in sorted(set(old_results) | {p for p, r in index.results.items() if r.findings or r.cross or r.graph}):
+            # A pulling client asks for what it shows (request_refresh below): nothing to push.
+            candidates = () if ls.pull_mode else sorted(
+                set(old_results) | {p for p, r in index.results.items() if r.findings or r.cross or r.graph})
+            for path in candidates:
                 r = index.results.get(path)
                 if r is not None and path_to_uri(path) not in ls.state.docs and not _changed(r, old_results.get(path),
                                                                                               path in published):
