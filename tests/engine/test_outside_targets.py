@@ -32,7 +32,6 @@ def test_outside_is_empty_without_links_out(tmp_path: Path) -> None:
     assert check_file(str(skill / "SKILL.md"), Settings()).slim(keep_text=False).outside == ()
 
 
-
 @pytest.mark.parametrize("link", ["[a](&#46;&#46;/alpha/SKILL.md)", "[a](\\.\\./alpha/SKILL.md)",
                                   "[a](&period;./alpha/SKILL.md)"])
 def test_outside_and_link_mentions_see_targets_the_parse_decodes(tmp_path: Path, link: str) -> None:
