@@ -289,13 +289,17 @@ def test_a_short_stem_is_not_enough(tmp_path: Path):
     assert [f.data for f in fs] == [{"path": "scripts/run.sh"}]
 
 
-def test_a_skill_without_frontmatter_anchors_on_its_first_line(tmp_path: Path):
-    p = write_skill(tmp_path, "deploy", "# Deploy\n\nRun it.\n")
+@pytest.mark.parametrize("text, anchor", [
+    ("# Deploy\n\nRun it.\n", (0, 8)),  # no frontmatter: the first line
+    ("\n# Deploy\n", (0, 1)),  # an empty first line: one character, never an empty range
+])
+def test_a_skill_without_frontmatter_anchors_on_its_first_line(tmp_path: Path, text: str, anchor: tuple[int, int]):
+    p = write_skill(tmp_path, "deploy", text)
     (p.parent / "assets").mkdir()
     (p.parent / "assets" / "logo.png").write_text("x")
     r = check_file(str(p), Settings(profile="claude-code"))
     [f] = [f for f in r.findings if f.code == "UNREFERENCED_FILE"]
-    assert (f.start, f.end) == (0, 8)
+    assert (f.start, f.end) == anchor
 
 
 @pytest.mark.parametrize("profile", ["skill-tool", "dsh", "codex"])
@@ -432,12 +436,3 @@ def test_the_anchor_is_the_opening_fence_after_a_byte_order_mark(tmp_path: Path)
     doc, fs = check(text, path=str(p), on_disk=True, profile="claude-code")
     [f] = [f for f in fs if f.code == "UNREFERENCED_FILE"]
     assert (f.start, f.end) == (1, 4) and doc.text[f.start:f.end] == "---"
-
-
-def test_the_anchor_of_a_skill_whose_first_line_is_empty_is_one_character(tmp_path: Path):
-    p = write_skill(tmp_path, "deploy", "\n# Deploy\n")
-    (p.parent / "assets").mkdir()
-    (p.parent / "assets" / "logo.png").write_text("x")
-    r = check_file(str(p), Settings(profile="claude-code"))
-    [f] = [f for f in r.findings if f.code == "UNREFERENCED_FILE"]
-    assert (f.start, f.end) == (0, 1)

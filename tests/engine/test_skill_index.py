@@ -59,7 +59,8 @@ def from_scratch(ws: Workspace) -> dict[str, list[str]]:
     return {os.path.relpath(os.path.dirname(r.path), ws.tmp): codes(r.cross) for r in sorted(results, key=lambda r: r.path)}
 
 
-def test_rebuild_links_every_skill(tmp_path: Path):
+def three_demos(tmp_path: Path) -> tuple[Workspace, SkillIndex]:
+    """`demo` twice in root a, once in root b, and a broken skill in b: indexed."""
     ws = Workspace(tmp_path)
     ws.write("a/demo", skill_text("demo"))
     ws.write("a/copy", skill_text("demo"))
@@ -67,6 +68,11 @@ def test_rebuild_links_every_skill(tmp_path: Path):
     ws.write("b/broken", "# no frontmatter\n")
     index = SkillIndex(ws.settings)
     index.rebuild(ws.all())
+    return ws, index
+
+
+def test_rebuild_links_every_skill(tmp_path: Path):
+    ws, index = three_demos(tmp_path)
     assert findings(index, ws) == from_scratch(ws) == {
         "a/copy": ["DUPLICATE_NAME"], "a/demo": ["DUPLICATE_NAME"], "b/broken": [], "b/demo": ["SHADOWED"]}
     # Rebuilding again starts over: no finding twice, none left from before.
@@ -158,13 +164,7 @@ def test_a_skill_that_breaks_leaves_the_catalog(tmp_path: Path):
 
 
 def test_removing_a_skill(tmp_path: Path):
-    ws = Workspace(tmp_path)
-    ws.write("a/demo", skill_text("demo"))
-    ws.write("a/copy", skill_text("demo"))
-    ws.write("b/demo", skill_text("demo"))
-    ws.write("b/broken", "# no frontmatter\n")
-    index = SkillIndex(ws.settings)
-    index.rebuild(ws.all())
+    ws, index = three_demos(tmp_path)
     path = ws.path("a/copy")
     os.remove(path)
     assert ws.rel(index.remove(path)) == {"a/demo"}

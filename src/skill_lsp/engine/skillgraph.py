@@ -56,7 +56,7 @@ def defines_name(r: SkillResult) -> bool:
 
 
 def unknown_findings(r: SkillResult, names: Counter[str] | set[str], settings: Settings,
-                     near_cache: dict[str, list[str]] | None = None) -> list[Finding]:
+                     near_cache: dict[str, list[str]]) -> list[Finding]:
     """UNKNOWN_SKILL findings of one result; ``near_cache`` (name -> candidates) is shared
     across the results of one pass over an unchanged set of names."""
     from .workspace import apply_settings  # noqa: PLC0415 - workspace imports this module
@@ -65,11 +65,8 @@ def unknown_findings(r: SkillResult, names: Counter[str] | set[str], settings: S
     for m in r.mentions:
         if m.kind not in NAMED or not m.strict or m.name in names:
             continue
-        if near_cache is None:
-            near = candidates(m.name, names)
-        elif m.name in near_cache:
-            near = near_cache[m.name]
-        else:
+        near = near_cache.get(m.name)
+        if near is None:
             near = near_cache[m.name] = candidates(m.name, names)
         if not near:
             continue

@@ -16,7 +16,7 @@ import uuid
 
 from lsprotocol import types as t
 
-from ...engine.discover import discover
+from ...engine.discover import Inventory, discover
 from ...engine.workspace import SkillIndex, check_file, check_job
 from ..server import SkillLanguageServer
 from ..state import Folder
@@ -40,8 +40,8 @@ TYPING_S = 0.5
 TYPING_PACE_S = 0.005
 
 
-def _scan_folder(folder: Folder, on_batch=None, cancelled=lambda: False, reuse=None,
-                 times: dict[str, float] | None = None) -> list | None:
+def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancelled=lambda: False,
+                 reuse=None) -> list | None:
     """Blocking: discover and check every skill of the folder (runs in a thread).
 
     Results keep only the positions their findings need, not the text: a
@@ -52,12 +52,19 @@ def _scan_folder(folder: Folder, on_batch=None, cancelled=lambda: False, reuse=N
     ``reuse(location)`` returns a result still valid for it (the file and what it
     reads did not change), so a rescan after a checkout re-reads only what changed.
     Returns None when ``cancelled()`` turned true (a newer scan owns the folder).
-    ``times`` receives the seconds discovery took and how many results were reused.
+    ``times`` adds up the seconds of discovery and of the checks, and the results reused.
     """
     t0 = time.perf_counter()
     inventory = discover(folder.path, folder.settings)
-    if times is not None:
-        times["discover"] = times.get("discover", 0.0) + time.perf_counter() - t0
+    t1 = time.perf_counter()
+    times["discover"] = times.get("discover", 0.0) + t1 - t0
+    try:
+        return _check_inventory(folder, inventory, times, on_batch, cancelled, reuse)
+    finally:
+        times["check"] = times.get("check", 0.0) + time.perf_counter() - t1
+
+
+def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, float], on_batch, cancelled, reuse) -> list | None:
     if cancelled():
         return None
     folder.inventory = inventory
@@ -70,8 +77,7 @@ def _scan_folder(folder: Folder, on_batch=None, cancelled=lambda: False, reuse=N
             results.append(kept)
         else:
             todo.append(loc)
-    if times is not None:
-        times["reused"] = times.get("reused", 0) + len(results)
+    times["reused"] = times.get("reused", 0) + len(results)
     workers = os.cpu_count() or 1
     if len(todo) >= PARALLEL_MIN and workers > 1:
         try:
@@ -208,11 +214,9 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
                         message=f"{name}: {done:,} of {count:,} skills", percentage=pct))
 
             reuse = _reuser(folder, changed)
-            t0, d0 = time.perf_counter(), times.get("discover", 0.0)
-            results = await loop.run_in_executor(None, _scan_folder, folder, on_batch, cancelled, reuse, times)
+            results = await loop.run_in_executor(None, _scan_folder, folder, times, on_batch, cancelled, reuse)
             if results is None or cancelled():
                 return  # a newer scan (settings or files changed) owns publishing
-            times["check"] = times.get("check", 0.0) + time.perf_counter() - t0 - (times.get("discover", 0.0) - d0)
             old_results = folder.index.results if folder.index is not None else {}
             index = SkillIndex(folder.settings)
             # Cross-skill rules and the skill graph over 10,000 skills: off the event loop.
