@@ -14,6 +14,14 @@ sys.path.insert(0, os.path.dirname(__file__))
 from helpers import write_skill  # noqa: E402
 
 
+@pytest.fixture(scope="session", autouse=True)
+def result_cache_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Servers and checks the tests start keep their result cache here, not in ~/.cache."""
+    home = tmp_path_factory.mktemp("result-cache")
+    os.environ["SKILL_LSP_CACHE_DIR"] = str(home)
+    return home
+
+
 @pytest.fixture
 def make_skill(tmp_path: Path) -> Callable[..., Path]:
     """``make_skill(folder, text, root=".agents/skills")`` writes ``tmp_path/root/folder/SKILL.md``."""

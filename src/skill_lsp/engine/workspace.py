@@ -156,10 +156,17 @@ def context_for(settings: Settings, skill_dir: str | None, skill_md: str | None 
 
 
 def check_text(text: str, path: str, settings: Settings, *, on_disk: bool = True,
-               decode_issue: document.DecodeIssue | None = None) -> tuple[document.SkillDocument, list[Finding]]:
-    """Parse and check one SKILL.md text. ``on_disk`` enables folder-relative checks (links, license files)."""
+               decode_issue: document.DecodeIssue | None = None,
+               seen: dict[str, bool] | None = None) -> tuple[document.SkillDocument, list[Finding]]:
+    """Parse and check one SKILL.md text. ``on_disk`` enables folder-relative checks (links, license files).
+
+    ``seen`` receives every path existence the checks looked up (relative to the skill
+    folder) and what they found: what a cached result depends on beyond its folder.
+    """
     doc = document.parse(text, path, decode_issue)
     ctx = context_for(settings, os.path.dirname(path) if on_disk and path else None, path or None)
+    if seen is not None:
+        ctx._exists = seen
     return doc, apply_settings(rules.check(doc, ctx), settings)
 
 
@@ -188,8 +195,12 @@ def _decode_prefix(data: bytes, size: int) -> tuple[str, document.DecodeIssue | 
     return document.decode(data)
 
 
-def check_file(path: str, settings: Settings, location: Location | None = None) -> SkillResult:
-    """Read and check one SKILL.md on disk. Read failures and fence problems are findings."""
+def check_file(path: str, settings: Settings, location: Location | None = None,
+               seen: dict[str, bool] | None = None) -> SkillResult:
+    """Read and check one SKILL.md on disk. Read failures and fence problems are findings.
+
+    ``seen``: as for ``check_text``.
+    """
     if location is not None and location.problem is not None:
         code, message = location.problem
         return SkillResult(path, None, apply_settings([make(code, message, 0, 0)], settings), location)
@@ -198,7 +209,7 @@ def check_file(path: str, settings: Settings, location: Location | None = None) 
     except ReadError as exc:
         return SkillResult(path, None, apply_settings([make(exc.code, exc.message, 0, 0)], settings), location)
     text, issue = _decode_prefix(data, size)
-    doc, findings = check_text(text, path, settings, decode_issue=issue)
+    doc, findings = check_text(text, path, settings, decode_issue=issue, seen=seen)
     if location is not None and location.root_index < 0 and not _under_a_skills_folder(path):
         findings = [_fragment(f) if f.code == "MISSING_FRONTMATTER" else f for f in findings]
     if size > len(data):

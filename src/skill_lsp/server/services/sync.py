@@ -11,13 +11,15 @@ import asyncio
 import copy
 import gc
 import os
+import pickle
 import time
 import uuid
 
 from lsprotocol import types as t
 
 from ...engine.discover import Inventory, discover
-from ...engine.workspace import SkillIndex, check_file, check_job
+from ...engine.resultcache import ResultCache, check_stamped_job, open_cache
+from ...engine.workspace import SkillIndex, check_file
 from ..server import SkillLanguageServer
 from ..state import Folder
 from ..uris import path_to_uri
@@ -41,7 +43,7 @@ TYPING_PACE_S = 0.005
 
 
 def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancelled=lambda: False,
-                 reuse=None) -> list | None:
+                 reuse=None, cache: ResultCache | None = None, fresh: dict | None = None) -> list | None:
     """Blocking: discover and check every skill of the folder (runs in a thread).
 
     Results keep only the positions their findings need, not the text: a
@@ -51,6 +53,8 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
     run at lower priority so the editor's own requests keep their latency.
     ``reuse(location)`` returns a result still valid for it (the file and what it
     reads did not change), so a rescan after a checkout re-reads only what changed.
+    ``cache`` holds results of earlier sessions (used while their stamps hold);
+    ``fresh`` receives what to store in it for each skill checked anew.
     Returns None when ``cancelled()`` turned true (a newer scan owns the folder).
     ``times`` adds up the seconds of discovery and of the checks, and the results reused.
     """
@@ -59,12 +63,14 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
     t1 = time.perf_counter()
     times["discover"] = times.get("discover", 0.0) + t1 - t0
     try:
-        return _check_inventory(folder, inventory, times, on_batch, cancelled, reuse)
+        return _check_inventory(folder, inventory, times, on_batch, cancelled, reuse, cache,
+                                {} if fresh is None else fresh)
     finally:
         times["check"] = times.get("check", 0.0) + time.perf_counter() - t1
 
 
-def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, float], on_batch, cancelled, reuse) -> list | None:
+def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, float], on_batch, cancelled, reuse,
+                     cache: ResultCache | None, fresh: dict) -> list | None:
     if cancelled():
         return None
     folder.inventory = inventory
@@ -78,18 +84,39 @@ def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, floa
         else:
             todo.append(loc)
     times["reused"] = times.get("reused", 0) + len(results)
+    if cache is None:
+        cache = ResultCache(None, ("", ""))
+    elif reuse is None and not cache.loaded:
+        t0 = time.perf_counter()
+        cache.load(pause=_let_others_run)
+        times["cache"] = times.get("cache", 0.0) + time.perf_counter() - t0
+    work = [(loc, folder.settings, cache.stamp_for(loc)) for loc in todo]
+
+    def take(loc, stamp, payload) -> None:
+        if payload is None:
+            results.append(cache.result(loc))
+            times["cached"] = times.get("cached", 0) + 1
+        else:
+            results.append(pickle.loads(payload))
+            fresh[loc.path] = (loc, stamp, payload) if stamp is not None else None
+
     workers = os.cpu_count() or 1
     if len(todo) >= PARALLEL_MIN and workers > 1:
         try:
-            return _scan_parallel(todo, folder, workers, results, on_batch, cancelled)
+            return _scan_parallel(work, folder, workers, results, take, on_batch, cancelled)
         except Exception:  # noqa: BLE001 - no processes (sandbox, limits): scan in this thread
             del results[len(locations) - len(todo):]
-    for loc in todo:
+            fresh.clear()
+    for job in work:
         if cancelled():
             return None
-        results.append(check_file(loc.path, folder.settings, loc).slim(keep_text=False))
+        take(job[0], *check_stamped_job(job))
         _batch(results, len(locations), on_batch)
     return results
+
+
+def _let_others_run() -> None:
+    time.sleep(0)  # releases the GIL: a keystroke's handler runs between two cache shards
 
 
 def _batch(results: list, total: int, on_batch) -> None:
@@ -99,13 +126,12 @@ def _batch(results: list, total: int, on_batch) -> None:
         on_batch(results[(n - 1) // PROGRESS_EVERY * PROGRESS_EVERY:], n, total)
 
 
-def _scan_parallel(todo: list, folder: Folder, workers: int, results: list, on_batch=None,
+def _scan_parallel(work: list, folder: Folder, workers: int, results: list, take, on_batch=None,
                    cancelled=lambda: False) -> list | None:
     import multiprocessing  # noqa: PLC0415
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
 
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    work = [(loc, folder.settings, False) for loc in todo]
     total = len(results) + len(work)
     # Small chunks: the pool's result thread unpickles a whole chunk at once holding the GIL
     # (625 results took ~30 ms: a keystroke waited for it); 16 take well under a millisecond.
@@ -113,10 +139,10 @@ def _scan_parallel(todo: list, folder: Folder, workers: int, results: list, on_b
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
                                initializer=_lower_priority)
     try:
-        for result in pool.map(check_job, work, chunksize=chunk):
+        for job, (stamp, payload) in zip(work, pool.map(check_stamped_job, work, chunksize=chunk), strict=True):
             if cancelled():
                 return None
-            results.append(result)
+            take(job[0], stamp, payload)
             _batch(results, total, on_batch)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
@@ -214,7 +240,10 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
                         message=f"{name}: {done:,} of {count:,} skills", percentage=pct))
 
             reuse = _reuser(folder, changed)
-            results = await loop.run_in_executor(None, _scan_folder, folder, times, on_batch, cancelled, reuse)
+            cache = open_cache(folder.path, folder.settings)
+            fresh: dict = {}
+            results = await loop.run_in_executor(None, _scan_folder, folder, times, on_batch, cancelled, reuse,
+                                                 cache, fresh)
             if results is None or cancelled():
                 return  # a newer scan (settings or files changed) owns publishing
             old_results = folder.index.results if folder.index is not None else {}
@@ -257,6 +286,11 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
                         return
                     turn = time.perf_counter()
             times["publish"] = times.get("publish", 0.0) + time.perf_counter() - t0
+            if cache is not None:
+                # After publishing: the next start's speed waits, the diagnostics do not.
+                t0 = time.perf_counter()
+                await loop.run_in_executor(None, cache.save, list(index.results), fresh, _let_others_run)
+                times["save"] = times.get("save", 0.0) + time.perf_counter() - t0
             # The new index lives until the next scan: set aside without a collection. Frozen
             # objects are still freed by reference counting; only a cycle that was alive at a
             # freeze stays (the results hold none).
@@ -264,8 +298,9 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
         publish.status(ls)
         ls.log(f"scan: {total:,} skills in {time.perf_counter() - t_start:.2f} s (discovery "
                f"{times.get('discover', 0):.2f}, checks {times.get('check', 0):.2f}, cross-skill "
-               f"{times.get('cross', 0):.2f}, final publish {times.get('publish', 0):.2f}; "
-               f"{int(times.get('reused', 0)):,} results reused)")
+               f"{times.get('cross', 0):.2f}, final publish {times.get('publish', 0):.2f}, cache read "
+               f"{times.get('cache', 0):.2f} and write {times.get('save', 0):.2f}; {int(times.get('reused', 0)):,} "
+               f"results reused, {int(times.get('cached', 0)):,} from the cache)")
         publish.request_refresh(ls)
         if changed is not None:
             ls.rescan_paths -= changed

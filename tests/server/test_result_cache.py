@@ -1,0 +1,93 @@
+"""Reopening a workspace: results of the last session are used while nothing they read changed.
+
+The oracle is `check --format json`, which never reads the cache: after files changed
+between two sessions, the second session's diagnostics still equal it, and only the
+skills the change reached were checked again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from skill_lsp.engine import resultcache
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+import bench_churn  # noqa: E402
+import gen_workspace  # noqa: E402
+from _common import skill_lsp_cmd  # noqa: E402
+from lsp_client import LspClient  # noqa: E402
+
+LINKER = """---
+name: linker
+description: Links out of its folder. Use when testing the result cache.
+---
+# Linker
+
+Read [the notes](../../shared/notes.md) first.
+"""
+_LOG = re.compile(r"scan: ([\d,]+) skills .*?([\d,]+) from the cache\)")
+
+
+async def _session(ws: Path, env: dict, timeout: float = 90) -> tuple[set, int, int]:
+    """Open ``ws``, wait for the scan, return (published findings, skills, results from the cache)."""
+    c = LspClient([*skill_lsp_cmd(), "serve"], cwd=ws, env=env, settings={"debounceMs": 0})
+    try:
+        await c.start()
+        await c.initialize(ws, initialization_options={"debounceMs": 0}, timeout=60)
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < timeout:
+            logs = [m.group(1, 2) for _, method, p in c.notifications if method == "window/logMessage"
+                    and (m := _LOG.search(p.get("message", "")))]
+            if logs:
+                # The cache is written after the publish: wait for it before the next session.
+                await asyncio.sleep(1.0)
+                return bench_churn.published(c), *(int(x.replace(",", "")) for x in logs[0])
+            await asyncio.sleep(0.05)
+        raise AssertionError("the scan never finished")
+    finally:
+        await c.stop()
+
+
+@pytest.mark.parametrize("skills", [40, 320])  # the scan in this process, and in worker processes
+def test_second_session_reuses_unchanged_results_and_equals_check(tmp_path: Path, skills: int) -> None:
+    ws = tmp_path / "repo"
+    gen_workspace.generate(skills, ws, seed=11, body_scale=0.1)
+    (ws / gen_workspace.MANIFEST).unlink()
+    for rel, text in {"skills/linker/SKILL.md": LINKER, "shared/notes.md": "# Notes\n"}.items():
+        (ws / rel).parent.mkdir(parents=True, exist_ok=True)
+        (ws / rel).write_text(text, encoding="utf-8")
+    env = {**os.environ, "SKILL_LSP_CACHE_DIR": str(tmp_path / "cache")}
+    time.sleep(resultcache.RACY_S + 0.2)  # files written within the racy window are never cached
+
+    first, total, cached = asyncio.run(_session(ws, env))
+    assert first == bench_churn.expected(ws)
+    assert cached == 0 and total == skills + 1
+
+    # Between sessions: three skills gain a broken link, the linker's outside target goes.
+    rewritten = sorted(ws.glob("*/skills/*/SKILL.md"))[:3]
+    for p in rewritten:
+        p.write_text(f"---\nname: {p.parent.name}\ndescription: Rewritten. Use when testing the cache.\n---\n"
+                     "See [gone](references/gone.md).\n", encoding="utf-8")
+    (ws / "shared" / "notes.md").unlink()
+
+    second, total, cached = asyncio.run(_session(ws, env))
+    want = bench_churn.expected(ws)
+    assert second == want, sorted(second ^ want)[:4]
+    assert cached == skills + 1 - len(rewritten) - 1
+    linker = (ws / "skills" / "linker" / "SKILL.md").as_uri()
+    assert any(uri == linker for uri, *_ in want - first)  # its link broke, and the server saw it
+    assert all(any(uri == p.as_uri() for uri, *_ in want - first) for p in rewritten)
+
+    # A third session with nothing changed takes every result from the cache.
+    third, total, cached = asyncio.run(_session(ws, env))
+    assert third == want
+    assert cached == skills + 1 - len(rewritten)  # just rewritten: inside the racy window, never stored
