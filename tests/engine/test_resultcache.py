@@ -13,7 +13,7 @@ import pytest
 from skill_lsp.engine import resultcache
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.discover import discover
-from skill_lsp.engine.resultcache import check_stamped, folder_entries, open_cache
+from skill_lsp.engine.resultcache import ShardWriter, check_stamped_job, folder_entries, open_cache, shard_of
 from skill_lsp.engine.workspace import check_file
 
 SKILL = """---
@@ -59,6 +59,10 @@ def _workspace(tmp_path: Path, name: str = "pdf") -> tuple[Path, Settings]:
 def _loc(ws: Path, settings: Settings):
     (loc,) = discover(str(ws), settings).all
     return loc
+
+
+def check_stamped(loc, settings, cached=None):
+    return check_stamped_job((loc, settings, cached))
 
 
 def _codes(payload: bytes) -> list[str]:
@@ -109,14 +113,17 @@ def test_any_change_it_depends_on_means_a_fresh_check(tmp_path: Path, no_racy_wi
         assert _codes(payload) != _codes(first)  # and the fresh result shows the change
 
 
-def test_what_the_stamp_records_outside_the_folder(tmp_path: Path, no_racy_window: None) -> None:
+def test_what_the_stamp_records(tmp_path: Path, no_racy_window: None) -> None:
     ws, settings = _workspace(tmp_path)
-    stamp, _ = check_stamped(_loc(ws, settings), settings)
+    loc = _loc(ws, settings)
+    stamp, _ = check_stamped(loc, settings)
     assert stamp is not None
-    entries, outside = stamp
+    digest, outside = stamp
     assert outside == (("../other/notes.md", False),)
-    assert ("SKILL.md",) == tuple(e[0] for e in entries if e[0] == "SKILL.md")
-    assert {"references", "references/guide.md", "scripts", "scripts/run.sh"} <= {e[0] for e in entries}
+    assert len(digest) == 16 and digest == resultcache.folder_digest(loc.dir)
+    entries = folder_entries(loc.dir)
+    assert entries is not None
+    assert {"SKILL.md", "references", "references/guide.md", "scripts", "scripts/run.sh"} == {e[0] for e in entries}
 
 
 def test_what_cannot_vouch_for_a_result_is_never_cached(tmp_path: Path, no_racy_window: None,
@@ -146,31 +153,39 @@ def test_a_file_changed_within_the_racy_window_is_not_cached(tmp_path: Path) -> 
     assert folder_entries(loc.dir, now=time.time() + 2 * resultcache.RACY_S) is not None
 
 
+def _save(cache, loc, entry) -> bool:
+    return cache.write_shard(shard_of(loc.path), [loc.path], {loc.path: entry})
+
+
 def test_cache_round_trip_and_what_drops_it(tmp_path: Path, cache_home: Path, no_racy_window: None) -> None:
     ws, settings = _workspace(tmp_path)
     loc = _loc(ws, settings)
     stamp, payload = check_stamped(loc, settings)
     cache = open_cache(str(ws), settings)
-    assert cache.save([loc.path], {loc.path: (loc, stamp, payload)}) == 1
+    assert _save(cache, loc, (loc, stamp, payload))
     assert str(cache.folder).startswith(str(cache_home))
     assert oct(os.stat(cache.folder).st_mode & 0o777) == oct(0o700)
 
     again = open_cache(str(ws), settings)
     again.load()
     assert again.stamp_for(loc) == stamp
-    assert again.result(loc).findings == pickle.loads(payload).findings
+    assert again.payload(loc) == payload
+    assert again.payload(loc) is None  # handed over once: no longer in memory
     # Another location for the same path (moved to another root) is not the cached one.
     moved = type(loc)(loc.dir, loc.path, loc.root_index + 1, loc.root)
     assert again.stamp_for(moved) is None
     # Other settings: nothing applies.
     other = open_cache(str(ws), Settings(profile="codex"))
     other.load()
-    assert other.entries == {}
-    # Other engine code: nothing applies.
+    assert other.index == {}
+    # Other engine code, or what the caller keeps with the result: nothing applies.
     stale = open_cache(str(ws), settings)
-    stale.key = ("another engine", stale.key[1])
+    stale.key = ("another engine", *stale.key[1:])
     stale.load()
-    assert stale.entries == {}
+    assert stale.index == {}
+    other_extra = open_cache(str(ws), settings, extra="utf-8")
+    other_extra.load()
+    assert other_extra.index == {}
 
 
 def test_a_cache_file_others_can_write_or_a_broken_one_is_ignored(tmp_path: Path, cache_home: Path,
@@ -179,65 +194,86 @@ def test_a_cache_file_others_can_write_or_a_broken_one_is_ignored(tmp_path: Path
     loc = _loc(ws, settings)
     stamp, payload = check_stamped(loc, settings)
     cache = open_cache(str(ws), settings)
-    cache.save([loc.path], {loc.path: (loc, stamp, payload)})
+    _save(cache, loc, (loc, stamp, payload))
     (shard,) = Path(str(cache.folder)).glob("*.pickle")
     os.chmod(shard, 0o666)
     fresh = open_cache(str(ws), settings)
     fresh.load()
-    assert fresh.entries == {}
+    assert fresh.index == {}
     os.chmod(shard, 0o600)
-    shard.write_bytes(shard.read_bytes()[:40])
+    whole = shard.read_bytes()
+    shard.write_bytes(whole[:40])
     fresh = open_cache(str(ws), settings)
     fresh.load()  # no traceback: a cold start
-    assert fresh.entries == {}
+    assert fresh.index == {}
+    # The index reads, the payloads do not: the result is checked anew, not lost or made up.
+    shard.write_bytes(whole[: len(whole) - 10])
+    broken = open_cache(str(ws), settings)
+    broken.load()
+    assert broken.stamp_for(loc) == stamp
+    assert broken.payload(loc) is None
+    broken.close()
 
 
-def test_save_writes_only_shards_with_news_and_drops_what_is_gone(tmp_path: Path, cache_home: Path,
-                                                                   no_racy_window: None) -> None:
+def test_shard_writer_keeps_what_holds_and_drops_what_is_gone(tmp_path: Path, cache_home: Path,
+                                                               no_racy_window: None) -> None:
     ws, settings = _workspace(tmp_path)
     loc = _loc(ws, settings)
     stamp, payload = check_stamped(loc, settings)
+    entry = (loc, stamp, payload)
     cache = open_cache(str(ws), settings)
     cache.load()
-    assert cache.save([loc.path], {loc.path: (loc, stamp, payload)}) == 1
-    assert cache.save([loc.path], {}) == 0  # nothing new
-    # Not loaded (a rescan): untouched shards are not even read.
+    w = ShardWriter(cache, [loc.path], [loc.path])
+    w.put(loc.path, entry)  # the shard is written with its last skill, not at the end
+    assert w.written == 1 and cache.on_disk[shard_of(loc.path)] == {loc.path}
+    assert w.finish() == 1
+
+    # Next session: the result holds; nothing is written.
+    second = open_cache(str(ws), settings)
+    second.load()
+    w = ShardWriter(second, [loc.path], [loc.path])
+    w.keep(loc.path)
+    assert w.finish() == 0
+    # A rescan (cache not read) that found the skill not cacheable drops the stored entry.
     rescan = open_cache(str(ws), settings)
-    assert rescan.save([loc.path], {}) == 0
-    # A fresh check that cannot be cached replaces the stored entry by nothing.
-    assert rescan.save([loc.path], {loc.path: None}) == 1
+    w = ShardWriter(rescan, [loc.path], [loc.path])
+    w.put(loc.path, None)
+    assert w.written == 1
     after = open_cache(str(ws), settings)
     after.load()
-    assert after.entries == {}
-    # The skill is gone: a loaded cache drops its entry.
-    cache.save([loc.path], {loc.path: (loc, stamp, payload)})
+    assert after.index == {}
+    # The skill is gone: a loaded cache drops its shard's entry at the end.
+    _save(cache, loc, entry)
     gone = open_cache(str(ws), settings)
     gone.load()
-    assert gone.save([], {}) == 1
+    assert ShardWriter(gone, [], []).finish() == 1
     final = open_cache(str(ws), settings)
     final.load()
-    assert final.entries == {}
+    assert final.index == {}
 
 
 def test_caching_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for value in ("off", "", "0"):
         monkeypatch.setenv("SKILL_LSP_CACHE_DIR", value)
         assert resultcache.cache_dir() is None
-        assert open_cache(str(tmp_path), Settings()).save(["x"], {}) == 0
+        assert not open_cache(str(tmp_path), Settings()).write_shard(0, ["x"], {"x": None})
     monkeypatch.delenv("SKILL_LSP_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert resultcache.cache_dir() == str(tmp_path / "xdg" / "skill-lsp")
 
 
 def test_engine_digest_follows_the_code(tmp_path: Path) -> None:
-    package = Path(resultcache.__file__).resolve().parents[1]
-    copy = tmp_path / "skill_lsp"
-    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    engine = Path(resultcache.__file__).resolve().parent
+    copy = tmp_path / "engine"
+    shutil.copytree(engine, copy, ignore=shutil.ignore_patterns("__pycache__"))
     digest = resultcache.tree_digest(str(copy))
-    assert digest == resultcache.engine_digest()  # the installed package's digest is its files'
-    (copy / "engine" / "__pycache__").mkdir(exist_ok=True)
-    (copy / "engine" / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"compiled")
+    assert digest == resultcache.engine_digest()  # the installed engine's digest is its files'
+    (copy / "__pycache__").mkdir(exist_ok=True)
+    (copy / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"compiled")
     assert resultcache.tree_digest(str(copy)) == digest  # bytecode is not the code
-    rule = copy / "engine" / "rules" / "body.py"
+    (copy / "data" / "extra.json").write_text("{}")
+    assert resultcache.tree_digest(str(copy)) != digest  # data files are part of it
+    (copy / "data" / "extra.json").unlink()
+    rule = copy / "rules" / "body.py"
     rule.write_text(rule.read_text() + "\n# a change\n")
     assert resultcache.tree_digest(str(copy)) != digest

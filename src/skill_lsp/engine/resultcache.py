@@ -20,6 +20,7 @@ owns it and nobody else can write it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
@@ -39,8 +40,8 @@ MAX_ENTRIES = 2000
 RACY_S = 2.0
 _ENV = "SKILL_LSP_CACHE_DIR"
 
-# (SKILL.md relative path, entries of the folder), then the outside lookups.
-Stamp = tuple[tuple[Any, ...], tuple[tuple[str, bool], ...]]
+# (digest of the folder's entries, the lookups outside it and what they found).
+Stamp = tuple[bytes, tuple[tuple[str, bool], ...]]
 
 
 def cache_dir() -> str | None:
@@ -56,10 +57,11 @@ _ENGINE: str | None = None
 
 
 def engine_digest() -> str:
-    """A digest of the package's code and data: a result is only as good as the rules that made it."""
+    """A digest of the engine's code and data: a result is only as good as the rules that made it."""
     global _ENGINE
     if _ENGINE is None:
-        _ENGINE = tree_digest(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        # The engine alone makes results (it imports nothing from the server or the CLI).
+        _ENGINE = tree_digest(os.path.dirname(os.path.abspath(__file__)))
     return _ENGINE
 
 
@@ -79,6 +81,14 @@ def tree_digest(top: str) -> str:
 
 def settings_digest(settings: Settings) -> str:
     return hashlib.sha256(pickle.dumps(settings, protocol=pickle.HIGHEST_PROTOCOL)).hexdigest()
+
+
+def folder_digest(skill_dir: str) -> bytes | None:
+    """``folder_entries`` in 16 bytes: what a stamp keeps (10,000 of them stay small)."""
+    entries = folder_entries(skill_dir)
+    if entries is None:
+        return None
+    return hashlib.blake2b(repr(entries).encode("utf-8", "surrogateescape"), digest_size=16).digest()
 
 
 def folder_entries(skill_dir: str, now: float | None = None) -> tuple[Any, ...] | None:
@@ -121,30 +131,31 @@ def _still(skill_dir: str, outside: tuple[tuple[str, bool], ...]) -> bool:
     return all(os.path.exists(os.path.normpath(os.path.join(skill_dir, rel))) == hit for rel, hit in outside)
 
 
-def check_stamped(loc: Location, settings: Settings, cached: Stamp | None = None) -> tuple[Stamp | None, bytes | None]:
-    """Check one skill unless ``cached`` still holds: (stamp, pickled slim result).
+def check_stamped(loc: Location, settings: Settings, cached: Stamp | None = None) -> tuple[Stamp | None,
+                                                                                        SkillResult | None]:
+    """Check one skill unless ``cached`` still holds: (stamp, slim result).
 
     Returns ``(cached, None)`` when the cached result is still valid; a None stamp
     means the fresh result must not be cached.
     """
-    entries = folder_entries(loc.dir) if loc.problem is None else None
+    entries = folder_digest(loc.dir) if loc.problem is None else None
     if cached is not None and entries is not None and cached[0] == entries and _still(loc.dir, cached[1]):
         return cached, None
     seen: dict[str, bool] = {}
     result = check_file(loc.path, settings, loc, seen=seen).slim(keep_text=False)
-    stamp = None if entries is None else (entries, _outside(seen))
-    return stamp, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+    return (None if entries is None else (entries, _outside(seen))), result
 
 
 def check_stamped_job(job: tuple[Location, Settings, Stamp | None]) -> tuple[Stamp | None, bytes | None]:
-    """Worker-process entry (picklable by reference)."""
-    return check_stamped(*job)
+    """Worker-process entry (picklable by reference): the result comes back pickled, as it is cached."""
+    stamp, result = check_stamped(*job)
+    return stamp, None if result is None else pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 SHARDS = 64
 
 
-def _shard(path: str) -> int:
+def shard_of(path: str) -> int:
     # Shards keep each read and write short: the server does them between keystrokes.
     return zlib.crc32(path.encode("utf-8", "surrogateescape")) % SHARDS
 
@@ -154,101 +165,173 @@ Entry = tuple[Location, Stamp, bytes]
 
 @dataclass(slots=True)
 class ResultCache:
-    """One workspace folder's cached results: SKILL.md path -> (location, stamp, pickled slim result)."""
+    """One workspace folder's cached results: SKILL.md path -> (location, stamp, payload).
+
+    The payload is what the checker returned, pickled: the slim result, and whatever the
+    caller keeps with it (the server: the diagnostics already in their JSON form).
+    A shard file holds two pickles: the index (location and stamp per path), read by
+    ``load()``, then the payloads, read when the first of them is asked for. Checking
+    skills in shard order (``shard_of``) keeps about one shard of payloads in memory.
+    """
 
     folder: str | None  # where the shards live; None when caching is off
-    key: tuple[str, str]  # (engine digest, settings digest)
-    entries: dict[str, Entry] = field(default_factory=dict)
+    key: tuple[str, ...]  # (engine digest, settings digest, the caller's own)
+    index: dict[str, tuple[Location, Stamp]] = field(default_factory=dict)
     on_disk: dict[int, set[str]] = field(default_factory=dict)  # paths per shard, as read or written
     loaded: bool = False
+    _unread: dict[int, Any] = field(default_factory=dict)  # shard files, positioned at their payloads
+    _payloads: dict[int, dict[str, bytes]] = field(default_factory=dict)
 
     def stamp_for(self, loc: Location) -> Stamp | None:
-        hit = self.entries.get(loc.path)
+        hit = self.index.get(loc.path)
         return hit[1] if hit is not None and hit[0] == loc else None
 
-    def result(self, loc: Location) -> SkillResult:
-        return pickle.loads(self.entries[loc.path][2])
-
     def load(self, pause=lambda: None) -> None:
-        """Read every shard (``pause()`` runs between them)."""
+        """Read every shard's index (``pause()`` runs between them)."""
         for i in range(SHARDS):
-            got = self._read(i)
-            self.entries.update(got)
-            self.on_disk[i] = set(got)
+            f = self._open(i)
+            if f is not None:
+                try:
+                    fmt, key, index = pickle.load(f)
+                    if fmt == FORMAT and key == self.key and isinstance(index, dict):
+                        self.index.update(index)
+                        self.on_disk[i] = set(index)
+                        self._unread[i] = f
+                        f = None
+                except Exception:  # noqa: BLE001 - a truncated or foreign file is a cold start, not an error
+                    pass
+                finally:
+                    if f is not None:
+                        f.close()
             pause()
         self.loaded = True
 
-    def _read(self, i: int) -> dict[str, Entry]:
+    def payload(self, loc: Location) -> bytes | None:
+        """The cached payload of ``loc`` (None if its shard cannot be read after all), handed over
+        once: a shard's payloads leave memory with the last of them."""
+        i = shard_of(loc.path)
+        got = self._payloads.get(i)
+        if got is None:
+            f = self._unread.pop(i, None)
+            got = {}
+            if f is not None:
+                with f, contextlib.suppress(Exception):
+                    got = pickle.load(f)
+            self._payloads[i] = got
+        data = got.pop(loc.path, None)
+        if not got:
+            self._payloads.pop(i, None)
+        return data
+
+    def close(self) -> None:
+        for f in self._unread.values():
+            f.close()
+        self._unread.clear()
+        self._payloads.clear()
+
+    def _open(self, i: int):
         if self.folder is None:
-            return {}
+            return None
         try:
             fd = os.open(os.path.join(self.folder, f"{i:02d}.pickle"), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         except OSError:
-            return {}
-        try:
-            st = os.fstat(fd)
-            # Unpickling runs code: only a file this user wrote and no one else can change.
-            if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o022 or (
-                    hasattr(os, "getuid") and st.st_uid != os.getuid()):
-                return {}
-            with os.fdopen(fd, "rb", closefd=False) as f:
-                fmt, key, entries = pickle.load(f)
-            return entries if fmt == FORMAT and key == self.key and isinstance(entries, dict) else {}
-        except Exception:  # noqa: BLE001 - a truncated or foreign file is a cold start, not an error
-            return {}
-        finally:
+            return None
+        st = os.fstat(fd)
+        # Unpickling runs code: only a file this user wrote and no one else can change.
+        if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o022 or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
             os.close(fd)
+            return None
+        return os.fdopen(fd, "rb")
 
-    def save(self, paths: list[str], fresh: dict[str, Entry | None], pause=lambda: None) -> int:
-        """Write the entries of ``paths`` (the folder's skills now): ``fresh`` ones (None: not
-        cacheable), else the stored ones (still checked by their stamps when read).
+    def _read(self, i: int) -> dict[str, Entry]:
+        """Shard ``i`` as it is on disk, payloads included."""
+        f = self._open(i)
+        if f is None:
+            return {}
+        with f:
+            try:
+                fmt, key, index = pickle.load(f)
+                if fmt != FORMAT or key != self.key or not isinstance(index, dict):
+                    return {}
+                payloads = pickle.load(f)
+                return {p: (loc, stamp, payloads[p]) for p, (loc, stamp) in index.items() if p in payloads}
+            except Exception:  # noqa: BLE001
+                return {}
 
-        Only shards with something new or gone are written; a cache that was not loaded
-        (a rescan after file events) reads just those. Returns the shards written.
-        """
-        if self.folder is None:
-            return 0
-        by_shard: dict[int, list[str]] = {}
+    def write_shard(self, i: int, paths: list[str], fresh: dict[str, Entry | None]) -> bool:
+        """Write shard ``i`` holding ``paths`` (the folder's skills in it now): ``fresh`` entries
+        (None: not cacheable), else the ones on disk (still checked by their stamps when read).
+        Nothing is written when nothing is new or gone."""
+        if self.folder is None or (not any(p in fresh for p in paths) and self.on_disk.get(i, set()) == set(paths)):
+            return False
+        old = self._read(i) if any(p not in fresh for p in paths) else {}
+        new: dict[str, Entry] = {}
         for p in paths:
-            by_shard.setdefault(_shard(p), []).append(p)
-        touched = {_shard(p) for p in fresh}
-        written = 0
+            e = fresh[p] if p in fresh else old.get(p)
+            if e is not None:
+                new[p] = e
         try:
             os.makedirs(self.folder, mode=0o700, exist_ok=True)
-            for i in range(SHARDS):
-                mine = by_shard.get(i, [])
-                if i not in touched and (not self.loaded or self.on_disk.get(i, set()) == set(mine)):
-                    continue
-                old = self.entries if self.loaded else self._read(i)
-                new: dict[str, Entry] = {}
-                for p in mine:
-                    e = fresh[p] if p in fresh else old.get(p)
-                    if e is not None:
-                        new[p] = e
-                self._write(i, new)
-                self.on_disk[i] = set(new)
-                written += 1
-                pause()
+            fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    pickle.dump((FORMAT, self.key, {p: (e[0], e[1]) for p, e in new.items()}), f,
+                                protocol=pickle.HIGHEST_PROTOCOL)
+                    pickle.dump({p: e[2] for p, e in new.items()}, f, protocol=pickle.HIGHEST_PROTOCOL)
+                os.replace(tmp, os.path.join(self.folder, f"{i:02d}.pickle"))  # a reader never sees half a shard
+            except BaseException:
+                os.unlink(tmp)
+                raise
         except OSError:
-            pass  # a read-only or full disk costs the next start its speed, nothing else
-        return written
-
-    def _write(self, i: int, entries: dict[str, Entry]) -> None:
-        assert self.folder is not None
-        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                pickle.dump((FORMAT, self.key, entries), f, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, os.path.join(self.folder, f"{i:02d}.pickle"))  # a reader never sees half a shard
-        except BaseException:
-            os.unlink(tmp)
-            raise
+            return False  # a read-only or full disk costs the next start its speed, nothing else
+        self.on_disk[i] = set(new)
+        return True
 
 
-def open_cache(workspace: str, settings: Settings) -> ResultCache:
-    """The (not yet loaded) cache of ``workspace`` under ``settings``."""
+class ShardWriter:
+    """Writes each shard of a scan's cache as soon as its last skill is checked, so the fresh
+    payloads kept for writing are about one shard's, not the workspace's."""
+
+    def __init__(self, cache: ResultCache, paths: list[str], todo: list[str]) -> None:
+        self.cache = cache
+        self.paths: dict[int, list[str]] = {}
+        for p in paths:
+            self.paths.setdefault(shard_of(p), []).append(p)
+        self.left: dict[int, int] = {}
+        for p in todo:
+            i = shard_of(p)
+            self.left[i] = self.left.get(i, 0) + 1
+        self.fresh: dict[int, dict[str, Entry | None]] = {}
+        self.written = 0
+
+    def put(self, path: str, entry: Entry | None) -> None:
+        """A skill checked anew: its entry (None: not cacheable, drop what is stored)."""
+        self.fresh.setdefault(shard_of(path), {})[path] = entry
+        self._done(path)
+
+    def keep(self, path: str) -> None:
+        """A skill whose stored entry still holds."""
+        self._done(path)
+
+    def _done(self, path: str) -> None:
+        i = shard_of(path)
+        self.left[i] -= 1
+        if not self.left[i]:
+            self.written += self.cache.write_shard(i, self.paths.get(i, []), self.fresh.pop(i, {}))
+
+    def finish(self) -> int:
+        """After every skill: shards that only lost skills (a loaded cache knows which)."""
+        if self.cache.loaded:
+            for i in set(self.cache.on_disk) - set(self.left):
+                self.written += self.cache.write_shard(i, self.paths.get(i, []), {})
+        return self.written
+
+
+def open_cache(workspace: str, settings: Settings, extra: str = "") -> ResultCache:
+    """The (not yet loaded) cache of ``workspace`` under ``settings``; ``extra`` is whatever
+    else the payloads depend on (a cache written under another ``extra`` is not used)."""
     base = cache_dir()
-    key = (engine_digest(), settings_digest(settings))
+    key = (engine_digest(), settings_digest(settings), extra)
     if base is None:
         return ResultCache(None, key)
     name = hashlib.sha256(os.path.abspath(workspace).encode("utf-8", "surrogateescape")).hexdigest()[:24]

@@ -46,6 +46,9 @@ class Folder:
     index: SkillIndex | None = None
     scanned: bool = False
     inventory: Inventory | None = None  # set by the scan (``discover()``)
+    # Diagnostics a scan's workers already wrote as JSON: path -> (the result they are of, text);
+    # taken (and dropped) by the first publish of that very result.
+    rendered: dict = field(default_factory=dict)
 
     def load_file_settings(self) -> None:
         self.file_settings, self.problems = load_workspace(self.path)

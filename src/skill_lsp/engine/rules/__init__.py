@@ -79,11 +79,14 @@ class Context:
         return hit
 
 
+RULE_MODULES = ("structure", "name", "fields", "body", "harness_values", "description", "codex_openai_yaml",
+                "security", "arguments", "files")
+
+
 def load_all() -> None:
     """Import every rule module now (before a process pool forks, so workers inherit them
     instead of each importing them on its first skill)."""
-    for module in ("structure", "name", "fields", "body", "harness_values", "description", "codex_openai_yaml",
-                   "security", "arguments", "files"):
+    for module in RULE_MODULES:
         import_module(f"{__name__}.{module}")
 
 

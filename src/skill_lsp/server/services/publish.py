@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import inspect
+import json
+
 from lsprotocol import types as t
 
 from ...engine.text import SourceText
@@ -12,7 +16,7 @@ from ..state import OpenDoc
 from ..uris import path_to_uri
 
 
-def _related_support(ls: SkillLanguageServer) -> bool:
+def related_support(ls: SkillLanguageServer) -> bool:
     caps = ls.client_capabilities.text_document
     pd = caps.publish_diagnostics if caps else None
     return bool(pd and pd.related_information)
@@ -43,7 +47,7 @@ def open_diagnostics(ls: SkillLanguageServer, od: OpenDoc) -> list[t.Diagnostic]
     enc = ls.encoding
     sources = _sources(ls, od.path, findings)
     sources[od.path or od.uri] = analysis.doc.src
-    rel = _related_support(ls)
+    rel = related_support(ls)
     findings.sort(key=lambda f: (f.start, f.end, f.code))
     return [convert.diagnostic(f, analysis.doc.src, enc, sources, rel) for f in findings]
 
@@ -64,7 +68,7 @@ def closed_diagnostics(ls: SkillLanguageServer, result: SkillResult, *, as_json:
     sources = _sources(ls, result.path, findings)
     sources[result.path] = src
     make = convert.diagnostic_json if as_json else convert.diagnostic
-    return [make(f, src, ls.encoding, sources, _related_support(ls)) for f in findings]
+    return [make(f, src, ls.encoding, sources, related_support(ls)) for f in findings]
 
 
 def publish_open(ls: SkillLanguageServer, uri: str) -> None:
@@ -93,7 +97,28 @@ def publish_path(ls: SkillLanguageServer, path: str) -> None:
 
 def publish_result(ls: SkillLanguageServer, result: SkillResult) -> None:
     """Publish a skill file that is not open, from its checked result."""
+    if ls.shutting_down:
+        return
+    rendered = ls.state.folder_for(result.path).rendered.pop(result.path, None)
+    if rendered is not None and rendered[0] is result and not result.cross and not result.graph:
+        # Written by a scan worker for exactly this result: only the framing is left.
+        _write(ls, f'{{"jsonrpc": "2.0", "method": "{t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}", "params": {{"uri": '
+                   f'{json.dumps(path_to_uri(result.path))}, "diagnostics": [{rendered[1]}]}}}}')
+        return
     send(ls, path_to_uri(result.path), closed_diagnostics(ls, result, as_json=True))
+
+
+def _write(ls: SkillLanguageServer, body: str) -> None:
+    """Frame and write one message (as pygls does for the messages it encodes itself)."""
+    proto = ls.protocol
+    data = body.encode("utf-8")
+    if proto._include_headers:  # noqa: SLF001
+        data = (f"Content-Length: {len(data)}\r\nContent-Type: {proto.CONTENT_TYPE}; charset={proto.CHARSET}"
+                f"\r\n\r\n").encode("ascii") + data
+    if proto.writer is not None:
+        res = proto.writer.write(data)
+        if inspect.isawaitable(res):  # a websocket writer
+            asyncio.ensure_future(res)
 
 
 def clear(ls: SkillLanguageServer, uri: str) -> None:

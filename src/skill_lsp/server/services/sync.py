@@ -8,25 +8,30 @@ documents. Returns or publishes what changed through ``publish``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import gc
 import os
 import pickle
+import threading
 import time
 import uuid
 
 from lsprotocol import types as t
 
 from ...engine.discover import Inventory, discover
-from ...engine.resultcache import ResultCache, check_stamped_job, open_cache
+from ...engine.resultcache import ResultCache, ShardWriter, open_cache, shard_of
+from ...engine.rules import RULE_MODULES
 from ...engine.workspace import SkillIndex, check_file
 from ..server import SkillLanguageServer
 from ..state import Folder
 from ..uris import path_to_uri
-from . import publish
+from . import publish, scanjob
+from .scanjob import Flavour, check_job
 
 # Above this many skills the scan runs in worker processes.
 PARALLEL_MIN = 300
+WORKERS = os.cpu_count() or 1
 PROGRESS_EVERY = 250
 # File events arriving within this window are handled as one batch (a `git checkout`
 # sends thousands); above REINDEX_MAX changed files one rescan is cheaper than re-reading each.
@@ -43,7 +48,7 @@ TYPING_PACE_S = 0.005
 
 
 def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancelled=lambda: False,
-                 reuse=None, cache: ResultCache | None = None, fresh: dict | None = None) -> list | None:
+                 reuse=None, cache: ResultCache | None = None, fl: Flavour | None = None) -> list | None:
     """Blocking: discover and check every skill of the folder (runs in a thread).
 
     Results keep only the positions their findings need, not the text: a
@@ -53,24 +58,56 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
     run at lower priority so the editor's own requests keep their latency.
     ``reuse(location)`` returns a result still valid for it (the file and what it
     reads did not change), so a rescan after a checkout re-reads only what changed.
-    ``cache`` holds results of earlier sessions (used while their stamps hold);
-    ``fresh`` receives what to store in it for each skill checked anew.
+    ``cache`` holds results of earlier sessions (used while their stamps hold) and
+    receives what was checked anew.
+    ``fl``: the client's flavour of diagnostics, for workers to write them as JSON
+    (``folder.rendered``); None when nothing is pushed.
     Returns None when ``cancelled()`` turned true (a newer scan owns the folder).
     ``times`` adds up the seconds of discovery and of the checks, and the results reused.
     """
+    if cache is None:
+        cache = ResultCache(None, ("", ""))
+    elif reuse is None and not cache.loaded:
+        # Read first: how many results it holds says whether to start workers before discovery.
+        t0 = time.perf_counter()
+        cache.load(pause=_let_others_run)
+        times["cache"] = times.get("cache", 0.0) + time.perf_counter() - t0
+    pools: list = []
+    starting: list[threading.Thread] = []
+
+    def pool():
+        for th in starting:
+            th.join()
+        if not pools:
+            pools.append(_start_pool(WORKERS))
+        return pools[0]
+
+    def start_early() -> None:
+        with contextlib.suppress(Exception):  # no processes: the checks find out again, and run here
+            pools.append(_start_pool(WORKERS))
+
+    expected = max(len(cache.index), len(folder.index.results) if folder.index is not None else 0)
+    if reuse is None and expected >= PARALLEL_MIN and WORKERS > 1:
+        # Starting the forkserver (it imports the engine) takes ~0.5 s: alongside discovery.
+        starting.append(threading.Thread(target=start_early, name="skill-lsp-pool", daemon=True))
+        starting[0].start()
     t0 = time.perf_counter()
     inventory = discover(folder.path, folder.settings)
     t1 = time.perf_counter()
     times["discover"] = times.get("discover", 0.0) + t1 - t0
     try:
-        return _check_inventory(folder, inventory, times, on_batch, cancelled, reuse, cache,
-                                {} if fresh is None else fresh)
+        return _check_inventory(folder, inventory, times, on_batch, cancelled, reuse, cache, pool, fl)
     finally:
         times["check"] = times.get("check", 0.0) + time.perf_counter() - t1
+        cache.close()
+        for th in starting:
+            th.join()
+        for p in pools:
+            p.shutdown(wait=False, cancel_futures=True)
 
 
 def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, float], on_batch, cancelled, reuse,
-                     cache: ResultCache | None, fresh: dict) -> list | None:
+                     cache: ResultCache, pool, fl: Flavour | None) -> list | None:
     if cancelled():
         return None
     folder.inventory = inventory
@@ -84,37 +121,44 @@ def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, floa
         else:
             todo.append(loc)
     times["reused"] = times.get("reused", 0) + len(results)
-    if cache is None:
-        cache = ResultCache(None, ("", ""))
-    elif reuse is None and not cache.loaded:
-        t0 = time.perf_counter()
-        cache.load(pause=_let_others_run)
-        times["cache"] = times.get("cache", 0.0) + time.perf_counter() - t0
-    work = [(loc, folder.settings, cache.stamp_for(loc)) for loc in todo]
+    # In cache-shard order: payloads are read, and fresh ones written, about one shard at a time.
+    todo.sort(key=lambda loc: (shard_of(loc.path), loc.path))
+    work = [(loc, folder.settings, cache.stamp_for(loc), fl) for loc in todo]
+    rendered = folder.rendered
+    writer = ShardWriter(cache, [loc.path for loc in locations], [loc.path for loc in todo])
 
     def take(loc, stamp, payload) -> None:
-        if payload is None:
-            results.append(cache.result(loc))
-            times["cached"] = times.get("cached", 0) + 1
+        if payload is None:  # the cached result holds
+            payload = cache.payload(loc)
+            if payload is not None:
+                times["cached"] = times.get("cached", 0) + 1
+                writer.keep(loc.path)
+            else:  # but its shard could not be read after all: check it here
+                stamp, payload = check_job((loc, folder.settings, None, fl))
+                writer.put(loc.path, (loc, stamp, payload) if stamp is not None else None)
         else:
-            results.append(pickle.loads(payload))
-            fresh[loc.path] = (loc, stamp, payload) if stamp is not None else None
+            writer.put(loc.path, (loc, stamp, payload) if stamp is not None else None)
+        result, text = pickle.loads(payload)
+        results.append(result)
+        if text is not None:
+            rendered[loc.path] = (result, text)
 
-    workers = os.cpu_count() or 1
-    if len(todo) >= PARALLEL_MIN and workers > 1:
-        try:
-            return _scan_parallel(work, folder, workers, results, take, on_batch, cancelled)
-        except Exception:  # noqa: BLE001 - no processes (sandbox, limits): scan in this thread
-            del results[len(locations) - len(todo):]
-            fresh.clear()
-    for job in work:
-        if cancelled():
-            return None
-        take(job[0], *check_stamped_job(job))
-        _batch(results, len(locations), on_batch)
-    return results
-
-
+    try:
+        if len(todo) >= PARALLEL_MIN and WORKERS > 1:
+            try:
+                return _scan_parallel(work, pool(), results, take, on_batch, cancelled)
+            except Exception:  # noqa: BLE001 - no processes (sandbox, limits): scan in this thread
+                del results[len(locations) - len(todo):]
+                writer = ShardWriter(cache, [loc.path for loc in locations], [loc.path for loc in todo])
+        for job in work:
+            if cancelled():
+                return None
+            take(job[0], *check_job(job))
+            _batch(results, len(locations), on_batch)
+        return results
+    finally:
+        writer.finish()
+        times["writes"] = times.get("writes", 0) + writer.written
 def _let_others_run() -> None:
     time.sleep(0)  # releases the GIL: a keystroke's handler runs between two cache shards
 
@@ -126,26 +170,32 @@ def _batch(results: list, total: int, on_batch) -> None:
         on_batch(results[(n - 1) // PROGRESS_EVERY * PROGRESS_EVERY:], n, total)
 
 
-def _scan_parallel(work: list, folder: Folder, workers: int, results: list, take, on_batch=None,
-                   cancelled=lambda: False) -> list | None:
+def _start_pool(workers: int):
+    """Worker processes, forked from a server process that imported the engine once (not
+    from this multi-threaded one), and started now: they come up while discovery runs."""
     import multiprocessing  # noqa: PLC0415
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
 
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    ctx = multiprocessing.get_context(method)
+    if method == "forkserver":
+        ctx.set_forkserver_preload([scanjob.__name__, *(f"skill_lsp.engine.rules.{m}" for m in RULE_MODULES)])
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_lower_priority)
+    for _ in range(workers):
+        pool.submit(os.getpid)
+    return pool
+
+
+def _scan_parallel(work: list, pool, results: list, take, on_batch=None, cancelled=lambda: False) -> list | None:
     total = len(results) + len(work)
     # Small chunks: the pool's result thread unpickles a whole chunk at once holding the GIL
     # (625 results took ~30 ms: a keystroke waited for it); 16 take well under a millisecond.
     chunk = 16
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
-                               initializer=_lower_priority)
-    try:
-        for job, (stamp, payload) in zip(work, pool.map(check_stamped_job, work, chunksize=chunk), strict=True):
-            if cancelled():
-                return None
-            take(job[0], stamp, payload)
-            _batch(results, total, on_batch)
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+    for job, (stamp, payload) in zip(work, pool.map(check_job, work, chunksize=chunk), strict=True):
+        if cancelled():
+            return None
+        take(job[0], stamp, payload)
+        _batch(results, total, on_batch)
     return results
 
 
@@ -240,10 +290,12 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
                         message=f"{name}: {done:,} of {count:,} skills", percentage=pct))
 
             reuse = _reuser(folder, changed)
-            cache = open_cache(folder.path, folder.settings)
-            fresh: dict = {}
+            # A pulling client asks for diagnostics itself: nothing is pushed, nothing rendered ahead.
+            fl = None if ls.pull_mode else scanjob.flavour(ls.encoding, publish.related_support(ls))
+            cache = open_cache(folder.path, folder.settings, scanjob.cache_extra(fl))
+            folder.rendered = {}
             results = await loop.run_in_executor(None, _scan_folder, folder, times, on_batch, cancelled, reuse,
-                                                 cache, fresh)
+                                                 cache, fl)
             if results is None or cancelled():
                 return  # a newer scan (settings or files changed) owns publishing
             old_results = folder.index.results if folder.index is not None else {}
@@ -286,11 +338,7 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
                         return
                     turn = time.perf_counter()
             times["publish"] = times.get("publish", 0.0) + time.perf_counter() - t0
-            if cache is not None:
-                # After publishing: the next start's speed waits, the diagnostics do not.
-                t0 = time.perf_counter()
-                await loop.run_in_executor(None, cache.save, list(index.results), fresh, _let_others_run)
-                times["save"] = times.get("save", 0.0) + time.perf_counter() - t0
+            folder.rendered = {}  # what was not published is not needed (clean files, open documents)
             # The new index lives until the next scan: set aside without a collection. Frozen
             # objects are still freed by reference counting; only a cycle that was alive at a
             # freeze stays (the results hold none).
@@ -298,9 +346,9 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
         publish.status(ls)
         ls.log(f"scan: {total:,} skills in {time.perf_counter() - t_start:.2f} s (discovery "
                f"{times.get('discover', 0):.2f}, checks {times.get('check', 0):.2f}, cross-skill "
-               f"{times.get('cross', 0):.2f}, final publish {times.get('publish', 0):.2f}, cache read "
-               f"{times.get('cache', 0):.2f} and write {times.get('save', 0):.2f}; {int(times.get('reused', 0)):,} "
-               f"results reused, {int(times.get('cached', 0)):,} from the cache)")
+               f"{times.get('cross', 0):.2f}, final publish {times.get('publish', 0):.2f}, cache index read "
+               f"{times.get('cache', 0):.2f}, {int(times.get('writes', 0))} cache shards written; "
+               f"{int(times.get('reused', 0)):,} results reused, {int(times.get('cached', 0)):,} from the cache)")
         publish.request_refresh(ls)
         if changed is not None:
             ls.rescan_paths -= changed
