@@ -48,7 +48,8 @@ TYPING_PACE_S = 0.005
 
 
 def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancelled=lambda: False,
-                 reuse=None, cache: ResultCache | None = None, fl: Flavour | None = None) -> list | None:
+                 reuse=None, cache: ResultCache | None = None, fl: Flavour | None = None,
+                 changed: int = 0) -> list | None:
     """Blocking: discover and check every skill of the folder (runs in a thread).
 
     Results keep only the positions their findings need, not the text: a
@@ -62,6 +63,7 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
     receives what was checked anew.
     ``fl``: the client's flavour of diagnostics, for workers to write them as JSON
     (``folder.rendered``); None when nothing is pushed.
+    ``changed``: how many paths file events named (a rescan checks at most about that many).
     Returns None when ``cancelled()`` turned true (a newer scan owns the folder).
     ``times`` adds up the seconds of discovery and of the checks, and the results reused.
     """
@@ -86,8 +88,10 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
         with contextlib.suppress(Exception):  # no processes: the checks find out again, and run here
             pools.append(_start_pool(WORKERS))
 
-    expected = max(len(cache.index), len(folder.index.results) if folder.index is not None else 0)
-    if reuse is None and expected >= PARALLEL_MIN and WORKERS > 1:
+    # How many skills this scan will likely check: what the last scans found, or what changed.
+    expected = changed if reuse is not None else max(
+        len(cache.index), len(folder.index.results) if folder.index is not None else 0)
+    if expected >= PARALLEL_MIN and WORKERS > 1:
         # Starting the forkserver (it imports the engine) takes ~0.5 s: alongside discovery.
         starting.append(threading.Thread(target=start_early, name="skill-lsp-pool", daemon=True))
         starting[0].start()
@@ -295,7 +299,7 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
             cache = open_cache(folder.path, folder.settings, scanjob.cache_extra(fl))
             folder.rendered = {}
             results = await loop.run_in_executor(None, _scan_folder, folder, times, on_batch, cancelled, reuse,
-                                                 cache, fl)
+                                                 cache, fl, len(changed or ()))
             if results is None or cancelled():
                 return  # a newer scan (settings or files changed) owns publishing
             old_results = folder.index.results if folder.index is not None else {}
