@@ -158,7 +158,9 @@ def _parse_pulldown(body: str, base: int) -> Body:
             piece = ev.get("Text") or ev.get("Code")
             if piece:
                 heading[3].append(piece)
-    for info in _pyromark.reference_definitions(body, options=_options()).values():
+    # A definition has ']:' in it: without one, no second parse (0.02 ms of a 12 KiB body's 0.27).
+    defs = _pyromark.reference_definitions(body, options=_options()) if "]:" in body else {}
+    for info in defs.values():
         if _WEB.match(info["dest"]) and not info["dest"].startswith(("file:", "FILE:")):
             continue
         span = info["span"]

@@ -45,6 +45,7 @@ PUBLISH_TURN_S = 0.001
 # and its final publish sends one closed file per TYPING_PACE_S.
 TYPING_S = 0.5
 TYPING_PACE_S = 0.005
+SCAN_PACE_S = 0.0005
 
 
 def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancelled=lambda: False,
@@ -271,6 +272,11 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
     t_start = time.perf_counter()
 
     def cancelled() -> bool:
+        # Asked between two skills, in the scan thread. While the user types, the thread pauses
+        # here: taking 10,000 results from the cache keeps it busy, and a keystroke needs the
+        # GIL several times (read, handle, publish), each wait up to a switch interval (1 ms).
+        if time.monotonic() - ls.last_edit < TYPING_S:
+            time.sleep(SCAN_PACE_S)
         return generation != ls.scan_generation or ls.shutting_down
 
     try:
