@@ -13,7 +13,13 @@ import pytest
 from skill_lsp.engine import resultcache
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.discover import discover
-from skill_lsp.engine.resultcache import ShardWriter, check_stamped_job, folder_entries, open_cache, shard_of
+from skill_lsp.engine.resultcache import (
+    ShardWriter,
+    check_stamped_job,
+    folder_entries,
+    open_cache,
+    shard_of,
+)
 from skill_lsp.engine.workspace import check_file
 
 SKILL = """---
@@ -277,3 +283,15 @@ def test_engine_digest_follows_the_code(tmp_path: Path) -> None:
     rule = copy / "rules" / "body.py"
     rule.write_text(rule.read_text() + "\n# a change\n")
     assert resultcache.tree_digest(str(copy)) != digest
+
+
+def test_caches_of_workspaces_not_opened_for_a_month_are_removed(tmp_path: Path) -> None:
+    old, recent, other = tmp_path / "results-aaaa", tmp_path / "results-bbbb", tmp_path / "notes"
+    for d in (old, recent, other):
+        d.mkdir()
+        (d / "00.pickle").write_bytes(b"x")
+    month = 31 * 86400
+    os.utime(old, (time.time() - month, time.time() - month))
+    os.utime(other, (time.time() - month, time.time() - month))
+    assert resultcache.prune(str(tmp_path)) == 1
+    assert not old.exists() and recent.exists() and other.exists()  # only its own folders

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pickle
 import re
 import sys
 import time
@@ -91,3 +92,23 @@ def test_second_session_reuses_unchanged_results_and_equals_check(tmp_path: Path
     third, total, cached = asyncio.run(_session(ws, env))
     assert third == want
     assert cached == skills + 1 - len(rewritten)  # just rewritten: inside the racy window, never stored
+
+
+def test_damaged_cache_entries_are_checked_again(tmp_path: Path) -> None:
+    ws = tmp_path / "repo"
+    gen_workspace.generate(30, ws, seed=12, body_scale=0.1)
+    (ws / gen_workspace.MANIFEST).unlink()
+    env = {**os.environ, "SKILL_LSP_CACHE_DIR": str(tmp_path / "cache")}
+    time.sleep(resultcache.RACY_S + 0.2)
+    first, total, cached = asyncio.run(_session(ws, env))
+    assert cached == 0
+    # Every payload of one shard replaced by bytes that are no pickle; the index stays readable.
+    shard = max((tmp_path / "cache").glob("results-*/*.pickle"), key=lambda p: p.stat().st_size)
+    with shard.open("rb") as f:
+        head, payloads = pickle.load(f), pickle.load(f)
+    with shard.open("wb") as f:
+        pickle.dump(head, f)
+        pickle.dump({p: b"not a pickle" for p in payloads}, f)
+    second, total, cached = asyncio.run(_session(ws, env))
+    assert second == first == bench_churn.expected(ws)
+    assert cached == total - len(payloads) and len(payloads) > 0

@@ -10,7 +10,6 @@ has related information in its own file (a duplicate key), one points into anoth
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 import pytest_lsp

@@ -9,13 +9,14 @@ read, so an edit during a check makes the stamp stale, never the result.
 
 What is never cached: folders holding a symlink (its target's changes are unseen),
 folders of more than ``MAX_ENTRIES`` entries, and folders with an entry changed within
-``RACY_S`` seconds (a second write in the same clock tick keeps the time). The whole
-file is dropped when the engine's code or the settings differ from the ones that wrote it.
+``RACY_S`` seconds (a second write in the same clock tick keeps the time). Nothing
+written by other engine code or under other settings is used.
 
-The file lives in the user's cache folder (``$XDG_CACHE_HOME/skill-lsp``, or
-``SKILL_LSP_CACHE_DIR``; ``off`` disables it), never in the workspace: it is a pickle,
-and a repository must not be able to ship one. It is read only when the current user
-owns it and nobody else can write it.
+The files live in the user's cache folder (``$XDG_CACHE_HOME/skill-lsp``, or
+``SKILL_LSP_CACHE_DIR``; ``off`` disables it), never in the workspace: they are pickles,
+and a repository must not be able to ship one. They are read only when the current user
+owns them and nobody else can write them. A workspace's cache not used for
+``KEEP_DAYS`` days is removed.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import contextlib
 import hashlib
 import os
 import pickle
+import shutil
 import stat
 import tempfile
 import time
@@ -205,6 +207,9 @@ class ResultCache:
                         f.close()
             pause()
         self.loaded = True
+        if self.index and self.folder is not None:
+            with contextlib.suppress(OSError):
+                os.utime(self.folder)  # in use: not for ``prune`` to remove
 
     def payload(self, loc: Location) -> bytes | None:
         """The cached payload of ``loc`` (None if its shard cannot be read after all), handed over
@@ -334,5 +339,33 @@ def open_cache(workspace: str, settings: Settings, extra: str = "") -> ResultCac
     key = (engine_digest(), settings_digest(settings), extra)
     if base is None:
         return ResultCache(None, key)
+    if base not in _PRUNED:
+        _PRUNED.add(base)
+        prune(base)
     name = hashlib.sha256(os.path.abspath(workspace).encode("utf-8", "surrogateescape")).hexdigest()[:24]
     return ResultCache(os.path.join(base, f"results-{name}"), key)
+
+
+KEEP_DAYS = 30
+_PRUNED: set[str] = set()
+
+
+def prune(base: str, now: float | None = None) -> int:
+    """Remove the caches of workspaces not opened for KEEP_DAYS days (a cache folder's time
+    changes when it is read or written). Returns how many went."""
+    now = time.time() if now is None else now
+    gone = 0
+    try:
+        names = os.listdir(base)
+    except OSError:
+        return 0
+    for name in names:
+        path = os.path.join(base, name)
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if name.startswith("results-") and stat.S_ISDIR(st.st_mode) and now - st.st_mtime > KEEP_DAYS * 86400:
+            shutil.rmtree(path, ignore_errors=True)
+            gone += 1
+    return gone

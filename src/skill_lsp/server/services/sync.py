@@ -22,7 +22,7 @@ from lsprotocol import types as t
 from ...engine.discover import Inventory, discover
 from ...engine.resultcache import ResultCache, ShardWriter, open_cache, shard_of
 from ...engine.rules import RULE_MODULES
-from ...engine.workspace import SkillIndex, check_file
+from ...engine.workspace import SkillIndex, SkillResult, check_file
 from ..server import SkillLanguageServer
 from ..state import Folder
 from ..uris import path_to_uri
@@ -133,17 +133,18 @@ def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, floa
     writer = ShardWriter(cache, [loc.path for loc in locations], [loc.path for loc in todo])
 
     def take(loc, stamp, payload) -> None:
+        got = None
         if payload is None:  # the cached result holds
-            payload = cache.payload(loc)
-            if payload is not None:
+            got = _unpickle(cache.payload(loc))
+            if got is not None:
                 times["cached"] = times.get("cached", 0) + 1
                 writer.keep(loc.path)
-            else:  # but its shard could not be read after all: check it here
+            else:  # but it cannot be read after all (a shard rewritten meanwhile, a bad file): check it here
                 stamp, payload = check_job((loc, folder.settings, None, fl))
-                writer.put(loc.path, (loc, stamp, payload) if stamp is not None else None)
-        else:
+        if got is None:
             writer.put(loc.path, (loc, stamp, payload) if stamp is not None else None)
-        result, text = pickle.loads(payload)
+            got = pickle.loads(payload)
+        result, text = got
         results.append(result)
         if text is not None:
             rendered[loc.path] = (result, text)
@@ -164,6 +165,17 @@ def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, floa
     finally:
         writer.finish()
         times["writes"] = times.get("writes", 0) + writer.written
+def _unpickle(payload: bytes | None):
+    """A cached (result, rendered text), or None when it does not unpickle into one."""
+    if payload is None:
+        return None
+    try:
+        got = pickle.loads(payload)
+    except Exception:  # noqa: BLE001 - a damaged entry is checked again, never a failed scan
+        return None
+    return got if isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], SkillResult) else None
+
+
 def _let_others_run() -> None:
     time.sleep(0)  # releases the GIL: a keystroke's handler runs between two cache shards
 
