@@ -19,6 +19,7 @@ from skill_lsp.engine.resultcache import (
     folder_entries,
     open_cache,
     shard_of,
+    where,
 )
 from skill_lsp.engine.workspace import check_file
 
@@ -159,8 +160,8 @@ def test_a_file_changed_within_the_racy_window_is_not_cached(tmp_path: Path) -> 
     assert folder_entries(loc.dir, now=time.time() + 2 * resultcache.RACY_S) is not None
 
 
-def _save(cache, loc, entry) -> bool:
-    return cache.write_shard(shard_of(loc.path), [loc.path], {loc.path: entry})
+def _save(cache, loc, stamp, payload) -> bool:
+    return cache.write_shard(shard_of(loc.path), [loc.path], {loc.path: (where(loc), stamp, payload)})
 
 
 def test_cache_round_trip_and_what_drops_it(tmp_path: Path, cache_home: Path, no_racy_window: None) -> None:
@@ -168,7 +169,7 @@ def test_cache_round_trip_and_what_drops_it(tmp_path: Path, cache_home: Path, no
     loc = _loc(ws, settings)
     stamp, payload = check_stamped(loc, settings)
     cache = open_cache(str(ws), settings)
-    assert _save(cache, loc, (loc, stamp, payload))
+    assert _save(cache, loc, stamp, payload)
     assert str(cache.folder).startswith(str(cache_home))
     assert oct(os.stat(cache.folder).st_mode & 0o777) == oct(0o700)
 
@@ -200,7 +201,7 @@ def test_a_cache_file_others_can_write_or_a_broken_one_is_ignored(tmp_path: Path
     loc = _loc(ws, settings)
     stamp, payload = check_stamped(loc, settings)
     cache = open_cache(str(ws), settings)
-    _save(cache, loc, (loc, stamp, payload))
+    _save(cache, loc, stamp, payload)
     (shard,) = Path(str(cache.folder)).glob("*.pickle")
     os.chmod(shard, 0o666)
     fresh = open_cache(str(ws), settings)
@@ -226,11 +227,10 @@ def test_shard_writer_keeps_what_holds_and_drops_what_is_gone(tmp_path: Path, ca
     ws, settings = _workspace(tmp_path)
     loc = _loc(ws, settings)
     stamp, payload = check_stamped(loc, settings)
-    entry = (loc, stamp, payload)
     cache = open_cache(str(ws), settings)
     cache.load()
     w = ShardWriter(cache, [loc.path], [loc.path])
-    w.put(loc.path, entry)  # the shard is written with its last skill, not at the end
+    w.put(loc, stamp, payload)  # the shard is written with its last skill, not at the end
     assert w.written == 1 and cache.on_disk[shard_of(loc.path)] == {loc.path}
     assert w.finish() == 1
 
@@ -243,13 +243,13 @@ def test_shard_writer_keeps_what_holds_and_drops_what_is_gone(tmp_path: Path, ca
     # A rescan (cache not read) that found the skill not cacheable drops the stored entry.
     rescan = open_cache(str(ws), settings)
     w = ShardWriter(rescan, [loc.path], [loc.path])
-    w.put(loc.path, None)
+    w.put(loc, None, payload)
     assert w.written == 1
     after = open_cache(str(ws), settings)
     after.load()
     assert after.index == {}
     # The skill is gone: a loaded cache drops its shard's entry at the end.
-    _save(cache, loc, entry)
+    _save(cache, loc, stamp, payload)
     gone = open_cache(str(ws), settings)
     gone.load()
     assert ShardWriter(gone, [], []).finish() == 1

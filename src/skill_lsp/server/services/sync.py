@@ -142,7 +142,7 @@ def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, floa
             else:  # but it cannot be read after all (a shard rewritten meanwhile, a bad file): check it here
                 stamp, payload = check_job((loc, folder.settings, None, fl))
         if got is None:
-            writer.put(loc.path, (loc, stamp, payload) if stamp is not None else None)
+            writer.put(loc, stamp, payload)
             got = pickle.loads(payload)
         result, text = got
         results.append(result)
@@ -165,6 +165,8 @@ def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, floa
     finally:
         writer.finish()
         times["writes"] = times.get("writes", 0) + writer.written
+
+
 def _unpickle(payload: bytes | None):
     """A cached (result, rendered text), or None when it does not unpickle into one."""
     if payload is None:
