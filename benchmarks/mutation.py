@@ -41,6 +41,7 @@ MODULES = {
     "yamlnodes": "src/skill_lsp/engine/yamlnodes.py",
     "fixes": "src/skill_lsp/engine/fixes.py",
     "workspace": "src/skill_lsp/engine/workspace.py",
+    "resultcache": "src/skill_lsp/engine/resultcache.py",
     "rules": "src/skill_lsp/engine/rules",
     "render": "src/skill_lsp/engine/render",
 }

@@ -295,3 +295,177 @@ def test_caches_of_workspaces_not_opened_for_a_month_are_removed(tmp_path: Path)
     os.utime(other, (time.time() - month, time.time() - month))
     assert resultcache.prune(str(tmp_path)) == 1
     assert not old.exists() and recent.exists() and other.exists()  # only its own folders
+
+
+def _two_in_one_shard(tmp_path: Path) -> tuple[Path, Settings, list]:
+    """A workspace with two skills whose paths fall in the same cache shard."""
+    ws = tmp_path / "ws"
+    root = ws / ".agents" / "skills"
+    by_shard: dict[int, list[str]] = {}
+    for n in range(200):
+        name = f"s{n}"
+        i = shard_of(str(root / name / "SKILL.md"))
+        by_shard.setdefault(i, []).append(name)
+        if len(by_shard[i]) == 2:
+            break
+    for name in by_shard[i]:
+        (root / name).mkdir(parents=True)
+        (root / name / "SKILL.md").write_text(SKILL.format(name=name))
+    settings = Settings()
+    return ws, settings, discover(str(ws), settings).all
+
+
+def test_a_shard_keeps_the_stored_entries_of_skills_not_checked_again(tmp_path: Path, cache_home: Path,
+                                                                       no_racy_window: None) -> None:
+    ws, settings, (a, b) = _two_in_one_shard(tmp_path)
+    checked = {loc.path: check_stamped(loc, settings) for loc in (a, b)}
+    cache = open_cache(str(ws), settings)
+    cache.load()
+    w = ShardWriter(cache, [a.path, b.path], [a.path, b.path])
+    w.put(a, *checked[a.path])
+    assert w.written == 0  # the shard waits for its last skill
+    w.put(b, *checked[b.path])
+    assert w.written == 1
+    # A rescan re-checks only `a`: `b`'s stored entry is kept, payload and all.
+    rescan = open_cache(str(ws), settings)
+    w = ShardWriter(rescan, [a.path, b.path], [a.path])
+    w.put(a, *checked[a.path])
+    assert w.written == 1
+    after = open_cache(str(ws), settings)
+    after.load()
+    assert after.stamp_for(a) == checked[a.path][0] and after.stamp_for(b) == checked[b.path][0]
+    # Both payloads of the shard are handed over, each once.
+    assert after.payload(b) == checked[b.path][1]
+    assert after.payload(a) == checked[a.path][1]
+    assert after.payload(a) is None
+
+
+def test_two_shards_written_are_counted(tmp_path: Path, cache_home: Path, no_racy_window: None) -> None:
+    ws = tmp_path / "ws"
+    for name in ("alpha", "beta", "gamma", "delta"):
+        (ws / ".agents" / "skills" / name).mkdir(parents=True)
+        (ws / ".agents" / "skills" / name / "SKILL.md").write_text(SKILL.format(name=name))
+    settings = Settings()
+    locs = discover(str(ws), settings).all
+    shards = {shard_of(loc.path) for loc in locs}
+    cache = open_cache(str(ws), settings)
+    w = ShardWriter(cache, [loc.path for loc in locs], [loc.path for loc in locs])
+    for loc in locs:
+        w.put(loc, *check_stamped(loc, settings))
+    assert w.finish() == len(shards) > 1
+
+
+def test_reading_a_cache_marks_it_in_use(tmp_path: Path, cache_home: Path, no_racy_window: None) -> None:
+    ws, settings = _workspace(tmp_path)
+    loc = _loc(ws, settings)
+    cache = open_cache(str(ws), settings)
+    _save(cache, loc, *check_stamped(loc, settings))
+    month_ago = time.time() - 31 * 86400
+    os.utime(str(cache.folder), (month_ago, month_ago))
+    open_cache(str(ws), settings).load()
+    assert os.stat(str(cache.folder)).st_mtime > month_ago + 86400
+
+
+def test_a_shard_that_is_a_symlink_or_someone_elses_is_not_read(tmp_path: Path, cache_home: Path,
+                                                                 no_racy_window: None, is_root: bool) -> None:
+    ws, settings = _workspace(tmp_path)
+    loc = _loc(ws, settings)
+    cache = open_cache(str(ws), settings)
+    _save(cache, loc, *check_stamped(loc, settings))
+    (shard,) = Path(str(cache.folder)).glob("*.pickle")
+    elsewhere = tmp_path / "elsewhere.pickle"
+    shard.rename(elsewhere)
+    shard.symlink_to(elsewhere)
+    linked = open_cache(str(ws), settings)
+    linked.load()
+    assert linked.index == {}
+    shard.unlink()
+    elsewhere.rename(shard)
+    if is_root:  # only root can give a file away
+        os.chown(shard, 4242, -1)
+        foreign = open_cache(str(ws), settings)
+        foreign.load()
+        assert foreign.index == {}
+
+
+def test_what_the_stamp_and_the_payload_carry(tmp_path: Path, no_racy_window: None) -> None:
+    ws, settings = _workspace(tmp_path)
+    loc = _loc(ws, settings)
+    _, payload = check_stamped(loc, settings)
+    result = pickle.loads(payload)
+    assert result.location == loc and result.doc is None  # slim: positions only, no text
+    assert type(result.src).__name__ == "PositionTable"
+    assert resultcache._outside({"..": True, "../x": False, "a/../b": True, "refs/x.md": True}) == (
+        ("..", True), ("../x", False))
+
+
+def test_symlinked_files_and_the_entry_bound(tmp_path: Path, no_racy_window: None,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    ws, settings = _workspace(tmp_path)
+    loc = _loc(ws, settings)
+    entries = folder_entries(loc.dir)
+    assert entries is not None
+    monkeypatch.setattr(resultcache, "MAX_ENTRIES", len(entries))
+    assert folder_entries(loc.dir) == entries  # exactly at the bound: still stamped
+    monkeypatch.setattr(resultcache, "MAX_ENTRIES", 2000)
+    (Path(loc.dir) / "notes.md").symlink_to(Path(loc.dir) / "references" / "guide.md")
+    assert folder_entries(loc.dir) is None  # a symlinked file, not only a folder
+
+
+def test_the_racy_window_counts_from_either_time(tmp_path: Path) -> None:
+    ws, settings = _workspace(tmp_path)
+    loc = _loc(ws, settings)
+    newest = max(os.stat(os.path.join(d, f)).st_ctime for d, _, fs in os.walk(loc.dir) for f in fs)
+    assert folder_entries(loc.dir, now=newest + resultcache.RACY_S + 0.2) is not None
+    assert folder_entries(loc.dir, now=newest + resultcache.RACY_S - 0.2) is None
+    # A modification time in the future (a clock skew, `touch -d`) is as racy as a recent change.
+    future = time.time() + 3600
+    os.utime(Path(loc.dir) / "SKILL.md", (future, future))
+    assert folder_entries(loc.dir, now=newest + resultcache.RACY_S + 0.2) is None
+
+
+def test_cache_locations(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for value in ("false", "no", "OFF", " Off "):
+        monkeypatch.setenv("SKILL_LSP_CACHE_DIR", value)
+        assert resultcache.cache_dir() is None
+    monkeypatch.delenv("SKILL_LSP_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert resultcache.cache_dir() == str(tmp_path / "home" / ".cache" / "skill-lsp")
+    monkeypatch.setenv("SKILL_LSP_CACHE_DIR", str(tmp_path / "c"))
+    one, two = open_cache(str(tmp_path / "a"), Settings()), open_cache(str(tmp_path / "b"), Settings())
+    assert one.folder != two.folder
+    assert Path(str(one.folder)).parent == tmp_path / "c" and Path(str(one.folder)).name.startswith("results-")
+    # Paths that are not valid UTF-8 (surrogate-escaped bytes) still have a cache and a shard.
+    odd = open_cache(str(tmp_path / "\udcff"), Settings())
+    assert odd.folder is not None and 0 <= shard_of(str(tmp_path / "\udcff" / "SKILL.md")) < resultcache.SHARDS
+
+
+def test_a_cache_that_cannot_be_written_costs_nothing_but_speed(tmp_path: Path, cache_home: Path,
+                                                               no_racy_window: None) -> None:
+    ws, settings = _workspace(tmp_path)
+    loc = _loc(ws, settings)
+    stamp, payload = check_stamped(loc, settings)
+    cache_home.parent.mkdir(parents=True, exist_ok=True)
+    cache_home.write_text("a file where the cache folder should be")
+    assert not _save(open_cache(str(ws), settings), loc, stamp, payload)
+
+
+def test_a_failed_write_leaves_no_temporary_file(tmp_path: Path, cache_home: Path, no_racy_window: None) -> None:
+    ws, settings = _workspace(tmp_path)
+    loc = _loc(ws, settings)
+    cache = open_cache(str(ws), settings)
+    with pytest.raises(Exception):  # noqa: B017 - whatever pickle raises for a lambda
+        cache.write_shard(shard_of(loc.path), [loc.path], {loc.path: (where(loc), (b"", ()), lambda: 0)})
+    assert list(Path(str(cache.folder)).iterdir()) == []
+
+
+def test_prune_counts_and_boundaries(tmp_path: Path) -> None:
+    now = time.time()
+    ages = {"results-a": 30 * 86400 - 60, "results-b": 30 * 86400 + 20, "results-c": 40 * 86400}
+    for name, age in ages.items():
+        (tmp_path / name).mkdir()
+        os.utime(tmp_path / name, (now - age, now - age))
+    assert resultcache.prune(str(tmp_path), now=now) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results-a"]
+    assert resultcache.prune(str(tmp_path / "missing")) == 0
