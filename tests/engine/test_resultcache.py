@@ -461,7 +461,7 @@ def test_a_failed_write_leaves_no_temporary_file(tmp_path: Path, cache_home: Pat
 
 
 def test_prune_counts_and_boundaries(tmp_path: Path) -> None:
-    now = time.time()
+    now = time.time() + 10 * 86400  # the time given, not the clock's
     ages = {"results-a": 30 * 86400 - 60, "results-b": 30 * 86400 + 20, "results-c": 40 * 86400}
     for name, age in ages.items():
         (tmp_path / name).mkdir()
@@ -469,3 +469,56 @@ def test_prune_counts_and_boundaries(tmp_path: Path) -> None:
     assert resultcache.prune(str(tmp_path), now=now) == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results-a"]
     assert resultcache.prune(str(tmp_path / "missing")) == 0
+
+
+def test_entries_written_under_another_key_are_not_carried_over(tmp_path: Path, cache_home: Path,
+                                                                 no_racy_window: None) -> None:
+    ws, settings, (a, b) = _two_in_one_shard(tmp_path)
+    checked = {loc.path: check_stamped(loc, settings) for loc in (a, b)}
+    old = open_cache(str(ws), settings)
+    w = ShardWriter(old, [a.path, b.path], [a.path, b.path])
+    for loc in (a, b):
+        w.put(loc, *checked[loc.path])
+    # Another engine (or settings) rewrites the shard with `a` only: `b`, stored under the old
+    # key, must not come along into the new key's shard.
+    new = open_cache(str(ws), settings)
+    new.key = ("another engine", *new.key[1:])
+    w = ShardWriter(new, [a.path, b.path], [a.path])
+    w.put(a, *checked[a.path])
+    again = open_cache(str(ws), settings)
+    again.key = new.key
+    again.load()
+    assert set(again.index) == {a.path}
+
+
+def test_a_loaded_cache_drops_gone_skills_and_keeps_the_rest_of_their_shard(tmp_path: Path, cache_home: Path,
+                                                                            no_racy_window: None) -> None:
+    ws, settings, (a, b) = _two_in_one_shard(tmp_path)
+    others = [loc for loc in discover(str(ws), settings).all]
+    cache = open_cache(str(ws), settings)
+    w = ShardWriter(cache, [loc.path for loc in others], [loc.path for loc in others])
+    for loc in others:
+        w.put(loc, *check_stamped(loc, settings))
+    # `a` is gone; `b` is left in the shard (nothing to check: kept as stored).
+    loaded = open_cache(str(ws), settings)
+    loaded.load()
+    assert ShardWriter(loaded, [b.path], []).finish() == 1
+    after = open_cache(str(ws), settings)
+    after.load()
+    assert set(after.index) == {b.path}
+
+
+def test_finish_counts_every_shard_it_rewrites(tmp_path: Path, cache_home: Path, no_racy_window: None) -> None:
+    ws = tmp_path / "ws"
+    for name in ("alpha", "beta", "gamma", "delta"):
+        (ws / ".agents" / "skills" / name).mkdir(parents=True)
+        (ws / ".agents" / "skills" / name / "SKILL.md").write_text(SKILL.format(name=name))
+    settings = Settings()
+    locs = discover(str(ws), settings).all
+    cache = open_cache(str(ws), settings)
+    w = ShardWriter(cache, [loc.path for loc in locs], [loc.path for loc in locs])
+    for loc in locs:
+        w.put(loc, *check_stamped(loc, settings))
+    loaded = open_cache(str(ws), settings)
+    loaded.load()
+    assert ShardWriter(loaded, [], []).finish() == len({shard_of(loc.path) for loc in locs}) > 1
