@@ -93,6 +93,13 @@ def test_second_session_reuses_unchanged_results_and_equals_check(tmp_path: Path
     assert third == want
     assert cached == skills + 1 - len(rewritten)  # just rewritten: inside the racy window, never stored
 
+    # Other settings (a severity turned off in the workspace's config): nothing cached applies.
+    (ws / ".skill-lsp.toml").write_text('[severity]\nBROKEN_LINK = "off"\n', encoding="utf-8")
+    fourth, total, cached = asyncio.run(_session(ws, env))
+    assert cached == 0
+    assert fourth == bench_churn.expected(ws) != want
+    assert not any(code == "BROKEN_LINK" for _, code, _ in fourth)
+
 
 def test_damaged_cache_entries_are_checked_again(tmp_path: Path) -> None:
     ws = tmp_path / "repo"
