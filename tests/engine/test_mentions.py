@@ -82,3 +82,13 @@ def test_index_updates_unknown_mentions_when_names_come_and_go(tmp_path: Path) -
     assert [(f.data["name"], f.data["candidates"]) for f in index.results[user].graph] == [("deploy", ["deplyo"])]
     assert [(m.name, m.kind) for p, m in index.graph.mentions_of(index.results, "deploy")] == [("deploy", "dollar")]
     assert index.graph.definitions("deplyo") == [str(new)]
+
+
+def test_candidates_beyond_the_limit_are_chosen_by_name_not_by_order():
+    # 27 names one edit from 'abcdx': the three shown are the first by name, in any order given.
+    names = [f"abcd{c}x" for c in "abcdefghijklmnopqrstuvwxyz-"]
+    assert candidates("abcdx", names) == ["abcd-x", "abcdax", "abcdbx"]
+    assert candidates("abcdx", list(reversed(names))) == ["abcd-x", "abcdax", "abcdbx"]
+    # Nearer ones still come first, and names of other lengths are considered.
+    assert candidates("abcdax", names + ["abcdax"])[0] == "abcdax"
+    assert candidates("deploy-x", ["deploy", "deploy-xyz", "unrelated"]) == ["deploy", "deploy-xyz"]
