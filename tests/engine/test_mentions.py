@@ -9,7 +9,7 @@ from skill_lsp.engine import document
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.fixes import fixes_for
 from skill_lsp.engine.mentions import extract
-from skill_lsp.engine.skillgraph import candidates, link_mentions
+from skill_lsp.engine.skillgraph import Near, link_mentions
 from skill_lsp.engine.workspace import SkillIndex, check_file
 
 TEXT = """---
@@ -24,6 +24,10 @@ See [other](../other-skill/references/x.md), [me](references/y.md) and [up](../.
 cd /tmp && echo $foo && /deploy
 ```
 """
+
+
+def candidates(name: str, names) -> list[str]:
+    return Near(names)(name)
 
 
 def test_every_form_with_exact_spans() -> None:

@@ -15,7 +15,7 @@ from skill_lsp.engine.config import Settings
 from skill_lsp.engine.discover import discover
 from skill_lsp.engine.resultcache import (
     ShardWriter,
-    check_stamped_job,
+    check_stamped,
     folder_entries,
     open_cache,
     shard_of,
@@ -68,8 +68,10 @@ def _loc(ws: Path, settings: Settings):
     return loc
 
 
-def check_stamped(loc, settings, cached=None):
-    return check_stamped_job((loc, settings, cached))
+def stamped(loc, settings, cached=None):
+    """(stamp, the result pickled as the cache keeps it, or None when the cached one holds)."""
+    stamp, result = check_stamped(loc, settings, cached)
+    return stamp, None if result is None else pickle.dumps(result)
 
 
 def _codes(payload: bytes) -> list[str]:
@@ -85,9 +87,9 @@ def _touch(path: Path, text: str) -> None:
 def test_unchanged_skill_is_not_checked_again(tmp_path: Path, no_racy_window: None) -> None:
     ws, settings = _workspace(tmp_path)
     loc = _loc(ws, settings)
-    stamp, payload = check_stamped(loc, settings)
+    stamp, payload = stamped(loc, settings)
     assert stamp is not None and payload is not None
-    assert check_stamped(loc, settings, stamp) == (stamp, None)
+    assert stamped(loc, settings, stamp) == (stamp, None)
     # What the cache hands back is what a fresh check finds.
     fresh = check_file(loc.path, settings, loc).slim(keep_text=False)
     assert pickle.loads(payload).findings == fresh.findings
@@ -99,7 +101,7 @@ def test_any_change_it_depends_on_means_a_fresh_check(tmp_path: Path, no_racy_wi
     ws, settings = _workspace(tmp_path)
     loc = _loc(ws, settings)
     skill = Path(loc.dir)
-    stamp, first = check_stamped(loc, settings)
+    stamp, first = stamped(loc, settings)
     if change == "edit":  # a fixed link, the same length
         _touch(skill / "SKILL.md", SKILL.format(name="pdf").replace("missing.md", "guide00.md"))
     elif change == "add":  # the missing link target appears
@@ -113,7 +115,7 @@ def test_any_change_it_depends_on_means_a_fresh_check(tmp_path: Path, no_racy_wi
         (skill.parent / "other" / "notes.md").write_text("notes\n")
     elif change == "subfolder":
         (skill / "assets").mkdir()
-    again, payload = check_stamped(loc, settings, stamp)
+    again, payload = stamped(loc, settings, stamp)
     assert payload is not None, f"{change}: the cached result was used"
     assert again != stamp
     if change in ("add", "remove", "chmod", "outside"):
@@ -123,7 +125,7 @@ def test_any_change_it_depends_on_means_a_fresh_check(tmp_path: Path, no_racy_wi
 def test_what_the_stamp_records(tmp_path: Path, no_racy_window: None) -> None:
     ws, settings = _workspace(tmp_path)
     loc = _loc(ws, settings)
-    stamp, _ = check_stamped(loc, settings)
+    stamp, _ = stamped(loc, settings)
     assert stamp is not None
     digest, outside = stamp
     assert outside == (("../other/notes.md", False),)
@@ -140,23 +142,23 @@ def test_what_cannot_vouch_for_a_result_is_never_cached(tmp_path: Path, no_racy_
     skill = Path(loc.dir)
     # A symlink: what it points at can change unseen.
     (skill / "assets").symlink_to(tmp_path)
-    stamp, payload = check_stamped(loc, settings)
+    stamp, payload = stamped(loc, settings)
     assert stamp is None and payload is not None
     (skill / "assets").unlink()
     # Too many entries to stat on every start.
     monkeypatch.setattr(resultcache, "MAX_ENTRIES", 3)
-    assert check_stamped(loc, settings)[0] is None
+    assert stamped(loc, settings)[0] is None
     monkeypatch.setattr(resultcache, "MAX_ENTRIES", 2000)
-    assert check_stamped(loc, settings)[0] is not None
+    assert stamped(loc, settings)[0] is not None
     # A skill the discovery refused (never read): nothing to stamp.
     refused = type(loc)(loc.dir, loc.path, loc.root_index, loc.root, ("SENSITIVE", "no"))
-    assert check_stamped(refused, settings)[0] is None
+    assert stamped(refused, settings)[0] is None
 
 
 def test_a_file_changed_within_the_racy_window_is_not_cached(tmp_path: Path) -> None:
     ws, settings = _workspace(tmp_path)
     loc = _loc(ws, settings)
-    assert check_stamped(loc, settings)[0] is None  # just written: a rewrite in the same tick would hide
+    assert stamped(loc, settings)[0] is None  # just written: a rewrite in the same tick would hide
     assert folder_entries(loc.dir, now=time.time() + 2 * resultcache.RACY_S) is not None
 
 
@@ -167,7 +169,7 @@ def _save(cache, loc, stamp, payload) -> bool:
 def test_cache_round_trip_and_what_drops_it(tmp_path: Path, cache_home: Path, no_racy_window: None) -> None:
     ws, settings = _workspace(tmp_path)
     loc = _loc(ws, settings)
-    stamp, payload = check_stamped(loc, settings)
+    stamp, payload = stamped(loc, settings)
     cache = open_cache(str(ws), settings)
     assert _save(cache, loc, stamp, payload)
     assert str(cache.folder).startswith(str(cache_home))
@@ -199,7 +201,7 @@ def test_a_cache_file_others_can_write_or_a_broken_one_is_ignored(tmp_path: Path
                                                                    no_racy_window: None) -> None:
     ws, settings = _workspace(tmp_path)
     loc = _loc(ws, settings)
-    stamp, payload = check_stamped(loc, settings)
+    stamp, payload = stamped(loc, settings)
     cache = open_cache(str(ws), settings)
     _save(cache, loc, stamp, payload)
     (shard,) = Path(str(cache.folder)).glob("*.pickle")
@@ -226,7 +228,7 @@ def test_shard_writer_keeps_what_holds_and_drops_what_is_gone(tmp_path: Path, ca
                                                                no_racy_window: None) -> None:
     ws, settings = _workspace(tmp_path)
     loc = _loc(ws, settings)
-    stamp, payload = check_stamped(loc, settings)
+    stamp, payload = stamped(loc, settings)
     cache = open_cache(str(ws), settings)
     cache.load()
     w = ShardWriter(cache, [loc.path], [loc.path])
@@ -318,7 +320,7 @@ def _two_in_one_shard(tmp_path: Path) -> tuple[Path, Settings, list]:
 def test_a_shard_keeps_the_stored_entries_of_skills_not_checked_again(tmp_path: Path, cache_home: Path,
                                                                        no_racy_window: None) -> None:
     ws, settings, (a, b) = _two_in_one_shard(tmp_path)
-    checked = {loc.path: check_stamped(loc, settings) for loc in (a, b)}
+    checked = {loc.path: stamped(loc, settings) for loc in (a, b)}
     cache = open_cache(str(ws), settings)
     cache.load()
     w = ShardWriter(cache, [a.path, b.path], [a.path, b.path])
@@ -340,26 +342,35 @@ def test_a_shard_keeps_the_stored_entries_of_skills_not_checked_again(tmp_path: 
     assert after.payload(a) is None
 
 
-def test_two_shards_written_are_counted(tmp_path: Path, cache_home: Path, no_racy_window: None) -> None:
+def _four_skills(tmp_path: Path) -> tuple[Path, Settings, list]:
+    """A workspace of four skills (their paths fall in more than one shard)."""
     ws = tmp_path / "ws"
     for name in ("alpha", "beta", "gamma", "delta"):
         (ws / ".agents" / "skills" / name).mkdir(parents=True)
         (ws / ".agents" / "skills" / name / "SKILL.md").write_text(SKILL.format(name=name))
     settings = Settings()
     locs = discover(str(ws), settings).all
-    shards = {shard_of(loc.path) for loc in locs}
-    cache = open_cache(str(ws), settings)
+    return ws, settings, locs
+
+
+def _write_all(cache, locs, settings) -> ShardWriter:
     w = ShardWriter(cache, [loc.path for loc in locs], [loc.path for loc in locs])
     for loc in locs:
-        w.put(loc, *check_stamped(loc, settings))
-    assert w.finish() == len(shards) > 1
+        w.put(loc, *stamped(loc, settings))
+    return w
+
+
+def test_two_shards_written_are_counted(tmp_path: Path, cache_home: Path, no_racy_window: None) -> None:
+    ws, settings, locs = _four_skills(tmp_path)
+    w = _write_all(open_cache(str(ws), settings), locs, settings)
+    assert w.finish() == len({shard_of(loc.path) for loc in locs}) > 1
 
 
 def test_reading_a_cache_marks_it_in_use(tmp_path: Path, cache_home: Path, no_racy_window: None) -> None:
     ws, settings = _workspace(tmp_path)
     loc = _loc(ws, settings)
     cache = open_cache(str(ws), settings)
-    _save(cache, loc, *check_stamped(loc, settings))
+    _save(cache, loc, *stamped(loc, settings))
     month_ago = time.time() - 31 * 86400
     os.utime(str(cache.folder), (month_ago, month_ago))
     open_cache(str(ws), settings).load()
@@ -371,7 +382,7 @@ def test_a_shard_that_is_a_symlink_or_someone_elses_is_not_read(tmp_path: Path, 
     ws, settings = _workspace(tmp_path)
     loc = _loc(ws, settings)
     cache = open_cache(str(ws), settings)
-    _save(cache, loc, *check_stamped(loc, settings))
+    _save(cache, loc, *stamped(loc, settings))
     (shard,) = Path(str(cache.folder)).glob("*.pickle")
     elsewhere = tmp_path / "elsewhere.pickle"
     shard.rename(elsewhere)
@@ -391,7 +402,7 @@ def test_a_shard_that_is_a_symlink_or_someone_elses_is_not_read(tmp_path: Path, 
 def test_what_the_stamp_and_the_payload_carry(tmp_path: Path, no_racy_window: None) -> None:
     ws, settings = _workspace(tmp_path)
     loc = _loc(ws, settings)
-    _, payload = check_stamped(loc, settings)
+    _, payload = stamped(loc, settings)
     result = pickle.loads(payload)
     assert result.location == loc and result.doc is None  # slim: positions only, no text
     assert type(result.src).__name__ == "PositionTable"
@@ -445,7 +456,7 @@ def test_a_cache_that_cannot_be_written_costs_nothing_but_speed(tmp_path: Path, 
                                                                no_racy_window: None) -> None:
     ws, settings = _workspace(tmp_path)
     loc = _loc(ws, settings)
-    stamp, payload = check_stamped(loc, settings)
+    stamp, payload = stamped(loc, settings)
     cache_home.parent.mkdir(parents=True, exist_ok=True)
     cache_home.write_text("a file where the cache folder should be")
     assert not _save(open_cache(str(ws), settings), loc, stamp, payload)
@@ -474,7 +485,7 @@ def test_prune_counts_and_boundaries(tmp_path: Path) -> None:
 def test_entries_written_under_another_key_are_not_carried_over(tmp_path: Path, cache_home: Path,
                                                                  no_racy_window: None) -> None:
     ws, settings, (a, b) = _two_in_one_shard(tmp_path)
-    checked = {loc.path: check_stamped(loc, settings) for loc in (a, b)}
+    checked = {loc.path: stamped(loc, settings) for loc in (a, b)}
     old = open_cache(str(ws), settings)
     w = ShardWriter(old, [a.path, b.path], [a.path, b.path])
     for loc in (a, b):
@@ -494,11 +505,7 @@ def test_entries_written_under_another_key_are_not_carried_over(tmp_path: Path, 
 def test_a_loaded_cache_drops_gone_skills_and_keeps_the_rest_of_their_shard(tmp_path: Path, cache_home: Path,
                                                                             no_racy_window: None) -> None:
     ws, settings, (a, b) = _two_in_one_shard(tmp_path)
-    others = [loc for loc in discover(str(ws), settings).all]
-    cache = open_cache(str(ws), settings)
-    w = ShardWriter(cache, [loc.path for loc in others], [loc.path for loc in others])
-    for loc in others:
-        w.put(loc, *check_stamped(loc, settings))
+    _write_all(open_cache(str(ws), settings), [a, b], settings)
     # `a` is gone; `b` is left in the shard (nothing to check: kept as stored).
     loaded = open_cache(str(ws), settings)
     loaded.load()
@@ -509,16 +516,8 @@ def test_a_loaded_cache_drops_gone_skills_and_keeps_the_rest_of_their_shard(tmp_
 
 
 def test_finish_counts_every_shard_it_rewrites(tmp_path: Path, cache_home: Path, no_racy_window: None) -> None:
-    ws = tmp_path / "ws"
-    for name in ("alpha", "beta", "gamma", "delta"):
-        (ws / ".agents" / "skills" / name).mkdir(parents=True)
-        (ws / ".agents" / "skills" / name / "SKILL.md").write_text(SKILL.format(name=name))
-    settings = Settings()
-    locs = discover(str(ws), settings).all
-    cache = open_cache(str(ws), settings)
-    w = ShardWriter(cache, [loc.path for loc in locs], [loc.path for loc in locs])
-    for loc in locs:
-        w.put(loc, *check_stamped(loc, settings))
+    ws, settings, locs = _four_skills(tmp_path)
+    _write_all(open_cache(str(ws), settings), locs, settings)
     loaded = open_cache(str(ws), settings)
     loaded.load()
     assert ShardWriter(loaded, [], []).finish() == len({shard_of(loc.path) for loc in locs}) > 1

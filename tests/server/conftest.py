@@ -106,6 +106,19 @@ async def client(request, lsp_client: LanguageClient, workspace: Path):
     await asyncio.wait_for(lsp_client.shutdown_session(), 10)
 
 
+def record_status(lsp_client: LanguageClient) -> None:
+    """Keep skillLsp/status notifications (``scan_done`` reads them) and accept registrations."""
+    lsp_client.notifications_seen = []  # type: ignore[attr-defined]
+
+    @lsp_client.feature("skillLsp/status")
+    def on_status(params) -> None:
+        lsp_client.notifications_seen.append(("skillLsp/status", params))  # type: ignore[attr-defined]
+
+    @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
+    def on_register(params: t.RegistrationParams) -> None:
+        pass
+
+
 def scan_done(client: LanguageClient) -> bool:
     """A skillLsp/status notification that reports a finished workspace scan has arrived."""
     for _, params in getattr(client, "notifications_seen", []):

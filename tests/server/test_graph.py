@@ -16,7 +16,7 @@ import pytest_lsp
 from lsprotocol import types as t
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from .conftest import scan_done, wait_for
+from .conftest import record_status, scan_done, wait_for
 
 DEPLOY = "---\nname: deploy\ndescription: Ships the build. Use when releasing.\n---\n# Déploy 🚀\n"
 CALLER = ("---\nname: caller\ndescription: Calls others. Use when testing.\nallowed-tools: Read Skill(deploy)\n"
@@ -62,17 +62,9 @@ async def client(request, lsp_client: LanguageClient, tmp_path_factory):
     lsp_client.resource_ops = not limit  # type: ignore[attr-defined]
     base = tmp_path_factory.mktemp("graph")
     a, b = make_workspace(base)
-    lsp_client.notifications_seen = []  # type: ignore[attr-defined]
+    record_status(lsp_client)
     lsp_client.folders = (a, b)  # type: ignore[attr-defined]
     lsp_client.encoding = encoding  # type: ignore[attr-defined]
-
-    @lsp_client.feature("skillLsp/status")
-    def on_status(params) -> None:
-        lsp_client.notifications_seen.append(("skillLsp/status", params))  # type: ignore[attr-defined]
-
-    @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
-    def on_register(params) -> None:
-        pass
 
     caps = client_capabilities("visual-studio-code")
     caps.general = t.GeneralClientCapabilities(position_encodings=[encoding])

@@ -19,7 +19,7 @@ import pytest_lsp
 from lsprotocol import types as t
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from .conftest import scan_done, wait_for
+from .conftest import record_status, scan_done, wait_for
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -59,15 +59,7 @@ def cli_findings(ws: Path) -> tuple[set, int]:
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "skill_lsp", "serve"]))
 async def parity_client(lsp_client: LanguageClient, nested_ws: Path):
-    lsp_client.notifications_seen = []  # type: ignore[attr-defined]
-
-    @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
-    def on_register(params: t.RegistrationParams) -> None:
-        pass
-
-    @lsp_client.feature("skillLsp/status")
-    def on_status(params) -> None:
-        lsp_client.notifications_seen.append(("skillLsp/status", params))  # type: ignore[attr-defined]
+    record_status(lsp_client)
 
     await lsp_client.initialize_session(t.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"),

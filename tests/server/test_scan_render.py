@@ -16,7 +16,7 @@ import pytest_lsp
 from lsprotocol import types as t
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from .conftest import keep_every_publish, scan_done, wait_for
+from .conftest import keep_every_publish, record_status, scan_done, wait_for
 
 SKILL = ("---\nname: résumé\ndescription: Écrit 🚀 des CV. Use when writing one.\ndescription: again\n---\n"
          "Ünïcødé 🚀 see [the guide](references/gone.md).  \n"
@@ -37,15 +37,7 @@ async def client(request, lsp_client: LanguageClient, tmp_path_factory):
     lsp_client.ws = ws  # type: ignore[attr-defined]
     lsp_client.related = related == "related"  # type: ignore[attr-defined]
     lsp_client.published = keep_every_publish(lsp_client)  # type: ignore[attr-defined]
-    lsp_client.notifications_seen = []  # type: ignore[attr-defined]
-
-    @lsp_client.feature("skillLsp/status")
-    def on_status(params) -> None:
-        lsp_client.notifications_seen.append(("skillLsp/status", params))  # type: ignore[attr-defined]
-
-    @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
-    def on_register(params) -> None:
-        pass
+    record_status(lsp_client)
 
     caps = client_capabilities("neovim@v0.11.0")
     caps.general = t.GeneralClientCapabilities(position_encodings=[encoding])

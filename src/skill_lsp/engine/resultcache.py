@@ -148,12 +148,6 @@ def check_stamped(loc: Location, settings: Settings, cached: Stamp | None = None
     return (None if entries is None else (entries, _outside(seen))), result
 
 
-def check_stamped_job(job: tuple[Location, Settings, Stamp | None]) -> tuple[Stamp | None, bytes | None]:
-    """Worker-process entry (picklable by reference): the result comes back pickled, as it is cached."""
-    stamp, result = check_stamped(*job)
-    return stamp, None if result is None else pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
-
-
 SHARDS = 64
 
 
