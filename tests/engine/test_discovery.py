@@ -146,6 +146,42 @@ def test_recursive_search_finds_deep_plugin_layouts_and_survives_symlink_cycles(
     assert found == ["a/b/c/d/plugins/x/skills/deep/SKILL.md"]
 
 
+def test_roots_read_from_the_walk_equal_roots_listed_on_their_own(tmp_path: Path):
+    """discover() lists each folder once: roots inside the workspace reuse the walk's listing.
+    Every kind of root child must come out as scan_roots alone finds it."""
+    from skill_lsp.engine.discover import discover  # noqa: PLC0415
+
+    root = tmp_path / ".agents/skills"
+    write_skill(root, "plain", skill_text(name="plain"))
+    write_skill(root, "lower", skill_text(name="lower"), filename="skill.md")
+    both = write_skill(root, "both", skill_text(name="both")).parent
+    (both / "skill.md").write_text(skill_text(name="both"))
+    for variant in ("Skill.md", "SKILL.MD"):  # two case variants: the first by name, whatever the listing order
+        write_skill(root, "variants", skill_text(name="variants"), filename=variant)
+    secret = tmp_path / "secret.md"
+    secret.write_text(skill_text(name="linked"))
+    (root / "linked").mkdir()
+    os.symlink(secret, root / "linked" / "SKILL.md")  # a symlinked SKILL.md leaving its folder
+    os.symlink(root / "plain", root / "alias")  # a symlinked skill folder
+    (root / "empty").mkdir()
+    venv = root / "venv-like"
+    write_skill(root, "venv-like", skill_text(name="venv-like"))
+    (venv / "pyvenv.cfg").write_text("home = /usr\n")  # the walk skips it; the root lists it
+    write_skill(tmp_path / "secrets/skills", "hidden", skill_text(name="hidden"))
+    settings = Settings(roots=(".agents/skills", "secrets/skills"))
+    alone = scan_roots(settings.resolved_roots(str(tmp_path)), settings.sensitive_patterns)
+    inv = discover(str(tmp_path), settings)
+    assert inv.locations == alone
+    by_dir = {os.path.basename(loc.dir): loc for loc in alone}
+    assert os.path.basename(by_dir["variants"].path) == "SKILL.MD"
+    assert os.path.basename(by_dir["both"].path) == "SKILL.md"
+    assert by_dir["linked"].problem is not None and by_dir["linked"].problem[0] == "OUTSIDE_WORKSPACE"
+    assert by_dir["hidden"].problem is not None and by_dir["hidden"].problem[0] == "SENSITIVE"
+    assert "venv-like" in by_dir and "empty" not in by_dir
+    walked = [os.path.relpath(p, tmp_path) for p, _ in find_skill_files(str(tmp_path))]
+    assert ".agents/skills/variants/SKILL.MD" in walked
+
+
 def test_collect_on_a_workspace_keeps_roots_and_adds_loose_skills(tmp_path: Path):
     write_skill(tmp_path / ".agents/skills", "demo", skill_text())
     write_skill(tmp_path / "plugins/p/skills", "extra", skill_text(name="extra"))

@@ -95,17 +95,21 @@ def discover(workspace: str, settings: Settings) -> Inventory:
         return Inventory(workspace, [], sensitive, loose=[direct], single=True)
     roots = settings.resolved_roots(workspace)
     inv = Inventory(workspace, roots, sensitive, ignored=discovery.git_ignored_dirs(workspace))
-    seen: set[str] = set()
-    for loc in discovery.scan_roots(roots, sensitive):
-        seen.add(os.path.normpath(loc.path))
-        inv.locations.append(loc)
-    for md, real in discovery.find_skill_files(workspace, ignored=inv.ignored):
-        if os.path.normpath(md) in seen:
+    # One walk lists every folder once; roots inside the workspace reuse its listings.
+    walked: discovery.Seen = {}
+    files = discovery.find_skill_files(workspace, ignored=inv.ignored, walked=walked)
+    inv.locations = discovery.scan_roots(roots, sensitive, walked)
+    # Every path here is built from normalised bases and plain names: no normpath needed.
+    seen = {loc.path for loc in inv.locations}
+    for md, real in files:
+        if md in seen:
             continue
-        seen.add(os.path.normpath(md))
+        seen.add(md)
         d = os.path.dirname(md)
+        known = walked.get(d)
         # Fenced to the workspace folder: a symlink leading out is reported, not read.
-        found = discovery.locate(d, workspace, -1, [workspace], sensitive, real_dir=real, skill_md=md)
+        found = discovery.locate(d, workspace, -1, [workspace], sensitive, real_dir=real, skill_md=md,
+                                 md_is_link=known[1] if known is not None and known[0] == md else None)
         inv.loose.append(found or discovery.Location(d, md, -1, workspace))
     return inv
 

@@ -59,8 +59,17 @@ def glob_to_regex(pattern: str) -> re.Pattern[str]:
 def is_sensitive(path: str, patterns: tuple[str, ...] | list[str]) -> bool:
     """Whether a folder matches a sensitive pattern, as the folder (`**/private-*`) or as
     what lies inside it (`**/secrets/**` matches `.../secrets` itself too)."""
+    if not patterns:
+        return False
     bare = path.replace(os.sep, "/").rstrip("/")
-    return any(glob_to_regex(pat).fullmatch(c) for pat in patterns for c in (bare, bare + "/"))
+    any_of = _any_pattern(tuple(patterns))
+    return any_of.fullmatch(bare) is not None or any_of.fullmatch(bare + "/") is not None
+
+
+@lru_cache(maxsize=64)
+def _any_pattern(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    # One alternation instead of a match per pattern: discovery asks for every skill folder.
+    return re.compile("|".join(f"(?:{glob_to_regex(p).pattern})" for p in patterns), re.DOTALL)
 
 
 def is_inside(path: str, root: str) -> bool:
@@ -75,14 +84,21 @@ def _realpath(root: str) -> str:
 def _skill_file(dir_path: str) -> str | None:
     """SKILL.md (preferred) or skill.md in ``dir_path``, by exact name."""
     try:
-        names = set(os.listdir(dir_path))
+        names = os.listdir(dir_path)
     except OSError:
         return None
-    for name in SKILL_FILES:
-        if name in names:
-            return os.path.join(dir_path, name)
-    variant = min((n for n in names if is_case_variant(n)), default=None)
-    return os.path.join(dir_path, variant) if variant is not None else None
+    name = _pick_skill_file(names)
+    return os.path.join(dir_path, name) if name is not None else None
+
+
+def _pick_skill_file(names) -> str | None:
+    """SKILL.md, else skill.md, else the first case variant by name, among ``names``."""
+    best = None
+    for name in names:
+        if len(name) == 8 and (name in SKILL_FILES or is_case_variant(name)) and (
+                best is None or (_rank(name), name) < (_rank(best), best)):
+            best = name
+    return best
 
 
 def is_case_variant(name: str) -> bool:
@@ -92,11 +108,11 @@ def is_case_variant(name: str) -> bool:
 
 def locate(dir_path: str, root: str, root_index: int, fence: list[str],
            sensitive: tuple[str, ...], *, real_dir: str | None = None,
-           skill_md: str | None = None) -> Location | None:
+           skill_md: str | None = None, md_is_link: bool | None = None) -> Location | None:
     """A Location for ``dir_path`` if it is a skill folder, with its fence problem if any.
 
-    ``real_dir`` / ``skill_md`` may be passed by a caller that already knows them
-    (a directory walk that saw no symlink), saving the realpath and listing.
+    ``real_dir`` / ``skill_md`` / ``md_is_link`` may be passed by a caller that already
+    knows them (a directory walk that saw no symlink), saving the realpath, listing and lstat.
     """
     skill_md = skill_md or _skill_file(dir_path)
     if skill_md is None:
@@ -106,7 +122,9 @@ def locate(dir_path: str, root: str, root_index: int, fence: list[str],
     if fence and not any(is_inside(real_dir, _realpath(r)) for r in fence):
         return Location(dir_path, skill_md, root_index, root,
                         ("OUTSIDE_WORKSPACE", f"Skill directory is outside all configured workspace roots: {real_dir}"))
-    real_md = os.path.realpath(skill_md) if os.path.islink(skill_md) else os.path.join(real_dir, os.path.basename(skill_md))
+    if md_is_link is None:
+        md_is_link = os.path.islink(skill_md)
+    real_md = os.path.realpath(skill_md) if md_is_link else os.path.join(real_dir, os.path.basename(skill_md))
     if not is_inside(real_md, real_dir):
         return Location(dir_path, skill_md, root_index, root,
                         ("OUTSIDE_WORKSPACE", f"SKILL.md resolves outside its skill folder: {real_md}"))
@@ -121,8 +139,16 @@ def locate(dir_path: str, root: str, root_index: int, fence: list[str],
     return Location(dir_path, skill_md, root_index, root)
 
 
-def scan_roots(roots: list[str], sensitive: tuple[str, ...]) -> list[Location]:
-    """Immediate skill subfolders of each root, in root order then name order."""
+# What a walk saw in a folder: (its skill file's path or None, whether that file is a symlink).
+Seen = dict[str, tuple[str | None, bool]]
+
+
+def scan_roots(roots: list[str], sensitive: tuple[str, ...], walked: Seen | None = None) -> list[Location]:
+    """Immediate skill subfolders of each root, in root order then name order.
+
+    ``walked``: what ``find_skill_files`` saw (folders it listed), so that a root inside
+    the walked tree is not listed a second time.
+    """
     out: list[Location] = []
     for index, root in enumerate(roots):
         real_root = _realpath(root)
@@ -133,7 +159,14 @@ def scan_roots(roots: list[str], sensitive: tuple[str, ...]) -> list[Location]:
             continue
         for name, is_link in children:
             real = None if is_link else os.path.join(real_root, name)
-            loc = locate(os.path.join(root, name), root, index, roots, sensitive, real_dir=real)
+            d = os.path.join(root, name)
+            known = walked.get(d) if walked is not None and not is_link else None
+            if known is None:
+                loc = locate(d, root, index, roots, sensitive, real_dir=real)
+            elif known[0] is None:
+                continue
+            else:
+                loc = locate(d, root, index, roots, sensitive, real_dir=real, skill_md=known[0], md_is_link=known[1])
             if loc is not None:
                 out.append(loc)
     return out
@@ -178,18 +211,22 @@ def _rank(name: str) -> int:
 
 
 def find_skill_files(top: str, max_files: int = 200_000,
-                     ignored: frozenset[str] | None = None) -> list[tuple[str, str]]:
+                     ignored: frozenset[str] | None = None, walked: Seen | None = None) -> list[tuple[str, str]]:
     """(SKILL.md path, real folder path) for every SKILL.md / skill.md under ``top``.
 
     Skips VCS, dependency, virtualenv and git-ignored folders; follows symlinked
-    folders once (a cycle is never entered twice).
+    folders once (a cycle is never entered twice). ``walked`` receives, for every
+    folder listed, its skill file (or None) and whether that file is a symlink.
     """
+    top = os.path.normpath(top)
     if ignored is None:
         ignored = git_ignored_dirs(top)
     found: list[tuple[str, str]] = []
     real_top = os.path.realpath(top)
     seen_links: set[str] = {real_top}
     stack = [(top, real_top)]
+    # The hot loop of discovery (a 10,000-skill tree lists ~26,000 folders): names are
+    # tested before any call, and paths are joined by hand (every base is normalised).
     while stack:
         d, real = stack.pop()
         try:
@@ -197,39 +234,49 @@ def find_skill_files(top: str, max_files: int = 200_000,
                 entries = list(it)
         except OSError:
             continue
-        if d != top and any(e.name == "pyvenv.cfg" for e in entries):
-            continue
         skill = None
         subdirs = []
+        venv = False
         for e in entries:
-            if e.name in SKILL_FILES or is_case_variant(e.name):
-                # SKILL.md, then skill.md, then a case variant (reported as SKILL_FILE_CASE)
-                if skill is None or _rank(e.name) < _rank(os.path.basename(skill)):
-                    skill = e.path
-            elif e.name not in SKIP_DIRS and _is_dir(e):
-                if os.path.normpath(e.path) in ignored:
+            name = e.name
+            if len(name) == 8 and (name in SKILL_FILES or is_case_variant(name)):
+                # SKILL.md, then skill.md, then a case variant by name (reported as SKILL_FILE_CASE)
+                if skill is None or (_rank(name), name) < (_rank(skill.name), skill.name):
+                    skill = e
+            elif name == "pyvenv.cfg":
+                venv = True
+            elif name not in SKIP_DIRS and _is_dir(e):
+                subdirs.append(e)
+        if venv and d != top:
+            continue
+        if walked is not None:
+            walked[d] = (skill.path, skill.is_symlink()) if skill is not None else (None, False)
+        base = real if real.endswith(os.sep) else real + os.sep
+        kept = []
+        for e in subdirs:
+            if ignored and e.path in ignored:
+                continue
+            if e.is_symlink():
+                target = os.path.realpath(e.path)
+                # A link back into what is being walked would loop (or double-count).
+                if target in seen_links or is_inside(real, target):
                     continue
-                if e.is_symlink():
-                    target = os.path.realpath(e.path)
-                    # A link back into what is being walked would loop (or double-count).
-                    if target in seen_links or is_inside(real, target):
-                        continue
-                    seen_links.add(target)
-                    if not is_inside(target, real_top):
-                        # Never walk outside the folder; a skill there is reported, not read.
-                        md = next((os.path.join(e.path, n) for n in SKILL_FILES
-                                   if os.path.lexists(os.path.join(e.path, n))), None)
-                        if md is not None:
-                            found.append((md, target))
-                        continue
-                    subdirs.append((e.path, target))
-                else:
-                    subdirs.append((e.path, os.path.join(real, e.name)))
+                seen_links.add(target)
+                if not is_inside(target, real_top):
+                    # Never walk outside the folder; a skill there is reported, not read.
+                    md = next((os.path.join(e.path, n) for n in SKILL_FILES
+                               if os.path.lexists(os.path.join(e.path, n))), None)
+                    if md is not None:
+                        found.append((md, target))
+                    continue
+                kept.append((e.path, target))
+            else:
+                kept.append((e.path, base + e.name))
         if skill is not None:
-            found.append((skill, real))
+            found.append((skill.path, real))
             if len(found) >= max_files:
                 break
-        stack.extend(sorted(subdirs, reverse=True))
+        stack.extend(sorted(kept, reverse=True))
     found.sort()
     return found
 
