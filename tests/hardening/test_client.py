@@ -7,6 +7,8 @@ everything it wrote to stdout is a framed JSON-RPC message (checked by the fixtu
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -348,3 +350,53 @@ def test_socket_message_on_stdin_garbage_headers(server, demo_md):
         {"jsonrpc": "2.0", "method": "$/ping"}))
     assert_hover_ok(server, uri)
 
+
+
+def _ends_quietly(client: RawClient, data: bytes, *, then_close: bool) -> None:
+    """Send ``data`` (and close stdin): the server exits, without a traceback."""
+    try:
+        client.send_bytes(data)
+        if then_close:
+            while client.pending_writes():
+                time.sleep(0.01)
+            time.sleep(0.2)
+            client.proc.stdin.close()
+        client.proc.wait(10)
+    finally:
+        client.close()
+    assert "Traceback" not in client.stderr_text()
+    assert not client.violations
+
+
+def test_a_header_line_without_end_closes_the_connection(tmp_path, ws):
+    """stdin is read on the event loop (server/stdio.py) with a bounded line: a megabyte of header
+    without a line break is no client, and the server stops instead of buffering it."""
+    client = RawClient(tmp_path)
+    client.initialize(ws)
+    _ends_quietly(client, b"X" * (3 << 20), then_close=False)  # it stops reading: it is not kept open
+    assert "header line longer than" in client.stderr_text()
+
+
+def test_a_body_cut_short_by_the_client_leaving(tmp_path, ws):
+    client = RawClient(tmp_path)
+    client.initialize(ws)
+    _ends_quietly(client, b"Content-Length: 500\r\n\r\n" + b'{"jsonrpc": "2.0", "method": "initialized"',
+                  then_close=True)
+
+
+def test_stdin_that_is_no_pipe(tmp_path, ws):
+    """A regular file or /dev/null as stdin: read by pygls's own reader, served, and the server
+    exits at the end of it (the event loop cannot watch either)."""
+    script = tmp_path / "session.bin"
+    script.write_bytes(frame({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                              "params": {"processId": None, "rootUri": ws.as_uri(), "capabilities": {}}})
+                       + frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+                       + frame({"jsonrpc": "2.0", "method": "exit"}))
+    for source in (str(script), os.devnull):
+        with open(source, "rb") as stdin:
+            proc = subprocess.run([sys.executable, "-m", "skill_lsp", "serve"], stdin=stdin, capture_output=True,
+                                  cwd=tmp_path, timeout=30, check=False)
+        assert proc.returncode == 0, proc.stderr
+        assert b"Traceback" not in proc.stderr
+        if source != os.devnull:
+            assert b'"id": 2' in proc.stdout.replace(b'"id":2', b'"id": 2')

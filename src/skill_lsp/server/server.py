@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import sys
 import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -15,7 +16,7 @@ from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..engine.text import Encoding
-from . import convert
+from . import convert, stdio
 from .protocol import SkillProtocol, is_parse_error
 from .state import Analysis, OpenDoc, State
 from .uris import is_skill_file, path_to_uri
@@ -47,6 +48,10 @@ class SkillLanguageServer(LanguageServer):
         self.own_renames: set[tuple[str, str]] = set()
         self.shutting_down = False
         self._reporting = False
+
+    def _start_io_async(self, stdin=None, stdout=None) -> None:
+        # stdin read by the event loop where it can be (server/stdio.py), not by a thread per line.
+        stdio.serve(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
 
     # --- positions ---
     @property

@@ -35,8 +35,9 @@ def _sources(ls: SkillLanguageServer, path: str | None, findings: list) -> dict:
     return out
 
 
-def open_diagnostics(ls: SkillLanguageServer, od: OpenDoc) -> list[t.Diagnostic]:
-    """Diagnostics of an open document: its findings plus cross-skill findings from the index."""
+def open_diagnostics(ls: SkillLanguageServer, od: OpenDoc, *, as_json: bool = False) -> list:
+    """Diagnostics of an open document: its findings plus cross-skill findings from the index
+    (lsprotocol objects, or their JSON form)."""
     analysis = ls.state.analyse(od)
     folder = ls.state.folder_for(od.path)
     findings = list(analysis.findings)
@@ -49,7 +50,8 @@ def open_diagnostics(ls: SkillLanguageServer, od: OpenDoc) -> list[t.Diagnostic]
     sources[od.path or od.uri] = analysis.doc.src
     rel = related_support(ls)
     findings.sort(key=lambda f: (f.start, f.end, f.code))
-    return [convert.diagnostic(f, analysis.doc.src, enc, sources, rel) for f in findings]
+    make = convert.diagnostic_json if as_json else convert.diagnostic
+    return [make(f, analysis.doc.src, enc, sources, rel) for f in findings]
 
 
 def graph_findings(ls: SkillLanguageServer, od: OpenDoc) -> list:
@@ -75,8 +77,8 @@ def publish_open(ls: SkillLanguageServer, uri: str) -> None:
     od = ls.state.docs.get(uri)
     if od is None or ls.pull_mode or not ls.settings_ready:
         return  # (not ready: published when the client's settings are read)
-    diags = open_diagnostics(ls, od)
-    ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=diags, version=od.version))
+    # As JSON: building lsprotocol objects and unstructuring them took 0.3 ms of a keystroke.
+    send(ls, uri, open_diagnostics(ls, od, as_json=True), od.version)
 
 
 def publish_path(ls: SkillLanguageServer, path: str) -> None:
@@ -126,13 +128,16 @@ def clear(ls: SkillLanguageServer, uri: str) -> None:
         send(ls, uri, [])
 
 
-def send(ls: SkillLanguageServer, uri: str, diags: list) -> None:
+def send(ls: SkillLanguageServer, uri: str, diags: list, version: int | None = None) -> None:
     # Sent as plain JSON: a scan publishes thousands of these, and building then
     # unstructuring lsprotocol objects was most of the time after the scan itself.
     if ls.shutting_down:
         return
+    params: dict = {"uri": uri, "diagnostics": diags}
+    if version is not None:
+        params["version"] = version
     ls.protocol._send_data({"jsonrpc": "2.0", "method": t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,  # noqa: SLF001
-                            "params": {"uri": uri, "diagnostics": diags}})
+                            "params": params})
 
 
 def request_refresh(ls: SkillLanguageServer) -> None:
