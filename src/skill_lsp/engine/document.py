@@ -117,6 +117,19 @@ class SkillDocument:
             self._body = markdown.parse(self.body_text, self.body_start)
         return self._body
 
+    @property
+    def links(self) -> list[markdown.Link]:
+        """``body.links``, without the full parse when the HTML settles them (markdown.links_fast)."""
+        if self._body is not None:
+            return self._body.links
+        hit = self.memo.get("links")
+        if hit is None:
+            hit = markdown.links_fast(self.body_text, self.body_start)
+            if hit is None:
+                hit = self.body.links
+            self.memo["links"] = hit
+        return hit
+
     def value(self, key: str) -> Any:
         """Plain value of a top-level field (None when absent)."""
         entry = self.entries.get(key)

@@ -234,3 +234,81 @@ def _destination(src: str, i: int, end: int) -> tuple[int, int] | None:
             depth -= 1
         j += 1
     return i, j
+
+
+# --- links without the event stream -------------------------------------------------------
+#
+# Most bodies only need their links (the rules check targets; code blocks matter for
+# trailing whitespace and mentions, which ask for the full parse themselves). Turning
+# pulldown-cmark's events into Python objects is most of a parse (0.49 ms of a generated
+# 12 KiB body); its HTML writer runs natively (0.05 ms) and says which raw `](target`
+# candidates are links: a candidate inside code, raw HTML or broken syntax renders as text.
+# Where that answer could be ambiguous the full parse decides (None below), so the links
+# are always exactly the full parse's (tests/engine/test_markdown_fast.py holds them equal).
+
+# A raw `](target` candidate: (1) a line break first (the target is on the next line),
+# (2) the target in characters the HTML writer emits unchanged and CommonMark decodes to
+# themselves, (3) the character after it when that is no blank or ')' (then the target is
+# bracketed, escaped, encoded or holds parentheses, and the HTML would not show it as written).
+_CANDIDATE = re.compile(r"\]\([ \t]*(?:([\r\n])|([A-Za-z0-9!#$*+,\-./:;=?@_~^]*)([^ \t\r\n)]?))")
+_HTML_TARGET = re.compile(r'<(a|img) (?:href|src)="([^"]*)"')
+# Characters that could make the nearest '[' not the link's opener (code spans, nested
+# brackets, escapes, raw HTML): with one of them in a link's text the full parse decides.
+_UNSURE_TEXT = re.compile(r"[\[\]`\\<>]")
+_CLOSE = re.compile(r"[ \t]*\)")
+
+
+def links_fast(body: str, base: int) -> list[Link] | None:
+    """The links ``parse(body, base)`` finds, or None when only the full parse can tell."""
+    # Definitions and reference links ("]:"), raw HTML tags in the form the writer emits, and
+    # file: autolinks (kept targets that are no `](` candidate).
+    if _pyromark is None or "]:" in body or '<a href="' in body or '<img src="' in body or (
+            "<file:" in body or "<FILE:" in body):
+        return None
+    if not body.isascii():
+        try:
+            body.encode("utf-8")
+        except UnicodeEncodeError:
+            return None
+    cands: dict[str, list[tuple[int, int, int]]] = {}  # target -> (where "](" is, target span)
+    web = _WEB.match
+    for m in _CANDIDATE.finditer(body):
+        if m.group(1) is not None or m.group(3):
+            return None
+        d = m.group(2)
+        if d and (not web(d) or d.startswith(("file:", "FILE:"))):  # what _close_link records
+            cands.setdefault(d, []).append((m.start(), m.start(2), m.end(2)))
+    shown: dict[str, list[str]] = {}
+    if "](" in body:
+        for tag, target in _HTML_TARGET.findall(_pyromark.html(body, options=_options())):
+            if not web(target) or target.startswith(("file:", "FILE:")):
+                if target not in cands:
+                    return None  # a link the candidates do not explain (a bare empty target...)
+                shown.setdefault(target, []).append(tag)
+    out: list[Link] = []
+    rfind = body.rfind
+    for d, occ in cands.items():
+        tags = shown.get(d)
+        if tags is None:
+            # None of them is a link, unless one sits in an image's description, where the
+            # parse sees a link but the HTML only alt text.
+            for close, _k, _e in occ:
+                if "![" in body[max(rfind("\n\n", 0, close), 0):close]:
+                    return None
+            continue
+        if len(tags) != len(occ):
+            return None  # some are links, some are not: which, only the parse knows
+        # In source order, as the HTML lists them: with no bracket in any of their texts
+        # (checked next), none is nested in another.
+        for (close, k, e), tag in zip(occ, tags, strict=True):
+            p = rfind("[", 0, close)
+            if p < 0 or (p > 0 and body[p - 1] == "\\") or _UNSURE_TEXT.search(body, p + 1, close):
+                return None
+            end = _CLOSE.match(body, e)
+            if end is None:
+                return None  # a title follows
+            image = tag == "img"
+            start = p - 1 if image else p
+            out.append(Link("image" if image else "inline", d, base + start, base + end.end(), base + k, base + e))
+    out.sort(key=lambda link: link.start)
+    return out

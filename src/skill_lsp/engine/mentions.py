@@ -101,9 +101,10 @@ def extract(doc: SkillDocument) -> list[Mention]:
     if not (slash or dollar or links):
         out.sort(key=lambda x: x.start)
         return out
-    body = doc.body
-    blocks = body.code_blocks
-    targets = [(lk.target_start, lk.target_end) for lk in body.links]
+    # Code blocks only matter to slash and dollar candidates: links alone may spare the full parse.
+    blocks = doc.body.code_blocks if slash or dollar else []
+    body_links = doc.links
+    targets = [(lk.target_start, lk.target_end) for lk in body_links]
     for m in slash:
         at = m.start()
         if _in(blocks, at) or _in(targets, at):
@@ -114,7 +115,7 @@ def extract(doc: SkillDocument) -> list[Mention]:
         if not _in(blocks, m.start()):
             out.append(Mention(m.group(1), m.start(1), m.end(1), "dollar"))
     if links:
-        for lk in body.links:
+        for lk in body_links:
             if lk.kind == "definition" and lk.target_start == lk.target_end:
                 continue
             hit = _link_mention(text, lk.target, lk.target_start, lk.target_end, skill_dir)

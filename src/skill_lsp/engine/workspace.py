@@ -232,7 +232,7 @@ def _outside_targets(doc: document.SkillDocument) -> tuple[str, ...]:
     if not doc.path or doc.body_start >= len(doc.text) or not may_leave_folder(doc):
         return ()
     out = set()
-    for link in doc.body.links:
+    for link in doc.links:
         if classify(link.target) == "relative":
             rel = relative_path(link.target)
             if rel == ".." or rel.startswith("../"):

@@ -196,7 +196,7 @@ def _links(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         return
     if not any(_could_matter(raw, ctx) for raw in _candidates(body)):
         return
-    for link in doc.body.links:
+    for link in doc.links:
         if link.kind == "reference":
             continue  # checked at its definition
         target = link.target
