@@ -139,8 +139,9 @@ def locate(dir_path: str, root: str, root_index: int, fence: list[str],
     return Location(dir_path, skill_md, root_index, root)
 
 
-# What a walk saw in a folder: (its skill file's path or None, whether that file is a symlink).
-Seen = dict[str, tuple[str | None, bool]]
+# What a walk saw in a folder: (its skill file's path or None, whether that file is a symlink,
+# None when that could not be read).
+Seen = dict[str, tuple[str | None, bool | None]]
 
 
 def scan_roots(roots: list[str], sensitive: tuple[str, ...], walked: Seen | None = None) -> list[Location]:
@@ -170,6 +171,13 @@ def scan_roots(roots: list[str], sensitive: tuple[str, ...], walked: Seen | None
             if loc is not None:
                 out.append(loc)
     return out
+
+
+def _is_link(entry: os.DirEntry[str]) -> bool | None:
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return None  # unknown: locate() asks the file system itself
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:
@@ -250,7 +258,7 @@ def find_skill_files(top: str, max_files: int = 200_000,
         if venv and d != top:
             continue
         if walked is not None:
-            walked[d] = (skill.path, skill.is_symlink()) if skill is not None else (None, False)
+            walked[d] = (skill.path, _is_link(skill)) if skill is not None else (None, False)
         base = real if real.endswith(os.sep) else real + os.sep
         kept = []
         for e in subdirs:
