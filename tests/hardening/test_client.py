@@ -307,6 +307,11 @@ def test_client_that_stops_reading_stays_bounded(server, demo_md):
     """While the client does not read, the server blocks on stdout instead of buffering without bound."""
     uri = server.open(demo_md, GOOD)
     assert_hover_ok(server, uri)
+    # The server's start-up asks this client for its configuration; were that request still to
+    # come while the client neither reads nor can queue a reply, neither side would move (a real
+    # client queues without bound). The scan's end comes after it.
+    server.wait(lambda m: m.get("method") == "skillLsp/status" and m.get("params", {}).get("scanning") is False,
+                timeout=30)
     base = server.rss_kib()
     server.reading.clear()  # stop reading stdout (after the message in progress)
     big = GOOD + "\n" + ("padding line for the diagnostics payload\n" * 50)
