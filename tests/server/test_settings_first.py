@@ -7,6 +7,7 @@ editor showed a finding change severity a moment later (seen in Emacs with eglot
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 
@@ -58,3 +59,39 @@ async def test_a_document_opened_before_the_settings_arrive_is_published_with_th
     mine = [p for p in client.published if p.uri == doc]
     severities = {(d.code, d.severity) for p in mine for d in p.diagnostics}
     assert severities == {("TRAILING_WHITESPACE", t.DiagnosticSeverity.Error)}
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "skill_lsp", "serve"]))
+async def slow_client(lsp_client: LanguageClient, tmp_path: Path):
+    """A client that takes a second to answer workspace/configuration (its dialect: opencode)."""
+
+    @lsp_client.feature(t.CLIENT_REGISTER_CAPABILITY)
+    def on_register(params: t.RegistrationParams) -> None:
+        return None
+
+    lsp_client.protocol.fm.features.pop(t.WORKSPACE_CONFIGURATION, None)  # pytest-lsp's own answers at once
+
+    @lsp_client.feature(t.WORKSPACE_CONFIGURATION)
+    async def on_configuration(params: t.ConfigurationParams) -> list:
+        await asyncio.sleep(1.0)
+        return [{"debounceMs": 0, "dialect": "opencode"} for _ in params.items]
+
+    skill = tmp_path / ".claude" / "skills" / "demo"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: demo\ndescription: Does a thing. Use when testing.\n---\n# Demo\n",
+                                    encoding="utf-8")
+    lsp_client.skill = skill / "SKILL.md"  # type: ignore[attr-defined]
+    await lsp_client.initialize_session(t.InitializeParams(
+        capabilities=client_capabilities("neovim@v0.11.0"),
+        workspace_folders=[t.WorkspaceFolder(uri=uri(tmp_path), name="ws")]))
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+async def test_a_preview_asked_for_before_the_settings_arrive_uses_them(slow_client):
+    # Asked right after `initialized`, while the configuration answer is a second away (seen in
+    # the Neovim test: :SkillPreview rendered the default dialect, the next call the configured one).
+    result = await slow_client.workspace_execute_command_async(t.ExecuteCommandParams(
+        command="skill-lsp.previewActivation", arguments=[{"uri": uri(slow_client.skill)}]))
+    assert result["kind"] == "ok"
+    assert result["dialect"] == "opencode"

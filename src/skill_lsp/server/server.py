@@ -37,7 +37,8 @@ class SkillLanguageServer(LanguageServer):
         self.last_edit = float("-inf")  # time.monotonic() of the newest didChange
         # False from `initialize` until the client's configuration is read (when it can be
         # asked): open documents are not published with defaults that its settings change.
-        self.settings_ready = True
+        self._settings_read = asyncio.Event()
+        self._settings_read.set()
         self.scan_generation = 0
         self.scanning = False
         self.rescan_paths: set[str] = set()  # named by file events since the last complete scan
@@ -48,6 +49,21 @@ class SkillLanguageServer(LanguageServer):
         self.own_renames: set[tuple[str, str]] = set()
         self.shutting_down = False
         self._reporting = False
+
+    @property
+    def settings_ready(self) -> bool:
+        return self._settings_read.is_set()
+
+    @settings_ready.setter
+    def settings_ready(self, value: bool) -> None:
+        if value:
+            self._settings_read.set()
+        else:
+            self._settings_read.clear()
+
+    async def settings_read(self) -> None:
+        """Until the client's configuration is read (lifecycle bounds the wait: SETTINGS_WAIT_S)."""
+        await self._settings_read.wait()
 
     def _start_io_async(self, stdin=None, stdout=None) -> None:
         # stdin read by the event loop where it can be (server/stdio.py), not by a thread per line.

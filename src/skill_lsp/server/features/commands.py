@@ -183,6 +183,9 @@ async def _show(ls: SkillLanguageServer, preview_uri: str) -> None:
 async def _run_preview(ls: SkillLanguageServer, render: Any, args: tuple) -> dict:
     """Render off the event loop (it reads the skill folders); bad arguments are InvalidParams."""
     a = _arg(args[0] if len(args) == 1 else list(args))
+    # A preview asked for right after start-up renders with the client's settings (its
+    # default dialect), not the defaults they are about to replace.
+    await ls.settings_read()
     try:
         out = await asyncio.get_running_loop().run_in_executor(None, render, ls, a)
     except ValueError as exc:
