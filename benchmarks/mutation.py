@@ -42,6 +42,7 @@ MODULES = {
     "fixes": "src/skill_lsp/engine/fixes.py",
     "workspace": "src/skill_lsp/engine/workspace.py",
     "resultcache": "src/skill_lsp/engine/resultcache.py",
+    "markdown": "src/skill_lsp/engine/markdown.py",
     "rules": "src/skill_lsp/engine/rules",
     "render": "src/skill_lsp/engine/render",
 }

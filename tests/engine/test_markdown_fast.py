@@ -40,6 +40,9 @@ ANSWERED = [
     "[up](../other/SKILL.md) [file](file:///tmp/x.md) [q](a.md?x=1#frag)\n",
     "Line one [soft\nbreak](soft.md)\n",
     "![i](pic.png) and a web link after it [w](https://x.y/z)\n",
+    "![i](pic.png)\n\nA later paragraph: text like ](bare.md) is no link.\n",  # the image is a paragraph away
+    "[a](x.md) ends with a backslash \\",
+    "[f](FILE:///tmp/x.md) and [g](file:///tmp/y.md)\n",  # file: targets are kept in either case
 ]
 
 # Left to the full parse: the HTML could not settle them.
@@ -53,10 +56,14 @@ DEFERRED = [
     '<a href="raw.md">raw</a> [md](raw.md)\n',  # raw HTML in the writer's own form
     "`[x](dup.md)` and [x](dup.md)\n",  # one in code, one a link: which is which
     "![alt [inner](inner.md)](https://x.y/pic.png)\n",  # a link inside an image's description
+    "![alt [inner](inner.md)](https://x.y/pic.png)\n\nA blank line after it.\n",
     "[![badge](assets/b.svg)](assets/b.svg)\n",  # nesting reorders the HTML
     "[`code` text](c.md)\n",  # a code span in the link text
     "[empty]()\n",  # an empty target
     "[a](x.md) and a lone surrogate \ud800\n",  # pulldown-cmark takes UTF-8 only
+    '<img src="x.png"> and `[c](x.png)`\n',  # raw HTML image in the writer's own form
+    "See <FILE:///x.md> and `[y](FILE:///x.md)`\n",  # an upper-case file: autolink
+    "[<a](x.md)\n",  # '<' first in the link text
     # A file: autolink renders as a kept target but is no link to the parse; here it would
     # have confirmed the candidate inside the code span.
     "See <file:///x.md> and `[y](file:///x.md)`\n",
