@@ -356,7 +356,6 @@ def test_socket_message_on_stdin_garbage_headers(server, demo_md):
     assert_hover_ok(server, uri)
 
 
-
 def _ends_quietly(client: RawClient, data: bytes, *, then_close: bool) -> None:
     """Send ``data`` (and close stdin): the server exits, without a traceback."""
     try:
