@@ -14,6 +14,7 @@ from helpers import codes, only, skill_text, write_skill
 from skill_lsp.commands.targets import collect
 from skill_lsp.engine import discovery
 from skill_lsp.engine.config import DEFAULT_ROOTS, Settings
+from skill_lsp.engine.discover import discover
 from skill_lsp.engine.discovery import (
     READ_LIMIT,
     ReadError,
@@ -149,8 +150,6 @@ def test_recursive_search_finds_deep_plugin_layouts_and_survives_symlink_cycles(
 def test_roots_read_from_the_walk_equal_roots_listed_on_their_own(tmp_path: Path):
     """discover() lists each folder once: roots inside the workspace reuse the walk's listing.
     Every kind of root child must come out as scan_roots alone finds it."""
-    from skill_lsp.engine.discover import discover  # noqa: PLC0415
-
     root = tmp_path / ".agents/skills"
     write_skill(root, "plain", skill_text(name="plain"))
     write_skill(root, "lower", skill_text(name="lower"), filename="skill.md")

@@ -242,21 +242,22 @@ def find_skill_files(top: str, max_files: int = 200_000,
                 entries = list(it)
         except OSError:
             continue
-        skill = None
+        skill_files = []
         subdirs = []
         venv = False
         for e in entries:
             name = e.name
             if len(name) == 8 and (name in SKILL_FILES or is_case_variant(name)):
-                # SKILL.md, then skill.md, then a case variant by name (reported as SKILL_FILE_CASE)
-                if skill is None or (_rank(name), name) < (_rank(skill.name), skill.name):
-                    skill = e
+                skill_files.append(e)
             elif name == "pyvenv.cfg":
                 venv = True
             elif name not in SKIP_DIRS and _is_dir(e):
                 subdirs.append(e)
         if venv and d != top:
             continue
+        # SKILL.md, then skill.md, then a case variant by name (reported as SKILL_FILE_CASE)
+        chosen = _pick_skill_file([e.name for e in skill_files]) if skill_files else None
+        skill = next((e for e in skill_files if e.name == chosen), None)
         if walked is not None:
             walked[d] = (skill.path, _is_link(skill)) if skill is not None else (None, False)
         base = real if real.endswith(os.sep) else real + os.sep

@@ -84,6 +84,11 @@ _SIMPLE_DEST = re.compile(r"[ \t]*(?:\r\n|\r|\n)?[ \t]*(?:<([^<>\n\\]*)>|([^\s()
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def _recorded(target: str) -> bool:
+    """Whether a link target is kept: not a web URL or in-page anchor (a file: URL is kept)."""
+    return not _WEB.match(target) or target.startswith(("file:", "FILE:"))
+
+
 def _options() -> Any:
     global _OPTIONS
     if _OPTIONS is None and _pyromark is not None:
@@ -161,7 +166,7 @@ def _parse_pulldown(body: str, base: int) -> Body:
     # A definition has ']:' in it: without one, no second parse (0.02 ms of a 12 KiB body's 0.27).
     defs = _pyromark.reference_definitions(body, options=_options()) if "]:" in body else {}
     for info in defs.values():
-        if _WEB.match(info["dest"]) and not info["dest"].startswith(("file:", "FILE:")):
+        if not _recorded(info["dest"]):
             continue
         span = info["span"]
         ts = _definition_target(src, span["start"], span["end"])
@@ -177,7 +182,7 @@ def _close_link(links: list[list], out: Body, src: str, to_char: _ByteMap, base:
     kind, target, s, text_end, e = links.pop()
     if links:
         links[-1][3] = max(links[-1][3], e)
-    if _WEB.match(target) and not target.startswith(("file:", "FILE:")):
+    if not _recorded(target):
         return  # a web URL or an in-page anchor: nothing looks at its span
     if kind in ("inline", "image"):
         span = _inline_target(src, text_end, e)
@@ -271,17 +276,16 @@ def links_fast(body: str, base: int) -> list[Link] | None:
         except UnicodeEncodeError:
             return None
     cands: dict[str, list[tuple[int, int, int]]] = {}  # target -> (where "](" is, target span)
-    web = _WEB.match
     for m in _CANDIDATE.finditer(body):
         if m.group(1) is not None or m.group(3):
             return None
         d = m.group(2)
-        if d and (not web(d) or d.startswith(("file:", "FILE:"))):  # what _close_link records
+        if d and _recorded(d):
             cands.setdefault(d, []).append((m.start(), m.start(2), m.end(2)))
     shown: dict[str, list[str]] = {}
     if "](" in body:
         for tag, target in _HTML_TARGET.findall(_pyromark.html(body, options=_options())):
-            if not web(target) or target.startswith(("file:", "FILE:")):
+            if _recorded(target):
                 if target not in cands:
                     return None  # a link the candidates do not explain (a bare empty target...)
                 shown.setdefault(target, []).append(tag)
