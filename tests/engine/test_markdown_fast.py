@@ -142,3 +142,8 @@ def test_real_skills_are_answered_exactly_or_deferred() -> None:
                 answered += 1
                 assert fast == markdown._parse_pulldown(body, doc.body_start).links, dirpath
     assert answered > total // 2, (answered, total)
+
+
+def test_file_urls_are_recorded_in_either_case_and_web_urls_are_not() -> None:
+    body = "[f](FILE:///tmp/x.md) [g](file:///tmp/y.md) [w](https://x.y/z) [a](#top)\n"
+    assert [link.target for link in full(body)] == ["FILE:///tmp/x.md", "file:///tmp/y.md"]
