@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from lsprotocol import types as t
-from pygls.exceptions import JsonRpcMethodNotFound
+from pygls.exceptions import JsonRpcInternalError, JsonRpcMethodNotFound
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
@@ -48,6 +48,7 @@ class SkillLanguageServer(LanguageServer):
         # must add nothing (the edit already carries the text changes).
         self.own_renames: set[tuple[str, str]] = set()
         self.shutting_down = False
+        self.exited = False  # `exit` came: stdout is closed, nothing more is written
         self._reporting = False
 
     @property
@@ -90,6 +91,9 @@ class SkillLanguageServer(LanguageServer):
 
     # --- messages ---
     def log(self, message: str, kind: t.MessageType = t.MessageType.Log) -> None:
+        if self.exited:
+            log.debug("after exit: %s", message)
+            return
         try:
             self.window_log_message(t.LogMessageParams(type=kind, message=message))
         except Exception:  # noqa: BLE001 - logging must never raise
@@ -109,7 +113,22 @@ class SkillLanguageServer(LanguageServer):
             return
         if isinstance(error, JsonRpcMethodNotFound):
             return  # the client already got MethodNotFound; not an error of the server
-        self.log(f"skill-lsp internal error ({getattr(source, '__name__', source)}): {error}", t.MessageType.Error)
+        if self._reporting or (source is JsonRpcInternalError and _write_failed(error)):
+            # Told over the connection that just failed, the report fails too, and is reported
+            # in turn: ~1,000 nested reports, each formatting a longer traceback (10 s after an
+            # `exit`). pygls has already logged it to stderr.
+            return
+        self._reporting = True
+        try:
+            self.log(f"skill-lsp internal error ({getattr(source, '__name__', source)}): {error}",
+                     t.MessageType.Error)
+        finally:
+            self._reporting = False
+
+
+def _write_failed(error: BaseException) -> bool:
+    """What pygls's sending reports when the pipe is gone, or stdout was closed by `exit`."""
+    return isinstance(error, OSError) or (isinstance(error, ValueError) and "closed file" in str(error))
 
 
 def guarded(default: Any = None) -> Callable[[F], F]:

@@ -89,11 +89,23 @@ def register(server: SkillLanguageServer) -> None:
 
     @server.feature(t.SHUTDOWN)
     def shutdown(ls: SkillLanguageServer, params: object) -> None:
-        ls.shutting_down = True
-        ls.scan_generation += 1  # a scan still running publishes nothing more
-        for timer in ls.timers.values():
-            timer.cancel()
-        ls.timers.clear()
+        _stop(ls)
+
+    @server.feature(t.EXIT)
+    def exit_(ls: SkillLanguageServer, params: object) -> None:
+        # pygls closes stdout after this. A handler that resumes while asyncio cancels the
+        # tasks (3.11's wait_for hands back an answer that came with the `exit`) must find
+        # nothing to publish.
+        _stop(ls)
+        ls.exited = True
+
+
+def _stop(ls: SkillLanguageServer) -> None:
+    ls.shutting_down = True
+    ls.scan_generation += 1  # a scan still running publishes nothing more
+    for timer in ls.timers.values():
+        timer.cancel()
+    ls.timers.clear()
 
 
 # Without `initialized` (or with a client that never answers configuration), open documents
