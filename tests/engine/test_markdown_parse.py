@@ -76,9 +76,13 @@ def test_reference_links_definitions_and_their_kinds() -> None:
     ]
 
 
-def test_a_footnote_definition_is_no_reference_definition() -> None:
-    body = "Note[^1].\n\n[^1]: see [x](x.md)\n"
-    assert spans(body, parse(body).links) == [("inline", "x.md", "[x](x.md)", "x.md")]
+@pytest.mark.parametrize(("body", "links"), [
+    ("Note[^1].\n\n[^1]: see [x](x.md)\n", [("inline", "x.md", "[x](x.md)", "x.md")]),
+    # Without the footnotes option this would be a definition of "notes.md".
+    ("Note[^1].\n\n[^1]: notes.md\n", []),
+])
+def test_a_footnote_definition_is_no_reference_definition(body: str, links: list) -> None:
+    assert spans(body, parse(body).links) == links
 
 
 def test_autolinks_are_not_recorded() -> None:
@@ -98,7 +102,7 @@ def test_the_destination_is_found_after_the_whole_link_text() -> None:
 
 def test_destinations_the_simple_pattern_cannot_read() -> None:
     body = ('> quote\n\n[a](<x\\y.md> "t>") [b](a<b.md) [c](x(1(2)).md) [d](x\\).md) [e](X(1).md) '
-            '[f](aX(1).md) [g](\n  x(1).md) [h](b.md "x](y")\n')
+            '[f](aX(1).md) [g](\n  x(1).md) [h](b.md "x](y") [i](x(1).md "t")\n')
     assert spans(body, parse(body).links) == [
         ("inline", "x\\y.md", '[a](<x\\y.md> "t>")', "x\\y.md"),  # bracketed, a backslash inside
         ("inline", "a<b.md", "[b](a<b.md)", "a<b.md"),
@@ -108,6 +112,7 @@ def test_destinations_the_simple_pattern_cannot_read() -> None:
         ("inline", "aX(1).md", "[f](aX(1).md)", "aX(1).md"),
         ("inline", "x(1).md", "[g](\n  x(1).md)", "x(1).md"),  # on the next line
         ("inline", "b.md", '[h](b.md "x](y")', "b.md"),  # "](" in the title
+        ("inline", "x(1).md", '[i](x(1).md "t")', "x(1).md"),  # a title after parentheses
     ]
 
 
@@ -117,7 +122,8 @@ def test_destinations_the_simple_pattern_cannot_read() -> None:
     ("[a]: x(1)", "x(1)", "x(1)"),  # balanced parentheses up to the body's end
 ])
 def test_definitions_ending_the_body(body: str, target: str, raw: str) -> None:
-    assert spans(body, parse(body).links) == [("definition", target, body, raw)]
+    end = BASE + len(body)  # nothing may reach past the body's end
+    assert parse(body).links == [Link("definition", target, BASE, end, end - len(raw), end)]
 
 
 def test_the_options_turn_on_tables_strikethrough_tasklists_and_footnotes(monkeypatch) -> None:
