@@ -78,7 +78,12 @@ class Finding:
 
 def _finding(code: str, severity: int, message: str, start: int, end: int, data: dict[str, Any] | None,
              related: tuple[Related, ...], tags: tuple[str, ...]) -> Finding:
-    return Finding(code, Severity(severity), message, start, end, data, related, tags)
+    # By index, not Severity(severity): the enum's call was a fifth of unpickling a reopened
+    # workspace's cached results.
+    return Finding(code, _SEVERITIES[severity], message, start, end, data, related, tags)
+
+
+_SEVERITIES = (None, *Severity)  # by LSP number
 
 
 @dataclass(frozen=True, slots=True)
