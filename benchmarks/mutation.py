@@ -43,6 +43,8 @@ MODULES = {
     "workspace": "src/skill_lsp/engine/workspace.py",
     "resultcache": "src/skill_lsp/engine/resultcache.py",
     "markdown": "src/skill_lsp/engine/markdown.py",
+    "mentions": "src/skill_lsp/engine/mentions.py",
+    "skillgraph": "src/skill_lsp/engine/skillgraph.py",
     "rules": "src/skill_lsp/engine/rules",
     "render": "src/skill_lsp/engine/render",
 }
