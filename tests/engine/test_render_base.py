@@ -43,7 +43,11 @@ def test_module_functions_use_the_named_dialect_and_default_to_the_skill_tool():
 def test_captured_dialects_point_at_their_stored_captures(kind):
     for name in ("claude-code", "codex", "opencode", "gemini", "copilot"):
         (folder,) = GOLDEN.glob(f"{name}@*")  # the one pinned release with captures
-        assert proof(name, kind) == Proof(True, f"capture: {folder.name} (tests/golden/harness/{folder.name})")
+        got = proof(name, kind)
+        assert got.verified and got.proof.startswith(f"capture: {folder.name} (tests/golden/harness/{folder.name})")
+        # Only Gemini's catalog order is left open by the release itself (capture/verify).
+        caveat = "the order within a root can differ from run to run"
+        assert (caveat in got.proof) == (name == "gemini" and kind == "catalog")
 
 
 def test_uncaptured_dialects_say_what_they_rest_on():

@@ -47,8 +47,9 @@ def _description(record: SkillRecord) -> str | None:
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
     """Who Gemini CLI lists (engine.harness.listing: a frontmatter name and a description,
     empty allowed).  Roots are read in order (user, then workspace); within a root the loader's
-    glob yields names in reverse code-point order; a later root's skill replaces
-    an earlier one of the same name in place."""
+    glob yields names in reverse code-point order in most runs (it globs asynchronously, so not
+    in all: render/proof.py says so); a later root's skill replaces an earlier one of the same
+    name in place."""
     by_name: dict[str, SkillRecord] = {}
     roots: dict[int, list[SkillRecord]] = {}
     for r in records:
