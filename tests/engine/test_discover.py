@@ -51,3 +51,83 @@ def test_watch_globs_cover_roots_and_plugin_layouts(tmp_path: Path) -> None:
     inv = discover(str(tmp_path), Settings())
     globs = watch_globs(inv)
     assert ".claude/skills/*" in globs and "**/skills/*" in globs
+
+
+def _git(cwd: Path, *args: str) -> None:
+    import subprocess  # noqa: PLC0415
+
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
+                   env={**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull})
+
+
+def _fenced_tree(tmp_path: Path) -> Path:
+    """A workspace with every kind of folder the walk and classify() must treat alike."""
+    ws = tmp_path / "ws"
+    outside = tmp_path / "outside"
+    write_skill(outside, "far", skill_text("far"))
+    (outside / "loose.md").write_text(skill_text("loose"))
+    write_skill(ws / ".claude/skills", "alpha", skill_text("alpha"))
+    write_skill(ws / ".claude/skills/secrets", "in-root", skill_text("in-root"))  # not a root child
+    write_skill(ws / "team/secrets/skills", "rotate", skill_text("rotate"))  # sensitive
+    both = write_skill(ws / "plugins/p/skills", "both", skill_text("both")).parent
+    (both / "skill.md").write_text(skill_text("both"))
+    lower = ws / "plugins/p/skills/lower"
+    lower.mkdir(parents=True)
+    (lower / "skill.md").write_text(skill_text("lower"))
+    odd = ws / "plugins/p/skills/odd"
+    odd.mkdir()
+    (odd / "Skill.md").write_text(skill_text("odd"))  # harnesses miss it: listed to say so
+    (ws / ".claude/skills/upper").mkdir(parents=True)
+    (ws / ".claude/skills/upper/SKILL.MD").write_text(skill_text("upper"))
+    (ws / "plugins/p/skills/far-link").symlink_to(outside / "far", target_is_directory=True)
+    md_link = ws / "plugins/p/skills/md-link"
+    md_link.mkdir()
+    (md_link / "SKILL.md").symlink_to(outside / "loose.md")
+    write_skill(ws / "ignored", "gone", skill_text("gone"))
+    write_skill(ws / ".git/skills", "internal", skill_text("internal"))
+    write_skill(ws / "deep/.venv/lib", "pkg", skill_text("pkg"))
+    (ws / ".gitignore").write_text("ignored/\n")
+    _git(ws, "init", "-q")
+    return ws
+
+
+def test_classify_agrees_with_the_scan_on_fenced_and_odd_folders(tmp_path: Path) -> None:
+    ws = _fenced_tree(tmp_path)
+    inv = discover(str(ws), Settings())
+    rel = {os.path.relpath(loc.path, ws): (loc.root_index, loc.problem[0] if loc.problem else None) for loc in inv.all}
+    assert rel == {
+        ".claude/skills/alpha/SKILL.md": (0, None),  # the first default root that exists
+        ".claude/skills/upper/SKILL.MD": (0, "SKILL_FILE_CASE"),
+        "plugins/p/skills/odd/Skill.md": (-1, "SKILL_FILE_CASE"),
+        ".claude/skills/secrets/in-root/SKILL.md": (-1, "SENSITIVE"),
+        "plugins/p/skills/both/SKILL.md": (-1, None),  # SKILL.md wins over skill.md
+        "plugins/p/skills/far-link/SKILL.md": (-1, "OUTSIDE_WORKSPACE"),
+        "plugins/p/skills/lower/skill.md": (-1, None),  # the lower-case name is one of the two
+        "plugins/p/skills/md-link/SKILL.md": (-1, "OUTSIDE_WORKSPACE"),
+        "team/secrets/skills/rotate/SKILL.md": (-1, "SENSITIVE"),
+    }
+    for loc in inv.all:
+        assert inv.classify(loc.path) == loc, loc.path
+    for path in ("plugins/p/skills/both/skill.md", "ignored/gone/SKILL.md", ".git/skills/internal/SKILL.md",
+                 "deep/.venv/lib/pkg/SKILL.md", "plugins/../../outside/far/SKILL.md"):
+        assert inv.classify(str(ws / path)) is None, path
+    # The workspace folder itself holds no skill file, and a file that is no skill file is none.
+    assert inv.classify(str(ws / "SKILL.md")) is None
+    assert inv.classify(str(ws / "plugins/p/skills/both/README.md")) is None
+
+
+def test_a_single_skill_workspace_classifies_only_itself(tmp_path: Path) -> None:
+    write_skill(tmp_path, "solo", skill_text("solo"))
+    write_skill(tmp_path / "solo/examples", "inner", skill_text("inner"))
+    inv = discover(str(tmp_path / "solo"), Settings())
+    (loc,) = inv.all
+    assert (loc.dir, loc.path, loc.root_index, loc.root, loc.problem) == (
+        str(tmp_path / "solo"), str(tmp_path / "solo/SKILL.md"), -1, str(tmp_path), None)
+    assert inv.classify(str(tmp_path / "solo/examples/inner/SKILL.md")) is None
+
+
+def test_watch_globs_are_every_default_root_the_configured_ones_inside_and_plugin_layouts(tmp_path: Path) -> None:
+    from skill_lsp.engine.config import DEFAULT_ROOTS  # noqa: PLC0415
+
+    inv = discover(str(tmp_path), Settings(roots=("custom/skills", ".claude/skills", "../elsewhere")))
+    assert watch_globs(inv) == [*(f"{r}/*" for r in DEFAULT_ROOTS), "custom/skills/*", "**/skills/*"]

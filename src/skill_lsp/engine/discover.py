@@ -37,10 +37,13 @@ class Inventory:
 
         Checks only the path and its folder, never the rest of the tree.
         """
-        if os.path.basename(skill_md) not in discovery.SKILL_FILES:
+        base = os.path.basename(skill_md)
+        if base not in discovery.SKILL_FILES and not discovery.is_case_variant(base):
             return None
         d = os.path.dirname(os.path.normpath(skill_md))
-        preferred = _preferred(d)
+        # The walk's pick from the folder's listing: SKILL.md, skill.md, then a case variant
+        # (`Skill.md` is listed, as SKILL_FILE_CASE, and must land here too).
+        preferred = discovery._skill_file(d)
         if preferred is None or os.path.normpath(preferred) != os.path.normpath(skill_md):
             return None  # skill.md next to a SKILL.md: the folder is SKILL.md's
         parent = os.path.dirname(d)
@@ -76,14 +79,6 @@ class Inventory:
             if probe in self.ignored or os.path.exists(os.path.join(probe, "pyvenv.cfg")):
                 return False
         return True
-
-
-def _preferred(d: str) -> str | None:
-    for name in discovery.SKILL_FILES:
-        p = os.path.join(d, name)
-        if os.path.lexists(p):
-            return p
-    return None
 
 
 def discover(workspace: str, settings: Settings) -> Inventory:

@@ -82,7 +82,7 @@ def _realpath(root: str) -> str:
 
 
 def _skill_file(dir_path: str) -> str | None:
-    """SKILL.md (preferred) or skill.md in ``dir_path``, by exact name."""
+    """The skill file of ``dir_path`` as the walk picks it (``_pick_skill_file``), from its listing."""
     try:
         names = os.listdir(dir_path)
     except OSError:
