@@ -45,6 +45,8 @@ MODULES = {
     "markdown": "src/skill_lsp/engine/markdown.py",
     "mentions": "src/skill_lsp/engine/mentions.py",
     "skillgraph": "src/skill_lsp/engine/skillgraph.py",
+    "discover": "src/skill_lsp/engine/discover.py",
+    "discovery": "src/skill_lsp/engine/discovery.py",
     "rules": "src/skill_lsp/engine/rules",
     "render": "src/skill_lsp/engine/render",
 }
