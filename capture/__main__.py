@@ -89,17 +89,16 @@ def run(harnesses: list[str], case_names: list[str] | None, out: Path) -> int:
     return 1 if failures else 0
 
 
-def _files_as_set(data: bytes) -> bytes:
-    head, sep, rest = data.partition(b"<skill_files>\n")
-    files, sep2, tail = rest.partition(b"</skill_files>")
-    return head + sep + b"\n".join(sorted(files.split(b"\n"))) + sep2 + tail
+def _as_set(data: bytes, opener: bytes, closer: bytes, sep: bytes) -> bytes:
+    """``data`` with the ``sep``-separated pieces between ``opener`` and ``closer`` sorted: two
+    texts that differ only in the order of those pieces compare equal."""
+    head, start, rest = data.partition(opener)
+    body, end, tail = rest.partition(closer)
+    return head + start + sep.join(sorted(body.split(sep))) + end + tail
 
 
-def _skills_as_set(data: bytes) -> bytes:
-    head, sep, rest = data.partition(b"<available_skills>\n")
-    body, sep2, tail = rest.partition(b"</available_skills>")
-    blocks = [b + b"</skill>\n" for b in body.split(b"</skill>\n") if b]
-    return head + sep + b"".join(sorted(blocks)) + sep2 + tail
+_FILES = (b"<skill_files>\n", b"</skill_files>", b"\n")  # OpenCode's file lines
+_SKILLS = (b"<available_skills>\n", b"</available_skills>", b"</skill>\n")  # Gemini's <skill> blocks
 
 
 def _same(name: str, old: bytes | None, new: bytes | None) -> bool:
@@ -110,11 +109,12 @@ def _same(name: str, old: bytes | None, new: bytes | None) -> bool:
     # OpenCode lists a skill's files in ripgrep's order, which is the file system's
     # directory order: compare those lines as a set.
     if name.endswith("/activation.txt") and b"<skill_files>" in old:
-        return _files_as_set(old) == _files_as_set(new)
+        return _as_set(old, *_FILES) == _as_set(new, *_FILES)
     # gemini-cli's loader globs a root's folders asynchronously: usually in reverse code-point
     # order (what the stored captures and the renderer hold), not always (2 of 8 runs of the
     # 48-skill case; once in CI the 4-skill one). The same entries in another order are that.
-    if name.startswith("gemini@") and name.endswith("/catalog.txt") and _skills_as_set(old) == _skills_as_set(new):
+    gemini_catalog = name.startswith("gemini@") and name.endswith("/catalog.txt")
+    if gemini_catalog and _as_set(old, *_SKILLS) == _as_set(new, *_SKILLS):
         print(f"capture verify: {name}: the same skills in another order (gemini-cli's glob order is not fixed)",
               file=sys.stderr)
         return True
