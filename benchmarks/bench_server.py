@@ -46,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen_workspace  # noqa: E402
 from _common import (  # noqa: E402
     DEFAULT_OUT,
+    CpuSampler,
     descendants,
     exit_on_sigterm,
     loadavg,
@@ -494,10 +495,12 @@ class ServerBench:
                         ws, initialization_options=settings(), timeout=self.a.timeout
                     )
                     r["initialize_s"] = dt
+                    cpu = CpuSampler(c.pid).start()
                     if typing_doc is not None:
                         r["typing_while_scanning"] = await self.type_while_scanning(c, *typing_doc)
                     w = await self.wait_scan(c, timeout=self.a.scan_timeout)
                     r.update({k: v for k, v in w.items() if k != "status_t"})
+                    r["cpu_s"] = cpu.stop()
                     pubs = [
                         t for t, m, _ in c.notifications if m == "textDocument/publishDiagnostics"
                     ]
@@ -527,7 +530,8 @@ class ServerBench:
                     self.log(f"  server: {line}")
                 self.log(
                     f"  last publish {r.get('last_publish_s')}, status {r.get('status_s')}, "
-                    f"{r.get('uris')} uris, VmRSS {r.get('vmrss_mib')} MiB, VmHWM {r.get('vmhwm_mib')} MiB"
+                    f"{r.get('uris')} uris, VmRSS {r.get('vmrss_mib')} MiB, VmHWM {r.get('vmhwm_mib')} MiB, "
+                    f"CPU s {r.get('cpu_s')}"
                 )
                 runs.append(r)
             done = [x.get("last_publish_s") or x.get("status_s") for x in runs]

@@ -276,19 +276,26 @@ def links_fast(body: str, base: int) -> list[Link] | None:
         except UnicodeEncodeError:
             return None
     cands: dict[str, list[tuple[int, int, int]]] = {}  # target -> (where "](" is, target span)
+    empty = False  # a `]()`: the HTML shows whether it is a link (href="")
     for m in _CANDIDATE.finditer(body):
         if m.group(1) is not None or m.group(3):
             return None
         d = m.group(2)
-        if d and _recorded(d):
+        if not d:
+            empty = True
+        elif _recorded(d):
             cands.setdefault(d, []).append((m.start(), m.start(2), m.end(2)))
+    if not cands and not empty:
+        # Every `](` led to a web URL or an anchor (or there is none): a kept link would have
+        # been a candidate, an empty target or made the scan give up above, so the HTML has
+        # nothing to add.
+        return []
     shown: dict[str, list[str]] = {}
-    if "](" in body:
-        for tag, target in _HTML_TARGET.findall(_pyromark.html(body, options=_options())):
-            if _recorded(target):
-                if target not in cands:
-                    return None  # a link the candidates do not explain (a bare empty target...)
-                shown.setdefault(target, []).append(tag)
+    for tag, target in _HTML_TARGET.findall(_pyromark.html(body, options=_options())):
+        if _recorded(target):
+            if target not in cands:
+                return None  # a link the candidates do not explain (a bare empty target...)
+            shown.setdefault(target, []).append(tag)
     out: list[Link] = []
     rfind = body.rfind
     for d, occ in cands.items():
