@@ -309,13 +309,14 @@ class LspClient:
             raise TimeoutError(f"no notification in {timeout} s") from None
 
     async def initialize(
-        self, root: str | Path | None, *, initialization_options: Any = None, timeout: float = 30.0
+        self, root: str | Path | None, *, initialization_options: Any = None, timeout: float = 30.0,
+        capabilities: dict | None = None,
     ) -> tuple[float, dict]:
         """initialize + initialized; returns (seconds since spawn, result)."""
         params: dict = {
             "processId": os.getpid(),
             "clientInfo": {"name": "skill-lsp-bench", "version": "1"},
-            "capabilities": CLIENT_CAPABILITIES,
+            "capabilities": capabilities or CLIENT_CAPABILITIES,
             "initializationOptions": initialization_options,
             "trace": "off",
         }

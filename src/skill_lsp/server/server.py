@@ -33,6 +33,7 @@ class SkillLanguageServer(LanguageServer):
                          protocol_cls=SkillProtocol, max_workers=4)
         self.state = State()
         self.pull_mode = False  # the client pulls diagnostics (and can be asked to re-pull)
+        self.workspace_pull: Any = None  # services/pull.WorkspacePull, made by the first workspace pull
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.last_edit = float("-inf")  # time.monotonic() of the newest didChange
         # False from `initialize` until the client's configuration is read (when it can be

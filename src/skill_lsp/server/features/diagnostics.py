@@ -5,10 +5,11 @@ from __future__ import annotations
 from lsprotocol import types as t
 
 from ..server import SkillLanguageServer, guarded
+from ..services import pull
 from ..services.publish import closed_diagnostics, open_diagnostics
 from ..services.sync import apply_changes, close_document, refresh, schedule
 from ..state import OpenDoc
-from ..uris import is_skill_file, path_to_uri, uri_to_path
+from ..uris import is_skill_file, uri_to_path
 
 
 def register(server: SkillLanguageServer) -> None:
@@ -79,15 +80,5 @@ def register(server: SkillLanguageServer) -> None:
 
     @server.feature(t.WORKSPACE_DIAGNOSTIC)
     @guarded(t.WorkspaceDiagnosticReport(items=[]))
-    def pull_workspace(ls: SkillLanguageServer, params: t.WorkspaceDiagnosticParams):
-        items: list = []
-        for folder in ls.state.folders:
-            if folder.index is None:
-                continue
-            for path, result in folder.index.results.items():
-                uri = path_to_uri(path)
-                od = ls.state.docs.get(uri)
-                diags = open_diagnostics(ls, od) if od is not None else closed_diagnostics(ls, result)
-                items.append(t.WorkspaceFullDocumentDiagnosticReport(
-                    uri=uri, items=diags, version=od.version if od is not None else None))
-        return t.WorkspaceDiagnosticReport(items=items)
+    async def pull_workspace(ls: SkillLanguageServer, params: t.WorkspaceDiagnosticParams):
+        return await pull.workspace_report(ls, params)

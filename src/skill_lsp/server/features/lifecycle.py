@@ -103,6 +103,8 @@ def register(server: SkillLanguageServer) -> None:
 def _stop(ls: SkillLanguageServer) -> None:
     ls.shutting_down = True
     ls.scan_generation += 1  # a scan still running publishes nothing more
+    if ls.workspace_pull is not None:
+        ls.workspace_pull.changed()  # a held workspace pull answers now
     for timer in ls.timers.values():
         timer.cancel()
     ls.timers.clear()

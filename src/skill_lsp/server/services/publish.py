@@ -88,6 +88,7 @@ def publish_path(ls: SkillLanguageServer, path: str) -> None:
         publish_open(ls, uri)
         return
     if ls.pull_mode:
+        pulled_changed(ls)
         return  # the client pulls workspace diagnostics; pushing would show them twice
     folder = ls.state.folder_for(path)
     result = folder.index.results.get(path) if folder.index is not None else None
@@ -126,6 +127,8 @@ def _write(ls: SkillLanguageServer, body: str) -> None:
 def clear(ls: SkillLanguageServer, uri: str) -> None:
     if not ls.pull_mode:
         send(ls, uri, [])
+    else:
+        pulled_changed(ls)
 
 
 def send(ls: SkillLanguageServer, uri: str, diags: list, version: int | None = None) -> None:
@@ -143,7 +146,14 @@ def send(ls: SkillLanguageServer, uri: str, diags: list, version: int | None = N
 def request_refresh(ls: SkillLanguageServer) -> None:
     """Ask a pulling client to pull again (other files' diagnostics changed)."""
     if ls.pull_mode:
+        pulled_changed(ls)
         ls.workspace_diagnostic_refresh(None)
+
+
+def pulled_changed(ls: SkillLanguageServer) -> None:
+    """A held workspace pull (services/pull.py) looks again: some closed file may differ."""
+    if ls.workspace_pull is not None:
+        ls.workspace_pull.changed()
 
 
 def skill_count(ls: SkillLanguageServer) -> int:
