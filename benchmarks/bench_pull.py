@@ -8,10 +8,11 @@ vscode-languageclient sends ``workspace/diagnostic`` at start, with a partial-re
 and again 2 s after every answer with the result ids it holds. This client does the same:
 the first pull right after ``initialized``, then one 200-line document typed into (each
 ``didChange`` followed by its ``textDocument/diagnostic``, as VS Code asks after an edit)
-while that pull runs, then a second pull with every result id the first gave. Measured:
-``initialized`` → first pull answered (every report, streamed or not), the reports and
-bytes it carried, keystroke → document diagnostics while it ran, and whether the second
-pull is held (nothing changed) for ``--hold`` seconds. Output: ``OUT/bench_pull.{json,md}``.
+while that pull runs, then ``--steady`` seconds more of typing with VS Code's loop running (a pull 2 s after each
+answer, with the result ids it holds; nothing else changes). Measured: ``initialized`` →
+first pull answered (every report, streamed or not), the reports and bytes it carried,
+keystroke → document diagnostics while it ran, and in the steady state how many pulls were
+answered, what they carried and the keystroke figures. Output: ``OUT/bench_pull.{json,md}``.
 """
 
 from __future__ import annotations
@@ -93,14 +94,51 @@ async def run(ws: Path, cache_dir: Path, typing_dir: Path, a: argparse.Namespace
         r["keystroke_p50_ms"] = round(statistics.median(lat), 2) if lat else None
         r["keystroke_p95_ms"] = round(pct(lat, 95) or 0, 2) if lat else None
         r["keystroke_max_ms"] = round(max(lat), 2) if lat else None
-        known = [{"uri": x["uri"], "value": x["resultId"]} for x in reports]
-        t2 = time.perf_counter()
-        try:
-            again = await c.request("workspace/diagnostic", {"previousResultIds": known,
-                                                             "partialResultToken": "pull-2"}, timeout=a.hold)
-            r["second_pull"] = f"answered in {time.perf_counter() - t2:.2f} s with {len(again.get('items', []))} reports"
-        except TimeoutError:
-            r["second_pull"] = f"held {a.hold:g} s (then cancelled)"
+        # Steady state: VS Code's loop (a pull 2 s after each answer, with the ids it holds)
+        # while the author keeps typing and nothing else changes.
+        known = {x["uri"]: x.get("resultId") for x in reports if x.get("resultId")}
+        stop = time.perf_counter() + a.steady
+        answered: list[int] = []
+
+        async def vscode_loop() -> None:
+            n = 1
+            while time.perf_counter() < stop:
+                n += 1
+                m0 = len(c.notifications)
+                try:
+                    got = await c.request("workspace/diagnostic", {
+                        "previousResultIds": [{"uri": u, "value": v} for u, v in known.items()],
+                        "partialResultToken": f"pull-{n}"}, timeout=max(0.1, stop - time.perf_counter()))
+                except TimeoutError:
+                    return  # held until the end (the client cancels it)
+                items = list(got.get("items", [])) + [
+                    x for _, method, params in list(c.notifications)[m0:]
+                    if method == "$/progress" and isinstance(params, dict) and params.get("token") == f"pull-{n}"
+                    for x in params["value"]["items"]]
+                known.update({x["uri"]: x["resultId"] for x in items if x.get("resultId")})
+                answered.append(len(json.dumps(items)))
+                await asyncio.sleep(2.0)
+
+        loop_task = asyncio.ensure_future(vscode_loop())
+        steady: list[float] = []
+        k = len(lat)
+        while time.perf_counter() < stop:
+            k += 1
+            lines[li] += TYPED[k % len(TYPED)]
+            t1 = time.perf_counter()
+            c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": k + 2},
+                                                "contentChanges": [{"text": "\n".join(lines)}]})
+            await c.request("textDocument/diagnostic", {"textDocument": {"uri": uri}}, timeout=a.timeout)
+            steady.append((time.perf_counter() - t1) * 1000)
+            await asyncio.sleep(a.interval)
+        await loop_task
+        r["steady_s"] = a.steady
+        r["steady_pulls_answered"] = len(answered)
+        r["steady_mib_received"] = round(sum(answered) / 2**20, 1)
+        r["steady_edits"] = len(steady)
+        r["steady_keystroke_p50_ms"] = round(statistics.median(steady), 2) if steady else None
+        r["steady_keystroke_p95_ms"] = round(pct(steady, 95) or 0, 2) if steady else None
+        r["steady_keystroke_max_ms"] = round(max(steady), 2) if steady else None
         r["cpu_s"] = cpu.stop()
         r["server_log"] = [p.get("message") for _, m, p in c.notifications
                            if m == "window/logMessage" and isinstance(p, dict)
@@ -117,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", choices=("cold", "warm", "both"), default="both")
     ap.add_argument("--edits", type=int, default=300, help="at most this many edits while the first pull runs")
     ap.add_argument("--interval", type=float, default=0.05, help="seconds between edits")
-    ap.add_argument("--hold", type=float, default=10.0, help="how long the second pull may stay unanswered")
+    ap.add_argument("--steady", type=float, default=20.0,
+                    help="seconds of typing after the first pull, with VS Code's pull loop running")
     ap.add_argument("--timeout", type=float, default=180.0)
     ap.add_argument("--work", type=Path, default=None, help="where generated workspaces live (default: OUT)")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
