@@ -182,6 +182,15 @@ def test_bench_server(tmp_path: Path) -> None:
     assert "## Budgets" in (tmp_path / "bench_server.md").read_text()
 
 
+def test_bench_pull(tmp_path: Path) -> None:
+    run_script(str(BENCH / "bench_pull.py"), "--skills", "60", "--cache", "warm", "--edits", "5",
+               "--steady", "3", "--out", str(tmp_path))
+    (run,) = json.loads((tmp_path / "bench_pull.json").read_text())["runs"]
+    assert run["reports"] > 0 and run["partial_results"] > 0 and run["diagnostics"] >= run["reports"]
+    assert run["steady_edits"] > 0
+    assert run["steady_pulls_answered"] == 0  # nothing changed: VS Code's next pull is held
+
+
 def test_bench_burst() -> None:
     out = run_script(str(BENCH / "bench_burst.py"), "--reps", "1").stdout
     assert "burst of 100 edits" in out and "median" in out
