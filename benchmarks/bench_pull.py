@@ -47,6 +47,13 @@ def pct(values: list[float], p: float) -> float | None:
     return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
 
 
+def received(c: LspClient, since: int, token: str, answer: dict) -> tuple[list[dict], int]:
+    """A pull's reports: its partial results (sent after notification ``since``) and its answer."""
+    parts = [p["value"]["items"] for _, method, p in list(c.notifications)[since:]
+             if method == "$/progress" and isinstance(p, dict) and p.get("token") == token]
+    return [x for part in parts for x in part] + list(answer.get("items", [])), len(parts)
+
+
 async def run(ws: Path, cache_dir: Path, typing_dir: Path, a: argparse.Namespace) -> dict:
     c = LspClient([*skill_lsp_cmd(), "serve"], cwd=ws, settings={"debounceMs": 0},
                   env={**os.environ, "SKILL_LSP_CACHE_DIR": str(cache_dir)})
@@ -67,25 +74,27 @@ async def run(ws: Path, cache_dir: Path, typing_dir: Path, a: argparse.Namespace
         lines = text.split("\n")
         li = len(lines) // 2
         c.did_open(uri, text, 1)
-        lat: list[float] = []
-        for k in range(a.edits):
-            if first.done():
-                break
-            lines[li] += TYPED[k % len(TYPED)]
+        edits = 0
+
+        async def keystroke() -> float:
+            """One character typed, then the document pull VS Code sends for it: ms."""
+            nonlocal edits
+            edits += 1
+            lines[li] += TYPED[edits % len(TYPED)]
             t1 = time.perf_counter()
-            c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": k + 2},
+            c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": edits + 1},
                                                 "contentChanges": [{"text": "\n".join(lines)}]})
             await c.request("textDocument/diagnostic", {"textDocument": {"uri": uri}}, timeout=a.timeout)
-            lat.append((time.perf_counter() - t1) * 1000)
+            ms = (time.perf_counter() - t1) * 1000
             await asyncio.sleep(a.interval)
+            return ms
+
+        lat: list[float] = []
+        while len(lat) < a.edits and not first.done():
+            lat.append(await keystroke())
         answer = await first
         r["first_pull_s"] = round(time.perf_counter() - t0, 2)
-        reports = list(answer.get("items", []))
-        chunks = 0
-        for _, method, params in list(c.notifications)[n0:]:
-            if method == "$/progress" and isinstance(params, dict) and params.get("token") == "pull-1":
-                reports += params["value"]["items"]
-                chunks += 1
+        reports, chunks = received(c, n0, "pull-1", answer)
         r["reports"] = len(reports)
         r["diagnostics"] = sum(len(x["items"]) for x in reports)
         r["partial_results"] = chunks
@@ -111,26 +120,15 @@ async def run(ws: Path, cache_dir: Path, typing_dir: Path, a: argparse.Namespace
                         "partialResultToken": f"pull-{n}"}, timeout=max(0.1, stop - time.perf_counter()))
                 except TimeoutError:
                     return  # held until the end (the client cancels it)
-                items = list(got.get("items", [])) + [
-                    x for _, method, params in list(c.notifications)[m0:]
-                    if method == "$/progress" and isinstance(params, dict) and params.get("token") == f"pull-{n}"
-                    for x in params["value"]["items"]]
+                items, _ = received(c, m0, f"pull-{n}", got)
                 known.update({x["uri"]: x["resultId"] for x in items if x.get("resultId")})
                 answered.append(len(json.dumps(items)))
                 await asyncio.sleep(2.0)
 
         loop_task = asyncio.ensure_future(vscode_loop())
         steady: list[float] = []
-        k = len(lat)
         while time.perf_counter() < stop:
-            k += 1
-            lines[li] += TYPED[k % len(TYPED)]
-            t1 = time.perf_counter()
-            c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": k + 2},
-                                                "contentChanges": [{"text": "\n".join(lines)}]})
-            await c.request("textDocument/diagnostic", {"textDocument": {"uri": uri}}, timeout=a.timeout)
-            steady.append((time.perf_counter() - t1) * 1000)
-            await asyncio.sleep(a.interval)
+            steady.append(await keystroke())
         await loop_task
         r["steady_s"] = a.steady
         r["steady_pulls_answered"] = len(answered)
