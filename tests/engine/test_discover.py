@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
 from helpers import skill_text, write_skill
+from skill_lsp.engine import discovery
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.discover import discover, watch_globs
+from skill_lsp.engine.discovery import find_skill_files
 
 
 def _tree(tmp_path: Path) -> None:
@@ -131,3 +134,57 @@ def test_watch_globs_are_every_default_root_the_configured_ones_inside_and_plugi
 
     inv = discover(str(tmp_path), Settings(roots=("custom/skills", ".claude/skills", "../elsewhere")))
     assert watch_globs(inv) == [*(f"{r}/*" for r in DEFAULT_ROOTS), "custom/skills/*", "**/skills/*"]
+
+
+def test_a_single_skill_workspace_in_a_sensitive_folder_is_refused_and_classified_so(tmp_path: Path) -> None:
+    write_skill(tmp_path / "team/secrets", "solo", skill_text("solo"))
+    inv = discover(str(tmp_path / "team/secrets/solo"), Settings())
+    (loc,) = inv.all
+    assert loc.problem is not None and loc.problem[0] == "SENSITIVE"
+    assert inv.classify(loc.path) == loc
+
+
+def test_classify_a_root_child_leading_outside_or_into_a_sensitive_root(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    far = write_skill(tmp_path / "outside", "far", skill_text("far")).parent
+    write_skill(ws / ".claude/skills", "alpha", skill_text("alpha"))
+    (ws / ".claude/skills/far").symlink_to(far, target_is_directory=True)
+    write_skill(ws / "team/secrets/skills", "rotate", skill_text("rotate"))
+    inv = discover(str(ws), Settings(roots=(".claude/skills", "team/secrets/skills")))
+    problems = {os.path.basename(loc.dir): loc.problem and loc.problem[0] for loc in inv.locations}
+    assert problems == {"alpha": None, "far": "OUTSIDE_WORKSPACE", "rotate": "SENSITIVE"}
+    for loc in inv.locations:
+        assert inv.classify(loc.path) == loc, loc.path
+
+
+def test_a_skill_file_appearing_in_the_workspace_folder_is_where_the_walk_lists_it(tmp_path: Path) -> None:
+    """The walk always lists its top folder, even one holding pyvenv.cfg; classify() agrees."""
+    (tmp_path / "pyvenv.cfg").write_text("home = /usr\n")
+    write_skill(tmp_path / "skills", "alpha", skill_text("alpha"))
+    inv = discover(str(tmp_path), Settings())
+    md = write_skill(tmp_path, ".", skill_text("top"))  # created after the scan
+    assert [p for p, _ in find_skill_files(str(tmp_path))] == [str(md), str(tmp_path / "skills/alpha/SKILL.md")]
+    loc = inv.classify(str(md))
+    assert loc is not None
+    assert (loc.dir, loc.path, loc.root_index, loc.root, loc.problem) == (str(tmp_path), str(md), -1, str(tmp_path), None)
+
+
+def test_a_linked_folder_outside_that_cannot_be_listed_is_still_outside(tmp_path: Path, monkeypatch) -> None:
+    """The walk finds SKILL.md in a linked folder outside by its name alone, in a folder it may search but
+    not list (mode 711, as a home folder often is): discover() hands that file to locate(), which fences it."""
+    ws = tmp_path / "ws"
+    far = write_skill(tmp_path / "home/bob", "tool", skill_text("tool")).parent
+    (ws / "plugins").mkdir(parents=True)
+    (ws / "plugins/tool").symlink_to(far, target_is_directory=True)
+    real_listdir = os.listdir
+
+    def listdir(path="."):
+        if os.path.realpath(path) == os.path.realpath(far):  # what mode 711 does for a user other than root
+            raise PermissionError(errno.EACCES, "Permission denied", path)
+        return real_listdir(path)
+
+    monkeypatch.setattr(discovery.os, "listdir", listdir)
+    inv = discover(str(ws), Settings())
+    (loc,) = inv.all
+    assert loc.path == str(ws / "plugins/tool/SKILL.md")
+    assert loc.problem is not None and loc.problem[0] == "OUTSIDE_WORKSPACE"

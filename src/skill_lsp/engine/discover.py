@@ -105,7 +105,8 @@ def discover(workspace: str, settings: Settings) -> Inventory:
         # Fenced to the workspace folder: a symlink leading out is reported, not read.
         found = discovery.locate(d, workspace, -1, [workspace], sensitive, real_dir=real, skill_md=md,
                                  md_is_link=known[1] if known is not None and known[0] == md else None)
-        inv.loose.append(found or discovery.Location(d, md, -1, workspace))
+        if found is not None:  # always, given skill_md; never a location without the fence's verdict
+            inv.loose.append(found)
     return inv
 
 

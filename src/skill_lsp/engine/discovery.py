@@ -210,7 +210,9 @@ def git_ignored_dirs(top: str) -> frozenset[str]:
         return frozenset()
     if res.returncode != 0:
         return frozenset()
-    return frozenset(os.path.normpath(os.path.join(top, p.decode("utf-8", "replace")))
+    # Decoded as the file system's names are (surrogateescape): a folder whose name is not UTF-8
+    # must compare equal to what scandir lists, or it is walked although git ignores it.
+    return frozenset(os.path.normpath(os.path.join(top, os.fsdecode(p)))
                      for p in res.stdout.split(b"\0") if p.endswith(b"/"))
 
 
@@ -262,25 +264,30 @@ def find_skill_files(top: str, max_files: int = 200_000,
             walked[d] = (skill.path, _is_link(skill)) if skill is not None else (None, False)
         base = real if real.endswith(os.sep) else real + os.sep
         kept = []
+        links = []
         for e in subdirs:
             if ignored and e.path in ignored:
                 continue
             if e.is_symlink():
-                target = os.path.realpath(e.path)
-                # A link back into what is being walked would loop (or double-count).
-                if target in seen_links or is_inside(real, target):
-                    continue
-                seen_links.add(target)
-                if not is_inside(target, real_top):
-                    # Never walk outside the folder; a skill there is reported, not read.
-                    md = next((os.path.join(e.path, n) for n in SKILL_FILES
-                               if os.path.lexists(os.path.join(e.path, n))), None)
-                    if md is not None:
-                        found.append((md, target))
-                    continue
-                kept.append((e.path, target))
+                links.append(e)
             else:
                 kept.append((e.path, base + e.name))
+        # Links in name order: which of two links to one folder is walked (the other is a
+        # duplicate) must not depend on the order the file system lists them.
+        for e in sorted(links, key=lambda e: e.name):
+            target = os.path.realpath(e.path)
+            # A link back into what is being walked would loop (or double-count).
+            if target in seen_links or is_inside(real, target):
+                continue
+            seen_links.add(target)
+            if not is_inside(target, real_top):
+                # Never walk outside the folder; a skill there is reported, not read.
+                md = next((os.path.join(e.path, n) for n in SKILL_FILES
+                           if os.path.lexists(os.path.join(e.path, n))), None)
+                if md is not None:
+                    found.append((md, target))
+                continue
+            kept.append((e.path, target))
         if skill is not None:
             found.append((skill.path, real))
             if len(found) >= max_files:
