@@ -124,6 +124,9 @@ async def _delta(ls: SkillLanguageServer, pull: WorkspacePull, known: dict[str, 
             rid = pull.result_id(uri, None, None, (), ())
             if rid != value:
                 out.append(_full(uri, rid, None, [], token is not None))
+    # Files gone that the client has no report of: forgotten, so their results are not kept alive.
+    for uri in [u for u in pull.ids if u not in seen and u not in known]:
+        del pull.ids[uri]
     if token is not None and out:
         sent += _stream(ls, token, out)
         out = []
