@@ -155,8 +155,7 @@ async def run(ws: Path, events: list[tuple[str, int]], timeout: float, log=print
         mem = c.memory()
         r["vmhwm_mib"] = round(mem.get("VmHWM", 0) / 1024, 1)
         # The server's own account of each scan (the initial one, then the rescan).
-        r["server_log"] = [p.get("message") for _, m, p in c.notifications if m == "window/logMessage"
-                           and isinstance(p, dict) and str(p.get("message", "")).startswith("scan:")]
+        r["server_log"] = c.scan_log()
         for line in r["server_log"]:
             log(f"server: {line}")
         log(f"converged in {r['converged_s']} s; missing {r['missing']}, extra {r['extra']}, stale {r['stale_uris']}")

@@ -138,9 +138,7 @@ async def run(ws: Path, cache_dir: Path, typing_dir: Path, a: argparse.Namespace
         r["steady_keystroke_p95_ms"] = round(pct(steady, 95) or 0, 2) if steady else None
         r["steady_keystroke_max_ms"] = round(max(steady), 2) if steady else None
         r["cpu_s"] = cpu.stop()
-        r["server_log"] = [p.get("message") for _, m, p in c.notifications
-                           if m == "window/logMessage" and isinstance(p, dict)
-                           and str(p.get("message", "")).startswith("scan:")]
+        r["server_log"] = c.scan_log()
     finally:
         await c.stop()
     return r

@@ -513,9 +513,7 @@ class ServerBench:
                     r["last_publish_s"] = (max(pubs) - c.t_spawn) if pubs else None
                     r["status_s"] = (w["status_t"] - c.t_spawn) if w.get("status_t") else None
                     # The server's own account of the scan (discovery, checks, cross-skill, publish).
-                    r["server_log"] = [p.get("message") for _, m, p in c.notifications
-                                       if m == "window/logMessage" and isinstance(p, dict)
-                                       and str(p.get("message", "")).startswith("scan:")]
+                    r["server_log"] = c.scan_log()
                     mem = c.memory()
                     r["vmrss_mib"] = round(mem.get("VmRSS", 0) / 1024, 1)
                     r["vmhwm_mib"] = round(mem.get("VmHWM", 0) / 1024, 1)

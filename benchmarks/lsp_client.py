@@ -355,6 +355,11 @@ class LspClient:
     def did_close(self, uri: str) -> None:
         self.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
 
+    def scan_log(self) -> list[str]:
+        """The server's own account of each workspace scan (its `scan:` log lines)."""
+        return [p.get("message") for _, m, p in self.notifications if m == "window/logMessage"
+                and isinstance(p, dict) and str(p.get("message", "")).startswith("scan:")]
+
     def memory(self) -> dict:
         """VmRSS / VmHWM of the server process (KiB) from /proc, plus its descendants' PSS."""
         out: dict = {}

@@ -9,6 +9,7 @@ from lsprotocol import types as t
 
 from ...engine.discover import Inventory, watch_globs
 from ..server import SkillLanguageServer, guarded
+from ..services.publish import pulled_changed
 from ..services.sync import refresh, reload_settings, settings_section
 from ..state import Folder
 from ..uris import uri_to_path
@@ -103,8 +104,7 @@ def register(server: SkillLanguageServer) -> None:
 def _stop(ls: SkillLanguageServer) -> None:
     ls.shutting_down = True
     ls.scan_generation += 1  # a scan still running publishes nothing more
-    if ls.workspace_pull is not None:
-        ls.workspace_pull.changed()  # a held workspace pull answers now
+    pulled_changed(ls)  # a held workspace pull answers now
     for timer in ls.timers.values():
         timer.cancel()
     ls.timers.clear()
