@@ -48,12 +48,32 @@ CASES = [
     "a: 1\nb:",
     "\na: b\n",  # a leading blank line
     "name: 技能\ndescription: 😀 emoji and CJK 漢字\n",
+    "m:\n  a: 1\n# c\n\nb: 2\n",  # a nested map ends where the next key starts, past comments
+    "allowed-tools:\n  - Read\n  - 'Bash(git:*)'\n  - \"Web Fetch\"\n\n# c\nname: x\n",
+    "tools:\n- Read\n- Grep\nname: x",  # a list at the key's own column
+    "description: >\n  folded\n",
+    "list:\n  - a\n",
+    "d: |\n  line one\n    more: indented # kept\n\n  last\nn: 1\n",
+    "d: |-\n  a\n\n\nn: 1\n",
+    "d: |+\n  a\n\n\n",
+    "d: >-\n  a\n  b\n\n\n  c  \n# comment\nn: 1\n",
+    "d: >+\n  a\n\n",
+    "d: >   \n   three\n   spaces\n",
 ]
 REJECTED = [
     "description: Use when: colon\n",  # invalid YAML: the parser reports it
-    "description: >\n  folded\n",
     "tags: [a, b]\n",
-    "list:\n  - a\n",
+    "list:\n  - a: 1\n",  # a map in a list
+    "list:\n  - a\n    - b\n",
+    "list:\n  -\n",
+    "m:\n  a: 1\n  - b\n",
+    "d: |2\n  indicated\n",
+    "d: | # comment\n  x\n",
+    "d: |\n\n  leading empty line\n",
+    "d: |\n  a\n  \n  spaces-only line\n",
+    "d: >\n  a\n    more indented, folded\n",
+    "d: |\n  no final break",
+    "d: |\nn: 1\n",  # no content
     "a: &x 1\nb: *x\n",
     "a: !!str 1\n",
     "a: 1 # comment\n",
@@ -91,6 +111,53 @@ def test_fast_path_agrees_with_the_parser_on_generated_lines(rows) -> None:
         else:
             lines.append(f"{key}: {quote}{value}{quote}")
     assert agrees("\n".join(lines) + "\n")
+
+
+_WORDS = ["a", "Read", "Bash(git:*)", "x y", "C# z", "http://a.b/c", "é ü", "😀", "a#b", "x-y", "1", "true",
+          "a  b", "a: b", "k:", " lead", "trail ", "'q'", '"d"', "-x", "[a]", "&a", "|", "# c", ""]
+
+
+def _frontmatter(rng) -> str:
+    """Keys with values, lists, block scalars and nested maps, with comments, blank lines,
+    spaces-only lines and odd indentation mixed in."""
+    lines: list[str] = []
+    for _ in range(rng.randint(1, 7)):
+        key = rng.choice(["name", "description", "allowed-tools", "metadata", "x.y", "a_b"])
+        shape = rng.random()
+        if shape < 0.25:
+            lines.append(f"{key}: {rng.choice(_WORDS)}")
+        elif shape < 0.45:
+            lines.append(f"{key}:")
+            indent = rng.choice(["", "  ", "    ", " "])
+            lines += [f"{indent}-{rng.choice([' ', '  ', ''])}{rng.choice(_WORDS)}" for _ in range(rng.randint(0, 4))]
+        elif shape < 0.75:
+            lines.append(f"{key}: {rng.choice('|>')}{rng.choice(['', '-', '+', '', '2'])}{rng.choice(['', '  ', ' # c'])}")
+            indent = rng.choice(["  ", "  ", "    ", " "])
+            for _ in range(rng.randint(0, 5)):
+                lines.append(rng.choice(["", "", "  ", "# comment", indent + "  " + rng.choice(_WORDS)]
+                                        + [indent + rng.choice(_WORDS)] * 6))
+        elif shape < 0.9:
+            lines.append(f"{key}:")
+            indent = rng.choice(["  ", "  ", " ", "    "])
+            lines += [f"{indent}{rng.choice('abc')}: {rng.choice(_WORDS)}" for _ in range(rng.randint(0, 3))]
+        else:
+            lines.append(rng.choice(["# c", "", "  # c", "   ", "  - x", "  k: v", "- y"]))
+    return "\n".join(lines) + rng.choice(["\n", "", "\n\n", "\n# end\n"])
+
+
+def test_fast_path_agrees_with_the_parser_on_generated_shapes() -> None:
+    import random  # noqa: PLC0415
+
+    rng = random.Random(11)
+    taken = shapes = 0
+    for _ in range(int(os.environ.get("SKILL_LSP_FUZZ_EXAMPLES", "300")) * 40):
+        text = _frontmatter(rng)
+        fast = yamlnodes.compose_simple(text, 3)
+        if fast is not None:
+            taken += 1
+            shapes += any(v.kind == "seq" or v.style in ("|", ">") for _, v in fast.items)
+            assert agrees(text, 3), text
+    assert taken > 1_000 and shapes > 300  # the fast path took lists and block scalars
 
 
 @pytest.mark.parametrize("root", ["sample-workspace", "corpus"])

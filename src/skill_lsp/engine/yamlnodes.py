@@ -305,95 +305,166 @@ def _attach(stack: list[Node], pending_key: list[Node | None], node: Node) -> No
 # --- The common case without the parser -------------------------------------------
 #
 # Most frontmatter is `key: value` lines, optionally one nested level of the same
-# (metadata). Building those nodes directly skips the parser's Python event objects,
-# which are most of the frontmatter cost of a check. Anything else -- block scalars,
-# lists, flow collections, escapes, anchors, tags, comments after values, tabs --
-# returns None and goes through ``compose``; a test compares both on real files.
+# (metadata), a list of plain items (allowed-tools) or a `|` / `>` block scalar
+# (description). Building those nodes directly skips the parser's Python event objects,
+# which are most of the frontmatter cost of a check. Anything else -- flow collections,
+# escapes, anchors, tags, comments after values, tabs, indentation indicators,
+# more-indented folded lines, blank lines holding spaces -- returns None and goes through
+# ``compose``; tests compare both on real files and generated texts.
 
-_SIMPLE_LINE = re.compile(
-    r"( *)([A-Za-z0-9_][A-Za-z0-9_.-]*):"  # indentation, plain key
-    r"(?:( +)(?:"
-    r"\"([^\"\\\\\n]*)\""  # double-quoted, no escapes
-    r"|'([^'\n]*)'"  # single-quoted, no '' escapes
-    r"|([^\s\-?:,\[\]{}#&*!|>'\"%@`](?:[^:#\n]|:(?=\S)|(?<! )#)*?)"  # plain, no ': ' or ' #'
-    r"))?( *)"
-)
+_PLAIN = r"([^\s\-?:,\[\]{}#&*!|>'\"%@`](?:[^:#\n]|:(?=\S)|(?<! )#)*?)"  # no ': ' or ' #'
+_SCALAR = r"\"([^\"\\\\\n]*)\"" r"|'([^'\n]*)'|" + _PLAIN  # double-quoted (no escapes), single (no ''), plain
+_SIMPLE_LINE = re.compile(r"( *)([A-Za-z0-9_][A-Za-z0-9_.-]*):(?:( +)(?:" + _SCALAR + r"))?( *)")
+_SEQ_ITEM = re.compile(r"( *- +)(?:" + _SCALAR + r")( *)")  # (1) up to the item's first character
+_BLOCK_HEADER = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.-]*): +([|>])([-+]?) *")
 
 
 _ASCII_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f]")
 _NOT_PLAIN_SAFE = re.compile("[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
 
 
+def _scalar(m: re.Match, group: int, start: int) -> Node:
+    """The scalar of ``_SCALAR``'s groups ``group``..``group + 2``, its text at ``start``."""
+    if m.group(group) is not None:
+        return Node("scalar", start, start + len(m.group(group)) + 2, value=m.group(group), style='"')
+    if m.group(group + 1) is not None:
+        return Node("scalar", start, start + len(m.group(group + 1)) + 2, value=m.group(group + 1), style="'")
+    plain = m.group(group + 2)
+    return Node("scalar", start, start + len(plain), value=plain)
+
+
+def _block_scalar(text: str, pos: int, folded: bool, chomp: str) -> tuple[str, int] | None:
+    """Value and end of a block scalar whose content starts at ``pos`` (after the header's
+    break), under a key at column 0; None where only the parser can tell."""
+    n = len(text)
+    indent = -1
+    parts: list[str] = []
+    empties = 0  # empty lines since the last content line
+    while pos < n:
+        nl = text.find("\n", pos)
+        end = n if nl < 0 else nl
+        if end == pos:
+            if indent < 0:
+                return None  # a leading empty line: kept as a line break, and rare
+            empties += 1
+            pos = end + 1
+            continue
+        line = text[pos:end]
+        stripped = line.lstrip(" ")
+        here = len(line) - len(stripped)
+        if not stripped:
+            return None  # spaces only: may set the indentation or belong to the content
+        if indent < 0:
+            if here == 0:
+                return None  # no content at all
+            indent = here
+        if here < indent:
+            break  # the next key, or a comment
+        if nl < 0:
+            return None  # the last line has no break: chomping differs
+        if folded and here > indent:
+            return None  # more-indented lines keep their breaks
+        content = line[indent:]
+        if not parts:
+            parts.append(content)
+        elif folded:
+            parts.append(("\n" * empties if empties else " ") + content)
+        else:
+            parts.append("\n" * (empties + 1) + content)
+        empties = 0
+        pos = end + 1
+    if not parts:
+        return None
+    value = "".join(parts)
+    if chomp == "":
+        value += "\n"
+    elif chomp == "+":
+        value += "\n" * (empties + 1)
+    return value, min(pos, n)
+
+
 def compose_simple(text: str, base: int = 0) -> Node | None:
-    """The mapping of ``text`` if it only holds simple `key: value` lines, else None."""
+    """The mapping of ``text`` if it only holds the simple shapes above, else None."""
     if text.isascii():
         if "\t" in text or "\r" in text or _ASCII_CONTROL.search(text):
             return None
     elif _NOT_PLAIN_SAFE.search(text):
         return None  # control characters, NEL, U+2028/9, BOM: the parser has rules for each
-    root = Node("map", base, base + len(text))
-    nested: Node | None = None  # the open nested map
-    nested_key = nested_indent = -1
-    pos = 0
     n = len(text)
-    first = True
+    root = Node("map", base, base + n)
+    items = root.items
+    pending = -1  # index in items of a `key:` with nothing after it, decided by the lines below
+    child: Node | None = None  # the nested map or list under it, once its first line is seen
+    child_indent = -1
+    pos = 0
     while pos < n:
         nl = text.find("\n", pos)
         end = n if nl < 0 else nl
         line = text[pos:end]
         stripped = line.lstrip(" ")
-        if not stripped or stripped.startswith("#"):
+        if not stripped or stripped[0] == "#":
             pos = end + 1
             continue
+        indent = len(line) - len(stripped)
+        if stripped[0] == "-" and stripped[1:2] in (" ", ""):
+            # A list item: of the `key:` above, at one indentation (column 0 included).
+            m = _SEQ_ITEM.fullmatch(line)
+            if m is None or pending < 0:
+                return None
+            if child is None:
+                child = Node("seq", base + pos + indent, -1)
+                child_indent = indent
+                items[pending] = (items[pending][0], child)
+            elif child.kind != "seq" or indent != child_indent:
+                return None
+            child.items.append(_scalar(m, 2, base + pos + m.end(1)))
+            pos = end + 1
+            continue
+        if indent == 0:
+            if child is not None:
+                child.end = base + pos  # a block collection ends where the next key starts
+            child = None
+            pending = -1
+            b = _BLOCK_HEADER.fullmatch(line)
+            if b is not None:
+                block = _block_scalar(text, end + 1, b.group(2) == ">", b.group(3))
+                if block is None:
+                    return None
+                key = Node("scalar", base + pos, base + pos + len(b.group(1)), value=b.group(1))
+                items.append((key, Node("scalar", base + pos + b.start(2), base + block[1], value=block[0],
+                                        style=b.group(2))))
+                pos = block[1]
+                continue
         m = _SIMPLE_LINE.fullmatch(line)
         if m is None:
             return None
-        indent = len(m.group(1))
         key = Node("scalar", base + pos + indent, base + pos + indent + len(m.group(2)), value=m.group(2))
-        if m.group(3) is None:  # `key:` with nothing after it
-            value = None
-        else:
-            vstart = pos + m.end(3)
-            if m.group(4) is not None:
-                value = Node("scalar", base + vstart, base + vstart + len(m.group(4)) + 2, value=m.group(4), style='"')
-            elif m.group(5) is not None:
-                value = Node("scalar", base + vstart, base + vstart + len(m.group(5)) + 2, value=m.group(5), style="'")
-            else:
-                plain = m.group(6)
-                value = Node("scalar", base + vstart, base + vstart + len(plain), value=plain)
+        value = None if m.group(3) is None else _scalar(m, 4, base + pos + m.end(3))
         if indent == 0:
-            if first:
-                root.start = key.start
-                first = False
-            nested = None
             if value is None:
-                # Either an empty value or the start of a nested map: decided by the next line.
+                # Either an empty value or the start of a nested map or list: decided by the next line.
                 value = Node("scalar", key.end + 1, key.end + 1, value="")
-                root.items.append((key, value))
-                nested_key = len(root.items) - 1
-                nested = Node("map", -1, -1)
-                nested_indent = -1
-            else:
-                root.items.append((key, value))
+                pending = len(items)
+            items.append((key, value))
             pos = end + 1
             continue
-        # Indented: must belong to the nested map opened by an empty `key:`.
-        if nested is None or first:
+        # Indented: a nested map under the `key:` above, one level deep.
+        if pending < 0 or value is None:
+            return None  # under a key with a value, or a deeper level: leave it to the parser
+        if child is None:
+            child = Node("map", key.start, -1)
+            child_indent = indent
+            items[pending] = (items[pending][0], child)
+        elif child.kind != "map" or indent != child_indent:
             return None
-        if nested_indent == -1:
-            nested_indent = indent
-            nested.start = key.start
-            root.items[nested_key] = (root.items[nested_key][0], nested)
-        elif indent != nested_indent:
-            return None
-        if value is None:
-            return None  # a deeper level: leave it to the parser
-        nested.items.append((key, value))
-        nested.end = base + (n if nl < 0 else nl + 1)
+        child.items.append((key, value))
         pos = end + 1
-    if first:
+    if not items:
         return None  # only comments: let the parser say what it is
-    for _, v in root.items:
-        v.size = 1 + 2 * len(v.items) if v.kind == "map" else 1
-    root.size = 1 + sum(1 + v.size for _, v in root.items)
+    if child is not None:
+        child.end = base + n
+    root.start = items[0][0].start
+    for _, v in items:
+        v.size = 1 + (2 * len(v.items) if v.kind == "map" else len(v.items))
+    root.size = 1 + sum(1 + v.size for _, v in items)
     return root
