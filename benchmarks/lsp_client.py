@@ -116,6 +116,9 @@ class LspClient:
         ] = {}  # uri -> (time, params) of the latest publish
         self.publish_count = 0
         self.last_publish_t = 0.0
+        # Called with (uri, params) on each publishDiagnostics: lets a benchmark keep its own
+        # account up to date instead of recomputing it over every file while it polls.
+        self.on_publish: Callable[[str, dict], None] | None = None
         self.server_requests: dict[str, int] = {}
         self._reader: asyncio.Task | None = None
         self._stderr_file = None
@@ -231,6 +234,8 @@ class LspClient:
             self.diagnostics[params.get("uri", "")] = (t, params)
             self.publish_count += 1
             self.last_publish_t = t
+            if self.on_publish is not None:
+                self.on_publish(params.get("uri", ""), params)
         keep = []
         for w in self._waiters:
             m, pred, fut = w
