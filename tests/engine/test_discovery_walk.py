@@ -354,3 +354,29 @@ def test_a_link_skipped_or_reported_does_not_stop_the_links_after_it(tmp_path: P
     os.symlink(top / "real", top / "p" / "c-in")  # inside: walked
     assert _rel(find_skill_files(str(top), ignored=frozenset()), top) == [
         "p/b-out/SKILL.md", "p/c-in/x/SKILL.md", "real/x/SKILL.md"]
+
+
+def test_a_walk_asks_whether_it_is_still_wanted_every_few_hundred_folders(tmp_path: Path) -> None:
+    for i in range(2 * discovery.CANCEL_EVERY + 10):
+        (tmp_path / f"d{i:04d}").mkdir()
+    write_skill(tmp_path / "d0000", "demo", skill_text("demo"))
+    asked: list[int] = []
+
+    def wanted() -> bool:
+        asked.append(1)
+        return False
+
+    assert find_skill_files(str(tmp_path), ignored=frozenset(), cancelled=wanted) == [
+        (str(tmp_path / "d0000" / "demo" / "SKILL.md"), str(tmp_path / "d0000" / "demo"))]
+    assert len(asked) == 2  # at folder 256 and 512 of 524 (the top and the skill included)
+
+
+def test_a_walk_no_longer_wanted_raises_cancelled(tmp_path: Path) -> None:
+    for i in range(discovery.CANCEL_EVERY + 1):
+        (tmp_path / f"d{i:04d}").mkdir()
+    with pytest.raises(discovery.Cancelled):
+        find_skill_files(str(tmp_path), ignored=frozenset(), cancelled=lambda: True)
+    with pytest.raises(discovery.Cancelled):
+        discover(str(tmp_path), Settings(), cancelled=lambda: True)
+    # Below the first question a walk is never stopped.
+    assert find_skill_files(str(tmp_path / "d0000"), ignored=frozenset(), cancelled=lambda: True) == []

@@ -11,6 +11,7 @@ change the answer.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import discovery
@@ -81,8 +82,11 @@ class Inventory:
         return True
 
 
-def discover(workspace: str, settings: Settings) -> Inventory:
-    """Every skill of a workspace folder: configured roots first (with their index), then the rest."""
+def discover(workspace: str, settings: Settings, cancelled: Callable[[], bool] | None = None) -> Inventory:
+    """Every skill of a workspace folder: configured roots first (with their index), then the rest.
+
+    ``cancelled``: asked during the walk; raises discovery.Cancelled when it turns true.
+    """
     workspace = os.path.normpath(os.path.abspath(workspace))
     sensitive = settings.sensitive_patterns
     direct = discovery.locate(workspace, os.path.dirname(workspace), -1, [], sensitive)
@@ -92,7 +96,7 @@ def discover(workspace: str, settings: Settings) -> Inventory:
     inv = Inventory(workspace, roots, sensitive, ignored=discovery.git_ignored_dirs(workspace))
     # One walk lists every folder once; roots inside the workspace reuse its listings.
     walked: discovery.Seen = {}
-    files = discovery.find_skill_files(workspace, ignored=inv.ignored, walked=walked)
+    files = discovery.find_skill_files(workspace, ignored=inv.ignored, walked=walked, cancelled=cancelled)
     inv.locations = discovery.scan_roots(roots, sensitive, walked)
     # Every path here is built from normalised bases and plain names: no normpath needed.
     seen = {loc.path for loc in inv.locations}

@@ -45,6 +45,8 @@ class SkillLanguageServer(LanguageServer):
         self.rescan_paths: set[str] = set()  # named by file events since the last complete scan
         self.pending_changes: list[tuple[str, int]] = []  # file events waiting to be coalesced
         self.pending_task: asyncio.Future | None = None
+        self.applying: set[asyncio.Future] = set()  # batches being applied (kept from the collector)
+        self.reads: dict[str, int] = {}  # path -> serial of its newest re-read in flight
         # Folder moves this server put in a rename edit: the client's willRenameFiles for them
         # must add nothing (the edit already carries the text changes).
         self.own_renames: set[tuple[str, str]] = set()

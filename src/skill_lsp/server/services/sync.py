@@ -20,6 +20,7 @@ import uuid
 from lsprotocol import types as t
 
 from ...engine.discover import Inventory, discover
+from ...engine.discovery import Cancelled
 from ...engine.resultcache import ResultCache, ShardWriter, open_cache, shard_of
 from ...engine.rules import RULE_MODULES
 from ...engine.workspace import SkillIndex, SkillResult, check_file
@@ -96,12 +97,16 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
         # Starting the forkserver (it imports the engine) takes ~0.5 s: alongside discovery.
         starting.append(threading.Thread(target=start_early, name="skill-lsp-pool", daemon=True))
         starting[0].start()
-    t0 = time.perf_counter()
-    inventory = discover(folder.path, folder.settings)
-    t1 = time.perf_counter()
-    times["discover"] = times.get("discover", 0.0) + t1 - t0
+    t0 = t1 = time.perf_counter()
     try:
+        # A superseded scan stops within a few hundred folders, not after the whole walk:
+        # during a checkout whose events come in bursts, each burst starts a scan anew.
+        inventory = discover(folder.path, folder.settings, cancelled)
+        t1 = time.perf_counter()
+        times["discover"] = times.get("discover", 0.0) + t1 - t0
         return _check_inventory(folder, inventory, times, on_batch, cancelled, reuse, cache, pool, fl)
+    except Cancelled:
+        return None
     finally:
         times["check"] = times.get("check", 0.0) + time.perf_counter() - t1
         cache.close()
@@ -275,6 +280,7 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
     """
     ls.scan_generation += 1
     generation = ls.scan_generation
+    ls.reads.clear()  # re-reads in flight are older than what this scan reads
     ls.scanning = True
     token = str(uuid.uuid4())
     publish.status(ls, scanning=True)
@@ -563,14 +569,20 @@ def file_changes(ls: SkillLanguageServer, changes: list[tuple[str, int]]) -> Non
     """Queue (path, FileChangeType) events; one batch runs COALESCE_MS after the last arrives."""
     ls.pending_changes.extend(changes)
     if ls.pending_task is not None and not ls.pending_task.done():
-        ls.pending_task.cancel()
+        ls.pending_task.cancel()  # still in its sleep: the batch waits for this event too
     ls.pending_task = asyncio.ensure_future(_drain_later(ls))
 
 
 async def _drain_later(ls: SkillLanguageServer) -> None:
     await asyncio.sleep(COALESCE_MS / 1000)
     changes, ls.pending_changes = ls.pending_changes, []
-    await apply_file_changes(ls, changes)
+    # Applied in a task of its own, which a later event cannot cancel: cancelling it halfway lost
+    # the batch (a scan killed at an await, its paths then never read; a checkout whose events
+    # came in two bursts left 500 files stale). A later batch that needs a scan supersedes a
+    # running one through the scan generation instead.
+    task = asyncio.ensure_future(apply_file_changes(ls, changes))
+    ls.applying.add(task)
+    task.add_done_callback(ls.applying.discard)
 
 
 async def apply_file_changes(ls: SkillLanguageServer, changes: list[tuple[str, int]]) -> None:
@@ -596,9 +608,21 @@ async def apply_file_changes(ls: SkillLanguageServer, changes: list[tuple[str, i
     else:
         todo = [p for p, kind in skill_paths.items()
                 if not (path_to_uri(p) in ls.state.docs and kind == int(t.FileChangeType.Changed))]
+        # Two batches naming one file may be read at once: only the newest read is applied. A scan
+        # starting meanwhile drops these reads (scan_all clears ``reads``) and, finding the paths
+        # in ``rescan_paths``, reads them again instead of keeping what the index held.
+        reads = {p: ls.reads.get(p, 0) + 1 for p in todo}
+        ls.reads.update(reads)
+        ls.rescan_paths.update(todo)
+        generation = ls.scan_generation
         # Files are read and checked off the event loop: keystrokes stay quick during a burst.
         results = await asyncio.get_running_loop().run_in_executor(None, lambda: [_read(ls, p) for p in todo])
+        if generation == ls.scan_generation:
+            ls.rescan_paths.difference_update(todo)
         for path, result in zip(todo, results, strict=True):
+            if ls.reads.get(path) != reads[path]:
+                continue  # read again since, by a newer batch or a scan
+            del ls.reads[path]
             if _apply(ls, path, result):
                 publish.publish_path(ls, path)
             elif skill_paths[path] == int(t.FileChangeType.Deleted):
