@@ -84,16 +84,10 @@ RULE_MODULES = ("structure", "name", "fields", "body", "harness_values", "descri
 
 
 def load_all() -> None:
-    """Import every rule module, and load what they load on their first skill (libyaml's
-    binding, the tool-list splitter, the SPDX list), now: before a process pool forks, so
-    workers inherit them, or in a worker while discovery still runs."""
+    """Import every rule module now (before a process pool forks, so workers inherit them
+    instead of each importing them on its first skill)."""
     for module in RULE_MODULES:
         import_module(f"{__name__}.{module}")
-    from .. import spdx, yamlnodes  # noqa: PLC0415
-    from ..activation import frontmatter  # noqa: F401, PLC0415
-
-    yamlnodes._c_parser_class()  # noqa: SLF001
-    spdx.is_spdx("MIT")
 
 
 def check(doc: SkillDocument, ctx: Context) -> list[Finding]:

@@ -22,7 +22,7 @@ from lsprotocol import types as t
 from ...engine.discover import Inventory, discover
 from ...engine.discovery import Cancelled
 from ...engine.resultcache import ResultCache, ShardWriter, open_cache, shard_of
-from ...engine.rules import RULE_MODULES, load_all
+from ...engine.rules import RULE_MODULES
 from ...engine.workspace import SkillIndex, SkillResult, check_file
 from ..server import SkillLanguageServer
 from ..state import Folder
@@ -204,7 +204,7 @@ def _start_pool(workers: int):
     ctx = multiprocessing.get_context(method)
     if method == "forkserver":
         ctx.set_forkserver_preload([scanjob.__name__, *(f"skill_lsp.engine.rules.{m}" for m in RULE_MODULES)])
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_lower_priority)
     for _ in range(workers):
         pool.submit(os.getpid)
     return pool
@@ -223,12 +223,11 @@ def _scan_parallel(work: list, pool, results: list, take, on_batch=None, cancell
     return results
 
 
-def _worker_init() -> None:
+def _lower_priority() -> None:
     try:
-        os.nice(10)  # the editor's own requests keep their latency
+        os.nice(10)
     except (AttributeError, OSError):
         pass
-    load_all()  # while the scan thread still discovers (~0.1 s of imports in each worker)
 
 
 def _reuser(folder: Folder, changed: set[str] | None):
