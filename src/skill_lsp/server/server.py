@@ -47,6 +47,7 @@ class SkillLanguageServer(LanguageServer):
         self.pending_task: asyncio.Future | None = None
         self.applying: set[asyncio.Future] = set()  # batches being applied (kept from the collector)
         self.reads: dict[str, int] = {}  # path -> serial of its newest re-read in flight
+        self.read_serial = 0
         # Folder moves this server put in a rename edit: the client's willRenameFiles for them
         # must add nothing (the edit already carries the text changes).
         self.own_renames: set[tuple[str, str]] = set()

@@ -611,18 +611,17 @@ async def apply_file_changes(ls: SkillLanguageServer, changes: list[tuple[str, i
         # Two batches naming one file may be read at once: only the newest read is applied. A scan
         # starting meanwhile drops these reads (scan_all clears ``reads``) and, finding the paths
         # in ``rescan_paths``, reads them again instead of keeping what the index held.
-        reads = {p: ls.reads.get(p, 0) + 1 for p in todo}
-        ls.reads.update(reads)
+        ls.read_serial += 1
+        serial = ls.read_serial
+        ls.reads.update(dict.fromkeys(todo, serial))
         ls.rescan_paths.update(todo)
-        generation = ls.scan_generation
         # Files are read and checked off the event loop: keystrokes stay quick during a burst.
         results = await asyncio.get_running_loop().run_in_executor(None, lambda: [_read(ls, p) for p in todo])
-        if generation == ls.scan_generation:
-            ls.rescan_paths.difference_update(todo)
         for path, result in zip(todo, results, strict=True):
-            if ls.reads.get(path) != reads[path]:
+            if ls.reads.get(path) != serial:
                 continue  # read again since, by a newer batch or a scan
             del ls.reads[path]
+            ls.rescan_paths.discard(path)  # the index holds what was read after the event
             if _apply(ls, path, result):
                 publish.publish_path(ls, path)
             elif skill_paths[path] == int(t.FileChangeType.Deleted):
