@@ -200,3 +200,41 @@ def test_a_symlink_inside_is_written_through(tmp_path: Path):
     writes.replace(snap, b"new")
     assert (tmp_path / "SKILL.md").is_symlink()
     assert (tmp_path / "real.md").read_bytes() == b"new"
+
+
+# --- a repository's configuration cannot reach outside it ---
+
+
+def _outside_layout(tmp_path: Path) -> tuple[Path, Path]:
+    elsewhere = tmp_path / "elsewhere"
+    target = write_skill(elsewhere, "demo", FIXABLE)
+    repo = tmp_path / "repo"
+    write_skill(repo / ".agents" / "skills", "inside", FIXABLE.replace("name: demo", "name: inside"))
+    return repo, target
+
+
+@pytest.mark.parametrize("root", ["../elsewhere", "ABSOLUTE"])
+@pytest.mark.parametrize("command", [("check", ".", "--fix"), ("check", "."), ("catalog", "."),
+                                     ("preview", "demo")])
+def test_a_repository_config_cannot_point_outside(tmp_path: Path, root: str, command: tuple[str, ...]):
+    repo, target = _outside_layout(tmp_path)
+    value = str(tmp_path / "elsewhere") if root == "ABSOLUTE" else root
+    (repo / ".skill-lsp.toml").write_text(f"roots = [{value!r}]\n".replace("'", '"'))
+    before = target.read_bytes()
+    proc = run_cli(*command, cwd=repo)
+    assert target.read_bytes() == before
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "a repository's configuration cannot point outside it" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "Does a thing" not in proc.stdout  # nothing of the outside skill was shown
+
+
+def test_a_default_root_linked_outside_is_not_read(tmp_path: Path):
+    repo, target = _outside_layout(tmp_path)
+    (repo / ".claude").mkdir()
+    (repo / ".claude" / "skills").symlink_to(tmp_path / "elsewhere")
+    before = target.read_bytes()
+    proc = run_cli("check", ".", "--fix", "--format", "json", cwd=repo)
+    assert target.read_bytes() == before
+    assert "note: .claude/skills is a link to" in proc.stderr
+    assert "elsewhere" not in proc.stdout

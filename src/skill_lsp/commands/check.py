@@ -50,6 +50,8 @@ def run(args: Namespace) -> int:
     targets = collect(args.paths, args.config, args.profile, args.target)
     for problem in targets.errors + targets.problems:
         print(f"skill-lsp: {problem}", file=sys.stderr)
+    for note in targets.notes:
+        print(f"skill-lsp: note: {note}", file=sys.stderr)
     if targets.errors:
         return 2  # a missing PATH or --config file: nothing linted, no summary
     settings = targets.settings
