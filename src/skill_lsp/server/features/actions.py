@@ -47,7 +47,9 @@ def register(server: SkillLanguageServer) -> None:
         if wants_quickfix:
             trailing: list[Finding] = [f for f in analysis.findings if f.code == "TRAILING_WHITESPACE"]
             for diag in params.context.diagnostics:
-                if diag.source != convert.SOURCE or not isinstance(diag.code, str):
+                # Matched on code and range alone: some clients (Vim's ALE) send diagnostics
+                # back without their source. Another server's diagnostic names its own source.
+                if diag.source not in (None, "", convert.SOURCE) or not isinstance(diag.code, str):
                     continue
                 finding = _matching(analysis.findings + graph_findings(ls, od), diag, src, enc)
                 if finding is None:
