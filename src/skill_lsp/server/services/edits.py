@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 
 from lsprotocol import types as t
@@ -50,18 +51,24 @@ def fix_edit(ls: SkillLanguageServer, od, src, fix: Fix) -> t.WorkspaceEdit | No
                               for e in fix.edits])
 
 
-def fix_all_edit(ls: SkillLanguageServer, uri: str) -> t.TextEdit | None:
+async def fix_all_edit(ls: SkillLanguageServer, uri: str) -> tuple[t.TextEdit, int] | None:
+    """The fix-all edit of an open document and the version it is for, computed off the event
+    loop (a long file with many fixes must not hold up other requests); None when nothing is
+    to fix or the document changed meanwhile."""
     od = ls.state.docs.get(uri)
     if od is None:
         return None
-    settings = ls.state.folder_for(od.path).settings
-    on_disk = od.path is not None and os.path.isdir(os.path.dirname(od.path))
-    new = fix_all_text(od.text, od.path or "", settings, on_disk=on_disk)
-    if new == od.text:
+    text, version, path = od.text, od.version, od.path
+    settings = ls.state.folder_for(path).settings
+    on_disk = path is not None and os.path.isdir(os.path.dirname(path))
+    new = await asyncio.get_running_loop().run_in_executor(
+        None, lambda: fix_all_text(text, path or "", settings, on_disk=on_disk))
+    now = ls.state.docs.get(uri)
+    if new == text or now is None or now.version != version:
         return None
-    src = SourceText(od.text)
-    end = src.position(len(od.text), ls.encoding)
-    return t.TextEdit(range=t.Range(t.Position(0, 0), t.Position(*end)), new_text=new)
+    src = SourceText(text)
+    end = src.position(len(text), ls.encoding)
+    return t.TextEdit(range=t.Range(t.Position(0, 0), t.Position(*end)), new_text=new), version
 
 
 # --- renaming a skill ---
