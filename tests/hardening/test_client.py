@@ -54,6 +54,11 @@ def test_invalid_params_are_answered(server, demo_md):
                    {"textDocument": {"uri": uri}, "position": {"line": -1, "character": "a"}}):
         res = server.request("textDocument/hover", params)
         assert res["error"]["code"] == -32602, res
+    # Ids that are falsy are ids all the same: 0 and "" get their answer too.
+    for id_ in (0, ""):
+        server.send({"jsonrpc": "2.0", "id": id_, "method": "textDocument/hover", "params": [1, 2]})
+        res = server.response(id_)
+        assert res["error"]["code"] == -32602, res
     # A notification with broken params is dropped, never answered and never fatal.
     server.notify("textDocument/didChange", {"textDocument": {"uri": uri}, "contentChanges": "oops"})
     assert_hover_ok(server, uri)

@@ -111,3 +111,13 @@ def test_a_header_without_end_closes(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(framing, "LINE_LIMIT", 1000)
     got, faults = _read([b"X" * 3000], then_wait=True)
     assert got == [] and "closing the connection" in faults[0]
+
+
+@pytest.mark.parametrize("split", [None, 30, 60])
+def test_a_skipped_body_that_runs_into_the_next_header(split):
+    # A contradictory message is skipped; its body, read in pieces, must not swallow the next header.
+    bad = json.dumps({"id": 9, "method": "x", "params": {"character": 1}}).encode()
+    data = b"Content-Length: %d\r\nContent-Length: 3\r\n\r\n" % len(bad) + bad + _frame(B)
+    chunks = [data] if split is None else [data[:split], data[split:split + 40], data[split + 40:]]
+    got, faults = _read(chunks)
+    assert got == [B], faults

@@ -126,9 +126,14 @@ class Framer:
         lengths = set()
         at = 0
         for raw in block.split(b"\n"):
-            at += len(raw) + 1
+            start, at = at, at + len(raw) + 1
             line = raw.removesuffix(b"\r")
             m = _HEADER_LINE.match(line)
+            inner = _CONTENT_LENGTH.search(line, 1)
+            if inner is not None and (m is None or m.group(1).lower() != b"content-length"):
+                # The rest of a message skipped earlier runs into the next header.
+                self.fault(f"bytes before a header ({_show(line[:inner.start()])}); skipping them")
+                return None, start + inner.start()
             if m is None:
                 self.fault(f"not a header line ({_show(line)}); skipping to the next message")
                 return None, at
