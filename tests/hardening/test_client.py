@@ -13,6 +13,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from .conftest import GOOD, assert_hover_ok
 from .rawlsp import RawClient, frame, frame_raw
 
@@ -51,6 +53,11 @@ def test_invalid_params_are_answered(server, demo_md):
     for params in ({"textDocument": {"uri": 1}}, {"textDocument": {"uri": uri}}, [1, 2], "x",
                    {"textDocument": {"uri": uri}, "position": {"line": -1, "character": "a"}}):
         res = server.request("textDocument/hover", params)
+        assert res["error"]["code"] == -32602, res
+    # Ids that are falsy are ids all the same: 0 and "" get their answer too.
+    for id_ in (0, ""):
+        server.send({"jsonrpc": "2.0", "id": id_, "method": "textDocument/hover", "params": [1, 2]})
+        res = server.response(id_)
         assert res["error"]["code"] == -32602, res
     # A notification with broken params is dropped, never answered and never fatal.
     server.notify("textDocument/didChange", {"textDocument": {"uri": uri}, "contentChanges": "oops"})
@@ -404,3 +411,89 @@ def test_stdin_that_is_no_pipe(tmp_path, ws):
         assert b"Traceback" not in proc.stderr
         if source != os.devnull:
             assert b'"id": 2' in proc.stdout.replace(b'"id":2', b'"id": 2')
+
+
+# --- framing faults: logged, repaired or skipped, never a deaf server ---
+
+
+def _hover_body(client: RawClient, uri: str, id_: int) -> bytes:
+    import json
+
+    return json.dumps({"jsonrpc": "2.0", "id": id_, "method": "textDocument/hover",
+                       "params": {"textDocument": {"uri": uri}, "position": {"line": 1, "character": 1}}}).encode()
+
+
+def _framing_logged(client: RawClient, words: str) -> None:
+    client.wait(lambda m: m.get("method") == "window/logMessage" and "badly framed" in m["params"]["message"]
+                and words in m["params"]["message"])
+
+
+def _answered(client: RawClient, id_: int) -> None:
+    res = client.response(id_, timeout=10)
+    assert "result" in res and "name" in res["result"]["contents"]["value"].lower(), res
+
+
+def test_a_content_length_too_small_is_repaired(server, demo_md):
+    uri = server.open(demo_md, GOOD)
+    body = _hover_body(server, uri, 901)
+    server.send_bytes(b"Content-Length: %d\r\n\r\n" % (len(body) - 7) + body + frame_raw(_hover_body(server, uri, 902)))
+    _answered(server, 901)
+    _answered(server, 902)
+    _framing_logged(server, "short of the message")
+    assert_hover_ok(server, uri)
+
+
+def test_a_content_length_too_large_stops_at_the_next_header(server, demo_md):
+    uri = server.open(demo_md, GOOD)
+    body = _hover_body(server, uri, 903)
+    server.send_bytes(b"Content-Length: %d\r\n\r\n" % (len(body) + 40) + body + frame_raw(_hover_body(server, uri, 904)))
+    _answered(server, 903)
+    _answered(server, 904)
+    _framing_logged(server, "runs into the next message")
+
+
+def test_a_content_length_too_large_on_the_last_message_is_answered(server, demo_md):
+    # The client waits for the answer: no more bytes come, the body is taken as it is.
+    uri = server.open(demo_md, GOOD)
+    body = _hover_body(server, uri, 905)
+    server.send_bytes(b"Content-Length: %d\r\n\r\n" % (len(body) + 500) + body)
+    _answered(server, 905)
+    _framing_logged(server, f"Content-Length {len(body) + 500}")  # repaired: however it came
+    assert_hover_ok(server, uri)
+
+
+def test_headers_ending_in_a_bare_line_feed_are_read(server, demo_md):
+    uri = server.open(demo_md, GOOD)
+    body = _hover_body(server, uri, 906)
+    server.send_bytes(b"Content-Length: %d\nContent-Type: application/vscode-jsonrpc\n\n" % len(body) + body)
+    _answered(server, 906)
+
+
+def test_a_repeated_content_length(server, demo_md):
+    uri = server.open(demo_md, GOOD)
+    body = _hover_body(server, uri, 907)
+    server.send_bytes(b"Content-Length: %d\r\ncontent-length: %d\r\n\r\n" % (len(body), len(body)) + body)
+    _answered(server, 907)  # the same value twice: fine
+    bad = _hover_body(server, uri, 908)
+    server.send_bytes(b"Content-Length: %d\r\nContent-Length: 3\r\n\r\n" % len(bad) + bad)
+    _framing_logged(server, "contradictory Content-Length")
+    assert_hover_ok(server, uri)
+
+
+@pytest.mark.parametrize("header", [b"", b"Content-Type: application/vscode-jsonrpc\r\n",
+                                    b"Content-Length: twelve\r\n", b"Content-Length: -5\r\n",
+                                    b"Content-Length: 99999999999999\r\n", b"garbage without a colon\r\n"])
+def test_a_message_without_a_usable_length_is_skipped(server, demo_md, header: bytes):
+    uri = server.open(demo_md, GOOD)
+    lost = _hover_body(server, uri, 909)
+    server.send_bytes((header or b"X-Junk: 1\r\n") + b"\r\n" + lost + frame_raw(_hover_body(server, uri, 910)))
+    _answered(server, 910)
+    _framing_logged(server, "skipping to the next message")
+    assert_hover_ok(server, uri)
+
+
+def test_bytes_between_messages_are_skipped(server, demo_md):
+    uri = server.open(demo_md, GOOD)
+    server.send_bytes(b"}]stray bytes\r\n" + frame_raw(_hover_body(server, uri, 911)))
+    _answered(server, 911)
+    _framing_logged(server, "not a header line")

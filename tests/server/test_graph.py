@@ -133,9 +133,27 @@ async def test_highlights_are_this_documents_occurrences(client):
     uri = open_doc(client, p["caller"])
     got = await client.text_document_document_highlight_async(t.DocumentHighlightParams(
         text_document=t.TextDocumentIdentifier(uri=uri), position=pos(CALLER, "$deploy", enc=enc, delta=1)))
-    assert sorted((h.range.start.line, h.range.start.character) for h in got) == sorted(
-        (r.start.line, r.start.character) for r in (span(CALLER, n, enc=enc, word="deploy")
-                                                      for n in ("Skill(deploy)", "`/deploy`", "$deploy", "../deploy/")))
+    assert sorted((h.range.start.line, h.range.start.character, h.kind) for h in got) == sorted(
+        (r.start.line, r.start.character, t.DocumentHighlightKind.Read)
+        for r in (span(CALLER, n, enc=enc, word="deploy")
+                  for n in ("Skill(deploy)", "`/deploy`", "$deploy", "../deploy/")))
+    # In the skill's own file its name is the one written occurrence.
+    own = open_doc(client, p["deploy"])
+    got = await client.text_document_document_highlight_async(t.DocumentHighlightParams(
+        text_document=t.TextDocumentIdentifier(uri=own), position=pos(DEPLOY, "deploy", enc=enc, delta=1)))
+    assert [(h.range, h.kind) for h in got] == [(span(DEPLOY, "name: deploy", enc=enc, word="deploy"),
+                                                 t.DocumentHighlightKind.Write)]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("where", ["start", "end"])
+async def test_the_cursor_at_either_edge_of_a_mention_finds_it(client, where: str):
+    p, enc = paths(client), client.encoding
+    uri = open_doc(client, p["caller"])
+    r = span(CALLER, "$deploy", enc=enc, word="deploy")
+    got = await client.text_document_definition_async(t.DefinitionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), position=r.start if where == "start" else r.end))
+    assert got == [t.Location(uri=p["deploy"].as_uri(), range=span(DEPLOY, "name: deploy", enc=enc, word="deploy"))]
 
 
 @pytest.mark.asyncio

@@ -16,6 +16,8 @@ from ..engine.workspace import SkillResult, check_job, link_skills
 from . import report
 from .targets import collect
 
+# Some fixes could not be written (a full disk, a read-only file, a file saved meanwhile).
+EXIT_NOT_WRITTEN = 3
 _FAIL_ON = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "hint": Severity.HINT}
 # Below this many skills a process pool costs more than it saves. Measured on 2 cores,
 # `check --format json` on the 3,223-skill corpus: 0.92-0.97 s in one process, 0.76-0.80 s
@@ -48,6 +50,8 @@ def run(args: Namespace) -> int:
     targets = collect(args.paths, args.config, args.profile, args.target)
     for problem in targets.errors + targets.problems:
         print(f"skill-lsp: {problem}", file=sys.stderr)
+    for note in targets.notes:
+        print(f"skill-lsp: note: {note}", file=sys.stderr)
     if targets.errors:
         return 2  # a missing PATH or --config file: nothing linted, no summary
     settings = targets.settings
@@ -56,10 +60,17 @@ def run(args: Namespace) -> int:
     link_skills(results[: len(targets.locations)], settings)
     link_mentions(results, settings)
     results.sort(key=lambda r: r.path)
+    not_written = 0
     if args.fix:
+        from ..engine.writes import scope  # noqa: PLC0415
         from .fix import apply_fixes  # noqa: PLC0415
 
-        results, log = apply_fixes(results, settings, diff=args.diff, out=sys.stdout)
+        # Only what the command line names is ever written (a repository's config cannot
+        # widen it): each folder given, with what is inside it, and each file given.
+        results, log = apply_fixes(results, settings, diff=args.diff, out=sys.stdout,
+                                   allowed=scope(args.paths or ["."]))
+        log.write_failures(sys.stderr)
+        not_written = len(log.failed)
         if args.diff:
             # As `ruff --diff`: exit 1 while fixes are pending, so CI can gate on it.
             log.write(sys.stderr, pending=True)
@@ -69,6 +80,8 @@ def run(args: Namespace) -> int:
     report.write(results, args.format, sys.stdout, color=report.use_color(args.color, sys.stdout))
     if targets.problems:
         return 2
+    if not_written:
+        return EXIT_NOT_WRITTEN
     threshold = _FAIL_ON.get(args.fail_on)
     if threshold is None:
         return 0

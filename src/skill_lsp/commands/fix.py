@@ -1,4 +1,10 @@
-"""`check --fix` / `--fix --diff`: apply the same safe fixes as the editor's fix-all."""
+"""`check --fix` / `--fix --diff`: apply the same safe fixes as the editor's fix-all.
+
+Files are written only through :mod:`..engine.writes`: read once, fixed, and replaced
+atomically only if the disk still holds what was read and the file lies inside the
+folders named on the command line. A file that cannot be written is reported and the
+run goes on.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from ..engine.config import Settings
-from ..engine.discovery import ReadError, read_skill_file
 from ..engine.document import decode
 from ..engine.skillgraph import link_mentions
 from ..engine.workspace import SkillResult, check_file, check_text, fix_all_text, link_skills
+from ..engine.writes import WriteError, replace, snapshot
 
 
 @dataclass(slots=True)
@@ -20,6 +26,7 @@ class FixLog:
     """Per file, how many findings of each code the fixes removed (or would remove, with --diff)."""
 
     files: list[tuple[str, Counter[str]]] = field(default_factory=list)
+    failed: list[WriteError] = field(default_factory=list)  # files with fixes that were not written
 
     @property
     def total(self) -> int:
@@ -32,6 +39,13 @@ class FixLog:
             out.write(f"{_rel(path)}: {verb} {_count(sum(codes.values()))} ({what})\n")
         files = len(self.files)
         out.write(f"{verb} {_count(self.total)} in {files} file{'s' if files != 1 else ''}\n")
+
+    def write_failures(self, out: TextIO) -> None:
+        for err in self.failed:
+            out.write(f"skill-lsp: {_rel(err.path)}: not fixed: {err.message}\n")
+        if self.failed:
+            n = len(self.failed)
+            out.write(f"skill-lsp: {n} file{'s' if n != 1 else ''} could not be written\n")
 
 
 def _count(n: int) -> str:
@@ -50,7 +64,9 @@ def _removed(before: list, after: list) -> Counter[str]:
 
 
 def apply_fixes(results: list[SkillResult], settings: Settings, *, diff: bool,
-                out: TextIO) -> tuple[list[SkillResult], FixLog]:
+                out: TextIO, allowed: tuple[str, ...]) -> tuple[list[SkillResult], FixLog]:
+    """Fix every result's file inside ``allowed`` (real paths: folders and files named on the
+    command line); with ``diff``, print the changes instead of writing them."""
     fixed: list[SkillResult] = []
     log = FixLog()
     for r in results:
@@ -58,14 +74,13 @@ def apply_fixes(results: list[SkillResult], settings: Settings, *, diff: bool,
             fixed.append(r)
             continue
         try:
-            raw, size = read_skill_file(r.path)  # never blocks on a FIFO swapped in meanwhile
-        except ReadError:
-            fixed.append(r)
+            snap = snapshot(r.path, allowed)
+        except WriteError as err:
+            if err.kind == "outside":
+                log.failed.append(err)
+            fixed.append(r)  # unreadable or not a plain file: its findings say so already
             continue
-        if size > len(raw):
-            fixed.append(r)  # past the analysis limit: never rewrite what was not read whole
-            continue
-        text, issue = decode(raw)
+        text, issue = decode(snap.data)
         if issue is not None:
             fixed.append(r)  # never rewrite a file we could not decode faithfully
             continue
@@ -81,9 +96,13 @@ def apply_fixes(results: list[SkillResult], settings: Settings, *, diff: bool,
             log.files.append((r.path, _removed(r.findings, after) or Counter({"(formatting)": 1})))
             fixed.append(r)
             continue
-        bom = "\ufeff" if raw.startswith(b"\xef\xbb\xbf") else ""
-        with open(r.path, "w", encoding="utf-8", newline="") as fh:
-            fh.write(bom + new)
+        bom = b"\xef\xbb\xbf" if snap.data.startswith(b"\xef\xbb\xbf") else b""
+        try:
+            replace(snap, bom + new.encode("utf-8"))
+        except WriteError as err:
+            log.failed.append(err)
+            fixed.append(r)
+            continue
         again = check_file(r.path, settings, r.location).slim()
         log.files.append((r.path, _removed(r.findings, again.findings) or Counter({"(formatting)": 1})))
         fixed.append(again)

@@ -95,13 +95,18 @@ def run_preview(args: Namespace) -> int:
         settings, problems = load_settings(workspace, args.config, args.profile, args.target)
         for problem in problems:
             print(f"skill-lsp: {problem}", file=sys.stderr)
+        refused = settings.refused_roots(workspace)
+        for why in refused:
+            print(f"skill-lsp: {why}", file=sys.stderr)
+        if refused and settings.roots:
+            return 2  # a repository's config pointing outside it: a configuration error
         roots = settings.resolved_roots(workspace)
         results = _checked(discovery.scan_roots(roots, settings.sensitive_patterns), settings)
         link_skills(results, settings)
     else:
         # By name: the skills `catalog` lists for this workspace, nested ones included.
         targets = collect([workspace], args.config, args.profile, args.target)
-        for problem in targets.errors + targets.problems:
+        for problem in targets.errors + targets.problems + targets.notes:
             print(f"skill-lsp: {problem}", file=sys.stderr)
         if targets.errors:
             return 2
@@ -184,7 +189,7 @@ def _workspace_of(skill_md: str) -> str:
 
 def run_catalog(args: Namespace) -> int:
     targets = collect(args.paths, args.config, args.profile, args.target)
-    for problem in targets.errors + targets.problems:
+    for problem in targets.errors + targets.problems + targets.notes:
         print(f"skill-lsp: {problem}", file=sys.stderr)
     if targets.errors:
         return 2  # no empty catalog for a path that does not exist

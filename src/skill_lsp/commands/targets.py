@@ -16,6 +16,7 @@ class Targets:
     settings: Settings
     problems: list[str] = field(default_factory=list)  # settings warnings: lint anyway, exit 2
     errors: list[str] = field(default_factory=list)  # a missing PATH or --config file: nothing is linted
+    notes: list[str] = field(default_factory=list)  # said on stderr; the exit code does not change
     locations: list[discovery.Location] = field(default_factory=list)  # in roots, with precedence
     loose: list[discovery.Location] = field(default_factory=list)  # found elsewhere by the recursive search
 
@@ -55,7 +56,11 @@ def collect(paths: list[str], config: str | None, profile: str | None, target: s
     if errors:
         return Targets(workspace, Settings(), errors=errors)
     settings, problems = load_settings(workspace, config, profile, target)
-    t = Targets(workspace, settings, problems)
+    refused = settings.refused_roots(workspace)
+    if refused and settings.roots:
+        # A configuration error, not a warning: the run would read (or --fix write) elsewhere.
+        return Targets(workspace, settings, problems, errors=refused)
+    t = Targets(workspace, settings, problems, notes=refused)
     seen: set[str] = set()
 
     def add(loc: discovery.Location, into: list[discovery.Location]) -> None:

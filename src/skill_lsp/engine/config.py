@@ -43,16 +43,40 @@ class Settings:
     sensitive_patterns: tuple[str, ...] = DEFAULT_SENSITIVE
     debounce_ms: int = 50
     inlay_hints: bool = False  # catalog cost per dialect at the end of the description line
+    # The roots were set by the user's own editor settings, which may name folders outside the
+    # workspace (a shared skills folder). Roots from a repository's config never may.
+    roots_from_user: bool = False
 
     def resolved_roots(self, workspace: str) -> list[str]:
-        """Absolute roots in precedence order (configured, or the defaults that exist)."""
+        """Absolute roots in precedence order (configured, or the defaults that exist), each
+        resolving inside the workspace unless the user's own settings named it."""
+        return [p for p, why in self._roots(workspace) if why is None]
+
+    def refused_roots(self, workspace: str) -> list[str]:
+        """Why each configured or default root that leads outside the workspace is not read."""
+        return [why for _, why in self._roots(workspace) if why is not None]
+
+    def _roots(self, workspace: str) -> list[tuple[str, str | None]]:
         if self.roots:
-            return [os.path.normpath(os.path.join(workspace, r)) for r in self.roots]
-        out = []
-        for r in DEFAULT_ROOTS:
-            p = os.path.join(workspace, r)
-            if os.path.isdir(p):
-                out.append(os.path.normpath(p))
+            paths = [os.path.normpath(os.path.join(workspace, r)) for r in self.roots]
+        else:
+            paths = [os.path.normpath(p) for p in (os.path.join(workspace, r) for r in DEFAULT_ROOTS)
+                     if os.path.isdir(p)]
+        if self.roots and self.roots_from_user:
+            return [(p, None) for p in paths]
+        home = os.path.realpath(workspace)
+        out: list[tuple[str, str | None]] = []
+        for raw, p in zip(self.roots or [os.path.relpath(p, workspace) for p in paths], paths, strict=True):
+            real = os.path.realpath(p)
+            if real == home or real.startswith(home.rstrip(os.sep) + os.sep):
+                out.append((p, None))
+            elif self.roots:
+                out.append((p, f"root '{raw}' resolves to {real}, outside the workspace {home}: a repository's "
+                               "configuration cannot point outside it (name such a folder in your editor's "
+                               "user settings)"))
+            else:
+                out.append((p, f"{raw} is a link to {real}, outside the workspace {home}: not read (name it "
+                               "in your editor's user settings to check it)"))
         return out
 
 
@@ -126,8 +150,13 @@ def _convert(attr: str, value: Any) -> Any:
     raise ValueError("unknown setting")
 
 
-def merge(base: Settings, raw: dict[str, Any] | None, source: str) -> tuple[Settings, list[str]]:
-    """Apply a raw mapping onto ``base``; returns the settings and one message per bad key."""
+def merge(base: Settings, raw: dict[str, Any] | None, source: str, *,
+          user: bool = False) -> tuple[Settings, list[str]]:
+    """Apply a raw mapping onto ``base``; returns the settings and one message per bad key.
+
+    ``user``: the mapping is the user's own editor settings (its roots may lead outside
+    the workspace); a repository's config file is not.
+    """
     if not raw:
         return base, []
     if not isinstance(raw, dict):
@@ -147,6 +176,8 @@ def merge(base: Settings, raw: dict[str, Any] | None, source: str) -> tuple[Sett
             changes[attr] = _convert(attr, value)
         except ValueError as exc:
             problems.append(f"{source}: invalid '{key}' ({exc}); using the default")
+    if "roots" in changes:
+        changes["roots_from_user"] = user
     if "profile" in changes and "targets" not in changes:
         changes["targets"] = (changes["profile"],)  # `profile = "x"` means `targets = ["x"]`
     return replace(base, **changes), problems

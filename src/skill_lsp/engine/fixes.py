@@ -130,6 +130,14 @@ def _unquoted_colon(doc: SkillDocument, f: Finding) -> list[Fix]:
     ]
 
 
+def colon_quote_edits(doc: SkillDocument) -> list[Edit]:
+    """The "Quote the value" edit of every top-level plain value holding ': ' (fix-all's one pass)."""
+    from .rules.structure import unquoted_colons  # noqa: PLC0415
+
+    return [Edit(int(c["valueStart"]), int(c["valueEnd"]),  # type: ignore[call-overload]
+                 json.dumps(str(c["value"]), ensure_ascii=False)) for c in unquoted_colons(doc)]
+
+
 def _wrap(text: str, width: int = 78) -> list[str]:
     words = text.split(" ")
     lines, cur = [], ""

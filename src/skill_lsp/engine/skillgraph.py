@@ -13,6 +13,7 @@ installed in the user's home are not in the workspace and say nothing wrong.
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -230,4 +231,38 @@ def name_problems(name: str, settings: Settings) -> list[str]:
         out.insert(0, "a skill name cannot start or end with whitespace")
     if len(name) > MAX_NAME:
         out.append(f"a skill name has at most {MAX_NAME} characters")
+    return out
+
+
+def _fold(name: str) -> str:
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def _scripts(name: str) -> list[str]:
+    """The scripts of the letters of ``name`` (LATIN, CYRILLIC, GREEK, ...), in order of appearance."""
+    out: list[str] = []
+    for ch in unicodedata.normalize("NFKC", name):
+        if ch.isalpha():
+            script = unicodedata.name(ch, "UNKNOWN").split(" ")[0]
+            if script not in out:
+                out.append(script)
+    return out
+
+
+def rename_conflicts(new: str, names: Iterable[str]) -> list[str]:
+    """Why renaming a skill to ``new`` would make a name a reader (or a harness, or a
+    case-insensitive file system) cannot tell from another ([] when none).
+
+    Folding is NFKC and case: `ｄｅｐｌｏｙ` (fullwidth) and `Deploy` are `deploy`. A name whose
+    letters mix scripts (Latin with a Cyrillic `е`) is a look-alike by construction.
+    """
+    out = []
+    folded = _fold(new)
+    same = sorted(n for n in set(names) if n != new and _fold(n) == folded)
+    if same:
+        out.append(f"'{new}' is the same name as the existing '{same[0]}' once Unicode compatibility forms and "
+                   "case are folded (NFKC)")
+    scripts = _scripts(new)
+    if len(scripts) > 1:
+        out.append(f"'{new}' mixes {' and '.join(s.title() for s in scripts)} letters: a look-alike of other names")
     return out

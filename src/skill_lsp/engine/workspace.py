@@ -383,22 +383,24 @@ class SkillIndex:
 
 
 def fix_all_text(text: str, path: str, settings: Settings, *, on_disk: bool = True,
-                 max_passes: int | None = None) -> str:
+                 max_passes: int = 16) -> str:
     """Apply every safe fix until none is left (a fixpoint, so a second run changes nothing).
 
-    A fix may reveal the next one (YAML reports one unquoted colon at a time, so each pass
-    quotes one value): passes go on while the text changes. The default bound, one pass per
-    line and a few more, is beyond any such chain; it only stops fixes that undo each other.
+    Each pass applies all the non-overlapping safe fixes of one check together. A fix may
+    reveal the next one (a YAML error hides the field rules), so passes go on while the
+    text changes, at most ``max_passes``: the bound only stops fixes that undo each other.
+    The parser reports one unquoted ': ' value at a time; the pass quotes them all at once.
     """
-    from .fixes import apply_edits, safe_edits  # noqa: PLC0415
+    from .fixes import apply_edits, colon_quote_edits, safe_edits  # noqa: PLC0415
 
-    if max_passes is None:
-        max_passes = text.count("\n") + 5
     for _ in range(max_passes):
         doc, findings = check_text(text, path, settings, on_disk=on_disk)
         edits = safe_edits(doc, findings)
         if not edits:
             break
+        if any(f.code == "INVALID_FRONTMATTER" and (f.data or {}).get("reason") == "unquoted-colon"
+               for f in findings):
+            edits += colon_quote_edits(doc)
         new = apply_edits(text, edits)
         if new == text:
             break

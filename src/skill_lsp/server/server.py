@@ -22,6 +22,7 @@ from .state import Analysis, OpenDoc, State
 from .uris import is_skill_file, path_to_uri
 
 log = logging.getLogger("skill_lsp")
+REQUEST_FAILED = -32803  # LSP RequestFailed: a valid request the server refuses, with the reason
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -115,8 +116,10 @@ class SkillLanguageServer(LanguageServer):
         if is_parse_error(error):
             self.protocol.send_parse_error(str(error))  # type: ignore[attr-defined]
             return
-        if isinstance(error, JsonRpcMethodNotFound):
-            return  # the client already got MethodNotFound; not an error of the server
+        if isinstance(error, JsonRpcMethodNotFound) or getattr(error, "code", None) == REQUEST_FAILED:
+            # The client already got MethodNotFound, or the refusal a feature raised on purpose
+            # (a rename that cannot be done safely): not an error of the server.
+            return
         if self._reporting or (source is JsonRpcInternalError and _write_failed(error)):
             # Told over the connection that just failed, the report fails too, and is reported
             # in turn: ~1,000 nested reports, each formatting a longer traceback (10 s after an

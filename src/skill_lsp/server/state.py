@@ -56,11 +56,11 @@ class Folder:
     def apply(self, init_options: dict | None, client: dict | None) -> list[str]:
         """defaults < config file < initializationOptions < workspace/configuration."""
         settings, problems = self.file_settings, list(self.problems)
-        settings, p1 = merge(settings, init_options or {}, "initializationOptions")
-        settings, p2 = merge(settings, client or {}, "workspace/configuration skillLsp")
+        settings, p1 = merge(settings, init_options or {}, "initializationOptions", user=True)
+        settings, p2 = merge(settings, client or {}, "workspace/configuration skillLsp", user=True)
         self.settings = settings
         self.roots = settings.resolved_roots(self.path)
-        return problems + p1 + p2
+        return problems + p1 + p2 + settings.refused_roots(self.path)
 
     def classify(self, path: str) -> discovery.Location | None:
         """Where a SKILL.md belongs in this folder's inventory, as the scan (and `check .`) would put it."""

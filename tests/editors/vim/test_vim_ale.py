@@ -145,3 +145,23 @@ def test_ale_runs_skill_lsp_only_for_skill_files(screen: Callable[[str], Screen]
     skill = screen("skills/pdf-tools/SKILL.md")
     skill.wait_for("the SKILL.md", lambda t: "name: pdf-toolkit" in t)
     assert "skill-lsp" not in ignored_linters(skill, tmp_path / "skill-info.txt")
+
+
+def test_ale_code_action_fixes_the_name(screen: Callable[[str], Screen], tmp_path: Path) -> None:
+    # ALE sends the diagnostics back without their `source`: the server matches code and range.
+    s = screen("skills/pdf-tools/SKILL.md")
+    s.wait_for("the error sign on line 2", lambda t: any(line.startswith(">>name: pdf-toolkit") for line in t.splitlines()))
+    s.keys("2G")
+    s.wait_for("the echoed finding", lambda t: "[skill-lsp] NAME_MISMATCH:" in t)
+    s.keys(":ALECodeAction", "Enter")
+    menu = s.wait_for("the code action menu", lambda t: "Set name to the folder name 'pdf-tools'" in t)
+    choice = next(line.split(")", 1)[0].strip() for line in menu.splitlines()
+                  if "Set name to the folder name 'pdf-tools'" in line)
+    s.keys(choice, "Enter")
+    s.wait_for("the fixed name", lambda t: any(line.endswith("name: pdf-tools") for line in t.splitlines()))
+    s.keys(":w", "Enter")
+    skill = tmp_path / "ws" / "skills" / "pdf-tools" / "SKILL.md"
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline and "name: pdf-tools\n" not in skill.read_text(encoding="utf-8"):
+        time.sleep(0.2)
+    assert "name: pdf-tools\n" in skill.read_text(encoding="utf-8")

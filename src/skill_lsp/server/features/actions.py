@@ -33,7 +33,7 @@ def register(server: SkillLanguageServer) -> None:
         code_action_kinds=[t.CodeActionKind.QuickFix, t.CodeActionKind.SourceFixAll, FIX_ALL_KIND],
         resolve_provider=True))
     @guarded([])
-    def code_action(ls: SkillLanguageServer, params: t.CodeActionParams) -> list[t.CodeAction]:
+    async def code_action(ls: SkillLanguageServer, params: t.CodeActionParams) -> list[t.CodeAction]:
         got = ls.analysis(params.text_document.uri)
         if got is None:
             return []
@@ -47,7 +47,9 @@ def register(server: SkillLanguageServer) -> None:
         if wants_quickfix:
             trailing: list[Finding] = [f for f in analysis.findings if f.code == "TRAILING_WHITESPACE"]
             for diag in params.context.diagnostics:
-                if diag.source != convert.SOURCE or not isinstance(diag.code, str):
+                # Matched on code and range alone: some clients (Vim's ALE) send diagnostics
+                # back without their source. Another server's diagnostic names its own source.
+                if diag.source not in (None, "", convert.SOURCE) or not isinstance(diag.code, str):
                     continue
                 finding = _matching(analysis.findings + graph_findings(ls, od), diag, src, enc)
                 if finding is None:
@@ -64,11 +66,11 @@ def register(server: SkillLanguageServer) -> None:
                         title=f"Trim trailing whitespace on all {len(trailing)} lines", kind=t.CodeActionKind.QuickFix,
                         diagnostics=[diag], edit=text_edit(ls, od, edits)))
         if wants_fix_all and only:
-            # Asked for explicitly (e.g. on save): compute the edit now.
-            edit = fix_all_edit(ls, od.uri)
-            if edit is not None:
+            # Asked for explicitly (e.g. on save): compute the edit now, off the event loop.
+            got = await fix_all_edit(ls, od.uri)
+            if got is not None:
                 actions.append(t.CodeAction(title="Fix all safe skill-lsp problems", kind=FIX_ALL_KIND,
-                                            edit=text_edit(ls, od, [edit])))
+                                            edit=text_edit(ls, od, [got[0]])))
         elif wants_fix_all and params.context.diagnostics and _resolves_edits(ls) and analysis.findings:
             # The light bulb asks on every cursor move: offer fix-all, compute it on resolve.
             actions.append(t.CodeAction(title="Fix all safe skill-lsp problems", kind=FIX_ALL_KIND,
@@ -77,12 +79,12 @@ def register(server: SkillLanguageServer) -> None:
 
     @server.feature(t.CODE_ACTION_RESOLVE)
     @guarded(None)
-    def resolve(ls: SkillLanguageServer, action: t.CodeAction) -> t.CodeAction:
+    async def resolve(ls: SkillLanguageServer, action: t.CodeAction) -> t.CodeAction:
         data = action.data if isinstance(action.data, dict) else {}
         uri = data.get("fixAll")
         od = ls.state.docs.get(uri) if isinstance(uri, str) else None
         if od is not None and od.version == data.get("version"):
-            edit = fix_all_edit(ls, uri)
-            if edit is not None:
-                action.edit = text_edit(ls, od, [edit])
+            got = await fix_all_edit(ls, uri)  # type: ignore[arg-type]
+            if got is not None:
+                action.edit = text_edit(ls, od, [got[0]])
         return action

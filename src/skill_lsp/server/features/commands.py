@@ -212,11 +212,12 @@ def register(server: SkillLanguageServer) -> None:
     async def _fix_all(ls: SkillLanguageServer, *args: Any) -> dict:
         a = _arg(args[0] if len(args) == 1 else list(args))
         uri = a.get("uri")
-        edit = fix_all_edit(ls, uri) if isinstance(uri, str) else None
-        if edit is None:
+        got = await fix_all_edit(ls, uri) if isinstance(uri, str) else None
+        if got is None:
             return {"applied": False}
+        # Versioned: a client that changed the document since rejects the edit.
         res = await ls.workspace_apply_edit_async(t.ApplyWorkspaceEditParams(
-            label="skill-lsp: fix all", edit=text_edit(ls, ls.state.docs[uri], [edit])))
+            label="skill-lsp: fix all", edit=text_edit(ls, ls.state.docs[uri], [got[0]])))
         return {"applied": bool(res and res.applied)}
 
     @server.feature(t.TEXT_DOCUMENT_CODE_LENS)

@@ -76,6 +76,11 @@ def register(server: SkillLanguageServer) -> None:
             folder = ls.state.folder_for(path)
             result = folder.index.results.get(path) if folder.index is not None and path else None
             diags = closed_diagnostics(ls, result) if result is not None else []
+        reported = pull.state(ls).doc_reported
+        if diags:
+            reported.add(uri)
+        else:
+            reported.discard(uri)
         return t.RelatedFullDocumentDiagnosticReport(items=diags)
 
     @server.feature(t.WORKSPACE_DIAGNOSTIC)

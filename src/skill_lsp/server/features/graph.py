@@ -7,7 +7,8 @@ import os
 from lsprotocol import types as t
 from pygls.exceptions import JsonRpcException
 
-from ...engine.skillgraph import name_problems
+from ...engine.discovery import is_inside
+from ...engine.skillgraph import name_problems, rename_conflicts
 from .. import convert
 from ..server import SkillLanguageServer, guarded
 from ..services import graph
@@ -65,7 +66,12 @@ def register(server: SkillLanguageServer) -> None:
                                           placeholder=target.name)
 
     @server.feature(t.TEXT_DOCUMENT_RENAME, t.RenameOptions(prepare_provider=True))
-    def rename(ls: SkillLanguageServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
+    async def rename(ls: SkillLanguageServer, params: t.RenameParams) -> t.WorkspaceEdit | None:
+        # Edits of closed files are computed from the disk, after any scan or batch of file events
+        # is applied: the index must know every file that mentions the skill.
+        if not await graph.settled(ls):
+            raise JsonRpcRequestFailed(message="skill-lsp is still reading changes on disk (a scan or file events "
+                                               "are pending): try the rename again in a moment")
         got = graph.at(ls, params.text_document.uri, params.position)
         if got is None:
             return None
@@ -81,7 +87,18 @@ def register(server: SkillLanguageServer) -> None:
             raise JsonRpcRequestFailed(message=f"'{new}' is not a valid skill name: {'; '.join(why)}")
         if graph.definitions(ls, new, target.skill_md):
             raise JsonRpcRequestFailed(message=f"a skill named '{new}' already exists")
-        sibling = os.path.join(os.path.dirname(os.path.dirname(target.skill_md)), new)
+        clash = rename_conflicts(new, graph.all_names(ls) - {target.name})
+        if clash:
+            raise JsonRpcRequestFailed(message=f"refusing '{new}': {'; '.join(clash)}")
+        skill_dir = os.path.dirname(target.skill_md)
+        if not graph.in_workspace(ls, skill_dir):
+            raise JsonRpcRequestFailed(message=f"'{target.name}' lives outside the workspace ({skill_dir}): "
+                                               "skill-lsp does not change it")
+        real = os.path.realpath(skill_dir)
+        if any(f.path and is_inside(os.path.realpath(f.path), real) for f in ls.state.folders):
+            raise JsonRpcRequestFailed(message=f"'{target.name}' is the workspace folder itself ({skill_dir}): "
+                                               "skill-lsp does not move it; rename the folder outside the editor")
+        sibling = os.path.join(os.path.dirname(skill_dir), new)
         if os.path.lexists(sibling):
             raise JsonRpcRequestFailed(message=f"a folder named '{new}' already exists next to the skill")
         edit, note = rename_edit(ls, target, new)
@@ -93,7 +110,8 @@ def register(server: SkillLanguageServer) -> None:
         t.FileOperationFilter(scheme="file", pattern=t.FileOperationPattern(
             glob="**/*", matches=t.FileOperationPatternKind.Folder))]))
     @guarded(None)
-    def will_rename(ls: SkillLanguageServer, params: t.RenameFilesParams) -> t.WorkspaceEdit | None:
+    async def will_rename(ls: SkillLanguageServer, params: t.RenameFilesParams) -> t.WorkspaceEdit | None:
+        await graph.settled(ls)  # the edit reads closed files from disk; the index names which
         out: t.WorkspaceEdit | None = None
         for f in params.files:
             old, new = uri_to_path(f.old_uri), uri_to_path(f.new_uri)

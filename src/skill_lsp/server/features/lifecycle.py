@@ -9,10 +9,11 @@ from lsprotocol import types as t
 
 from ...engine.discover import Inventory, watch_globs
 from ..server import SkillLanguageServer, guarded
+from ..services import publish
 from ..services.publish import pulled_changed
 from ..services.sync import refresh, reload_settings, settings_section
 from ..state import Folder
-from ..uris import uri_to_path
+from ..uris import path_to_uri, uri_to_path
 
 
 def _folders(params: t.InitializeParams) -> list[Folder]:
@@ -81,7 +82,13 @@ def register(server: SkillLanguageServer) -> None:
     @guarded()
     async def did_change_folders(ls: SkillLanguageServer, params: t.DidChangeWorkspaceFoldersParams) -> None:
         removed = {uri_to_path(f.uri) for f in params.event.removed}
+        gone = [f for f in ls.state.folders if f.path in removed]
         ls.state.folders = [f for f in ls.state.folders if f.path not in removed]
+        for f in gone:
+            # Its skills leave with it: nothing of them stays in the Problems panel.
+            for path in f.index.results if f.index is not None else ():
+                if path_to_uri(path) not in ls.state.docs:
+                    publish.clear(ls, path_to_uri(path))
         for wf in params.event.added:
             path = uri_to_path(wf.uri)
             if path and all(f.path != path for f in ls.state.folders):

@@ -1,4 +1,5 @@
-"""Watched-file events: queued and coalesced, then applied by the sync service."""
+"""Watched-file events and the client's own renames: queued and coalesced, then applied by the
+sync service."""
 
 from __future__ import annotations
 
@@ -18,5 +19,22 @@ def register(server: SkillLanguageServer) -> None:
             path = uri_to_path(change.uri)
             if path is not None:
                 changes.append((path, int(change.type)))
+        if changes:
+            file_changes(ls, changes)
+
+    @server.feature(t.WORKSPACE_DID_RENAME_FILES, t.FileOperationRegistrationOptions(filters=[
+        t.FileOperationFilter(scheme="file", pattern=t.FileOperationPattern(glob="**/*"))]))
+    @guarded()
+    def did_rename(ls: SkillLanguageServer, params: t.RenameFilesParams) -> None:
+        # The editor moved files or folders (a rename edit's RenameFile, F2 on a folder): the old
+        # paths are gone and the new ones appear, whether or not a file watcher reports it too.
+        # Without this, a client with no watcher kept the old paths' diagnostics for good.
+        changes = []
+        for f in params.files:
+            old, new = uri_to_path(f.old_uri), uri_to_path(f.new_uri)
+            if old is not None:
+                changes.append((old, int(t.FileChangeType.Deleted)))
+            if new is not None:
+                changes.append((new, int(t.FileChangeType.Created)))
         if changes:
             file_changes(ls, changes)

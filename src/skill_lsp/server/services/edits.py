@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 
 from lsprotocol import types as t
@@ -50,18 +51,24 @@ def fix_edit(ls: SkillLanguageServer, od, src, fix: Fix) -> t.WorkspaceEdit | No
                               for e in fix.edits])
 
 
-def fix_all_edit(ls: SkillLanguageServer, uri: str) -> t.TextEdit | None:
+async def fix_all_edit(ls: SkillLanguageServer, uri: str) -> tuple[t.TextEdit, int] | None:
+    """The fix-all edit of an open document and the version it is for, computed off the event
+    loop (a long file with many fixes must not hold up other requests); None when nothing is
+    to fix or the document changed meanwhile."""
     od = ls.state.docs.get(uri)
     if od is None:
         return None
-    settings = ls.state.folder_for(od.path).settings
-    on_disk = od.path is not None and os.path.isdir(os.path.dirname(od.path))
-    new = fix_all_text(od.text, od.path or "", settings, on_disk=on_disk)
-    if new == od.text:
+    text, version, path = od.text, od.version, od.path
+    settings = ls.state.folder_for(path).settings
+    on_disk = path is not None and os.path.isdir(os.path.dirname(path))
+    new = await asyncio.get_running_loop().run_in_executor(
+        None, lambda: fix_all_text(text, path or "", settings, on_disk=on_disk))
+    now = ls.state.docs.get(uri)
+    if new == text or now is None or now.version != version:
         return None
-    src = SourceText(od.text)
-    end = src.position(len(od.text), ls.encoding)
-    return t.TextEdit(range=t.Range(t.Position(0, 0), t.Position(*end)), new_text=new)
+    src = SourceText(text)
+    end = src.position(len(text), ls.encoding)
+    return t.TextEdit(range=t.Range(t.Position(0, 0), t.Position(*end)), new_text=new), version
 
 
 # --- renaming a skill ---
@@ -81,7 +88,7 @@ def _grouped(ls: SkillLanguageServer, edits: dict[str, list[t.TextEdit]]) -> lis
 def rename_edit(ls: SkillLanguageServer, target, new: str) -> tuple[t.WorkspaceEdit, str | None]:
     """The WorkspaceEdit of renaming ``target`` to ``new``, and a note for the user when the
     client cannot move the folder (then only the name and the mentions change)."""
-    from .graph import occurrences  # noqa: PLC0415
+    from .graph import in_workspace, occurrences  # noqa: PLC0415
 
     enc = ls.encoding
     skill_md = target.skill_md
@@ -99,11 +106,13 @@ def rename_edit(ls: SkillLanguageServer, target, new: str) -> tuple[t.WorkspaceE
         move = False
         note = f"skill-lsp did not rename the folder: {new_dir} already exists."
     edits: dict[str, list[t.TextEdit]] = {}
-    for occ in occurrences(ls, target.name, skill_md):
+    for occ in occurrences(ls, target.name, skill_md, from_disk=True):
         if occ.kind == "name" and occ.path != skill_md:
             continue  # another skill of the same name (another root) keeps its name
         if occ.kind == "link" and not move:
             continue  # the folder stays where links point
+        if not in_workspace(ls, occ.path):
+            continue  # a skill root named in the user's settings, outside every folder: never edited
         edits.setdefault(occ.path, []).append(
             t.TextEdit(range=convert.range_(occ.src, occ.start, occ.end, enc), new_text=new))  # type: ignore[arg-type]
     if document_changes_support(ls) or move:
@@ -120,7 +129,7 @@ def folder_rename_edit(ls: SkillLanguageServer, old_dir: str, new_dir: str) -> t
     """Edits to go with a skill folder being renamed by the client (workspace/willRenameFiles):
     the skill's `name` and its name mentions follow the folder, links into it follow the path."""
     from ...engine.skillgraph import name_problems  # noqa: PLC0415
-    from .graph import occurrences, view  # noqa: PLC0415
+    from .graph import in_workspace, occurrences, view  # noqa: PLC0415
 
     folder = ls.state.folder_for(old_dir)
     skill_md = folder.index.graph.dirs.get(old_dir) if folder.index is not None else None
@@ -133,8 +142,10 @@ def folder_rename_edit(ls: SkillLanguageServer, old_dir: str, new_dir: str) -> t
     rename_name = not name_problems(new, folder.settings)
     enc = ls.encoding
     edits: dict[str, list[t.TextEdit]] = {}
-    for occ in occurrences(ls, v.name, skill_md):
+    for occ in occurrences(ls, v.name, skill_md, from_disk=True):
         if occ.kind == "name" and occ.path != skill_md:
+            continue
+        if not in_workspace(ls, occ.path):
             continue
         if occ.kind != "link" and not rename_name:
             continue

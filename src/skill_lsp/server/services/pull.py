@@ -40,6 +40,10 @@ class WorkspacePull:
         self._serial = 0
         self.generation = 0
         self._event: asyncio.Event | None = None
+        # Closed files a document pull reported findings for. VS Code pulls a document once more
+        # as it closes and keeps that report; when the file then vanishes (a rename moved it), the
+        # workspace pull must clear it, though the client never lists it as a previous result.
+        self.doc_reported: set[str] = set()
 
     def changed(self) -> None:
         """Some file's diagnostics may differ now: a held pull looks again."""
@@ -124,8 +128,12 @@ async def _delta(ls: SkillLanguageServer, pull: WorkspacePull, known: dict[str, 
             rid = pull.result_id(uri, None, None, (), ())
             if rid != value:
                 out.append(_full(uri, rid, None, [], token is not None))
+    # Files a document pull reported on, gone since: cleared once.
+    for uri in [u for u in pull.doc_reported if u not in seen and u not in known and u not in ls.state.docs]:
+        pull.doc_reported.discard(uri)
+        out.append(_full(uri, pull.result_id(uri, None, None, (), ()), None, [], token is not None))
     # Files gone that the client has no report of: forgotten, so their results are not kept alive.
-    for uri in [u for u in pull.ids if u not in seen and u not in known]:
+    for uri in [u for u in pull.ids if u not in seen and u not in known and u not in pull.doc_reported]:
         del pull.ids[uri]
     if token is not None and out:
         sent += _stream(ls, token, out)

@@ -20,7 +20,7 @@ import uuid
 from lsprotocol import types as t
 
 from ...engine.discover import Inventory, discover
-from ...engine.discovery import Cancelled
+from ...engine.discovery import Cancelled, is_inside
 from ...engine.resultcache import ResultCache, ShardWriter, open_cache, shard_of
 from ...engine.rules import RULE_MODULES
 from ...engine.workspace import SkillIndex, SkillResult, check_file
@@ -51,7 +51,7 @@ SCAN_PACE_S = 0.0005
 
 def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancelled=lambda: False,
                  reuse=None, cache: ResultCache | None = None, fl: Flavour | None = None,
-                 changed: int = 0) -> list | None:
+                 changed: int = 0, nested: tuple[str, ...] = ()) -> list | None:
     """Blocking: discover and check every skill of the folder (runs in a thread).
 
     Results keep only the positions their findings need, not the text: a
@@ -66,6 +66,7 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
     ``fl``: the client's flavour of diagnostics, for workers to write them as JSON
     (``folder.rendered``); None when nothing is pushed.
     ``changed``: how many paths file events named (a rescan checks at most about that many).
+    ``nested``: workspace folders inside this one; their skills are theirs, not checked here.
     Returns None when ``cancelled()`` turned true (a newer scan owns the folder).
     ``times`` adds up the seconds of discovery and of the checks, and the results reused.
     """
@@ -104,7 +105,7 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
         inventory = discover(folder.path, folder.settings, cancelled)
         t1 = time.perf_counter()
         times["discover"] = times.get("discover", 0.0) + t1 - t0
-        return _check_inventory(folder, inventory, times, on_batch, cancelled, reuse, cache, pool, fl)
+        return _check_inventory(folder, inventory, times, on_batch, cancelled, reuse, cache, pool, fl, nested)
     except Cancelled:
         return None
     finally:
@@ -117,11 +118,14 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
 
 
 def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, float], on_batch, cancelled, reuse,
-                     cache: ResultCache, pool, fl: Flavour | None) -> list | None:
+                     cache: ResultCache, pool, fl: Flavour | None, nested: tuple[str, ...] = ()) -> list | None:
     if cancelled():
         return None
     folder.inventory = inventory
     locations = inventory.all
+    if nested:
+        # A nested workspace folder owns its skills (its settings, its index): listed there only.
+        locations = [loc for loc in locations if not any(is_inside(loc.path, n) for n in nested)]
     results: list = []
     todo = []
     for loc in locations:
@@ -324,8 +328,10 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
             fl = None if ls.pull_mode else scanjob.flavour(ls.encoding, publish.related_support(ls))
             cache = open_cache(folder.path, folder.settings, scanjob.cache_extra(fl))
             folder.rendered = {}
+            nested = tuple(f.path for f in folders if f is not folder and f.path != folder.path
+                           and is_inside(f.path, folder.path))
             results = await loop.run_in_executor(None, _scan_folder, folder, times, on_batch, cancelled, reuse,
-                                                 cache, fl, len(changed or ()))
+                                                 cache, fl, len(changed or ()), nested)
             if results is None or cancelled():
                 return  # a newer scan (settings or files changed) owns publishing
             old_results = folder.index.results if folder.index is not None else {}

@@ -1,0 +1,87 @@
+"""Workspace folders beyond one: nested folders, folders added and removed while running, and a
+closed file whose only finding is cross-skill (UNKNOWN_SKILL), published after the scan."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as t
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from .conftest import keep_every_publish, record_status, scan_done, wait_for
+
+DEPLOY = "---\nname: deploy\ndescription: Ships the build. Use when releasing.\n---\n# Deploy\n"
+TYPO = "---\nname: caller\ndescription: Calls deploy. Use when testing.\n---\nRun `/deplyo` first.\n"
+BROKEN = "---\nname: broken\ndescription: [unclosed\n---\n"
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def last(client: LanguageClient, path: Path) -> list[str] | None:
+    ps = [p for p in client.published if p.uri == path.as_uri()]  # type: ignore[attr-defined]
+    return [d.code for d in ps[-1].diagnostics] if ps else None
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "skill_lsp", "serve"]))
+async def client(lsp_client: LanguageClient):
+    record_status(lsp_client)
+    lsp_client.published = keep_every_publish(lsp_client)  # type: ignore[attr-defined]
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+async def start(client: LanguageClient, folders: list[Path]) -> None:
+    await client.initialize_session(t.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"),
+        workspace_folders=[t.WorkspaceFolder(uri=f.as_uri(), name=f.name) for f in folders],
+        initialization_options={"skillLsp": {"debounceMs": 0}}))
+    await wait_for(lambda: scan_done(client), timeout=30)
+
+
+@pytest.mark.asyncio
+async def test_a_closed_file_whose_only_finding_is_cross_skill_is_published(client, tmp_path: Path):
+    ws = tmp_path / "ws"
+    write(ws / ".claude/skills/deploy/SKILL.md", DEPLOY)
+    caller = write(ws / ".claude/skills/caller/SKILL.md", TYPO)
+    await start(client, [ws])
+    await wait_for(lambda: last(client, caller) == ["UNKNOWN_SKILL"], timeout=20)
+
+
+@pytest.mark.asyncio
+async def test_nested_folders_each_own_their_skills(client, tmp_path: Path):
+    outer = tmp_path / "outer"
+    inner = outer / "packages" / "inner"
+    a = write(outer / ".claude/skills/a/SKILL.md", BROKEN.replace("broken", "a"))
+    b = write(inner / ".claude/skills/b/SKILL.md", BROKEN.replace("broken", "b"))
+    await start(client, [outer, inner])
+    await wait_for(lambda: last(client, a) and last(client, b), timeout=20)
+    # Each file is published once per scan, by the folder that owns it (the innermost).
+    assert last(client, b) == ["INVALID_FRONTMATTER"] and last(client, a) == ["INVALID_FRONTMATTER"]
+    got = await client.workspace_symbol_async(t.WorkspaceSymbolParams(query=""))
+    assert sorted(s.location.uri for s in got) == sorted({a.as_uri(), b.as_uri()})
+
+
+@pytest.mark.asyncio
+async def test_folders_added_and_removed_while_running(client, tmp_path: Path):
+    one, two = tmp_path / "one", tmp_path / "two"
+    write(one / ".claude/skills/deploy/SKILL.md", DEPLOY)
+    broken = write(two / ".claude/skills/broken/SKILL.md", BROKEN)
+    await start(client, [one])
+    assert last(client, broken) is None
+    client.workspace_did_change_workspace_folders(t.DidChangeWorkspaceFoldersParams(event=t.WorkspaceFoldersChangeEvent(
+        added=[t.WorkspaceFolder(uri=two.as_uri(), name="two")], removed=[])))
+    await wait_for(lambda: last(client, broken) == ["INVALID_FRONTMATTER"], timeout=20)
+    got = await client.workspace_symbol_async(t.WorkspaceSymbolParams(query=""))
+    assert sorted(s.name for s in got) == ["broken", "deploy"]
+    client.workspace_did_change_workspace_folders(t.DidChangeWorkspaceFoldersParams(event=t.WorkspaceFoldersChangeEvent(
+        added=[], removed=[t.WorkspaceFolder(uri=two.as_uri(), name="two")])))
+    await wait_for(lambda: last(client, broken) == [], timeout=20)  # its diagnostics go with it
+    got = await client.workspace_symbol_async(t.WorkspaceSymbolParams(query=""))
+    assert [s.name for s in got] == ["deploy"]
