@@ -12,6 +12,7 @@ from ..engine.config import Settings
 from ..engine.discovery import ReadError, read_skill_file
 from ..engine.document import decode
 from ..engine.skillgraph import link_mentions
+from ..engine.suppress import scan, shown
 from ..engine.workspace import SkillResult, check_file, check_text, fix_all_text, link_skills
 
 
@@ -54,7 +55,7 @@ def apply_fixes(results: list[SkillResult], settings: Settings, *, diff: bool,
     fixed: list[SkillResult] = []
     log = FixLog()
     for r in results:
-        if r.src is None or not r.findings:
+        if r.src is None or not r.reportable:
             fixed.append(r)
             continue
         try:
@@ -77,15 +78,17 @@ def apply_fixes(results: list[SkillResult], settings: Settings, *, diff: bool,
             rel = os.path.relpath(r.path)
             out.writelines(difflib.unified_diff(text.splitlines(keepends=True), new.splitlines(keepends=True),
                                                 f"a/{rel}", f"b/{rel}"))
-            _, after = check_text(new, r.path, settings)
-            log.files.append((r.path, _removed(r.findings, after) or Counter({"(formatting)": 1})))
+            doc, after = check_text(new, r.path, settings)
+            log.files.append((r.path, _removed(r.shown(settings, "local"), shown(after, scan(doc), settings, r.path, "local"))
+                              or Counter({"(formatting)": 1})))
             fixed.append(r)
             continue
         bom = "\ufeff" if raw.startswith(b"\xef\xbb\xbf") else ""
         with open(r.path, "w", encoding="utf-8", newline="") as fh:
             fh.write(bom + new)
         again = check_file(r.path, settings, r.location).slim()
-        log.files.append((r.path, _removed(r.findings, again.findings) or Counter({"(formatting)": 1})))
+        log.files.append((r.path, _removed(r.shown(settings, "local"), again.shown(settings, "local"))
+                          or Counter({"(formatting)": 1})))
         fixed.append(again)
     if not diff:
         link_skills([r for r in fixed if r.location is not None and r.location.root_index >= 0], settings)
