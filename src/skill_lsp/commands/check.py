@@ -53,7 +53,7 @@ def cli_layer(args: Namespace) -> dict:
     layer = {}
     for key, values in (("select", args.select), ("extend-select", args.extend_select), ("ignore", args.ignore)):
         if values:
-            layer[key] = ",".join(values)
+            layer[key] = [code for value in values for code in value.split(",")]
     return layer
 
 

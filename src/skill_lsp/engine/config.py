@@ -106,7 +106,7 @@ class Key:
         return head + "".join(w.capitalize() for w in rest)
 
 
-SEVERITY_WORDS = ("error", "warning", "information", "info", "hint", "off")
+SEVERITY_WORDS = ("error", "warning", "warn", "information", "info", "hint", "off")  # Severity.parse's words
 
 KEYS: tuple[Key, ...] = (
     Key("targets", "targets", "targets",

@@ -52,10 +52,8 @@ def specificity(selector: str, code: str) -> int:
 
 
 def parse(value: object) -> tuple[str, ...]:
-    """A list (or comma-separated string) of selectors; ValueError naming the first unknown one."""
-    if isinstance(value, str):
-        items = value.split(",")
-    elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+    """A list of selectors; ValueError naming the first unknown one."""
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
         items = list(value)
     else:
         raise ValueError("expected a list of rule codes or prefixes")
