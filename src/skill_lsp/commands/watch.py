@@ -18,6 +18,7 @@ from ..engine.discovery import SKIP_DIRS
 # Milliseconds: events are grouped until none came for STEP_MS, for at most DEBOUNCE_MS.
 DEBOUNCE_MS = 800
 STEP_MS = 50
+RUST_TIMEOUT_MS = 200
 
 
 def _watched(args: Namespace) -> list[str]:
@@ -62,9 +63,17 @@ def run_watch(args: Namespace) -> int:
         check_once(args)
         sys.stdout.flush()
         paths = _watched(args)
-        print(f"skill-lsp: watching {', '.join(os.path.relpath(p) for p in paths)} for changes (Ctrl-C stops)",
-              file=sys.stderr, flush=True)
-        for changes in watchfiles.watch(*paths, watch_filter=Filter(), debounce=DEBOUNCE_MS, step=STEP_MS):
+        announced = False
+        # yield_on_timeout: an empty set every RUST_TIMEOUT_MS, the first one once the watcher
+        # runs -- only then is "watching" true (a change made before it would be missed).
+        for changes in watchfiles.watch(*paths, watch_filter=Filter(), debounce=DEBOUNCE_MS, step=STEP_MS,
+                                        rust_timeout=RUST_TIMEOUT_MS, yield_on_timeout=True):
+            if not announced:
+                print(f"skill-lsp: watching {', '.join(os.path.relpath(p) for p in paths)} for changes "
+                      "(Ctrl-C stops)", file=sys.stderr, flush=True)
+                announced = True
+            if not changes:
+                continue
             if sys.stdout.isatty() and not args.output_file:
                 sys.stdout.write("\033[2J\033[H")  # a fresh screen, as `ruff --watch`
             n = len({p for _, p in changes})
