@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from helpers import SRC, run_cli, write_skill
 
 BAD_NAME = "---\nname: Bad Name\ndescription: Does a thing. Use when testing.\n---\nBody\n"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from helpers import write_skill
 
+from helpers import write_skill
 from skill_lsp.engine import document, pathglobs, selection, suppress
 from skill_lsp.engine.config import Settings, merge
 from skill_lsp.engine.discover import discover
