@@ -8,8 +8,8 @@ import sys
 
 import jsonschema
 import pytest
-from helpers import REPO, run_cli, write_skill
 
+from helpers import REPO, run_cli, write_skill
 from skill_lsp.engine.config import KEYS, RETIRED_KEYS
 from skill_lsp.engine.config_schema import build
 
