@@ -109,3 +109,10 @@ def test_pyproject_tool_table_is_checked_the_same_way(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.skill-lsp]\ncheck_links = true\n')
     proc = run_cli("check", ".", cwd=tmp_path)
     assert proc.returncode == 2 and "unknown setting 'check_links' (did you mean 'check-links'?)" in proc.stderr
+
+
+def test_docs_server_md_lists_every_setting_in_both_spellings():
+    text = (REPO / "docs/server.md").read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    for key in KEYS:
+        assert any(line.startswith(f"| `{key.camel}` | `{key.name}` |") for line in rows), key.name
