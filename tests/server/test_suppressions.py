@@ -166,3 +166,32 @@ async def test_editor_selection_settings_apply_on_change(client):
     client.set_configuration({"debounceMs": 0, "select": ["TRAILING"]}, section="skillLsp")
     client.workspace_did_change_configuration(t.DidChangeConfigurationParams(settings=None))
     await wait_for(lambda: latest(client, plain) is not None and codes(latest(client, plain)) == [], timeout=20)
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "skill_lsp", "serve"]))
+async def pulling(lsp_client: LanguageClient, tmp_path: Path):
+    """VS Code's way: diagnostics pulled (workspace/diagnostic), nothing pushed."""
+    from .conftest import capabilities, record_status, scan_done
+
+    record_status(lsp_client)
+    for folder, text in SKILLS.items():
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "SKILL.md").write_text(text, encoding="utf-8")
+    (tmp_path / ".skill-lsp.toml").write_text('extend-exclude = ["vendor"]\n', encoding="utf-8")
+    lsp_client.set_configuration({"debounceMs": 0, "ignore": ["NAME_MISMATCH"]}, section="skillLsp")
+    lsp_client.root = tmp_path  # type: ignore[attr-defined]
+    await lsp_client.initialize_session(t.InitializeParams(
+        capabilities=capabilities("vscode-pull"), workspace_folders=[t.WorkspaceFolder(uri=uri(tmp_path), name="ws")]))
+    await wait_for(lambda: scan_done(lsp_client), timeout=30)
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+async def test_pulled_workspace_diagnostics_follow_the_same_view(pulling):
+    root = pulling.root
+    report = await pulling.workspace_diagnostic_async(t.WorkspaceDiagnosticParams(previous_result_ids=[]))
+    by_uri = {item.uri: codes(item.items) for item in report.items}
+    assert by_uri[uri(root / ".claude/skills/demo/SKILL.md")] == ["UNUSED_SUPPRESSION"]
+    assert by_uri.get(uri(root / ".claude/skills/notes/SKILL.md"), []) == []
+    assert uri(root / "vendor/skills/theirs/SKILL.md") not in by_uri
+    assert by_uri[uri(root / ".claude/skills/plain/SKILL.md")] == ["NAME_INVALID"]

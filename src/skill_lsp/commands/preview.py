@@ -54,7 +54,8 @@ def _finding_rows(result: SkillResult | None, settings: Settings | None = None) 
         return []
     src = result.doc.src if result.doc is not None else result.src
     rows = []
-    for f in result.shown(settings) if settings is not None else result.all_findings:
+    # UNKNOWN_SKILL is not computed for a preview: cross-skill suppressions are left alone.
+    for f in result.shown(settings, "local") if settings is not None else result.all_findings:
         line, col = src.position(f.start) if src is not None else (0, 0)
         rows.append({"code": f.code, "severity": f.severity.label, "message": f.message,
                      "line": line + 1, "column": col + 1})
