@@ -4,12 +4,16 @@ accepting the sample workspace's config and rejecting broken ones as the loader 
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
 import sys
+from pathlib import Path
 
 import jsonschema
 import pytest
 
-from helpers import REPO, run_cli, write_skill
+from helpers import REPO, require, run_cli, write_skill
 from skill_lsp.engine.config import KEYS, RETIRED_KEYS
 from skill_lsp.engine.config_schema import build
 
@@ -116,3 +120,39 @@ def test_docs_server_md_lists_every_setting_in_both_spellings():
     rows = [line for line in text.splitlines() if line.startswith("| `")]
     for key in KEYS:
         assert any(line.startswith(f"| `{key.camel}` | `{key.name}` |") for line in rows), key.name
+
+
+# --------------------------------------------------------------------------- taplo (Even Better TOML)
+# The engine of Even Better TOML, run on the `#:schema` directive of the sample config. Installed
+# outside the clone by .ci/run:
+#     npm install --prefix "${SKILL_LSP_CACHE:-$HOME/.cache/skill-lsp}/taplo@0.7.0" @taplo/cli@0.7.0
+# Without it the test skips locally and fails under CI=true.
+TAPLO = "taplo@0.7.0"
+
+
+def _taplo() -> Path | None:
+    for cache in (os.environ.get("SKILL_LSP_TAPLO_PREFIX"),
+                  str(Path(os.environ.get("SKILL_LSP_CACHE") or Path.home() / ".cache" / "skill-lsp") / TAPLO)):
+        if cache and shutil.which("node") and (Path(cache) / "node_modules/.bin/taplo").is_file():
+            return Path(cache) / "node_modules/.bin/taplo"
+    return None
+
+
+def test_taplo_validates_through_the_schema_directive(tmp_path):
+    taplo = _taplo()
+    require(taplo, f"node and {TAPLO}", "see the comment above this test for the install line")
+    assert taplo is not None
+    ok = subprocess.run([str(taplo), "lint", ".skill-lsp.toml"], cwd=REPO / "sample-workspace",
+                        capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0, ok.stderr
+    # The same relative directive in a broken copy: taplo reports what the schema says.
+    (tmp_path / "src/skill_lsp/schemas").mkdir(parents=True)
+    shutil.copy(SHIPPED, tmp_path / "src/skill_lsp/schemas")
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws/.skill-lsp.toml").write_text(
+        "#:schema ../src/skill_lsp/schemas/skill-lsp.schema.json\ncheckLinks = true\ndialect = \"claude\"\n")
+    bad = subprocess.run([str(taplo), "lint", ".skill-lsp.toml"], cwd=tmp_path / "ws",
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode != 0
+    assert "Additional properties are not allowed ('checkLinks' was unexpected)" in bad.stderr
+    assert '"claude" is not one of ["skill-tool"' in bad.stderr
