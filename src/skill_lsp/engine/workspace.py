@@ -74,7 +74,10 @@ class SkillResult:
 
     def shown(self, settings: Settings, scope: str = "all") -> list[Finding]:
         """What is reported of this skill under ``settings``: ``suppress.shown`` of every finding."""
-        return suppress.shown(self.findings + self.cross + self.graph, self.suppressions, settings, self.path, scope)
+        sup = self.suppressions
+        if sup is None and not settings.selection and not settings.per_file_ignores:
+            return self.all_findings  # nothing to filter (the common case)
+        return suppress.shown(self.findings + self.cross + self.graph, sup, settings, self.path, scope)
 
     @property
     def reportable(self) -> bool:
