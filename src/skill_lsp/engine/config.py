@@ -1,8 +1,10 @@
 """One frozen settings object, from defaults, a config file and editor options.
 
 Order (later wins): defaults < `[tool.skill-lsp]` in pyproject.toml or
-`.skill-lsp.toml` < initializationOptions < workspace/configuration. Invalid
-values are reported by name and replaced by the default, never fatal.
+`.skill-lsp.toml` < initializationOptions < workspace/configuration. ``merge``
+reports each invalid value and unknown key by name and keeps the earlier value;
+the caller decides: `check` stops with exit 2, the server shows them and goes on.
+``KEYS`` is the one table of settings (the schema and the editors' spellings come from it).
 """
 
 from __future__ import annotations
