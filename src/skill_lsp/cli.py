@@ -48,6 +48,21 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the text format (default auto: on a terminal; NO_COLOR and FORCE_COLOR are honoured)")
     c.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default: CPU count for large runs)")
+    sel = "rule codes or prefixes, comma-separated (NAME or NAME_: every NAME_* code; ALL: every rule)"
+    c.add_argument("--select", action="append", metavar="CODES", help=f"report only these {sel}")
+    c.add_argument("--extend-select", action="append", metavar="CODES", help=f"report these too: {sel}")
+    c.add_argument("--ignore", action="append", metavar="CODES", help=f"do not report these: {sel}")
+    c.add_argument("--statistics", action="store_true",
+                   help="print how many findings of each code instead of the findings (text or json)")
+    c.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE instead of stdout")
+    c.add_argument("--quiet", "-q", action="store_true",
+                   help="print the findings only: no summary line, nothing when there are none")
+    c.add_argument("--exit-zero", action="store_true",
+                   help="exit 0 even when there are findings (2 still means a usage or configuration error)")
+    c.add_argument("--force-exclude", action="store_true",
+                   help="apply exclude / extend-exclude to the paths named here too (pre-commit passes files)")
+    c.add_argument("--watch", "-w", action="store_true",
+                   help="check again whenever a file changes (needs the watch extra: pip install 'skill-lsp[watch]')")
 
     for name, helptext in (("preview", "print exactly what a harness hands the model when the skill activates"),
                            ("catalog", "print the skill catalog a harness shows the model, with per-entry sizes")):
@@ -74,7 +89,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
     s.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead")
 
-    sub.add_parser("schema", help="print a JSON Schema of the frontmatter (for yaml-language-server)")
+    sc = sub.add_parser("schema", help="print a JSON Schema: SKILL.md frontmatter (default) or .skill-lsp.toml")
+    sc.add_argument("which", nargs="?", choices=("frontmatter", "config"), default="frontmatter",
+                    help="frontmatter: SKILL.md frontmatter, for yaml-language-server (default); "
+                         "config: .skill-lsp.toml and [tool.skill-lsp], for Even Better TOML / taplo")
     r = sub.add_parser("rules", help="print the rule table")
     r.add_argument("--format", choices=("text", "markdown", "json"), default="text",
                    help="text (default), markdown (docs/rules.md) or json")
@@ -100,6 +118,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "check" and args.diff and not args.fix:
         parser.error("--diff needs --fix (check --fix --diff shows the fixes without writing them)")
+    if args.command == "check" and args.statistics and args.format not in ("text", "json"):
+        parser.error("--statistics prints text or json, not " + args.format)
+    if args.command == "check" and args.watch and args.diff:
+        parser.error("--watch does not go with --diff")
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE

@@ -68,7 +68,7 @@ printf '%s\\n' "${{COMPREPLY[@]}}"
     [
         ("skill-lsp ", ["catalog", "check", "completion", "harnesses", "preview", "rules", "schema", "serve"]),
         ("skill-lsp c", ["catalog", "check", "completion"]),
-        ("skill-lsp check --f", ["--fail-on", "--fix", "--format"]),
+        ("skill-lsp check --f", ["--fail-on", "--fix", "--force-exclude", "--format"]),
         ("skill-lsp check --format ", ["github", "json", "sarif", "text"]),
         ("skill-lsp check --profile c", ["claude-code", "codex", "copilot"]),
         ("skill-lsp check --fail-on w", ["warning"]),

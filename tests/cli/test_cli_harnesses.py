@@ -92,7 +92,7 @@ def test_profile_is_an_alias_of_one_target(mixed: Path):
 def test_unknown_target_exits_2_naming_it(mixed: Path):
     proc = run_cli("check", ".", "--target", "claude-code,cursor", cwd=mixed)
     assert proc.returncode == 2
-    assert "invalid 'targets' (unknown target 'cursor'" in proc.stderr
+    assert "invalid 'targets': unknown target 'cursor'" in proc.stderr
 
 
 def test_targets_in_the_config_file(mixed: Path):

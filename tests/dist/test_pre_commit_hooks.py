@@ -52,8 +52,8 @@ def scratch_repo(path: Path) -> Path:
 def test_hook_definitions() -> None:
     hooks = {h["id"]: h for h in YAML(typ="safe").load(ROOT / ".pre-commit-hooks.yaml")}
     assert set(hooks) == {"skill-lsp", "skill-lsp-fix"}
-    assert hooks["skill-lsp"]["entry"] == "skill-lsp check"
-    assert hooks["skill-lsp-fix"]["entry"] == "skill-lsp check --fix"
+    assert hooks["skill-lsp"]["entry"] == "skill-lsp check --force-exclude"
+    assert hooks["skill-lsp-fix"]["entry"] == "skill-lsp check --fix --force-exclude"
     for hook in hooks.values():
         assert hook["files"] == r"(^|/)SKILL\.md$"
         assert hook["language"] == "python"

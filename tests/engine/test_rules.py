@@ -665,3 +665,21 @@ def test_unknown_skill_is_a_likely_typo_of_a_workspace_name(tmp_path):
     f = only(caller.graph, "UNKNOWN_SKILL")
     assert f.severity == W and caller.doc.text[f.start:f.end] == "deplyo"
     assert f.data["candidates"] == ["deploy"]  # 'unrelated-thing' resembles nothing: not reported
+
+
+# --------------------------------------------------------------------- suppressions (engine/suppress.py)
+
+
+@covers("UNUSED_SUPPRESSION")
+def test_unused_suppression_is_reported_on_the_code_it_names():
+    # More cases in test_suppress.py; here the code's default severity, range and tag.
+    from skill_lsp.engine import suppress  # noqa: PLC0415
+    from skill_lsp.engine.config import Settings  # noqa: PLC0415
+
+    text = "---\nname: demo  # skill-lsp: ignore[NAME_INVALID, TRAILING_WHITESPACE]\ndescription: d\n---\n"
+    doc = document.parse(text, "/virtual/demo/SKILL.md")
+    sup = suppress.scan(doc)
+    shown = suppress.shown(rules.check(doc, rules.Context()), sup, Settings(), doc.path, "local")
+    f = only(shown, "UNUSED_SUPPRESSION")
+    assert f.severity is W and f.tags == ("unnecessary",)
+    assert text[f.start:f.end] == "# skill-lsp: ignore[NAME_INVALID, TRAILING_WHITESPACE]"  # all of it unused

@@ -238,8 +238,8 @@ def test_an_empty_targets_setting_keeps_inference():
 def test_invalid_targets_are_reported_by_name_and_ignored():
     settings, problems = merge(Settings(), {"targets": ["claude-code", "cursor"]}, "editor")
     assert settings.targets == ()
-    assert problems == ["editor: invalid 'targets' (unknown target 'cursor'; known: skill-tool, agentskills, "
-                        "claude-code, codex, opencode, gemini, copilot, vscode, dsh, goose, openhands); using the default"]
+    assert problems == ["editor: invalid 'targets': unknown target 'cursor'; known: skill-tool, agentskills, "
+                        "claude-code, codex, opencode, gemini, copilot, vscode, dsh, goose, openhands"]
 
 
 # --------------------------------------------------------------------------- is it listed, and why not

@@ -394,6 +394,9 @@ export const SERVER_SETTING_KEYS = [
   'dialect',
   'severity',
   'checkLinks',
+  'select',
+  'extendSelect',
+  'ignore',
   'sensitivePatterns',
   'debounceMs',
 ] as const;

@@ -57,7 +57,7 @@ describe('dialects', () => {
 describe('package.json settings', () => {
   const props = pkg.contributes.configuration.properties as Record<string, { default?: unknown; description?: string; markdownDescription?: string }>;
   it('has every server setting with a description', () => {
-    for (const key of ['profile', 'targets', 'roots', 'dialect', 'severity', 'checkLinks', 'sensitivePatterns', 'debounceMs']) {
+    for (const key of ['profile', 'targets', 'roots', 'dialect', 'severity', 'checkLinks', 'select', 'extendSelect', 'ignore', 'sensitivePatterns', 'debounceMs']) {
       const p = props[`skillLsp.${key}`];
       assert.ok(p, `skillLsp.${key} missing`);
       assert.ok(p.description ?? p.markdownDescription, `skillLsp.${key} has no description`);

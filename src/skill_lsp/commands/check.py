@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import sys
+import tempfile
 from argparse import Namespace
+from collections.abc import Iterator
+from typing import TextIO
 
 from ..engine import rules
 from ..engine.config import Settings
@@ -46,14 +50,36 @@ def check_locations(locations: list[Location], settings: Settings, jobs: int = 0
     return [check_job(job) for job in work]
 
 
+def cli_layer(args: Namespace) -> dict:
+    """--select / --extend-select / --ignore as one settings layer (after the config file's)."""
+    layer = {}
+    for key, values in (("select", args.select), ("extend-select", args.extend_select), ("ignore", args.ignore)):
+        if values:
+            layer[key] = [code for value in values for code in value.split(",")]
+    return layer
+
+
 def run(args: Namespace) -> int:
-    targets = collect(args.paths, args.config, args.profile, args.target)
-    for problem in targets.errors + targets.problems:
+    if args.watch:
+        from .watch import run_watch  # noqa: PLC0415 - only --watch needs the watcher
+
+        return run_watch(args)
+    return check_once(args)
+
+
+def check_once(args: Namespace) -> int:
+    targets = collect(args.paths, args.config, args.profile, args.target, cli=cli_layer(args),
+                      force_exclude=args.force_exclude)
+    for problem in targets.errors:
         print(f"skill-lsp: {problem}", file=sys.stderr)
     for note in targets.notes:
         print(f"skill-lsp: note: {note}", file=sys.stderr)
     if targets.errors:
-        return 2  # a missing PATH or --config file: nothing linted, no summary
+        # A missing PATH or --config file, or a setting that is wrong: nothing is checked with
+        # settings other than those meant, and there is no summary.
+        if any(e for e in targets.errors if not e.startswith(("no such file", "config file not found"))):
+            print("skill-lsp: configuration error: nothing was checked", file=sys.stderr)
+        return 2
     settings = targets.settings
     # Results keep position tables, not texts: memory follows the findings, not the bytes read.
     results = check_locations(targets.locations + targets.loose, settings, args.jobs)
@@ -74,16 +100,40 @@ def run(args: Namespace) -> int:
         if args.diff:
             # As `ruff --diff`: exit 1 while fixes are pending, so CI can gate on it.
             log.write(sys.stderr, pending=True)
-            return 1 if log.files else 0
-        # stdout stays machine-readable for json, sarif and github.
-        log.write(sys.stdout if args.format == "text" else sys.stderr, pending=False)
-    report.write(results, args.format, sys.stdout, color=report.use_color(args.color, sys.stdout))
-    if targets.problems:
-        return 2
+            return 1 if log.files and not args.exit_zero else 0
+        if not args.quiet:
+            # stdout stays machine-readable for json, sarif and github.
+            log.write(sys.stdout if args.format == "text" and not args.output_file else sys.stderr, pending=False)
+    rows = report.rows_of(results, settings)
+    with _output(args.output_file) as out:
+        if args.statistics:
+            report.statistics(rows, args.format, out)
+        else:
+            color = args.output_file is None and report.use_color(args.color, sys.stdout)
+            report.write(rows, args.format, out, color=color, quiet=args.quiet)
     if not_written:
         return EXIT_NOT_WRITTEN
     threshold = _FAIL_ON.get(args.fail_on)
-    if threshold is None:
+    if threshold is None or args.exit_zero:
         return 0
-    worst = min((f.severity for r in results for f in r.all_findings), default=None)
+    worst = min((f.severity for _, findings in rows for f in findings), default=None)
     return 1 if worst is not None and worst <= threshold else 0
+
+
+@contextlib.contextmanager
+def _output(path: str | None) -> Iterator[TextIO]:
+    """stdout, or ``path`` written whole: a temporary file beside it, renamed over it at the end
+    (a reader never sees half a report; a failed run leaves the previous one)."""
+    if path is None:
+        yield sys.stdout
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".skill-lsp-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            yield fh
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

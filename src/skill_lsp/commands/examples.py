@@ -12,6 +12,9 @@ examples:
   skill-lsp check --fix .                  apply them
   skill-lsp check --format github .        annotations in GitHub Actions
   skill-lsp check --format sarif . > skill-lsp.sarif
+  skill-lsp check --select NAME --ignore NAME_MISMATCH .   only the NAME_* rules but one
+  skill-lsp check --statistics .           how many findings of each code
+  skill-lsp check --watch .                check again on every change (pip install 'skill-lsp[watch]')
 exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or configuration error""",
     "preview": """\
 examples:
@@ -32,7 +35,8 @@ examples:
   skill-lsp serve --tcp 127.0.0.1:2087     listen on a local TCP port instead""",
     "schema": """\
 examples:
-  skill-lsp schema > skill.schema.json     JSON Schema for yaml-language-server""",
+  skill-lsp schema > skill.schema.json     JSON Schema for yaml-language-server
+  skill-lsp schema config > skill-lsp.schema.json   JSON Schema of .skill-lsp.toml (Even Better TOML / taplo)""",
     "rules": """\
 examples:
   skill-lsp rules                          every rule code with its severity

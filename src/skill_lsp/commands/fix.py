@@ -17,6 +17,7 @@ from typing import TextIO
 from ..engine.config import Settings
 from ..engine.document import decode
 from ..engine.skillgraph import link_mentions
+from ..engine.suppress import scan, shown
 from ..engine.workspace import SkillResult, check_file, check_text, fix_all_text, link_skills
 from ..engine.writes import WriteError, replace, snapshot
 
@@ -70,7 +71,7 @@ def apply_fixes(results: list[SkillResult], settings: Settings, *, diff: bool,
     fixed: list[SkillResult] = []
     log = FixLog()
     for r in results:
-        if r.src is None or not r.findings:
+        if r.src is None or not r.reportable:
             fixed.append(r)
             continue
         try:
@@ -92,8 +93,9 @@ def apply_fixes(results: list[SkillResult], settings: Settings, *, diff: bool,
             rel = os.path.relpath(r.path)
             out.writelines(difflib.unified_diff(text.splitlines(keepends=True), new.splitlines(keepends=True),
                                                 f"a/{rel}", f"b/{rel}"))
-            _, after = check_text(new, r.path, settings)
-            log.files.append((r.path, _removed(r.findings, after) or Counter({"(formatting)": 1})))
+            doc, after = check_text(new, r.path, settings)
+            log.files.append((r.path, _removed(r.shown(settings, "local"), shown(after, scan(doc), settings, r.path, "local"))
+                              or Counter({"(formatting)": 1})))
             fixed.append(r)
             continue
         bom = b"\xef\xbb\xbf" if snap.data.startswith(b"\xef\xbb\xbf") else b""
@@ -104,7 +106,8 @@ def apply_fixes(results: list[SkillResult], settings: Settings, *, diff: bool,
             fixed.append(r)
             continue
         again = check_file(r.path, settings, r.location).slim()
-        log.files.append((r.path, _removed(r.findings, again.findings) or Counter({"(formatting)": 1})))
+        log.files.append((r.path, _removed(r.shown(settings, "local"), again.shown(settings, "local"))
+                          or Counter({"(formatting)": 1})))
         fixed.append(again)
     if not diff:
         link_skills([r for r in fixed if r.location is not None and r.location.root_index >= 0], settings)

@@ -48,13 +48,14 @@ def _unverified(dialect: str, kind: str) -> None:
         print(f"skill-lsp: {dialect} {kind}: {p.proof}", file=sys.stderr)
 
 
-def _finding_rows(result: SkillResult | None) -> list[dict]:
+def _finding_rows(result: SkillResult | None, settings: Settings | None = None) -> list[dict]:
     """skill-lsp's own findings on the previewed skill (shown beside the preview, never instead)."""
     if result is None:
         return []
     src = result.doc.src if result.doc is not None else result.src
     rows = []
-    for f in result.all_findings:
+    # UNKNOWN_SKILL is not computed for a preview: cross-skill suppressions are left alone.
+    for f in result.shown(settings, "local") if settings is not None else result.all_findings:
         line, col = src.position(f.start) if src is not None else (0, 0)
         rows.append({"code": f.code, "severity": f.severity.label, "message": f.message,
                      "line": line + 1, "column": col + 1})
@@ -95,6 +96,8 @@ def run_preview(args: Namespace) -> int:
         settings, problems = load_settings(workspace, args.config, args.profile, args.target)
         for problem in problems:
             print(f"skill-lsp: {problem}", file=sys.stderr)
+        if problems:
+            return 2  # a configuration error: nothing previewed with settings that are not the ones meant
         refused = settings.refused_roots(workspace)
         for why in refused:
             print(f"skill-lsp: {why}", file=sys.stderr)
@@ -130,7 +133,7 @@ def run_preview(args: Namespace) -> int:
         reason = not_listed(records, match, dialect, as_user=args.as_user)
         if reason is not None:
             # The harness never loads it: no activation text, as it would never send one.
-            rows = _finding_rows(checked.get(match))
+            rows = _finding_rows(checked.get(match), settings)
             if args.format == "json":
                 json.dump({"kind": "not_listed", "dialect": dialect, "text": "", "reason": reason,
                            "verified": verdict.verified, "proof": verdict.proof, "findings": rows},
@@ -146,7 +149,7 @@ def run_preview(args: Namespace) -> int:
         result = activate(records, settings, name=target, dialect=dialect,
                           arguments=parse_arguments(args.arguments), as_user=args.as_user)
     shown = getattr(result, "path", None) or match
-    rows = _finding_rows(checked.get(shown)) if shown else []
+    rows = _finding_rows(checked.get(shown), settings) if shown else []
     commands = _dynamic_commands(results, shown)
     if args.format == "json":
         json.dump({"kind": result.kind, "dialect": dialect, "text": result.output, "result": result_json(result),

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from typing import Any, TextIO
 
 from .. import __version__
+from ..engine.config import Settings
 from ..engine.findings import RULES, Finding, Severity
 from ..engine.text import Encoding, SourceText
 from ..engine.workspace import SkillResult
@@ -43,27 +45,48 @@ def _pos(src: SourceText | None, offset: int, enc: Encoding = Encoding.UTF32) ->
     return src.position(offset, enc)
 
 
-def _sorted(results: list[SkillResult]) -> list[tuple[SkillResult, list[Finding]]]:
-    return [(r, r.all_findings) for r in results]
+Rows = list[tuple[SkillResult, list[Finding]]]  # each skill with the findings reported for it
 
 
-def summary(results: list[SkillResult]) -> dict[str, int]:
+def rows_of(results: list[SkillResult], settings: Settings | None = None) -> Rows:
+    """Each result with what is reported of it: ``shown(settings)``, or every finding without settings."""
+    return [(r, r.shown(settings) if settings is not None else r.all_findings) for r in results]
+
+
+def summary(rows: Rows) -> dict[str, int]:
     counts = {"error": 0, "warning": 0, "info": 0, "hint": 0}
-    for r in results:
-        for f in r.all_findings:
+    for _, findings in rows:
+        for f in findings:
             counts[f.severity.label] += 1
-    counts["skills"] = len(results)
-    counts["skills_with_findings"] = sum(1 for r in results if r.all_findings)
+    counts["skills"] = len(rows)
+    counts["skills_with_findings"] = sum(1 for _, findings in rows if findings)
     return counts
 
 
-def write(results: list[SkillResult], fmt: str, out: TextIO, *, color: bool = False) -> None:
-    {"text": _text, "json": _json, "sarif": _sarif, "github": _github}[fmt](results, out, color)
+def write(rows: Rows, fmt: str, out: TextIO, *, color: bool = False, quiet: bool = False) -> None:
+    """The report in ``fmt``. ``quiet``: the findings only (no summary line; nothing when clean);
+    JSON and SARIF are whole documents either way."""
+    {"text": _text, "json": _json, "sarif": _sarif, "github": _github}[fmt](rows, out, color, quiet)
 
 
-def _text(results: list[SkillResult], out: TextIO, color: bool) -> None:
+def statistics(rows: Rows, fmt: str, out: TextIO) -> None:
+    """How many findings of each code, most frequent first (as `ruff --statistics`)."""
+    counts = Counter(f.code for _, findings in rows for f in findings)
+    order = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    if fmt == "json":
+        out.write(json.dumps([{"code": code, "count": n, "title": RULES[code].title if code in RULES else code}
+                              for code, n in order], ensure_ascii=False, indent=2) + "\n")
+        return
+    width = max((len(str(n)) for _, n in order), default=1)
+    code_width = max((len(c) for c, _ in order), default=0)
+    for code, n in order:
+        title = RULES[code].title if code in RULES else ""
+        out.write(f"{n:>{width}}  {code.ljust(code_width)}  {title}\n")
+
+
+def _text(rows: Rows, out: TextIO, color: bool, quiet: bool) -> None:
     reset = "\033[0m" if color else ""
-    for r, findings in _sorted(results):
+    for r, findings in rows:
         path = _rel(r.path)
         for f in findings:
             line, col = _pos(r.src, f.start)
@@ -71,7 +94,9 @@ def _text(results: list[SkillResult], out: TextIO, color: bool) -> None:
             if color:
                 sev = f"{_COLORS[f.severity]}{sev}{reset}"
             out.write(f"{path}:{line + 1}:{col + 1}: {sev} {f.code} {f.message}\n")
-    c = summary(results)
+    if quiet:
+        return
+    c = summary(rows)
     parts = [f"{c[k]} {k}{'s' if c[k] != 1 and k != 'info' else ''}" for k in ("error", "warning", "info", "hint") if c[k]]
     skills = f"{c['skills']} skill{'s' if c['skills'] != 1 else ''}"
     line = (", ".join(parts) + f" in {c['skills_with_findings']} of {skills}") if parts else f"no findings in {skills}"
@@ -84,16 +109,16 @@ def _range(src: SourceText | None, f: Finding) -> dict[str, Any]:
     return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
 
 
-def _json(results: list[SkillResult], out: TextIO, color: bool) -> None:
-    srcs = {r.path: r.src for r in results}
+def _json(rows: Rows, out: TextIO, color: bool, quiet: bool) -> None:
+    srcs = {r.path: r.src for r, _ in rows}
     skills = [{"path": r.path, "name": r.name, "root": r.location.root if r.location and r.location.root_index >= 0 else None,
-               "rootIndex": r.location.root_index if r.location else -1} for r in results]
-    head = json.dumps({"version": __version__, "summary": summary(results), "skills": skills}, ensure_ascii=False)
+               "rootIndex": r.location.root_index if r.location else -1} for r, _ in rows]
+    head = json.dumps({"version": __version__, "summary": summary(rows), "skills": skills}, ensure_ascii=False)
     # Findings are streamed a skill at a time (json.dumps per chunk uses the C encoder):
     # memory stays with the results instead of doubling into one huge string.
     out.write(head[:-1] + ', "findings": [')
     first = True
-    for r, findings in _sorted(results):
+    for r, findings in rows:
         if not findings:
             continue
         src, path = r.src, r.path
@@ -126,9 +151,9 @@ def _json(results: list[SkillResult], out: TextIO, color: bool) -> None:
     out.write("]}\n")
 
 
-def _sarif(results: list[SkillResult], out: TextIO, color: bool) -> None:
+def _sarif(rows: Rows, out: TextIO, color: bool, quiet: bool) -> None:
     level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.HINT: "note"}
-    srcs = {r.path: r.src for r in results}
+    srcs = {r.path: r.src for r, _ in rows}
 
     def region(src: SourceText | None, start: int, end: int) -> dict[str, int]:
         sl, sc = _pos(src, start, Encoding.UTF16)
@@ -143,7 +168,7 @@ def _sarif(results: list[SkillResult], out: TextIO, color: bool) -> None:
         return loc
 
     sarif_results = []
-    for r, findings in _sorted(results):
+    for r, findings in rows:
         for f in findings:
             item: dict[str, Any] = {
                 "ruleId": f.code,
@@ -178,14 +203,16 @@ def _escape_prop(s: str) -> str:
     return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
 
 
-def _github(results: list[SkillResult], out: TextIO, color: bool) -> None:
+def _github(rows: Rows, out: TextIO, color: bool, quiet: bool) -> None:
     kind = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice", Severity.HINT: "notice"}
-    for r, findings in _sorted(results):
+    for r, findings in rows:
         path = _rel(r.path)
         for f in findings:
             line, col = _pos(r.src, f.start)
             eline, ecol = _pos(r.src, f.end)
             props = f"file={_escape_prop(path)},line={line + 1},col={col + 1},endLine={eline + 1},endColumn={ecol + 1},title={_escape_prop(f.code)}"
             out.write(f"::{kind[f.severity]} {props}::{_escape_data(f.message)}\n")
-    c = summary(results)
+    if quiet:
+        return
+    c = summary(rows)
     out.write(f"skill-lsp: {c['error']} errors, {c['warning']} warnings in {c['skills']} skills\n")

@@ -1,4 +1,5 @@
-"""`skill-lsp schema`: a JSON Schema (draft 2020-12) of SKILL.md frontmatter.
+"""`skill-lsp schema [frontmatter|config]`: a JSON Schema of SKILL.md frontmatter (draft 2020-12,
+the default) or of `.skill-lsp.toml` (draft-07, engine/config_schema.py).
 
 Built from ``engine.profiles.FIELDS`` (the table validation, completion and hover
 use), for yaml-language-server users::
@@ -90,7 +91,17 @@ def build_schema() -> dict[str, Any]:
     }
 
 
+def config_schema_text() -> str:
+    """The config schema as shipped in skill_lsp/schemas/ (the same bytes `schema config` prints)."""
+    from ..engine.config_schema import build  # noqa: PLC0415
+
+    return json.dumps(build(), ensure_ascii=False, indent=2) + "\n"
+
+
 def run(args: Namespace) -> int:
+    if getattr(args, "which", "frontmatter") == "config":
+        sys.stdout.write(config_schema_text())
+        return 0
     json.dump(build_schema(), sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
     return 0

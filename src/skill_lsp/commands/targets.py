@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from ..engine import discovery
+from ..engine import discovery, pathglobs
 from ..engine.config import Settings, load_workspace, merge
 from ..engine.discover import discover
 
@@ -14,8 +14,9 @@ from ..engine.discover import discover
 class Targets:
     workspace: str
     settings: Settings
-    problems: list[str] = field(default_factory=list)  # settings warnings: lint anyway, exit 2
-    errors: list[str] = field(default_factory=list)  # a missing PATH or --config file: nothing is linted
+    problems: list[str] = field(default_factory=list)  # kept for callers; settings problems are errors now
+    # A missing PATH or --config file, or a setting that is wrong: nothing is linted (exit 2).
+    errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # said on stderr; the exit code does not change
     locations: list[discovery.Location] = field(default_factory=list)  # in roots, with precedence
     loose: list[discovery.Location] = field(default_factory=list)  # found elsewhere by the recursive search
@@ -28,7 +29,9 @@ def missing_config(config: str | None) -> str | None:
 
 
 def load_settings(workspace: str, config: str | None, profile: str | None,
-                  target: str | None = None) -> tuple[Settings, list[str]]:
+                  target: str | None = None, cli: dict | None = None) -> tuple[Settings, list[str]]:
+    """Config file, then --profile / --target, then ``cli``: the command line's own layer
+    (select / extend-select / ignore), with each problem found on the way."""
     if (missing := missing_config(config)) is not None:
         return Settings(), [missing]
     settings, problems = load_workspace(workspace, config)
@@ -38,16 +41,22 @@ def load_settings(workspace: str, config: str | None, profile: str | None,
     if target:
         settings, more = merge(settings, {"targets": target}, "--target")
         problems += more
+    if cli:
+        settings, more = merge(settings, cli, "command line", anchor=os.getcwd())
+        problems += more
     return settings, problems
 
 
-def collect(paths: list[str], config: str | None, profile: str | None, target: str | None = None) -> Targets:
+def collect(paths: list[str], config: str | None, profile: str | None, target: str | None = None, *,
+            cli: dict | None = None, force_exclude: bool = False) -> Targets:
     """Resolve CLI paths into skill locations.
 
     A folder holding SKILL.md is one skill; any other folder is a workspace whose
     configured (or default) roots are scanned with precedence, and which is also
     searched recursively for SKILL.md files anywhere else: ``discover()``, which
-    the language server's scan uses too.
+    the language server's scan uses too. `exclude` globs leave out what the search
+    finds; a path named here is checked anyway unless ``force_exclude`` (as ruff does).
+    A settings problem is an error: nothing is collected.
     """
     first_dir = next((p for p in paths if os.path.isdir(p)), None)
     workspace = os.path.abspath(first_dir or os.path.dirname(os.path.abspath(paths[0])) if paths else ".")
@@ -55,13 +64,16 @@ def collect(paths: list[str], config: str | None, profile: str | None, target: s
     errors += [f"no such file or folder: {raw}" for raw in paths if not os.path.lexists(os.path.abspath(raw))]
     if errors:
         return Targets(workspace, Settings(), errors=errors)
-    settings, problems = load_settings(workspace, config, profile, target)
+    settings, problems = load_settings(workspace, config, profile, target, cli)
     refused = settings.refused_roots(workspace)
     if refused and settings.roots:
-        # A configuration error, not a warning: the run would read (or --fix write) elsewhere.
-        return Targets(workspace, settings, problems, errors=refused)
-    t = Targets(workspace, settings, problems, notes=refused)
+        # A configuration error: the run would read (or --fix write) outside the repository.
+        problems = problems + refused
+    t = Targets(workspace, settings, errors=problems, notes=[] if settings.roots else refused)
+    if problems:
+        return t
     seen: set[str] = set()
+    excluded = pathglobs.compile_all(settings.exclude + settings.extend_exclude) if force_exclude else None
 
     def add(loc: discovery.Location, into: list[discovery.Location]) -> None:
         key = os.path.normpath(loc.path)
@@ -71,6 +83,8 @@ def collect(paths: list[str], config: str | None, profile: str | None, target: s
 
     for raw in paths:
         path = os.path.abspath(raw)
+        if excluded is not None and pathglobs.matches(path, excluded):
+            continue  # --force-exclude: a named path is left out like one the search found
         if not os.path.isdir(path):
             d = os.path.dirname(path)
             named = None

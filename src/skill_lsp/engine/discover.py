@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import discovery
+from . import discovery, pathglobs
 from .config import DEFAULT_ROOTS, Settings
 from .discovery import Location
 
@@ -28,6 +28,11 @@ class Inventory:
     loose: list[Location] = field(default_factory=list)  # anywhere else below the workspace
     ignored: frozenset[str] = frozenset()  # git-ignored folders (absolute)
     single: bool = False  # the workspace folder is itself one skill
+    excluded: tuple[pathglobs.Anchored, ...] = ()  # `exclude` + `extend-exclude` globs
+
+    def is_excluded(self, path: str) -> bool:
+        """Whether an `exclude` glob leaves ``path`` out (folders above the workspace are not tried)."""
+        return bool(self.excluded) and pathglobs.matches(path, pathglobs.compile_all(self.excluded), self.workspace)
 
     @property
     def all(self) -> list[Location]:
@@ -40,6 +45,8 @@ class Inventory:
         """
         base = os.path.basename(skill_md)
         if base not in discovery.SKILL_FILES and not discovery.is_case_variant(base):
+            return None
+        if self.is_excluded(skill_md):
             return None
         d = os.path.dirname(os.path.normpath(skill_md))
         # The walk's pick from the folder's listing: SKILL.md, skill.md, then a case variant
@@ -89,19 +96,27 @@ def discover(workspace: str, settings: Settings, cancelled: Callable[[], bool] |
     """
     workspace = os.path.normpath(os.path.abspath(workspace))
     sensitive = settings.sensitive_patterns
+    excluded = settings.exclude + settings.extend_exclude
     direct = discovery.locate(workspace, os.path.dirname(workspace), -1, [], sensitive)
     if direct is not None:
-        return Inventory(workspace, [], sensitive, loose=[direct], single=True)
+        return Inventory(workspace, [], sensitive, loose=[direct], single=True, excluded=excluded)
     roots = settings.resolved_roots(workspace)
-    inv = Inventory(workspace, roots, sensitive, ignored=discovery.git_ignored_dirs(workspace))
+    inv = Inventory(workspace, roots, sensitive, ignored=discovery.git_ignored_dirs(workspace), excluded=excluded)
+    regex = pathglobs.compile_all(excluded)
+    # An excluded folder is not walked at all (vendored trees can be large); its ancestors
+    # were tried on the way down, so testing the folder itself is enough.
+    prune = None if regex is None else (lambda d: regex.fullmatch(d.replace(os.sep, "/")) is not None)
     # One walk lists every folder once; roots inside the workspace reuse its listings.
     walked: discovery.Seen = {}
-    files = discovery.find_skill_files(workspace, ignored=inv.ignored, walked=walked, cancelled=cancelled)
+    files = discovery.find_skill_files(workspace, ignored=inv.ignored, walked=walked, cancelled=cancelled,
+                                       excluded=prune)
     inv.locations = discovery.scan_roots(roots, sensitive, walked)
+    if regex is not None:
+        inv.locations = [loc for loc in inv.locations if not inv.is_excluded(loc.path)]
     # Every path here is built from normalised bases and plain names: no normpath needed.
     seen = {loc.path for loc in inv.locations}
     for md, real in files:
-        if md in seen:
+        if md in seen or (regex is not None and inv.is_excluded(md)):
             continue
         seen.add(md)
         d = os.path.dirname(md)

@@ -231,13 +231,15 @@ CANCEL_EVERY = 256
 
 def find_skill_files(top: str, max_files: int = 200_000,
                      ignored: frozenset[str] | None = None, walked: Seen | None = None,
-                     cancelled: Callable[[], bool] | None = None) -> list[tuple[str, str]]:
+                     cancelled: Callable[[], bool] | None = None,
+                     excluded: Callable[[str], bool] | None = None) -> list[tuple[str, str]]:
     """(SKILL.md path, real folder path) for every SKILL.md / skill.md under ``top``.
 
     Skips VCS, dependency, virtualenv and git-ignored folders; follows symlinked
     folders once (a cycle is never entered twice). ``walked`` receives, for every
     folder listed, its skill file (or None) and whether that file is a symlink.
     ``cancelled()`` is asked every CANCEL_EVERY folders; when it says so, Cancelled is raised.
+    ``excluded(folder)``: folders not to walk (the `exclude` globs).
     """
     top = os.path.normpath(top)
     if ignored is None:
@@ -281,7 +283,7 @@ def find_skill_files(top: str, max_files: int = 200_000,
         kept = []
         links = []
         for e in subdirs:
-            if ignored and e.path in ignored:
+            if (ignored and e.path in ignored) or (excluded is not None and excluded(e.path)):
                 continue
             if e.is_symlink():
                 links.append(e)

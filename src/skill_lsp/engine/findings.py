@@ -280,6 +280,15 @@ RULES: dict[str, Rule] = {
              "A code block runs `scripts/x` as a command, the file has a shebang but no execute bit. `chmod +x` it and commit the mode."),
         Rule("INVALID_OPENAI_YAML", W, "Codex `agents/openai.yaml` value ignored", None,
              "Codex reads `agents/openai.yaml` beside SKILL.md (openai/codex, codex-rs skills loader): `interface` (display_name ≤ 64, short_description and default_prompt ≤ 1,024, icon_small/icon_large relative under assets/, brand_color `#RRGGBB`), `dependencies.tools[]` (type and value required; description, transport, command, url) and `policy` (allow_implicit_invocation boolean, products list). It fails open: invalid YAML or a wrong type drops the whole file, a bad value drops the value, unknown keys are ignored. Reported on the SKILL.md's first line with the YAML line number."),
+        # --- suppressions (engine/suppress.py) ---
+        Rule("UNUSED_SUPPRESSION", W, "Suppression that silences nothing", None,
+             "A `# skill-lsp: ignore[CODE, ...]` comment in the frontmatter names a code with no finding to "
+             "silence (on its line, or in the file for a comment on a line of its own), a code that does not "
+             "exist, or a code twice; or a `# skill-lsp:` comment is not `ignore[...]`. As ruff's RUF100: a "
+             "stale suppression would hide the next real finding. Codes that are off in this run (not selected, "
+             "ignored, severity off) are not reported, nor anything while the frontmatter does not parse. "
+             "The safe fix removes what is unused.",
+             ("remove the unused suppression",)),
     )
 }
 

@@ -282,7 +282,19 @@ def _unknown_skill(doc: SkillDocument, f: Finding) -> list[Fix]:
             for i, n in enumerate(names) if isinstance(n, str)]
 
 
+def _unused_suppression(doc: SkillDocument, f: Finding) -> list[Fix]:
+    data = f.data or {}
+    start, end, text = data["fix"]
+    if not (0 <= int(start) <= int(end) <= len(doc.text)):
+        return []
+    codes = [c for c in data.get("codes", []) if isinstance(c, str)]
+    title = (f"Remove {', '.join(codes)} from the suppression" if text else
+             "Remove the unused suppression" if codes else "Remove the comment")
+    return [Fix(title, (Edit(int(start), int(end), str(text)),), safe=True, preferred=True)]
+
+
 _BUILDERS: dict[str, Callable[[SkillDocument, Finding], list[Fix]]] = {
+    "UNUSED_SUPPRESSION": _unused_suppression,
     "UNKNOWN_SKILL": _unknown_skill,
     "TRAILING_WHITESPACE": _trim,
     "NAME_MISMATCH": _name_mismatch,

@@ -12,7 +12,7 @@ import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from . import document, rules
+from . import document, rules, suppress
 from .config import Settings
 from .discovery import Location, ReadError, read_skill_file
 from .findings import Finding, Related, Severity, make
@@ -21,6 +21,7 @@ from .mentions import Mention
 from .mentions import extract as mentions_of
 from .profiles import Profile
 from .skillgraph import SkillGraph
+from .suppress import Suppressions
 from .targets import for_skill, view
 from .text import PositionTable, SourceText
 from .yamlnodes import resolve_scalar
@@ -45,6 +46,7 @@ class SkillResult:
     _name_span: tuple[int, int] | None = None  # the `name` value, when the frontmatter has one
     _description: str | None = None
     _outside: tuple[str, ...] | None = None
+    _suppressions: Suppressions | None = None  # kept when ``doc`` is dropped
 
     def slim(self, *, keep_text: bool = True) -> SkillResult:
         """The same result without the parsed document.
@@ -59,9 +61,28 @@ class SkillResult:
             offsets = {o for f in self.findings for o in (f.start, f.end)} | set(self.anchor)
             offsets |= {o for f in self.findings for r in f.related if r.path == self.path for o in (r.start, r.end)}
             offsets |= {o for m in mentions for o in (m.start, m.end)}
+            if self.suppressions is not None:
+                offsets |= self.suppressions.offsets()  # where an unused one is reported
             src = PositionTable(src, offsets)
         return SkillResult(self.path, None, self.findings, self.location, self.cross, src, self.name, self.anchor,
-                           self.graph, mentions, self.name_span, self.description, self.outside)
+                           self.graph, mentions, self.name_span, self.description, self.outside, self.suppressions)
+
+    @property
+    def suppressions(self) -> Suppressions | None:
+        """The `# skill-lsp: ignore[...]` comments of its frontmatter (None: none)."""
+        return suppress.scan(self.doc) if self.doc is not None else self._suppressions
+
+    def shown(self, settings: Settings, scope: str = "all") -> list[Finding]:
+        """What is reported of this skill under ``settings``: ``suppress.shown`` of every finding."""
+        sup = self.suppressions
+        if sup is None and not settings.selection and not settings.per_file_ignores:
+            return self.all_findings  # nothing to filter (the common case)
+        return suppress.shown(self.findings + self.cross + self.graph, sup, settings, self.path, scope)
+
+    @property
+    def reportable(self) -> bool:
+        """Whether anything may be reported (findings, or suppressions that may be unused)."""
+        return bool(self.findings or self.cross or self.graph or self.suppressions)
 
     @property
     def outside(self) -> tuple[str, ...]:
@@ -395,6 +416,9 @@ def fix_all_text(text: str, path: str, settings: Settings, *, on_disk: bool = Tr
 
     for _ in range(max_passes):
         doc, findings = check_text(text, path, settings, on_disk=on_disk)
+        # What is reported is what is fixed: not a suppressed or unselected finding, and an unused
+        # suppression only when this file alone tells (cross-skill codes wait for the others).
+        findings = suppress.shown(findings, suppress.scan(doc), settings, path, "local" if on_disk else "none")
         edits = safe_edits(doc, findings)
         if not edits:
             break

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from ..engine import discovery
+from ..engine import discovery, pathglobs
 from ..engine.config import Settings, load_workspace, merge
 from ..engine.discover import Inventory
 from ..engine.document import SkillDocument
@@ -56,8 +56,10 @@ class Folder:
     def apply(self, init_options: dict | None, client: dict | None) -> list[str]:
         """defaults < config file < initializationOptions < workspace/configuration."""
         settings, problems = self.file_settings, list(self.problems)
-        settings, p1 = merge(settings, init_options or {}, "initializationOptions", user=True)
-        settings, p2 = merge(settings, client or {}, "workspace/configuration skillLsp", user=True)
+        # Globs set in the editor are relative to the workspace folder.
+        anchor = self.path or None
+        settings, p1 = merge(settings, init_options or {}, "initializationOptions", anchor=anchor, user=True)
+        settings, p2 = merge(settings, client or {}, "workspace/configuration skillLsp", anchor=anchor, user=True)
         self.settings = settings
         self.roots = settings.resolved_roots(self.path)
         return problems + p1 + p2 + settings.refused_roots(self.path)
@@ -65,11 +67,19 @@ class Folder:
     def classify(self, path: str) -> discovery.Location | None:
         """Where a SKILL.md belongs in this folder's inventory, as the scan (and `check .`) would put it."""
         inv = self.inventory
-        if inv is None or inv.roots != self.roots or inv.sensitive != self.settings.sensitive_patterns:
+        excluded = self.settings.exclude + self.settings.extend_exclude
+        if (inv is None or inv.roots != self.roots or inv.sensitive != self.settings.sensitive_patterns
+                or inv.excluded != excluded):
             inv = Inventory(os.path.normpath(self.path), self.roots, self.settings.sensitive_patterns,
                             ignored=inv.ignored if inv is not None else frozenset(),
-                            single=inv.single if inv is not None else False)
+                            single=inv.single if inv is not None else False, excluded=excluded)
         return inv.classify(path)
+
+    def excludes(self, path: str) -> bool:
+        """Whether `exclude` / `extend-exclude` leave ``path`` out of this folder (no diagnostics)."""
+        if not (self.settings.exclude or self.settings.extend_exclude) or not self.path:
+            return False
+        return pathglobs.matches(path, self.settings.excluded, self.path)
 
 
 class State:

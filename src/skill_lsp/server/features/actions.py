@@ -6,10 +6,11 @@ from lsprotocol import types as t
 
 from ...engine.findings import Finding
 from ...engine.fixes import fixes_for
+from ...engine.suppress import insertion
 from .. import convert
 from ..server import SkillLanguageServer, guarded
 from ..services.edits import fix_all_edit, fix_edit, text_edit
-from ..services.publish import graph_findings
+from ..services.publish import open_findings
 
 FIX_ALL_KIND = "source.fixAll.skill-lsp"
 
@@ -45,13 +46,16 @@ def register(server: SkillLanguageServer) -> None:
         wants_quickfix = not only or any(k.startswith("quickfix") for k in only)
         wants_fix_all = not only or any(FIX_ALL_KIND.startswith(k) for k in only)
         if wants_quickfix:
-            trailing: list[Finding] = [f for f in analysis.findings if f.code == "TRAILING_WHITESPACE"]
+            # What the client was sent: suppressed findings are not there, unused suppressions are.
+            shown = open_findings(ls, od)
+            trailing: list[Finding] = [f for f in shown if f.code == "TRAILING_WHITESPACE"]
+            suppressions = []
             for diag in params.context.diagnostics:
                 # Matched on code and range alone: some clients (Vim's ALE) send diagnostics
                 # back without their source. Another server's diagnostic names its own source.
                 if diag.source not in (None, "", convert.SOURCE) or not isinstance(diag.code, str):
                     continue
-                finding = _matching(analysis.findings + graph_findings(ls, od), diag, src, enc)
+                finding = _matching(shown, diag, src, enc)
                 if finding is None:
                     continue  # stale: the document changed since the diagnostic was made
                 for fix in fixes_for(analysis.doc, finding):
@@ -65,6 +69,12 @@ def register(server: SkillLanguageServer) -> None:
                     actions.append(t.CodeAction(
                         title=f"Trim trailing whitespace on all {len(trailing)} lines", kind=t.CodeActionKind.QuickFix,
                         diagnostics=[diag], edit=text_edit(ls, od, edits)))
+                quiet = insertion(analysis.doc, finding)
+                if quiet is not None and quiet.title not in {a.title for a in suppressions}:
+                    # Last in the menu: fixing a finding beats silencing it.
+                    suppressions.append(t.CodeAction(title=quiet.title, kind=t.CodeActionKind.QuickFix,
+                                                     diagnostics=[diag], edit=fix_edit(ls, od, src, quiet)))
+            actions += suppressions
         if wants_fix_all and only:
             # Asked for explicitly (e.g. on save): compute the edit now, off the event loop.
             got = await fix_all_edit(ls, od.uri)

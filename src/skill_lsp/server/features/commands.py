@@ -12,7 +12,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from ... import __version__
 from ...engine import discovery
-from ...engine.config import DIALECT_NAMES
+from ...engine.config import DIALECT_NAMES, Settings
 from ...engine.discover import discover
 from ...engine.workspace import SkillResult, check_file, link_skills
 from ..server import SkillLanguageServer, guarded
@@ -84,7 +84,7 @@ def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
             # The harness never sends an activation for it: the preview says why instead.
             verdict = proof(dialect, "activation")
             return {"text": f"(skill-lsp: {reason})\n", "kind": "not_listed", "reason": reason, "dialect": dialect,
-                    "verified": verdict.verified, "proof": verdict.proof, "findings": _findings(target),
+                    "verified": verdict.verified, "proof": verdict.proof, "findings": _findings(target, folder.settings),
                     "previewUri": f"{SCHEME}:/activation/{dialect}/{quote(record.name)}.txt?uri={quote(str(uri), safe='')}"}
         result = activate([record], folder.settings, path=record.path, dialect=dialect, arguments=arguments,
                           as_user=as_user)
@@ -100,16 +100,17 @@ def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
     preview_uri = f"{SCHEME}:/activation/{dialect}/{quote(str(name))}.txt"
     if isinstance(uri, str):
         preview_uri += f"?uri={quote(uri, safe='')}"
-    findings = _findings(target) if path is not None else []
+    findings = _findings(target, folder.settings) if path is not None else []
     return {"text": result.output, "kind": result.kind, "dialect": dialect, "result": result_json(result),
             "verified": verdict.verified, "proof": verdict.proof, "findings": findings, "previewUri": preview_uri}
 
 
-def _findings(result: SkillResult) -> list[dict]:
+def _findings(result: SkillResult, settings: Settings | None = None) -> list[dict]:
     """skill-lsp's own findings on the previewed skill, beside the text (never instead of it)."""
     src = result.doc.src if result.doc is not None else None
     out = []
-    for f in result.all_findings:
+    # Only this skill was checked: cross-skill codes are left out of the unused-suppression check.
+    for f in result.shown(settings, "local") if settings is not None else result.all_findings:
         line, col = src.position(f.start) if src is not None else (0, 0)
         out.append({"code": f.code, "severity": f.severity.label, "message": f.message, "line": line, "character": col})
     return out

@@ -53,7 +53,8 @@ def register(server: SkillLanguageServer) -> None:
             f.load_file_settings()
             problems += f.apply(state.init_options, None)
         if problems:
-            ls.show("skill-lsp settings: " + "; ".join(dict.fromkeys(problems)))
+            ls.show("skill-lsp settings: " + "; ".join(dict.fromkeys(problems))
+                + " (ignored: the defaults are used for these; `skill-lsp check` stops on them)")
         # A client that answers workspace/configuration gets its open documents published once,
         # with its settings (Emacs showed TRAILING_WHITESPACE change severity a moment after opening).
         if ws and ws.configuration:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import os
 
 from lsprotocol import types as t
 
+from ...engine import suppress
 from ...engine.text import SourceText
 from ...engine.workspace import SkillResult
 from .. import convert
@@ -35,38 +37,44 @@ def _sources(ls: SkillLanguageServer, path: str | None, findings: list) -> dict:
     return out
 
 
-def open_diagnostics(ls: SkillLanguageServer, od: OpenDoc, *, as_json: bool = False) -> list:
-    """Diagnostics of an open document: its findings plus cross-skill findings from the index
-    (lsprotocol objects, or their JSON form)."""
+def open_findings(ls: SkillLanguageServer, od: OpenDoc) -> list:
+    """What is reported of an open document: its findings and its cross-skill ones from the index,
+    through selection, per-file ignores and its suppressions (``suppress.shown``)."""
     analysis = ls.state.analyse(od)
     folder = ls.state.folder_for(od.path)
+    if od.path is not None and folder.excludes(od.path):
+        return []  # `exclude`: as if it were no skill
     findings = list(analysis.findings)
-    if folder.index is not None and od.path is not None:
-        indexed = folder.index.results.get(od.path)
-        if indexed is not None:
-            findings += indexed.cross + indexed.graph
+    indexed = folder.index.results.get(od.path) if folder.index is not None and od.path is not None else None
+    if indexed is not None:
+        findings += indexed.cross + indexed.graph
+    # Unused suppressions: all of them once the index has its cross-skill findings; a buffer the
+    # scan does not list (or has not reached) leaves those codes alone; an unsaved one, all.
+    on_disk = od.path is not None and os.path.isdir(os.path.dirname(od.path))
+    scope = "all" if indexed is not None else "local" if on_disk else "none"
+    return suppress.shown(findings, suppress.scan(analysis.doc), folder.settings, od.path, scope)
+
+
+def open_diagnostics(ls: SkillLanguageServer, od: OpenDoc, *, as_json: bool = False) -> list:
+    """Diagnostics of an open document (lsprotocol objects, or their JSON form)."""
+    findings = open_findings(ls, od)
+    analysis = ls.state.analyse(od)
     enc = ls.encoding
     sources = _sources(ls, od.path, findings)
     sources[od.path or od.uri] = analysis.doc.src
     rel = related_support(ls)
-    findings.sort(key=lambda f: (f.start, f.end, f.code))
     make = convert.diagnostic_json if as_json else convert.diagnostic
     return [make(f, analysis.doc.src, enc, sources, rel) for f in findings]
 
 
-def graph_findings(ls: SkillLanguageServer, od: OpenDoc) -> list:
-    """UNKNOWN_SKILL findings of an open document (kept by the folder's skill graph)."""
-    folder = ls.state.folder_for(od.path)
-    indexed = folder.index.results.get(od.path) if folder.index is not None and od.path is not None else None
-    return list(indexed.graph) if indexed is not None else []
-
-
-def closed_diagnostics(ls: SkillLanguageServer, result: SkillResult, *, as_json: bool = False) -> list:
-    """Diagnostics of a skill file that is not open (lsprotocol objects, or their JSON form)."""
+def closed_diagnostics(ls: SkillLanguageServer, result: SkillResult, *, as_json: bool = False,
+                       scope: str = "all") -> list:
+    """Diagnostics of a skill file that is not open (lsprotocol objects, or their JSON form).
+    ``scope``: "local" while a scan has not computed cross-skill findings yet (suppress.shown)."""
     src = result.doc.src if result.doc is not None else result.src
     if src is None:
         src = SourceText("")
-    findings = result.all_findings
+    findings = result.shown(ls.state.folder_for(result.path).settings, scope)
     sources = _sources(ls, result.path, findings)
     sources[result.path] = src
     make = convert.diagnostic_json if as_json else convert.diagnostic
@@ -98,17 +106,20 @@ def publish_path(ls: SkillLanguageServer, path: str) -> None:
         clear(ls, uri)
 
 
-def publish_result(ls: SkillLanguageServer, result: SkillResult) -> None:
-    """Publish a skill file that is not open, from its checked result."""
+def publish_result(ls: SkillLanguageServer, result: SkillResult, scope: str = "all") -> None:
+    """Publish a skill file that is not open, from its checked result (``scope``: as for
+    ``closed_diagnostics``)."""
     if ls.shutting_down:
         return
     rendered = ls.state.folder_for(result.path).rendered.pop(result.path, None)
+    # What a worker rendered holds while no cross-skill finding came since, and no suppression
+    # waits for them (scanjob.render leaves those to the server).
     if rendered is not None and rendered[0] is result and not result.cross and not result.graph:
         # Written by a scan worker for exactly this result: only the framing is left.
         _write(ls, f'{{"jsonrpc": "2.0", "method": "{t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}", "params": {{"uri": '
                    f'{json.dumps(path_to_uri(result.path))}, "diagnostics": [{rendered[1]}]}}}}')
         return
-    send(ls, path_to_uri(result.path), closed_diagnostics(ls, result, as_json=True))
+    send(ls, path_to_uri(result.path), closed_diagnostics(ls, result, as_json=True, scope=scope))
 
 
 def _write(ls: SkillLanguageServer, body: str) -> None:

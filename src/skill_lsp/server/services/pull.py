@@ -153,7 +153,7 @@ def _report(ls: SkillLanguageServer, pull: WorkspacePull, uri: str, result, prev
         version = od.version
     else:
         rid = pull.result_id(uri, result, None, cross, graph)
-        if rid == previous or (previous is None and not (result.findings or cross or graph)):
+        if rid == previous or (previous is None and not result.reportable):
             return None  # what the client has, or clean and never reported
         diags = publish.closed_diagnostics(ls, result, as_json=as_json)
         version = None

@@ -40,14 +40,17 @@ def cache_extra(fl: Flavour | None) -> str:
     return f"{fl[0]}:{int(fl[1])}:{_CODE}" if fl is not None else f"unrendered:{_CODE}"
 
 
-def render(result: SkillResult, fl: Flavour) -> str | None:
+def render(result: SkillResult, fl: Flavour, settings: Settings) -> str | None:
     """The diagnostics array's inside, as JSON text; None when the server must build it (its
-    related information points into other files, whose positions only the server knows)."""
+    related information points into other files, whose positions only the server knows, or a
+    suppression names a cross-skill code, known only once every skill is)."""
     src = result.doc.src if result.doc is not None else result.src
-    if src is None or any(r.path != result.path for f in result.findings for r in f.related):
+    sup = result.suppressions
+    if src is None or any(r.path != result.path for f in result.findings for r in f.related) or (
+            sup is not None and sup.names_cross_codes):
         return None
     enc = Encoding[fl[0]]
-    diags = [convert.diagnostic_json(f, src, enc, {result.path: src}, fl[1]) for f in result.findings]
+    diags = [convert.diagnostic_json(f, src, enc, {result.path: src}, fl[1]) for f in result.shown(settings, "local")]
     return json.dumps(diags)[1:-1]
 
 
@@ -58,5 +61,5 @@ def check_job(job: tuple[Location, Settings, Stamp | None, Flavour | None]) -> t
     stamp, result = check_stamped(loc, settings, cached)
     if result is None:
         return stamp, None
-    text = render(result, fl) if fl is not None else None
+    text = render(result, fl, settings) if fl is not None else None
     return stamp, pickle.dumps((result, text), protocol=pickle.HIGHEST_PROTOCOL)

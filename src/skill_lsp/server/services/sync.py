@@ -355,7 +355,7 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
             todo = []
             # A pulling client asks for what it shows (request_refresh below): nothing to push.
             candidates = () if ls.pull_mode else sorted(
-                set(old_results) | {p for p, r in index.results.items() if r.findings or r.cross or r.graph})
+                set(old_results) | {p for p, r in index.results.items() if r.reportable})
             for path in candidates:
                 r = index.results.get(path)
                 if r is not None and path_to_uri(path) not in ls.state.docs and not _changed(r, old_results.get(path),
@@ -397,13 +397,17 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
 
 def _changed(r, prev, published_early: bool) -> bool:
     """Whether the client must be sent ``r``: what it has is ``prev`` (or the early publish)."""
+    sup = r.suppressions
     if published_early:
-        return bool(r.cross or r.graph)
+        # Published before cross-skill findings were known: again if some came, or a suppression
+        # may only now be known to be unused.
+        return bool(r.cross or r.graph or (sup is not None and sup.names_cross_codes))
     if prev is None:
-        return bool(r.findings or r.cross or r.graph)
-    if r.findings != prev.findings or r.cross != prev.cross or r.graph != prev.graph:
+        return r.reportable
+    if (r.findings != prev.findings or r.cross != prev.cross or r.graph != prev.graph
+            or sup != prev.suppressions):
         return True
-    return bool(r.findings or r.cross or r.graph) and r.src is not prev.src  # same offsets, other lines
+    return r.reportable and r.src is not prev.src  # same offsets, other lines
 
 
 async def _publish_early(ls: SkillLanguageServer, batch: list, generation: int, published: set[str]) -> None:
@@ -415,8 +419,8 @@ async def _publish_early(ls: SkillLanguageServer, batch: list, generation: int, 
             # The user is typing: closed files' diagnostics would queue ahead of the edited
             # document's on the wire. The final publish of the scan sends what is left.
             return
-        if r.findings and path_to_uri(r.path) not in ls.state.docs:
-            publish.publish_result(ls, r)
+        if (r.findings or r.suppressions) and path_to_uri(r.path) not in ls.state.docs:
+            publish.publish_result(ls, r, scope="local")
             published.add(r.path)
             if time.perf_counter() - turn > PUBLISH_TURN_S:
                 await asyncio.sleep(0)  # a keystroke waits for at most one turn
@@ -549,7 +553,8 @@ async def reload_settings(ls: SkillLanguageServer, *, rescan: bool, pushed: obje
         f.load_file_settings()
         problems += f.apply(state.init_options, client.get(f.path))
     if problems:
-        ls.show("skill-lsp settings: " + "; ".join(dict.fromkeys(problems)))
+        ls.show("skill-lsp settings: " + "; ".join(dict.fromkeys(problems))
+                + " (ignored: the defaults are used for these; `skill-lsp check` stops on them)")
     state.analyses.clear()
     ls.settings_ready = True
     for uri in list(state.docs):
