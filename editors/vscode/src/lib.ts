@@ -357,6 +357,20 @@ export interface ServerStatus {
   scanning?: boolean;
   version?: string;
   roots?: string[];
+  /** Harness releases found on PATH; `differs`: not the release skill-lsp's facts were proven on. */
+  installed?: InstalledHarness[];
+}
+
+export interface InstalledHarness {
+  harness: string;
+  version?: string | null;
+  proven?: string | null;
+  differs?: boolean;
+}
+
+/** Installed harnesses whose release is not the one proven: "claude-code 2.2.0 (proven: 2.1.332)". */
+export function differingHarnesses(status: ServerStatus | undefined): string[] {
+  return (status?.installed ?? []).filter((i) => i.differs).map((i) => `${i.harness} ${i.version} (proven: ${i.proven})`);
 }
 
 export function statusBarText(status: ServerStatus | undefined, state: 'starting' | 'running' | 'stopped' | 'failed'): string {
@@ -366,7 +380,8 @@ export function statusBarText(status: ServerStatus | undefined, state: 'starting
   const n = typeof status.skills === 'number' ? status.skills : 0;
   const count = `${n} skill${n === 1 ? '' : 's'}`;
   const icon = status.scanning ? '$(sync~spin)' : '$(book)';
-  return `${icon} ${targetsLabel(status)} · ${count}`;
+  const warn = differingHarnesses(status).length > 0 ? ' $(warning)' : '';
+  return `${icon} ${targetsLabel(status)} · ${count}${warn}`;
 }
 
 /** What the lint checks for: the configured targets, "targets by root", or (older servers) the profile. */
@@ -380,6 +395,9 @@ export function statusBarTooltip(status: ServerStatus | undefined): string {
   const lines = [`Skill LSP${status.version ? ` ${status.version}` : ''}`, `Targets: ${targetsLabel(status)}`, `Skills: ${status.skills ?? 0}`];
   if (status.roots && status.roots.length > 0) lines.push(`Roots: ${status.roots.join(', ')}`);
   if (status.scanning) lines.push('Scanning…');
+  for (const d of differingHarnesses(status)) {
+    lines.push(`Installed ${d}: previews may differ; check with skill-lsp capture`);
+  }
   return lines.join('\n');
 }
 

@@ -25,6 +25,7 @@ import {
   serverSettings,
   shellSplit,
   statusBarText,
+  statusBarTooltip,
   type Bundle,
   type ResolveEnv,
 } from '../src/lib';
@@ -81,8 +82,9 @@ describe('package.json settings', () => {
     assert.equal(cmds['skillLsp.previewCatalog']?.enablement, 'isWorkspaceTrusted');
     assert.equal(cmds['skillLsp.restartServer']?.category, 'Skill LSP');
   });
-  it('restricts the server path in untrusted workspaces', () => {
-    assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, ['skillLsp.server.path']);
+  it('restricts the server path and the roots in untrusted workspaces', () => {
+    // A repository's .vscode/settings.json must not run another server or point roots outside it.
+    assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, ['skillLsp.server.path', 'skillLsp.roots']);
     assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
   });
 });
@@ -222,6 +224,15 @@ describe('status bar', () => {
   it('shows the configured targets, or that they follow the root', () => {
     assert.equal(statusBarText({ profile: 'skill-tool', targets: ['claude-code', 'codex'], skills: 2 }, 'running'), '$(book) claude-code,codex · 2 skills');
     assert.equal(statusBarText({ profile: 'skill-tool', targets: [], skills: 2 }, 'running'), '$(book) targets by root · 2 skills');
+  });
+  it('warns when an installed harness is not the release proven', () => {
+    const newer = { harness: 'claude-code', version: '2.2.0', proven: '2.1.332', differs: true };
+    const same = { harness: 'codex', version: '0.171.0', proven: '0.171.0', differs: false };
+    const status = { profile: 'skill-tool', targets: [], skills: 2, installed: [newer, same] };
+    assert.equal(statusBarText(status, 'running'), '$(book) targets by root · 2 skills $(warning)');
+    assert.match(statusBarTooltip(status), /Installed claude-code 2\.2\.0 \(proven: 2\.1\.332\): previews may differ/);
+    assert.doesNotMatch(statusBarTooltip(status), /codex/);
+    assert.equal(statusBarText({ ...status, installed: [same] }, 'running'), '$(book) targets by root · 2 skills');
   });
 });
 

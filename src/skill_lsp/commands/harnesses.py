@@ -69,7 +69,10 @@ def inferred() -> dict[str, list[str]]:
 
 
 def render_json() -> str:
-    return json.dumps({"harnesses": [harness_json(h) for h in HARNESSES.values()], "inferredTargets": inferred()},
+    from ..installed import detect  # noqa: PLC0415 - runs `--version` of what is installed
+
+    return json.dumps({"harnesses": [harness_json(h) for h in HARNESSES.values()], "inferredTargets": inferred(),
+                       "installed": [i.to_json() for i in detect()]},
                       ensure_ascii=False, indent=2) + "\n"
 
 
@@ -102,7 +105,15 @@ def render_text() -> str:
     lines.append("Targets inferred per root (when none are configured):")
     width = max(len(r) for r in DEFAULT_ROOTS)
     lines += [f"  {root.ljust(width)}  {', '.join(names)}" for root, names in inferred().items()]
+    lines += ["", "Installed here:", *installed_lines()]
     return "\n".join(lines) + "\n"
+
+
+def installed_lines() -> list[str]:
+    """One line per harness skill-lsp can ask: what is installed, against the release proven."""
+    from ..installed import detect  # noqa: PLC0415 - runs `--version` of what is installed
+
+    return [f"  {'! ' if i.differs else ''}{i.note()}" for i in detect()]
 
 
 def _cell(text: str) -> str:

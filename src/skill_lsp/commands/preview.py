@@ -41,6 +41,19 @@ def _write_exact(text: str) -> None:
         sys.stdout.write("\n")
 
 
+def _installed(dialect: str, workspace: str) -> dict | None:
+    """What is installed of the dialect's harness (None: skill-lsp cannot ask one); a note on
+    stderr when its version is not the one the preview is proven against."""
+    from ..installed import COMMANDS, detect  # noqa: PLC0415 - runs `--version`
+
+    if dialect not in COMMANDS:
+        return None
+    (inst,) = detect([dialect], avoid=[workspace])
+    if inst.differs:
+        print(f"skill-lsp: note: {inst.note()}", file=sys.stderr)
+    return inst.to_json()
+
+
 def _unverified(dialect: str, kind: str) -> None:
     """A first line on stderr when the dialect's text is not proven against the real thing."""
     p = proof(dialect, kind)
@@ -124,6 +137,7 @@ def run_preview(args: Namespace) -> int:
     dialect = args.dialect or settings.dialect
     checked = {r.path: r for r in results}
     verdict = proof(dialect, "activation")
+    installed = _installed(dialect, workspace)
     if args.format != "json":
         _unverified(dialect, "activation")
     match = None
@@ -136,7 +150,8 @@ def run_preview(args: Namespace) -> int:
             rows = _finding_rows(checked.get(match), settings)
             if args.format == "json":
                 json.dump({"kind": "not_listed", "dialect": dialect, "text": "", "reason": reason,
-                           "verified": verdict.verified, "proof": verdict.proof, "findings": rows},
+                           "verified": verdict.verified, "proof": verdict.proof, "findings": rows,
+                           "installed": installed},
                           sys.stdout, ensure_ascii=False, indent=2)
                 sys.stdout.write("\n")
             else:
@@ -153,7 +168,7 @@ def run_preview(args: Namespace) -> int:
     commands = _dynamic_commands(results, shown)
     if args.format == "json":
         json.dump({"kind": result.kind, "dialect": dialect, "text": result.output, "result": result_json(result),
-                   "verified": verdict.verified, "proof": verdict.proof, "findings": rows,
+                   "verified": verdict.verified, "proof": verdict.proof, "findings": rows, "installed": installed,
                    **({"dynamicCommands": commands} if commands else {})},
                   sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
@@ -203,9 +218,11 @@ def run_catalog(args: Namespace) -> int:
     dialect = args.dialect or settings.dialect
     text, entries, skipped = catalog_view(records, dialect, update=args.state == "replacement")
     verdict = proof(dialect, "catalog")
+    installed = _installed(dialect, targets.workspace)
     if args.format == "json":
         json.dump({"dialect": dialect, "text": text, "entries": entries, "skipped": skipped,
-                   "verified": verdict.verified, "proof": verdict.proof}, sys.stdout, ensure_ascii=False, indent=2)
+                   "verified": verdict.verified, "proof": verdict.proof, "installed": installed},
+                  sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:
         _unverified(dialect, "catalog")

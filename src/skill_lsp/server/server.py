@@ -52,6 +52,7 @@ class SkillLanguageServer(LanguageServer):
         # Folder moves this server put in a rename edit: the client's willRenameFiles for them
         # must add nothing (the edit already carries the text changes).
         self.own_renames: set[tuple[str, str]] = set()
+        self.installed: list[dict] = []  # harness releases found on PATH (installed.py), after the first scan
         self.shutting_down = False
         self.exited = False  # `exit` came: stdout is closed, nothing more is written
         self._reporting = False

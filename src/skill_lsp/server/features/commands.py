@@ -172,6 +172,7 @@ def status(ls: SkillLanguageServer) -> dict:
         "skills": skill_count(ls),
         "roots": [r for f in folders for r in f.roots],
         "scanned": all(f.scanned for f in ls.state.folders),
+        "installed": ls.installed,  # harness releases on PATH; "differs": not the release proven
     }
 
 

@@ -73,6 +73,7 @@ def register(server: SkillLanguageServer) -> None:
         gc.collect()
         gc.freeze()
         await reload_settings(ls, rescan=True)
+        await _find_installed(ls)
 
     @server.feature(t.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @guarded()
@@ -107,6 +108,17 @@ def register(server: SkillLanguageServer) -> None:
         # nothing to publish.
         _stop(ls)
         ls.exited = True
+
+
+async def _find_installed(ls: SkillLanguageServer) -> None:
+    """Which harness releases are installed here (after the first scan: five `--version` runs
+    must not slow it), for the status item: a release other than the one proven is flagged."""
+    from ...installed import detect  # noqa: PLC0415
+
+    avoid = [f.path for f in ls.state.folders if f.path]
+    found = await asyncio.get_running_loop().run_in_executor(None, lambda: detect(avoid=avoid))
+    ls.installed = [i.to_json() for i in found if i.path is not None]
+    publish.status(ls)
 
 
 def _stop(ls: SkillLanguageServer) -> None:

@@ -177,6 +177,7 @@ def status(ls: SkillLanguageServer, scanning: bool = False) -> None:
     try:
         # `targets` empty: inferred per skill from its root.
         ls.protocol.notify("skillLsp/status", {"profile": settings.profile, "targets": list(settings.targets),
-                                               "skills": skill_count(ls), "scanning": scanning})
+                                               "skills": skill_count(ls), "scanning": scanning,
+                                               "installed": ls.installed})
     except Exception:  # noqa: BLE001
         pass
