@@ -13,7 +13,7 @@ import pytest
 from skill_lsp.engine import document, rules
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.findings import Finding
-from skill_lsp.engine.profiles import PROFILES
+from skill_lsp.engine.targets import PROFILES
 from skill_lsp.engine.text import Encoding, SourceText
 from skill_lsp.engine.workspace import check_text
 

@@ -19,7 +19,8 @@ from helpers import REPO, run_cli
 from skill_lsp.commands.rules import render_markdown
 from skill_lsp.commands.schema import build_schema
 from skill_lsp.engine.findings import RULES
-from skill_lsp.engine.profiles import FIELDS, PROFILES
+from skill_lsp.engine.profiles import FIELDS
+from skill_lsp.engine.targets import PROFILES
 
 DOC = REPO / "docs" / "rules.md"
 

@@ -30,3 +30,60 @@ def test_importing_every_engine_module_loads_no_lsp_package():
                           env={"PYTHONPATH": str(SRC)})
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
+
+
+def _engine_imports() -> dict[str, set[str]]:
+    """Engine module -> the engine modules it imports anywhere (function bodies and TYPE_CHECKING
+    blocks included), relative or absolute. A package's own __init__ running first when one of
+    its modules is imported is Python's doing, not an edge."""
+    import ast
+
+    mods = {"skill_lsp." + ".".join(p.relative_to(SRC / "skill_lsp").with_suffix("").parts).removesuffix(".__init__"): p
+            for p in ENGINE.rglob("*.py")}
+    edges: dict[str, set[str]] = {m: set() for m in mods}
+    for m, p in mods.items():
+        pkg = m if p.name == "__init__.py" else m.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.ImportFrom):
+                base = pkg.split(".")[: len(pkg.split(".")) - (node.level - 1)] if node.level else []
+                target = ".".join(base + ([node.module] if node.module else []))
+                names = [target] + [f"{target}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            edges[m] |= {n for n in names if n in mods and n != m}
+    return edges
+
+
+def test_no_import_circle_in_the_engine():
+    # Layers, bottom first: harness facts, targets, rules, listing, workspace. A module that
+    # reaches up (a listing that re-checks through the workspace) closes a circle.
+    edges = _engine_imports()
+    assert len(edges) > 40 and edges["skill_lsp.engine.listing"]
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m: str) -> list[str] | None:
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(edges[m]):
+            if state.get(n) == 1:
+                return stack[stack.index(n):] + [n]
+            if n not in state and (cycle := visit(n)):
+                return cycle
+        state[m] = 2
+        stack.pop()
+        return None
+
+    for m in sorted(edges):
+        if m not in state:
+            cycle = visit(m)
+            assert cycle is None, " -> ".join(c.removeprefix("skill_lsp.engine.") for c in cycle)
+
+
+def test_the_harness_model_imports_nothing_above_it():
+    edges = _engine_imports()
+    harness = {m for m in edges if m.startswith("skill_lsp.engine.harness")}
+    below = {"skill_lsp.engine.findings"} | harness
+    for m in harness:
+        assert edges[m] <= below, (m, sorted(edges[m] - below))

@@ -6,7 +6,7 @@ import pytest
 
 from helpers import check, codes, only, rng, skill_text
 from skill_lsp.engine.findings import Severity
-from skill_lsp.engine.profiles import PROFILES
+from skill_lsp.engine.targets import PROFILES
 
 ALL = ["skill-tool", "agentskills", "claude-code", "dsh"]
 

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from skill_lsp.engine.harness import HARNESSES, Listing
+from skill_lsp.engine.harness import HARNESSES
+from skill_lsp.engine.lenient import fields, simple_frontmatter, text_value
+from skill_lsp.engine.listing import Listing
 from skill_lsp.engine.render import (
     DEFAULT_DIALECT,
     DIALECTS,
@@ -17,7 +19,6 @@ from skill_lsp.engine.render import (
     render_catalog,
     render_result,
 )
-from skill_lsp.engine.render.lenient import fields, simple_frontmatter, text_value
 from skill_lsp.engine.render.proof import Proof, proof
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures_render"))

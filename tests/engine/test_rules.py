@@ -644,7 +644,7 @@ def test_two_trailing_spaces_are_a_hard_break_only_in_the_body():
 def test_name_mismatch_severity_follows_what_the_target_harness_does(profile, severity):
     from skill_lsp.engine import document
     from skill_lsp.engine import rules as engine_rules
-    from skill_lsp.engine.profiles import PROFILES
+    from skill_lsp.engine.targets import PROFILES
 
     doc = document.parse(skill_text(name="foo"), "/ws/bar/SKILL.md")
     fs = engine_rules.check(doc, engine_rules.Context(profile=PROFILES[profile]))

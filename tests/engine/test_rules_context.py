@@ -14,10 +14,10 @@ from helpers import check, codes, skill_text
 from skill_lsp.engine import document, rules
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.findings import RULES, Severity
-from skill_lsp.engine.profiles import PROFILES, Profile
+from skill_lsp.engine.profiles import Profile
 from skill_lsp.engine.rules import by_harness
 from skill_lsp.engine.rules.by_harness import active, emit, severity
-from skill_lsp.engine.targets import view
+from skill_lsp.engine.targets import PROFILES, view
 
 
 def tree(root: Path, files: dict[str, str]) -> Path:

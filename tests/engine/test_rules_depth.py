@@ -15,8 +15,8 @@ from helpers import check, codes, only, rng, skill_text, write_skill
 from skill_lsp.engine import document, fixes, rules
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.findings import RULES, Severity
-from skill_lsp.engine.profiles import PROFILES
 from skill_lsp.engine.rules import by_harness, codex_openai_yaml, security
+from skill_lsp.engine.targets import PROFILES
 from skill_lsp.engine.workspace import check_file
 
 E, W, INFO, H = Severity.ERROR, Severity.WARNING, Severity.INFO, Severity.HINT

@@ -10,8 +10,8 @@ import pytest
 from helpers import check, check_raw, rng, skill_text
 from skill_lsp.engine import document, rules
 from skill_lsp.engine.findings import Finding, Severity
-from skill_lsp.engine.profiles import PROFILES
 from skill_lsp.engine.rules import fields
+from skill_lsp.engine.targets import PROFILES
 
 
 def seen(doc: document.SkillDocument, findings: list[Finding], *wanted: str) -> list[tuple]:

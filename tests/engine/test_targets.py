@@ -9,9 +9,9 @@ import pytest
 from helpers import check, codes, only, skill_text, write_skill
 from skill_lsp.engine.config import DEFAULT_ROOTS, Settings, load_workspace, merge
 from skill_lsp.engine.findings import Severity, base_message
-from skill_lsp.engine.harness import ACTIONS, HARNESSES, get, listing, project_roots
-from skill_lsp.engine.profiles import PROFILES
-from skill_lsp.engine.targets import infer, parse, severity, view
+from skill_lsp.engine.harness import ACTIONS, HARNESSES, get, project_roots
+from skill_lsp.engine.listing import listing
+from skill_lsp.engine.targets import PROFILES, infer, parse, severity, view
 from skill_lsp.engine.workspace import check_file, targets_for
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741

@@ -10,7 +10,8 @@ from helpers import check, codes, only, skill_text, write_skill
 from skill_lsp.engine import targets
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.findings import Severity
-from skill_lsp.engine.harness import HARNESSES, listing
+from skill_lsp.engine.harness import HARNESSES
+from skill_lsp.engine.listing import listing
 from skill_lsp.engine.workspace import check_file
 
 PR_REVIEW = skill_text(

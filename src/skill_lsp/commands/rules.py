@@ -18,8 +18,9 @@ from typing import Any
 
 from ..engine.findings import RULES, Rule
 from ..engine.harness import read_by
-from ..engine.profiles import DEFAULT_PROFILE, FIELDS, PROFILES, Profile
+from ..engine.profiles import DEFAULT_PROFILE, FIELDS, Profile
 from ..engine.rules.by_harness import HARNESSES, SEVERITY_BY_HARNESS
+from ..engine.targets import PROFILES
 from . import peer_rules
 
 REGENERATE = "skill-lsp rules --format markdown > docs/rules.md"

@@ -14,7 +14,7 @@ from html import unescape
 
 from markdown_it import MarkdownIt
 
-from .markdown import _WEB, Body, Heading, Link, _destination
+from .markdown_base import _WEB, Body, Heading, Link, _destination
 
 _MD: MarkdownIt | None = None
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)

@@ -13,7 +13,7 @@ import re
 
 from .document import SkillDocument
 from .mentions import extract as mentions_of
-from .profiles import PROFILES
+from .targets import PROFILES
 
 TYPES = ("parameter", "macro", "function", "namespace", "property")
 MODIFIERS = ("deprecated",)  # on a frontmatter key: not read by the targets

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import pathglobs, selection
-from .findings import RULES, Severity
+from .findings import RULES, Finding, Severity
 from .harness import HARNESSES, project_roots
 from .pathglobs import Anchored
 from .profiles import DEFAULT_PROFILE
@@ -353,3 +353,16 @@ def load_workspace(workspace: str, explicit: str | None = None) -> tuple[Setting
     if path is None:
         return Settings(), []
     return load_file(path)
+
+
+def apply_settings(findings: list[Finding], settings: Settings) -> list[Finding]:
+    """Per-code severity overrides; 'off' drops the finding."""
+    out = []
+    for f in findings:
+        if f.code in settings.severity:
+            sev = settings.severity[f.code]
+            if sev is None:
+                continue
+            f = f.with_severity(sev)
+        out.append(f)
+    return out

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .document import SkillDocument
+from .edits import Edit, Fix, _line_span, _newline
 from .findings import Finding
-from .fixes import Edit, Fix, _line_span, _newline
 
 
 def _delete(doc: SkillDocument, f: Finding) -> list[Fix]:

@@ -11,54 +11,13 @@ import json
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from .depth_fixes import BUILDERS as DEPTH_BUILDERS
 from .document import SkillDocument
+from .edits import Edit, Fix, _line_span, _newline, yaml_string
 from .findings import Finding
 from .rules.name import ASCII_NAME
-from .yamlnodes import Node, resolve_scalar, to_python
-
-
-@dataclass(frozen=True, slots=True)
-class Edit:
-    start: int
-    end: int
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class Fix:
-    title: str
-    edits: tuple[Edit, ...]
-    safe: bool = False  # part of fix-all
-    preferred: bool = False
-    rename: tuple[str, str] | None = None  # (old folder, new folder): rename the skill folder
-
-
-_PLAIN_OK = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _./()+-]*$")
-
-
-def yaml_string(value: str) -> str:
-    """A YAML scalar for ``value``: plain when unambiguous, double-quoted otherwise."""
-    if _PLAIN_OK.match(value) and not value.endswith(" ") and resolve_scalar(Node("scalar", 0, 0, value=value)) == value:
-        return value
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _line_span(doc: SkillDocument, start: int, end: int) -> tuple[int, int]:
-    """Whole lines covering [start, end), including the final line break."""
-    src = doc.src
-    first = src.line_of(start)
-    last = src.line_of(max(start, end - 1)) if end > start else first
-    s = src.line_start(first)
-    e = src.line_starts[last + 1] if last + 1 < src.line_count else len(src.text)
-    return s, e
-
-
-def _newline(doc: SkillDocument) -> str:
-    text = doc.text
-    i = text.find("\n")
-    return "\r\n" if i > 0 and text[i - 1] == "\r" else "\n"
+from .yamlnodes import to_python
 
 
 def _replace_value(doc: SkillDocument, key: str, new: str) -> Edit | None:
@@ -317,9 +276,7 @@ _BUILDERS: dict[str, Callable[[SkillDocument, Finding], list[Fix]]] = {
 def fixes_for(doc: SkillDocument, finding: Finding) -> list[Fix]:
     builder = _BUILDERS.get(finding.code)
     if builder is None:
-        from .depth_fixes import BUILDERS  # noqa: PLC0415 - it imports this module
-
-        builder = BUILDERS.get(finding.code)
+        builder = DEPTH_BUILDERS.get(finding.code)
     if builder is None:
         return []
     try:

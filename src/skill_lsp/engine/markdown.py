@@ -12,41 +12,15 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
 from typing import Any
+
+from .markdown_base import _WEB, Body, Heading, Link, _destination
 
 _pyromark: Any
 try:
     import pyromark as _pyromark
 except ImportError:  # pragma: no cover - exercised where pyromark has no wheel
     _pyromark = None
-
-
-@dataclass(frozen=True, slots=True)
-class Link:
-    kind: str  # "inline" | "image" | "reference" | "definition"
-    # Destination as CommonMark reads it (escapes and entities resolved). Web URLs
-    # and in-page anchors are not recorded: no rule or feature looks at them.
-    target: str
-    start: int  # the whole construct
-    end: int
-    target_start: int  # the raw destination text (inside <> when bracketed)
-    target_end: int
-
-
-@dataclass(frozen=True, slots=True)
-class Heading:
-    level: int
-    text: str
-    start: int
-    end: int
-
-
-@dataclass(slots=True)
-class Body:
-    links: list[Link] = field(default_factory=list)
-    headings: list[Heading] = field(default_factory=list)
-    code_blocks: list[tuple[int, int]] = field(default_factory=list)
 
 
 class _ByteMap:
@@ -78,9 +52,7 @@ class _ByteMap:
 
 _OPTIONS = None
 # A URL scheme of two or more letters (one letter is a Windows drive), or an anchor.
-_WEB = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]+:|#)")
 # The common destination: <bracketed>, or a run without blanks, escapes or nested parentheses.
-_SIMPLE_DEST = re.compile(r"[ \t]*(?:\r\n|\r|\n)?[ \t]*(?:<([^<>\n\\]*)>|([^\s()<\\]*))")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -207,38 +179,6 @@ def _definition_target(src: str, start: int, end: int) -> tuple[int, int] | None
     if colon < 0:
         return None
     return _destination(src, colon + 2, end)
-
-
-def _destination(src: str, i: int, end: int) -> tuple[int, int] | None:
-    m = _SIMPLE_DEST.match(src, i, end)
-    if m is not None:
-        j = m.end()
-        if m.group(1) is not None:
-            return m.span(1)
-        if j >= end or src[j] in " \t\r\n)":
-            return m.span(2)
-    while i < end and src[i] in " \t\r\n":
-        i += 1
-    if i < end and src[i] == "<":
-        j = src.find(">", i + 1, end)
-        return (i + 1, j) if j >= 0 else None
-    j = i
-    depth = 0
-    while j < end:
-        ch = src[j]
-        if ch == "\\" and j + 1 < end:
-            j += 2
-            continue
-        if ch in " \t\r\n":
-            break
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            if depth == 0:
-                break
-            depth -= 1
-        j += 1
-    return i, j
 
 
 # --- links without the event stream -------------------------------------------------------

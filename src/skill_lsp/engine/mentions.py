@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from .document import SkillDocument
-from .rules.body import classify, may_leave_folder, relative_path
+from .links import classify, may_leave_folder, relative_path
 
 NAME = r"[a-z0-9][a-z0-9-]*"
 # Patterns start with their literal so the regex engine can skip to candidates; what may precede

@@ -8,7 +8,7 @@ fields, name charset and booleans (NOTES.md §1), so those are profile settings.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .findings import Finding, Severity, with_note
 from .harness.data import CLAUDE_FIELDS as _CLAUDE_FIELDS
@@ -120,19 +120,6 @@ class Profile:
         if len(self.targets) < 2 and f.code in ("UNKNOWN_FIELD", "CAMELCASE_FIELD"):
             note = ""  # one target: the message already says what it does
         return with_note(f, sev, note)
-
-
-if TYPE_CHECKING:
-    PROFILES: dict[str, Profile]
-
-
-def __getattr__(name: str) -> Any:
-    # PROFILES are views of the harness table, built on first use (targets imports this module).
-    if name == "PROFILES":
-        from .targets import PROFILES  # noqa: PLC0415
-
-        return PROFILES
-    raise AttributeError(name)
 
 
 DEFAULT_PROFILE = "skill-tool"

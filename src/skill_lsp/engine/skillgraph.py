@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from .config import apply_settings
 from .findings import Finding, make
 from .mentions import Mention
 
 if TYPE_CHECKING:
     from .config import Settings
-    from .workspace import SkillResult
+    from .result import SkillResult
 
 # Kinds that name a skill (link mentions name a folder: BROKEN_LINK covers those).
 NAMED = frozenset({"slash", "dollar", "tool"})
@@ -83,8 +84,6 @@ def unknown_findings(r: SkillResult, names: Counter[str] | set[str], settings: S
                      near: Near) -> list[Finding]:
     """UNKNOWN_SKILL findings of one result; ``near`` is shared across the results of one pass
     over an unchanged set of names."""
-    from .workspace import apply_settings  # noqa: PLC0415 - workspace imports this module
-
     out = []
     for m in r.mentions:
         if m.kind not in NAMED or not m.strict or m.name in names:
@@ -221,8 +220,8 @@ def name_problems(name: str, settings: Settings) -> list[str]:
     The one place rename asks; today it is the name rule of the active profile
     (rules/name.py), the rule the targets' model will provide.
     """
-    from .profiles import PROFILES  # noqa: PLC0415
     from .rules.name import MAX_NAME, problems  # noqa: PLC0415
+    from .targets import PROFILES  # noqa: PLC0415
 
     if not name.strip():
         return ["a skill name cannot be empty"]

@@ -20,5 +20,5 @@ class SkillRecord:
     shadowed: tuple[str, ...] = ()  # dirs of lower-precedence skills with the same name
     text: str | None = None  # the whole SKILL.md as analysed (dialects that embed the file, e.g. Codex)
     # The checked skill this record was made from (a workspace.SkillResult): harness dialects ask
-    # engine.harness.listing() about it. None for records built in memory.
+    # engine.listing() about it. None for records built in memory.
     checked: object = field(default=None, compare=False, repr=False)

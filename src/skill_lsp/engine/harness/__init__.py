@@ -1,15 +1,16 @@
 """Harnesses as data: what each release reads, lists, cuts and refuses.
 
-``HARNESSES`` (from :mod:`.data`) is the one table; :mod:`..targets` turns a set
-of them into the lint's view, and :func:`listing` answers "does harness H list
-this skill, and if not, why" for catalogs and previews.
+The bottom layer of the engine: ``HARNESSES`` (from :mod:`.data`) is the one table of
+per-harness facts; :mod:`..targets` turns a set of them into the lint's view, and
+:mod:`..listing` answers "does harness H list this skill, and if not, why" for catalogs
+and previews. Nothing here imports anything above it.
 """
 
 from __future__ import annotations
 
 from .data import CLAUDE_FIELDS, DEFERRED_FIELDS, HARNESSES, SPEC_FIELDS
-from .listing import Listing, listing, not_read, reads_root, record_listing, roots_reading
 from .model import ACTIONS, BLOCKING_ACTIONS, Effect, Fact, Harness, Root
+from .roots import not_read, reads_root, roots_reading
 
 __all__ = [
     "ACTIONS",
@@ -21,14 +22,11 @@ __all__ = [
     "Effect",
     "Fact",
     "Harness",
-    "Listing",
     "Root",
     "get",
     "read_by",
     "project_roots",
-    "listing",
     "not_read",
-    "record_listing",
     "reads_root",
     "roots_reading",
 ]

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 
+from ..lenient import simple_frontmatter, text_value
 from .base import Dialect
-from .lenient import simple_frontmatter, text_value
 
 __all__ = ["AgentSkillsDialect", "to_prompt"]
 

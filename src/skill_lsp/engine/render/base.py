@@ -14,7 +14,7 @@ from skill_lsp.engine.activation.results import (
     OkResult,
     Result,
 )
-from skill_lsp.engine.harness import Listing, record_listing
+from skill_lsp.engine.listing import Listing, record_listing
 from skill_lsp.engine.tokens import estimate_tokens
 
 __all__ = [
@@ -75,7 +75,7 @@ class Dialect:
     harness: ClassVar[str] = ""
 
     def listing(self, record: SkillRecord) -> Listing:
-        """Whether the harness lists ``record`` and, if not, why (engine.harness.listing)."""
+        """Whether the harness lists ``record`` and, if not, why (engine.listing)."""
         if self.harness:
             return record_listing(record, self.harness)
         if self.includes(record):

@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from skill_lsp.engine.activation.jsstr import js_string, js_trim, utf16_len, utf16_slice
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
-from skill_lsp.engine.harness import record_listing
+from skill_lsp.engine.listing import record_listing
 
+from ..lenient import fields, text_value
 from .base import BudgetWarning, Dialect, unsubstituted_body
-from .lenient import fields, text_value
 
 __all__ = ["ClaudeCodeDialect", "MAX_LISTING_DESCRIPTION_CHARS", "substitute", "split_arguments"]
 
@@ -101,7 +101,7 @@ def listing_text(record: SkillRecord) -> str:
 
 
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
-    """Who Claude Code lists (engine.harness.listing), in its order: roots in the order
+    """Who Claude Code lists (engine.listing), in its order: roots in the order
     given, folder names case-insensitively within a root; the first folder name wins."""
     seen: set[str] = set()
     out = []

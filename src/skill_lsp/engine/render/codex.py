@@ -25,11 +25,11 @@ from dataclasses import dataclass
 
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
-from skill_lsp.engine.harness import record_listing
 from skill_lsp.engine.harness.data import CODEX_BUILTINS
+from skill_lsp.engine.listing import record_listing
 
+from ..lenient import fields, text_value
 from .base import BudgetWarning, Dialect
-from .lenient import fields, text_value
 
 __all__ = ["CodexDialect", "CodexCatalog", "DEFAULT_SKILL_METADATA_CHAR_BUDGET", "budget_catalog"]
 
@@ -67,7 +67,7 @@ def codex_description(record: SkillRecord) -> str:
 
 
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
-    """Who Codex lists (engine.harness.listing: a non-empty description), even two with
+    """Who Codex lists (engine.listing: a non-empty description), even two with
     one name; ordered by scope (``root_index``) then name (code points)."""
     ok = [r for r in records if record_listing(r, "codex").listed]
     return sorted(ok, key=lambda r: (r.root_index, codex_name(r), r.path))

@@ -19,8 +19,8 @@ from pathlib import Path
 from skill_lsp.engine.activation.jsstr import js_trim
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
-from skill_lsp.engine.harness import record_listing
 from skill_lsp.engine.harness.data import COPILOT_BUILTINS
+from skill_lsp.engine.listing import record_listing
 
 from .base import Dialect, unsubstituted_body
 
@@ -59,7 +59,7 @@ def _description(record: SkillRecord) -> str | None:
 
 
 def loads(record: SkillRecord) -> bool:
-    """Whether the release loads the skill (engine.harness.listing: parsed frontmatter,
+    """Whether the release loads the skill (engine.listing: parsed frontmatter,
     string name and description, a description of at most 1,024 characters, model
     invocation not disabled)."""
     return record_listing(record, "copilot").listed

@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from skill_lsp.engine.activation.jsstr import js_trim
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
-from skill_lsp.engine.harness import record_listing
+from skill_lsp.engine.listing import record_listing
 
+from ..lenient import fields, simple_frontmatter, text_value
 from .base import Dialect, unsubstituted_body
-from .lenient import fields, simple_frontmatter, text_value
 
 __all__ = ["GeminiDialect", "folder_structure", "listed"]
 
@@ -45,7 +45,7 @@ def _description(record: SkillRecord) -> str | None:
 
 
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
-    """Who Gemini CLI lists (engine.harness.listing: a frontmatter name and a description,
+    """Who Gemini CLI lists (engine.listing: a frontmatter name and a description,
     empty allowed).  Roots are read in order (user, then workspace); within a root the loader's
     glob yields names in reverse code-point order in most runs (it globs asynchronously, so not
     in all: render/proof.py says so); a later root's skill replaces an earlier one of the same

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from skill_lsp.engine.activation.jsstr import js_trim
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
-from skill_lsp.engine.harness import record_listing
+from skill_lsp.engine.listing import record_listing
 
+from ..lenient import fields
 from .base import Dialect, unsubstituted_body
-from .lenient import fields
 
 __all__ = ["OpenCodeDialect", "listed", "sample_files"]
 
@@ -47,7 +47,7 @@ def _locale_key(name: str) -> tuple[str, str]:
 
 
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
-    """Who OpenCode lists (engine.harness.listing: a string name and a string description,
+    """Who OpenCode lists (engine.listing: a string name and a string description,
     empty allowed); roots are read in ``root_index`` order, folders by name, and a later
     skill with the same name replaces an earlier one; listed by name."""
     by_name: dict[str, SkillRecord] = {}

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Iterator
-from urllib.parse import unquote
 
 from ..document import SkillDocument
 from ..findings import Finding, make
+from ..links import absolute_to_relative, classify, relative_path
 from ..tokens import estimate_tokens
-from . import Context
+from .context import Context
 
 MAX_BODY_LINES = 500
 MAX_INSTRUCTION_TOKENS = 5000
@@ -19,8 +18,6 @@ MAX_INSTRUCTION_TOKENS = 5000
 # character class plus lookahead keeps the scan linear and fast on prose.
 _BLANKS = " \t\f\v"
 _LAST_BLANK = re.compile(r"[ \t\f\v](?=[\r\n]|\Z)")
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-_WINDOWS_ABS = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")
 
 
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
@@ -62,60 +59,6 @@ def _in_code_block(doc: SkillDocument, offset: int) -> bool:
     return any(start <= offset < end for start, end in doc.body.code_blocks)
 
 
-# `/plugin:skill`: how Claude Code names a plugin's skill as a slash command; a link to
-# it points at a skill, not a file (UiPath's skills cross-link this way).
-_SLASH_COMMAND = re.compile(r"^/[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$")
-
-
-def classify(target: str) -> str:
-    """'url' | 'absolute' | 'anchor' | 'relative' | 'command' for a link destination."""
-    if not target or target.startswith("#"):
-        return "anchor"
-    if _SLASH_COMMAND.match(target):
-        return "command"
-    if _WINDOWS_ABS.match(target):
-        return "absolute"
-    if target.startswith("file:"):
-        return "absolute"
-    if _SCHEME.match(target):
-        return "url"
-    if target.startswith(("/", "~/", "~\\")) or target == "~":
-        return "absolute"
-    return "relative"
-
-
-# Placeholders harnesses replace with the skill folder before the model reads the body:
-# Claude Code `${CLAUDE_SKILL_DIR}` (render/claude_code.py), OpenClaw `{baseDir}`.
-_SKILL_DIR_PLACEHOLDER = re.compile(r"^(?:\$\{CLAUDE_SKILL_DIR\}|\{baseDir\})/+")
-
-
-def relative_path(target: str) -> str:
-    """Percent-decoded path part of a relative link, '/'-separated and normalised.
-
-    A leading skill-folder placeholder is dropped: the rest is relative to the skill.
-    """
-    if not (target.startswith((".", "$", "{")) or target.endswith("/") or "/." in target or "//" in target
-            or "#" in target or "?" in target or "%" in target or "\\" in target):
-        return target  # already what the steps below would make of it (most targets)
-    path = target.split("#", 1)[0].split("?", 1)[0]
-    path = unquote(path).replace("\\", "/")
-    path = _SKILL_DIR_PLACEHOLDER.sub("", path)
-    return posixpath.normpath(path) if path else ""
-
-
-def absolute_to_relative(target: str, skill_dir: str) -> str | None:
-    """The relative form of an absolute link that points inside the skill folder."""
-    path = target
-    if path.startswith("file://"):
-        path = unquote(path[len("file://"):])
-    path = path.replace("\\", "/")
-    base = skill_dir.replace("\\", "/").rstrip("/") + "/"
-    if path.startswith(base):
-        rel = path[len(base):]
-        return rel or None
-    return None
-
-
 # Raw candidate targets: inline destinations, and reference definitions at a line start.
 # Two scans: the inline one starts with a literal the regex engine skips to; in one
 # alternation with the line-anchored branch it was tried at every character (4x slower).
@@ -129,41 +72,6 @@ def _candidates(body: str) -> Iterator[str]:
     if "]:" in body:
         for m in _CANDIDATE_DEFINITION.finditer(body):
             yield m.group(1)
-
-
-# Every raw "](" destination and "]:" definition destination, wherever it stands: a
-# superset of the targets the CommonMark parse finds (definitions in list items too).
-_RAW_TARGET = re.compile(r"\](?:\(\s*<?([^\s)>]*)|:[ \t]*(?:\r\n|\r|\n)?[ \t]*<?(\S*))")
-
-
-def may_leave_folder(doc: SkillDocument) -> bool:
-    """Whether a link target in the body could lead out of the skill folder ('../').
-
-    A cheap, conservative gate for the exact parse: raw targets with escapes,
-    entities or percent-encoding count, since the parse may decode them into '../'.
-    """
-    hit = doc.memo.get("may_leave_folder")
-    if hit is None:
-        hit = doc.memo["may_leave_folder"] = _may_leave(doc.body_text)
-    return hit
-
-
-def _may_leave(body: str) -> bool:
-    if "](" not in body and "]:" not in body:
-        return False
-    if ".." not in body and "\\" not in body and "&" not in body and "%" not in body:
-        return False  # no target can hold '..' or decode into it
-    for m in _RAW_TARGET.finditer(body):
-        raw = m.group(1) if m.group(1) is not None else m.group(2)
-        if not raw or (".." not in raw and "\\" not in raw and "&" not in raw and "%" not in raw):
-            continue
-        if "\\" in raw or "&" in raw or "%" in raw:
-            return True
-        if classify(raw) == "relative":
-            path = relative_path(raw)
-            if path == ".." or path.startswith("../"):
-                return True
-    return False
 
 
 def _could_matter(raw: str, ctx: Context) -> bool:

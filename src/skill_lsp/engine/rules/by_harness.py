@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..findings import RULES, Finding, Severity, make
 
 if TYPE_CHECKING:
-    from . import Context
+    from .context import Context
 
 # claude-api: skills uploaded to the Claude API / claude.ai (platform.claude.com, Agent Skills overview).
 HARNESSES = ("skill-tool", "agentskills", "claude-code", "dsh", "codex", "copilot", "claude-api",

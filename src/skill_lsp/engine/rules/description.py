@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 from ..document import SkillDocument
 from ..findings import Finding
-from . import Context
 from .by_harness import active, emit
+from .context import Context
 from .harness_values import string_value
 
 # Codex's and Anthropic's skill-creator validators (quick_validate.py) refuse `<` or `>`;

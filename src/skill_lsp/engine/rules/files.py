@@ -15,9 +15,9 @@ from collections.abc import Iterator
 
 from ..document import SkillDocument
 from ..findings import Finding
-from . import Context
 from .bodyscan import body_of, code_blocks, inside
 from .by_harness import active, emit
+from .context import Context
 
 RESOURCE_DIRS = ("scripts", "references", "assets")
 _DIR_NAMES = ("scripts", "references", "reference", "assets", "templates", "examples")

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ..document import SkillDocument
 from ..findings import Finding, Severity, make
 from ..yamlnodes import resolve_scalar
-from . import Context
+from .context import Context
 
 MAX_NAME = 64
 ASCII_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 from ..document import SkillDocument
 from ..findings import Finding
-from . import Context
 from .bodyscan import body_of, code_blocks
 from .by_harness import active, emit
+from .context import Context
 from .harness_values import tool_tokens
 
 # What Claude Code 2.1.332 runs (capture: claude-code@2.1.332 case dynamic-context): `!` at a line

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from ..document import MAX_ANALYSED_CHARS, MAX_FRONTMATTER_CHARS, SkillDocument, complex_key
 from ..findings import Finding, make
-from . import Context
+from .context import Context
 
 _TOP_KEY = re.compile(r"^([^\s#:][^:]*?):(?:[ \t]+(.*?))?[ \t]*$")
 _COLON_PROBLEMS = ("mapping values are not allowed",)

@@ -8,8 +8,8 @@ from lsprotocol import types as t
 
 from ...engine import cursor as cur
 from ...engine.config import DIALECT_NAMES
+from ...engine.links import classify, relative_path
 from ...engine.profiles import FIELDS
-from ...engine.rules.body import classify, relative_path
 from ...engine.rules.security import dynamic_hover
 from ...engine.workspace import profile_for
 from ...engine.yamlnodes import resolve_scalar

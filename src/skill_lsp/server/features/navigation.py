@@ -6,7 +6,7 @@ import os
 
 from lsprotocol import types as t
 
-from ...engine.rules.body import classify, relative_path
+from ...engine.links import classify, relative_path
 from .. import convert
 from ..server import SkillLanguageServer, guarded
 from ..services import graph

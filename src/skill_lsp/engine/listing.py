@@ -1,8 +1,10 @@
 """Does harness H list this skill, and if it skips it, why.
 
 Answered from the harness's facts alone: the root it lives in, the findings
-the harness treats as blocking (checked as if H were the only target), and the
-fields that hide a skill from the model's catalog.
+the harness treats as blocking (the rules run as if H were the only target), and
+the fields that hide a skill from the model's catalog. Below the renderers (they
+take these answers) and above the rules (it runs them); it never calls the
+workspace checker.
 """
 
 from __future__ import annotations
@@ -13,12 +15,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from .data import HARNESSES
-from .model import Harness
+from . import document, rules
+from .findings import base_message
+from .harness import HARNESSES, Harness, not_read, reads_root
+from .lenient import simple_frontmatter
+from .result import SkillResult
+from .targets import view
+from .yamlnodes import resolve_scalar
 
 if TYPE_CHECKING:
-    from ..activation.records import SkillRecord
-    from ..workspace import SkillResult
+    from .activation.records import SkillRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,48 +33,6 @@ class Listing:
     listed: bool
     reason: str | None = None  # why it is skipped (None when listed)
     name: str | None = None  # the name the harness lists it under
-
-
-def _tail(root_path: str) -> str:
-    return "/" + root_path.removeprefix("~/").lstrip("/")
-
-
-@lru_cache(maxsize=1)
-def _root_table() -> tuple[tuple[str, str, int], ...]:
-    """(root tail, harness, depth) for every root of every harness."""
-    return tuple((_tail(r.path), h.name, max(1, h.depth)) for h in HARNESSES.values() for r in h.roots)
-
-
-@lru_cache(maxsize=4096)
-def _readers(parent: str) -> frozenset[str] | None:
-    """Harnesses reading a skill whose folder sits in ``parent``; None when no known root matches.
-
-    Cached per parent folder: the skills of one root share it.
-    """
-    ancestors = []
-    p = parent
-    while p and p != "/":
-        ancestors.append(p)
-        p = p.rsplit("/", 1)[0]
-    found: set[str] = set()
-    for tail, name, depth in _root_table():
-        if any(a.endswith(tail) for a in ancestors[:depth]):
-            found.add(name)
-    return frozenset(found) if found else None
-
-
-def reads_root(harness: Harness, skill_dir: str) -> bool | None:
-    """Whether ``harness`` reads the root ``skill_dir`` lives in; None when no known harness root matches."""
-    readers = _readers(os.path.dirname(os.path.normpath(skill_dir)).replace(os.sep, "/"))
-    return None if readers is None else harness.name in readers
-
-
-def roots_reading(skill_dir: str, *, documented: bool = False) -> tuple[str, ...]:
-    """Names of the harnesses that read the root holding ``skill_dir`` (unverified ones on request)."""
-    readers = _readers(os.path.dirname(os.path.normpath(skill_dir)).replace(os.sep, "/"))
-    if readers is None:
-        return ()
-    return tuple(h.name for h in HARNESSES.values() if h.name in readers and (documented or h.checked_by_default))
 
 
 def _qualifier(data: object) -> str | None:
@@ -80,8 +44,6 @@ def _qualifier(data: object) -> str | None:
 
 
 def _lenient_values(text: str) -> dict[str, str]:
-    from ..render.lenient import simple_frontmatter  # noqa: PLC0415 - render imports this package
-
     return simple_frontmatter(text) or {}
 
 
@@ -91,11 +53,6 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) 
     ``roots=False`` leaves out the question of the root (the caller already chose the roots
     the harness reads, e.g. a dialect given the records of those roots).
     """
-    from .. import rules  # noqa: PLC0415 - rules import the targets, which import this package
-    from ..findings import base_message  # noqa: PLC0415
-    from ..targets import view  # noqa: PLC0415
-    from ..yamlnodes import resolve_scalar  # noqa: PLC0415
-
     h = HARNESSES[harness] if isinstance(harness, str) else harness
     skill_dir = os.path.dirname(result.path)
     if roots and not h.any_root and reads_root(h, skill_dir) is False:
@@ -143,25 +100,14 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) 
     return Listing(h.name, True, None, name)
 
 
-def not_read(harness: Harness, skill_dir: str) -> str:
-    """"Claude Code 2.1.332 does not read .agents/skills (skills there are never loaded)"."""
-    parent = os.path.dirname(os.path.normpath(skill_dir)).replace(os.sep, "/")
-    root = next((tail.lstrip("/") for tail, _, _ in _root_table() if parent.endswith(tail)),
-                "/".join(parent.rsplit("/", 2)[-2:]))
-    who = f"{harness.title} {harness.version}" if harness.version and harness.proof == "captured" else harness.title
-    return f"{who} does not read {root} (skills there are never loaded)"
-
-
 _SEEN: dict[tuple[str, str, str], Listing] = {}
 
 
 @lru_cache(maxsize=1024)
 def _memo(harness: str, path: str, text: str) -> Listing:
-    from ..config import Settings  # noqa: PLC0415
-    from ..workspace import SkillResult, check_text  # noqa: PLC0415
-
-    doc, findings = check_text(text, path, Settings(), on_disk=False)
-    return listing(SkillResult(path, doc, findings), harness, roots=False)
+    # A record built in memory: its text parsed as a SKILL.md that is not on disk. listing()
+    # runs the rules for the harness itself; the result's own findings only name read failures.
+    return listing(SkillResult(path, document.parse(text, path), []), harness, roots=False)
 
 
 def _text_of(record: SkillRecord) -> str:

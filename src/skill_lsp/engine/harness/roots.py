@@ -1,0 +1,60 @@
+"""Which harness reads the root a skill folder lives in, from the root facts of the records alone."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+
+from .data import HARNESSES
+from .model import Harness
+
+
+def _tail(root_path: str) -> str:
+    return "/" + root_path.removeprefix("~/").lstrip("/")
+
+
+@lru_cache(maxsize=1)
+def _root_table() -> tuple[tuple[str, str, int], ...]:
+    """(root tail, harness, depth) for every root of every harness."""
+    return tuple((_tail(r.path), h.name, max(1, h.depth)) for h in HARNESSES.values() for r in h.roots)
+
+
+@lru_cache(maxsize=4096)
+def _readers(parent: str) -> frozenset[str] | None:
+    """Harnesses reading a skill whose folder sits in ``parent``; None when no known root matches.
+
+    Cached per parent folder: the skills of one root share it.
+    """
+    ancestors = []
+    p = parent
+    while p and p != "/":
+        ancestors.append(p)
+        p = p.rsplit("/", 1)[0]
+    found: set[str] = set()
+    for tail, name, depth in _root_table():
+        if any(a.endswith(tail) for a in ancestors[:depth]):
+            found.add(name)
+    return frozenset(found) if found else None
+
+
+def reads_root(harness: Harness, skill_dir: str) -> bool | None:
+    """Whether ``harness`` reads the root ``skill_dir`` lives in; None when no known harness root matches."""
+    readers = _readers(os.path.dirname(os.path.normpath(skill_dir)).replace(os.sep, "/"))
+    return None if readers is None else harness.name in readers
+
+
+def roots_reading(skill_dir: str, *, documented: bool = False) -> tuple[str, ...]:
+    """Names of the harnesses that read the root holding ``skill_dir`` (unverified ones on request)."""
+    readers = _readers(os.path.dirname(os.path.normpath(skill_dir)).replace(os.sep, "/"))
+    if readers is None:
+        return ()
+    return tuple(h.name for h in HARNESSES.values() if h.name in readers and (documented or h.checked_by_default))
+
+
+def not_read(harness: Harness, skill_dir: str) -> str:
+    """"Claude Code 2.1.332 does not read .agents/skills (skills there are never loaded)"."""
+    parent = os.path.dirname(os.path.normpath(skill_dir)).replace(os.sep, "/")
+    root = next((tail.lstrip("/") for tail, _, _ in _root_table() if parent.endswith(tail)),
+                "/".join(parent.rsplit("/", 2)[-2:]))
+    who = f"{harness.title} {harness.version}" if harness.version and harness.proof == "captured" else harness.title
+    return f"{who} does not read {root} (skills there are never loaded)"

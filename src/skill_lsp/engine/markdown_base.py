@@ -1,0 +1,70 @@
+"""What both Markdown parsers produce (links, headings, a body) and the link destination
+scanner they share; below ``markdown`` (the pulldown-cmark path) and ``_markdown_mdit`` (its
+markdown-it-py fallback)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_WEB = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]+:|#)")
+_SIMPLE_DEST = re.compile(r"[ \t]*(?:\r\n|\r|\n)?[ \t]*(?:<([^<>\n\\]*)>|([^\s()<\\]*))")
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    kind: str  # "inline" | "image" | "reference" | "definition"
+    # Destination as CommonMark reads it (escapes and entities resolved). Web URLs
+    # and in-page anchors are not recorded: no rule or feature looks at them.
+    target: str
+    start: int  # the whole construct
+    end: int
+    target_start: int  # the raw destination text (inside <> when bracketed)
+    target_end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    level: int
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(slots=True)
+class Body:
+    links: list[Link] = field(default_factory=list)
+    headings: list[Heading] = field(default_factory=list)
+    code_blocks: list[tuple[int, int]] = field(default_factory=list)
+
+
+def _destination(src: str, i: int, end: int) -> tuple[int, int] | None:
+    m = _SIMPLE_DEST.match(src, i, end)
+    if m is not None:
+        j = m.end()
+        if m.group(1) is not None:
+            return m.span(1)
+        if j >= end or src[j] in " \t\r\n)":
+            return m.span(2)
+    while i < end and src[i] in " \t\r\n":
+        i += 1
+    if i < end and src[i] == "<":
+        j = src.find(">", i + 1, end)
+        return (i + 1, j) if j >= 0 else None
+    j = i
+    depth = 0
+    while j < end:
+        ch = src[j]
+        if ch == "\\" and j + 1 < end:
+            j += 2
+            continue
+        if ch in " \t\r\n":
+            break
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                break
+            depth -= 1
+        j += 1
+    return i, j
