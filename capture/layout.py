@@ -9,12 +9,16 @@ render the same workspace with skill-lsp.
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from skill_lsp.capture.normalise import HOME_TOKEN, WORKSPACE_TOKEN, normalise
+
+__all__ = ["CASES", "GOLDEN", "HOME_TOKEN", "PROJECT_ROOT", "WORKSPACE_TOKEN", "Case", "cases", "materialise",
+           "normalise"]
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -34,11 +38,6 @@ PROJECT_ROOT = {
     "copilot": ".github/skills",
 }
 
-WORKSPACE_TOKEN = "<workspace>"
-HOME_TOKEN = "<home>"
-_UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
-_SESSION = re.compile(r"\bses_[0-9A-Za-z]{20,}\b")
-_DATE = re.compile(r"\b20\d\d-[01]\d-[0-3]\d\b")
 
 
 @dataclass(frozen=True)
@@ -81,13 +80,3 @@ def materialise(case: Case, harness: str, base: Path) -> tuple[Path, Path]:
     # Codex reads repo-scope skills only inside a git repository; the others do not care.
     subprocess.run(["git", "init", "-q", str(workspace)], check=True)
     return workspace, home
-
-
-def normalise(text: str, workspace: Path, home: Path) -> str:
-    """Replace only the workspace path, the home folder, session ids and dates."""
-    for path, token in ((workspace, WORKSPACE_TOKEN), (home, HOME_TOKEN)):
-        for form in {str(path.resolve()), str(path)}:
-            text = text.replace(form, token)
-    text = _UUID.sub("<session-id>", text)
-    text = _SESSION.sub("<session-id>", text)
-    return _DATE.sub("<date>", text)

@@ -2,10 +2,11 @@
 
 Speaks Anthropic Messages (with count_tokens), OpenAI Responses and OpenAI
 Chat Completions, streamed (SSE) or not.  Every request body is decoded
-(gzip / zstd / chunked) and recorded before it is answered.  The first turn
-that offers the skill tool is answered with one call to it; any later turn
-(or one without the tool) gets plain text, so the harness stops.  The server
-shuts itself down after ``max_requests`` requests or ``lifetime`` seconds.
+(gzip / zstd / chunked) and recorded before it is answered.  Each turn that
+offers the skill tool is answered with the next call of a bounded queue (one
+call, or many to activate many skills in one run); once the queue is empty every
+turn gets plain text, so the harness stops.  The server shuts itself down after
+``max_requests`` requests or ``lifetime`` seconds.
 """
 
 from __future__ import annotations
@@ -21,9 +22,16 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["Endpoint", "Recorded", "ToolCall"]
+__all__ = ["MAX_CALLS", "Endpoint", "Recorded", "ToolCall", "call_id"]
 
 REPLY_TEXT = "Done."
+#: Tool calls one endpoint answers at most (a run's queue is cut to this).
+MAX_CALLS = 400
+
+
+def call_id(n: int, wire: str = "anthropic") -> str:
+    """The id of the ``n``-th call (1-based) as the endpoint sends it: ``toolu_mock_1``, ``call_mock_1``."""
+    return f"toolu_mock_{n}" if wire == "anthropic" else f"call_mock_{n}"
 
 
 @dataclass(frozen=True)
@@ -43,10 +51,10 @@ class Recorded:
 
 @dataclass
 class _State:
-    call: ToolCall | None
+    calls: list[ToolCall]  # still to make, in order
     max_requests: int
     requests: list[Recorded] = field(default_factory=list)
-    called: bool = False
+    made: int = 0  # calls answered so far
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -95,11 +103,11 @@ def _sse(events: list[tuple[str | None, dict]]) -> bytes:
     return "".join(out).encode()
 
 
-def _anthropic(body: dict, call: ToolCall | None) -> tuple[dict, list[tuple[str | None, dict]]]:
+def _anthropic(body: dict, call: ToolCall | None, n: int) -> tuple[dict, list[tuple[str | None, dict]]]:
     model = body.get("model", "mock")
     usage = {"input_tokens": 10, "output_tokens": 5}
     if call is not None:
-        block: dict = {"type": "tool_use", "id": "toolu_mock_1", "name": call.tool, "input": call.arguments}
+        block: dict = {"type": "tool_use", "id": call_id(n), "name": call.tool, "input": call.arguments}
         stop = "tool_use"
     else:
         block = {"type": "text", "text": REPLY_TEXT}
@@ -122,10 +130,10 @@ def _anthropic(body: dict, call: ToolCall | None) -> tuple[dict, list[tuple[str 
     return message, events
 
 
-def _responses(body: dict, call: ToolCall | None) -> tuple[dict, list[tuple[str | None, dict]]]:
+def _responses(body: dict, call: ToolCall | None, n: int) -> tuple[dict, list[tuple[str | None, dict]]]:
     model = body.get("model", "mock")
     if call is not None:
-        item: dict = {"type": "function_call", "id": "fc_mock_1", "call_id": "call_mock_1",
+        item: dict = {"type": "function_call", "id": f"fc_mock_{n}", "call_id": call_id(n, "openai"),
                       "name": call.tool, "arguments": json.dumps(call.arguments), "status": "completed"}
     else:
         item = {"type": "message", "id": "msg_mock_1", "role": "assistant", "status": "completed",
@@ -144,10 +152,10 @@ def _responses(body: dict, call: ToolCall | None) -> tuple[dict, list[tuple[str 
     return response, events
 
 
-def _chat(body: dict, call: ToolCall | None) -> tuple[dict, list[tuple[str | None, dict]]]:
+def _chat(body: dict, call: ToolCall | None, n: int) -> tuple[dict, list[tuple[str | None, dict]]]:
     model = body.get("model", "mock")
     if call is not None:
-        tc = {"index": 0, "id": "call_mock_1", "type": "function",
+        tc = {"index": 0, "id": call_id(n, "openai"), "type": "function",
               "function": {"name": call.tool, "arguments": json.dumps(call.arguments)}}
         message: dict = {"role": "assistant", "content": None, "tool_calls": [tc]}
         finish = "tool_calls"
@@ -220,13 +228,13 @@ class _Handler(BaseHTTPRequestHandler):
         if path.endswith("/count_tokens"):
             self._json({"input_tokens": 10})
             return
-        call = self.server.choose(body)
+        call, n = self.server.choose(body)
         if path.endswith("/messages"):
-            full, events = _anthropic(body, call)
+            full, events = _anthropic(body, call, n)
         elif path.endswith("/responses"):
-            full, events = _responses(body, call)
+            full, events = _responses(body, call, n)
         elif path.endswith("/chat/completions"):
-            full, events = _chat(body, call)
+            full, events = _chat(body, call, n)
         else:
             self._json({"error": {"message": f"mock: no route {path}"}}, 404)
             return
@@ -254,21 +262,28 @@ class _Server(ThreadingHTTPServer):
         if over:
             threading.Thread(target=self.shutdown, daemon=True).start()
 
-    def choose(self, body: dict) -> ToolCall | None:
-        call = self.state.call
+    def choose(self, body: dict) -> tuple[ToolCall | None, int]:
+        """The next queued call when ``body`` offers its tool, and its number (1-based)."""
         with self.state.lock:
-            if call is None or self.state.called or _has_tool_result(body) or not _offers(body, call.tool):
-                return None
-            self.state.called = True
-            return call
+            if not self.state.calls or not _offers(body, self.state.calls[0].tool):
+                return None, 0
+            # A turn that answers a call we never made is not ours (another conversation).
+            if _has_tool_result(body) and self.state.made == 0:
+                return None, 0
+            self.state.made += 1
+            return self.state.calls.pop(0), self.state.made
 
 
 class Endpoint:
-    """``with Endpoint(call) as ep: ... ep.url ... ep.requests``; stops by itself."""
+    """``with Endpoint(calls) as ep: ... ep.url ... ep.requests``; stops by itself.
 
-    def __init__(self, call: ToolCall | None, *, max_requests: int = 200, lifetime: float = 300.0,
-                 on_request: Callable[[Recorded], None] | None = None) -> None:
-        self.state = _State(call, max_requests)
+    ``calls``: one call, a list answered one per turn, or None (never call a tool).
+    """
+
+    def __init__(self, calls: ToolCall | list[ToolCall] | None, *, max_requests: int = 200,
+                 lifetime: float = 300.0, on_request: Callable[[Recorded], None] | None = None) -> None:
+        queue = [] if calls is None else [calls] if isinstance(calls, ToolCall) else list(calls)
+        self.state = _State(queue[:MAX_CALLS], max_requests)
         self.server = _Server(self.state, on_request)
         self.lifetime = lifetime
         self._thread = threading.Thread(target=self._serve, daemon=True)
@@ -286,6 +301,11 @@ class Endpoint:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    @property
+    def calls_made(self) -> int:
+        with self.state.lock:
+            return self.state.made
 
     @property
     def requests(self) -> list[Recorded]:
