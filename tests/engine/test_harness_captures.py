@@ -25,6 +25,7 @@ sys.path.insert(0, str(REPO))
 
 from capture import layout  # noqa: E402
 
+from skill_lsp.capture import expect  # noqa: E402
 from skill_lsp.engine import discovery  # noqa: E402
 from skill_lsp.engine.activation import SessionConfig, SkillSession  # noqa: E402
 from skill_lsp.engine.activation.records import SkillRecord  # noqa: E402
@@ -37,37 +38,8 @@ from skill_lsp.engine.rules.security import dynamic_spans  # noqa: E402
 from skill_lsp.engine.workspace import check_file  # noqa: E402
 
 
-# The roots each captured release reads, in the order it reads them (observed in the
-# captures). The per-harness model (skill_lsp.engine.harness) will own these lists.
-def listing_roots(harness: str, ws: Path, home: Path) -> list[list[str]]:
-    """Root groups in listing precedence; skills of one group share a root_index
-    (Codex: one group per scope, repo then user)."""
-    groups = {
-        # user before project: the user copy of a name wins and is listed first
-        "claude-code": [[home / ".claude/skills"], [ws / ".claude/skills"]],
-        "codex": [[ws / ".codex/skills", ws / ".agents/skills"], [home / ".codex/skills", home / ".agents/skills"]],
-        # no capture pins which copy of one name wins (the scan is parallel); the preview
-        # keeps the last root's
-        "opencode": [[home / ".claude/skills"], [home / ".agents/skills"], [ws / ".claude/skills"],
-                     [ws / ".agents/skills"], [ws / ".opencode/skills"], [home / ".config/opencode/skills"]],
-        # discovery order; a later root overrides an earlier one
-        "gemini": [[home / ".gemini/skills"], [home / ".agents/skills"], [ws / ".gemini/skills"],
-                   [ws / ".agents/skills"]],
-        # project roots, then user roots; the first copy of a name wins
-        "copilot": [[ws / ".agents/skills"], [ws / ".claude/skills"], [ws / ".github/skills"],
-                    [home / ".copilot/skills"], [home / ".agents/skills"]],
-    }[harness]
-    return [[str(r) for r in group] for group in groups]
-
-
-def catalog_roots(harness: str, ws: Path, home: Path) -> list[str] | None:
-    """Codex's roots in the order of its ``### Skill roots`` table (the renderer keeps
-    those holding a listed skill; the system root holds the built-ins)."""
-    if harness != "codex":
-        return None
-    table = [ws / ".codex/skills", home / ".codex/skills", home / ".agents/skills",
-             home / ".codex/skills/.system", ws / ".agents/skills"]
-    return [str(r) for r in table]
+listing_roots = expect.listing_roots
+catalog_roots = expect.catalog_roots
 
 
 def activation_name(harness: str, records: list[SkillRecord], name: str) -> SkillRecord | None:
@@ -112,17 +84,9 @@ def _files_unordered(text: str) -> str:
 
 
 def _hidden_builtins(folder: Path, roots: list[str], home: Path) -> list[tuple[str, str, str]]:
-    """Codex's system skills, stripped from the capture but sharing its budget: stand-in
-    descriptions with the recorded length and multi-byte characters in their places."""
+    """Codex's system skills, stripped from the capture but sharing its budget."""
     data = json.loads((folder.parent / "builtins.json").read_text(encoding="utf-8"))
-    system = str(home / ".codex/skills/.system")
-    out = []
-    for b in data["skills"]:
-        chars = ["x"] * b["description_chars"]
-        for index, width in b.get("description_multibyte", []):
-            chars[index] = {2: "\u00e9", 3: "\u2014", 4: "\U0001f600"}[width]
-        out.append((b["name"], "".join(chars), system))
-    return out
+    return expect._hidden_codex(data["skills"], home)
 
 
 def _base_like_the_rig(parent: Path, chars: int | None) -> Path:

@@ -150,6 +150,14 @@ def claude_name(entry: str) -> str:
     return m.group("name") if m else entry
 
 
+def _claude_dir(text: str) -> str | None:
+    """The folder name in an activation's `Base directory for this skill: <dir>` line."""
+    head = "Base directory for this skill: "
+    if not text.startswith(head):
+        return None
+    return text[len(head):].split("\n", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+
+
 def claude_code(argv: list[str], workspace: Path, home: Path, activations: list[tuple[str, str]],
                 builtin_names: set[str] | None, timeout: float = RUN_TIMEOUT) -> Run:
     calls = []
@@ -160,7 +168,9 @@ def claude_code(argv: list[str], workspace: Path, home: Path, activations: list[
         calls.append(ToolCall("Skill", call_args))
     prompt = f"Use the {activations[0][0]} skill." if len(activations) == 1 else "Use the skills."
     max_requests, lifetime = _window(timeout, len(calls))
-    with Endpoint(calls, max_requests=max_requests, lifetime=lifetime) as ep:
+    # All calls in one turn: Claude Code runs them as parallel tool uses. Asked one per turn it
+    # sends overlapping requests and merges their turns, so calls get lost.
+    with Endpoint(calls, max_requests=max_requests, lifetime=lifetime, parallel=True) as ep:
         env = _env(home, ANTHROPIC_BASE_URL=ep.url, ANTHROPIC_API_KEY="sk-ant-capture",
                    DISABLE_AUTOUPDATER="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
         # Skills that declare allowed-tools ask for permission; -p cannot answer, so allow the tool.
@@ -186,10 +196,19 @@ def claude_code(argv: list[str], workspace: Path, home: Path, activations: list[
             out.append(Activation(skill, arguments, None, None))
             continue
         i, j, c = hit
-        content = messages[i]["content"]
-        after = [x.get("text") for x in content[j + 1:] if isinstance(x, dict) and x.get("type") == "text"]
-        # The body follows the tool result as a text block of its own (none when the skill failed).
-        out.append(Activation(skill, arguments, after[0] if after else "", "\n".join(_texts(c.get("content")))))
+        result = "\n".join(_texts(c.get("content")))
+        # The bodies follow the tool results as text blocks of their own (none for a skill that
+        # failed), each opening with its folder: `Base directory for this skill: <dir>`.
+        folder = result.removeprefix("Launching skill: ") if result.startswith("Launching skill: ") else None
+        texts = [x.get("text") for x in messages[i]["content"][j + 1:]
+                 if isinstance(x, dict) and x.get("type") == "text" and isinstance(x.get("text"), str)]
+        mine = [t for t in texts if folder is not None and _claude_dir(t) == folder]
+        text = mine[0] if mine else ""
+        # Joining the parallel results into one message, the release appends "\n" to every text
+        # block but the last (probed: five body endings, each the single-activation text + "\n").
+        if mine and texts and mine[0] is not texts[-1] and text.endswith("\n"):
+            text = text[:-1]
+        out.append(Activation(skill, arguments, text, result))
     entries = claude_entries(block)
     if builtin_names is None:  # the baseline run: every entry is built in
         builtin_names = {claude_name(e) for e in entries}

@@ -53,6 +53,7 @@ class Recorded:
 class _State:
     calls: list[ToolCall]  # still to make, in order
     max_requests: int
+    parallel: bool = False  # all calls in one turn (Anthropic wire only)
     requests: list[Recorded] = field(default_factory=list)
     made: int = 0  # calls answered so far
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -103,26 +104,34 @@ def _sse(events: list[tuple[str | None, dict]]) -> bytes:
     return "".join(out).encode()
 
 
-def _anthropic(body: dict, call: ToolCall | None, n: int) -> tuple[dict, list[tuple[str | None, dict]]]:
+def _anthropic(body: dict, calls: list[ToolCall], n: int) -> tuple[dict, list[tuple[str | None, dict]]]:
+    """A message calling ``calls`` (numbered from ``n``), or plain text when there are none."""
     model = body.get("model", "mock")
     usage = {"input_tokens": 10, "output_tokens": 5}
-    if call is not None:
-        block: dict = {"type": "tool_use", "id": call_id(n), "name": call.tool, "input": call.arguments}
-        stop = "tool_use"
-    else:
-        block = {"type": "text", "text": REPLY_TEXT}
-        stop = "end_turn"
+    blocks: list[dict] = [{"type": "tool_use", "id": call_id(n + i), "name": c.tool, "input": c.arguments}
+                          for i, c in enumerate(calls)]
+    stop = "tool_use" if calls else "end_turn"
+    if not blocks:
+        blocks = [{"type": "text", "text": REPLY_TEXT}]
     message = {"id": "msg_mock", "type": "message", "role": "assistant", "model": model,
-               "content": [block], "stop_reason": stop, "stop_sequence": None, "usage": usage}
-    start_block = dict(block, input={}) if call is not None else dict(block, text="")
-    delta = ({"type": "input_json_delta", "partial_json": json.dumps(call.arguments)} if call is not None
-             else {"type": "text_delta", "text": REPLY_TEXT})
+               "content": blocks, "stop_reason": stop, "stop_sequence": None, "usage": usage}
     events: list[tuple[str | None, dict]] = [
         ("message_start", {"type": "message_start",
                            "message": dict(message, content=[], stop_reason=None, usage={"input_tokens": 10, "output_tokens": 0})}),
-        ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": start_block}),
-        ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
-        ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+    ]
+    for index, block in enumerate(blocks):
+        if block["type"] == "tool_use":
+            start_block = dict(block, input={})
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+        else:
+            start_block = dict(block, text="")
+            delta = {"type": "text_delta", "text": REPLY_TEXT}
+        events += [
+            ("content_block_start", {"type": "content_block_start", "index": index, "content_block": start_block}),
+            ("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}),
+            ("content_block_stop", {"type": "content_block_stop", "index": index}),
+        ]
+    events += [
         ("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
                            "usage": {"output_tokens": 5}}),
         ("message_stop", {"type": "message_stop"}),
@@ -228,9 +237,10 @@ class _Handler(BaseHTTPRequestHandler):
         if path.endswith("/count_tokens"):
             self._json({"input_tokens": 10})
             return
-        call, n = self.server.choose(body)
+        calls, n = self.server.choose(body, many=path.endswith("/messages"))
+        call = calls[0] if calls else None
         if path.endswith("/messages"):
-            full, events = _anthropic(body, call, n)
+            full, events = _anthropic(body, calls, n)
         elif path.endswith("/responses"):
             full, events = _responses(body, call, n)
         elif path.endswith("/chat/completions"):
@@ -262,28 +272,34 @@ class _Server(ThreadingHTTPServer):
         if over:
             threading.Thread(target=self.shutdown, daemon=True).start()
 
-    def choose(self, body: dict) -> tuple[ToolCall | None, int]:
-        """The next queued call when ``body`` offers its tool, and its number (1-based)."""
+    def choose(self, body: dict, many: bool = False) -> tuple[list[ToolCall], int]:
+        """The next queued call (every one, when parallel and the wire allows ``many``) when
+        ``body`` offers its tool, and the number (1-based) of the first."""
         with self.state.lock:
             if not self.state.calls or not _offers(body, self.state.calls[0].tool):
-                return None, 0
+                return [], 0
             # A turn that answers a call we never made is not ours (another conversation).
             if _has_tool_result(body) and self.state.made == 0:
-                return None, 0
-            self.state.made += 1
-            return self.state.calls.pop(0), self.state.made
+                return [], 0
+            take = len(self.state.calls) if (many and self.state.parallel) else 1
+            first = self.state.made + 1
+            out, self.state.calls = self.state.calls[:take], self.state.calls[take:]
+            self.state.made += take
+            return out, first
 
 
 class Endpoint:
     """``with Endpoint(calls) as ep: ... ep.url ... ep.requests``; stops by itself.
 
-    ``calls``: one call, a list answered one per turn, or None (never call a tool).
+    ``calls``: one call, a list answered one per turn (``parallel``: all in the first turn that
+    offers the tool, on the Anthropic wire), or None (never call a tool).
     """
 
     def __init__(self, calls: ToolCall | list[ToolCall] | None, *, max_requests: int = 200,
-                 lifetime: float = 300.0, on_request: Callable[[Recorded], None] | None = None) -> None:
+                 lifetime: float = 300.0, on_request: Callable[[Recorded], None] | None = None,
+                 parallel: bool = False) -> None:
         queue = [] if calls is None else [calls] if isinstance(calls, ToolCall) else list(calls)
-        self.state = _State(queue[:MAX_CALLS], max_requests)
+        self.state = _State(queue[:MAX_CALLS], max_requests, parallel)
         self.server = _Server(self.state, on_request)
         self.lifetime = lifetime
         self._thread = threading.Thread(target=self._serve, daemon=True)
