@@ -296,7 +296,8 @@ def opencode(argv: list[str], workspace: Path, home: Path, activations: list[tup
     prompt = f"Use the {activations[0][0]} skill." if len(activations) == 1 else "Use the skills."
     calls = [ToolCall("skill", {"name": skill}) for skill, _ in activations]
     max_requests, lifetime = _window(timeout, len(calls))
-    with Endpoint(calls, max_requests=max_requests, lifetime=lifetime) as ep:
+    # All calls in one turn (parallel tool uses): one turn per call costs about a second each.
+    with Endpoint(calls, max_requests=max_requests, lifetime=lifetime, parallel=True) as ep:
         config = {"autoupdate": False, "share": "disabled", "model": "anthropic/claude-sonnet-4-5",
                   "permission": {"skill": "allow"},
                   "provider": {"anthropic": {"options": {"baseURL": ep.url + "/v1", "apiKey": "sk-ant-capture"}}}}
@@ -347,7 +348,7 @@ def gemini(argv: list[str], workspace: Path, home: Path, activations: list[tuple
         if proc.returncode != 0 or not out_file.exists():
             raise _failed("gemini: node script", proc, [])
         data = json.loads(out_file.read_text(encoding="utf-8"))
-    acts = [Activation(skill, arguments, text) for (skill, arguments), text in zip(activations, data["activations"])]
+    acts = [Activation(skill, arguments, text) for (skill, arguments), text in zip(activations, data["activations"], strict=True)]
     return Run(data["catalog"], acts, data["builtins"],
                {"call": "renderAgentSkills + ActivateSkillTool.execute", "skills": data["skills"]}, _tail(proc))
 

@@ -1,0 +1,136 @@
+"""``python -m capture diff``: generate, run in batches, compare, count; shrink and store on request."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from skill_lsp.capture import drivers
+
+from ..drivers import pinned
+from ..install import Pin, ensure, pins
+from . import grammar
+from .compare import Outcome, dump, run_batch
+
+#: Skills per catalog: under every budget (Claude Code's is reached near 40 skills of 300
+#: characters with its built-ins), so one skill's entry does not depend on the others.
+BATCH_SIZE = {"claude-code": 24, "codex": 24, "opencode": 80, "gemini": 40, "copilot": 18}
+#: Activations per run at most (OpenCode takes about 20 s to start, then ~0.3 s per call).
+MAX_ACTIVATIONS = {"opencode": 40}
+#: Batches that run past the listing budgets, per this many ordinary ones.
+BUDGET_EVERY = 12
+
+
+def baseline(harness: str, argv: list[str], tmp: Path) -> set[str] | None:
+    """Built-in skill names, from a run on a workspace with no skills of its own (Claude Code)."""
+    if harness != "claude-code":
+        return set()
+    from .workspace import lay_out  # noqa: PLC0415
+
+    ws, home = lay_out([], tmp / "baseline")
+    got = drivers.run(harness, argv, ws, home, [("capture-missing-skill", "")], None)
+    return {b["name"] for b in got.builtins}
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.skills = self.skills_ok = self.acts = self.acts_ok = self.catalogs = self.catalogs_ok = 0
+        self.batches = self.errors = 0
+        self.kinds: Counter[str] = Counter()
+        self.tags: Counter[str] = Counter()
+        self.seconds = 0.0
+
+    def add(self, o: Outcome) -> None:
+        self.batches += 1
+        if o.error:
+            self.errors += 1
+            return
+        self.catalogs += 1
+        self.catalogs_ok += o.catalog_agrees
+        self.skills += len(o.skills)
+        self.skills_ok += sum(v.agrees for v in o.skills)
+        self.acts += len(o.activations)
+        self.acts_ok += sum(v.agrees for v in o.activations)
+        for what, kind, v in o.disagreements():
+            self.kinds[f"{what}:{kind}"] += 1
+            for t in getattr(getattr(v, "skill", None), "tags", ()):
+                self.tags[t.split(":", 1)[0] if t.startswith(("placeholder", "arguments")) else t] += 1
+
+    def as_dict(self) -> dict:
+        return {"batches": self.batches, "errors": self.errors, "catalogs": self.catalogs,
+                "catalogs_agree": self.catalogs_ok, "skills": self.skills, "skills_agree": self.skills_ok,
+                "activations": self.acts, "activations_agree": self.acts_ok, "seconds": round(self.seconds),
+                "disagreements": dict(self.kinds.most_common()), "tags": dict(self.tags.most_common(40))}
+
+
+def run_harness(pin: Pin, seed: int, skills: int, out: Path, *, size: int | None = None,
+                keep: bool = False, quiet: bool = False) -> tuple[Tally, list[tuple[grammar.Batch, Outcome]]]:
+    argv = pinned(pin)
+    size = size or BATCH_SIZE[pin.harness]
+    tally = Tally()
+    bad: list[tuple[grammar.Batch, Outcome]] = []
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix=f"diff-{pin.harness}-", dir="/tmp") as tmp_name:
+        tmp = Path(tmp_name)
+        names = baseline(pin.harness, argv, tmp)
+        count = math.ceil(skills / size)
+        for index in range(count):
+            over = index % BUDGET_EVERY == BUDGET_EVERY - 1
+            b = grammar.batch(seed, pin.harness, index, size * (3 if over else 1), over_budget=over)
+            t0 = time.monotonic()
+            calls = b.calls()[: MAX_ACTIVATIONS.get(pin.harness)]
+            o = run_batch(pin.harness, argv, b.skills, calls, tmp / b.name, names)
+            tally.add(o)
+            if o.error or o.disagreements():
+                bad.append((b, o))
+                dump(o, out / pin.label / f"{b.name}.json")
+            if not quiet:
+                print(f"{pin.label} {b.name}: {len(o.skills)} skills, {sum(v.agrees for v in o.skills)} agree; "
+                      f"{len(o.activations)} activations, {sum(v.agrees for v in o.activations)} agree"
+                      f"{'; ERROR ' + o.error[:200] if o.error else ''} ({time.monotonic() - t0:.1f}s)",
+                      file=sys.stderr)
+    tally.seconds = time.monotonic() - started
+    return tally, bad
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m capture diff")
+    parser.add_argument("harness", nargs="*", help="default: every pinned harness")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--skills", type=int, default=200, help="generated skills per harness (default 200)")
+    parser.add_argument("--batch-size", type=int, default=None)
+    parser.add_argument("--out", type=Path, default=Path("/tmp/capture-diff"))
+    parser.add_argument("--shrink", type=int, default=0, metavar="N",
+                        help="shrink up to N disagreements per harness and store them as capture cases")
+    parser.add_argument("--report", action="store_true", help="write the agreement section of docs/harnesses.md")
+    parser.add_argument("--pins", type=Path, default=None, help="another pins.toml (capture newer)")
+    args = parser.parse_args(argv)
+    all_pins = pins(args.pins) if args.pins else pins()
+    chosen = args.harness or list(all_pins)
+    summary: dict[str, dict] = {}
+    for h in chosen:
+        pin = all_pins[h]
+        ensure(pin)
+        tally, bad = run_harness(pin, args.seed, args.skills, args.out, size=args.batch_size)
+        summary[pin.label] = {"seed": args.seed, **tally.as_dict()}
+        print(f"{pin.label}: skills {tally.skills_ok}/{tally.skills} agree, activations "
+              f"{tally.acts_ok}/{tally.acts} agree, catalogs {tally.catalogs_ok}/{tally.catalogs} "
+              f"({tally.seconds:.0f}s)", file=sys.stderr)
+        if args.shrink and bad:
+            from .shrink import shrink_all  # noqa: PLC0415
+
+            summary[pin.label]["stored"] = shrink_all(pin, args.seed, bad, args.shrink, args.out)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps(summary, indent=1))
+    if args.report:
+        from .report import write_report  # noqa: PLC0415
+
+        write_report(summary, args)
+    return 0
