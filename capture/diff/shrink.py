@@ -207,11 +207,13 @@ def shrink_all(pin: Pin, seed: int, bad: list[tuple[Batch, Outcome]], limit: int
 
 
 def _detail(o: Outcome, what: str, target: Skill, call: tuple[str, str]) -> dict:
+    # Which stored comparisons fail (tests/engine/test_harness_captures.py expects exactly those to).
+    parts = {"catalog": o.catalog_agrees, "activation": all(v.agrees for v in o.activations)}
     if what == "skill":
         v = next((v for v in o.skills if v.skill.folder == target.folder and v.skill.where == target.where), None)
-        return {"release": v.theirs if v else None, "skill_lsp": v.mine if v else None}
+        return {"agrees": parts, "release": v.theirs if v else None, "skill_lsp": v.mine if v else None}
     a: ActivationVerdict | None = next((v for v in o.activations if v.call == call[0]), None)
-    return {"release": a.theirs if a else None, "skill_lsp": a.mine if a else None}
+    return {"agrees": parts, "release": a.theirs if a else None, "skill_lsp": a.mine if a else None}
 
 
 _INVISIBLE = {"\u200b": "zwsp", "\ufeff": "bom-char", "\u00a0": "nbsp", "\u2028": "line-sep", "\u2029": "para-sep",

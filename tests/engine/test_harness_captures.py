@@ -54,6 +54,24 @@ def _id(folder: Path) -> str:
     return f"{folder.parent.name.split('@')[0]}/{folder.name}"
 
 
+def _known(part: str, strict: bool = True):  # type: ignore[no-untyped-def]
+    """The captures, those where skill-lsp is known to disagree with the release on ``part``
+    ("catalog" or "activation") marked xfail (strict: a fix makes them fail until unmarked).
+    The disagreements were found and shrunk by `python -m capture diff`; capture/diff/FINDINGS.md."""
+    out = []
+    for folder in CAPTURES:
+        finding = layout.CASES / folder.name / "finding.json"
+        harness = folder.parent.name.split("@")[0]
+        marks = []
+        if finding.is_file():
+            data = json.loads(finding.read_text(encoding="utf-8"))
+            if data["harness"] == folder.parent.name and not data["agrees"][part]:
+                marks.append(pytest.mark.xfail(strict=strict, reason=f"{harness}: known {data['what']} "
+                                                                    f"disagreement ({data['kind']})"))
+        out.append(pytest.param(folder, id=_id(folder), marks=marks))
+    return out
+
+
 def _records(groups: list[list[str]]):
     settings = Settings()
     out = []
@@ -110,8 +128,21 @@ def _lay_out(folder: Path):
         shutil.rmtree(parent, ignore_errors=True)
 
 
-@pytest.fixture(params=CAPTURES, ids=_id)
+@pytest.fixture(params=_known("catalog"))
 def laid_out(request):
+    with _lay_out(request.param) as laid:
+        yield laid
+
+
+# One skill's entry may agree where the catalog around it does not: not strict.
+@pytest.fixture(params=_known("catalog", strict=False))
+def laid_out_entries(request):
+    with _lay_out(request.param) as laid:
+        yield laid
+
+
+@pytest.fixture(params=_known("activation"))
+def laid_out_activation(request):
     with _lay_out(request.param) as laid:
         yield laid
 
@@ -120,7 +151,8 @@ def laid_out(request):
 # `same-name-two-roots`) the release orders its table by root, which the other catalog
 # test covers with the roots given explicitly.
 @pytest.fixture(params=[c for c in CAPTURES if c.parent.name.startswith("codex@")
-                        and not (layout.CASES / c.name / "home").exists()], ids=_id)
+                        and not (layout.CASES / c.name / "home").exists()
+                        and not (layout.CASES / c.name / "finding.json").exists()], ids=_id)
 def codex_laid_out(request):
     with _lay_out(request.param) as laid:
         yield laid
@@ -166,8 +198,8 @@ def test_codex_default_roots_and_system_skills_match_capture(codex_laid_out, mon
     assert get_dialect("codex").render_catalog(records) == text
 
 
-def test_activation_matches_capture(laid_out):
-    folder, meta, workspace, home = laid_out
+def test_activation_matches_capture(laid_out_activation):
+    folder, meta, workspace, home = laid_out_activation
     harness = meta["harness"]
     dialect = get_dialect(harness)
     records = _records(listing_roots(harness, workspace, home))
@@ -241,10 +273,10 @@ _BLOCKS = {
 }
 
 
-def test_each_entry_and_the_order_match_capture(laid_out):
+def test_each_entry_and_the_order_match_capture(laid_out_entries):
     """One skill's own entry (what a hover or `catalog --json` reports) is the block the release
     shows for it, and the dialect's order is the release's."""
-    folder, meta, workspace, home = laid_out
+    folder, meta, workspace, home = laid_out_entries
     harness = meta["harness"]
     dialect = get_dialect(harness)
     if harness == "copilot":
