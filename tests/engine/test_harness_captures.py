@@ -37,7 +37,6 @@ from skill_lsp.engine.render.codex import codex_name  # noqa: E402
 from skill_lsp.engine.rules.security import dynamic_spans  # noqa: E402
 from skill_lsp.engine.workspace import check_file  # noqa: E402
 
-
 listing_roots = expect.listing_roots
 catalog_roots = expect.catalog_roots
 
