@@ -70,7 +70,10 @@ class Tally:
 
 
 def run_harness(pin: Pin, seed: int, skills: int, out: Path, *, size: int | None = None,
-                keep: bool = False, quiet: bool = False) -> tuple[Tally, list[tuple[grammar.Batch, Outcome]]]:
+                every: list[tuple[grammar.Batch, Outcome]] | None = None,
+                quiet: bool = False) -> tuple[Tally, list[tuple[grammar.Batch, Outcome]]]:
+    """Run ``skills`` generated skills on ``pin`` in batches; the tally and the batches that disagree
+    (``every`` receives every batch)."""
     argv = pinned(pin)
     size = size or BATCH_SIZE[pin.harness]
     tally = Tally()
@@ -87,6 +90,8 @@ def run_harness(pin: Pin, seed: int, skills: int, out: Path, *, size: int | None
             calls = b.calls()[: MAX_ACTIVATIONS.get(pin.harness)]
             o = run_batch(pin.harness, argv, b.skills, calls, tmp / b.name, names)
             tally.add(o)
+            if every is not None:
+                every.append((b, o))
             if o.error or o.disagreements():
                 bad.append((b, o))
                 dump(o, out / pin.label / f"{b.name}.json")
@@ -110,6 +115,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="shrink up to N disagreements per harness and store them as capture cases")
     parser.add_argument("--report", action="store_true", help="write the agreement section of docs/harnesses.md")
     parser.add_argument("--pins", type=Path, default=None, help="another pins.toml (capture newer)")
+    parser.add_argument("--expect", type=Path, default=None, metavar="JSON",
+                        help="exit 1 when fewer skills, activations or catalogs agree than this summary says "
+                             "(.ci/run: capture/diff/ci-sample.json)")
     args = parser.parse_args(argv)
     all_pins = pins(args.pins) if args.pins else pins()
     chosen = args.harness or list(all_pins)
@@ -133,4 +141,26 @@ def main(argv: list[str] | None = None) -> int:
         from .report import write_report  # noqa: PLC0415
 
         write_report(summary, args)
-    return 0
+    return check_expected(summary, args.expect) if args.expect else 0
+
+
+def check_expected(summary: dict[str, dict], path: Path) -> int:
+    """Fewer agreements than recorded is a regression (exit 1); more is reported, to record."""
+    expected = json.loads(path.read_text(encoding="utf-8"))
+    status = 0
+    for label, got in summary.items():
+        want = expected.get(label)
+        if want is None:
+            print(f"capture diff: {label}: no expected figures in {path}", file=sys.stderr)
+            status = 1
+            continue
+        for key in ("skills", "activations", "catalogs"):
+            have, had = got[f"{key}_agree"], want[f"{key}_agree"]
+            if got[key] != want[key] or have < had:
+                print(f"capture diff: {label}: {key} agreeing {have}/{got[key]}, expected {had}/{want[key]}",
+                      file=sys.stderr)
+                status = 1
+            elif have > had:
+                print(f"capture diff: {label}: {key} agreeing {have}/{got[key]}, more than the {had} recorded: "
+                      f"update {path}", file=sys.stderr)
+    return status

@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.helpers import REPO, require, run_cli
+
+from helpers import REPO, require, run_cli
 
 sys.path.insert(0, str(REPO))
 
