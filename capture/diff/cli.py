@@ -118,7 +118,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--expect", type=Path, default=None, metavar="JSON",
                         help="exit 1 when fewer skills, activations or catalogs agree than this summary says "
                              "(.ci/run: capture/diff/ci-sample.json)")
+    parser.add_argument("--recheck", action="store_true",
+                        help="compare the stored disagreements with today's engine (no release is run) and unmark "
+                             "those that agree now")
     args = parser.parse_args(argv)
+    if args.recheck:
+        from .recheck import recheck  # noqa: PLC0415
+
+        return recheck()
     all_pins = pins(args.pins) if args.pins else pins()
     chosen = args.harness or list(all_pins)
     summary: dict[str, dict] = {}

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import re
 import shlex
+import unicodedata
 from collections.abc import Sequence
 
 from skill_lsp.engine.activation.jsstr import js_string, js_trim, utf16_len, utf16_slice
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.harness import record_listing
+from skill_lsp.engine.harness.data import CLAUDE_CODE_BUILTINS
 
 from .base import BudgetWarning, Dialect, unsubstituted_body
 from .lenient import fields, text_value
@@ -34,10 +36,10 @@ _HEADER = "The following skills are available for use with the Skill tool:"
 #: Stand-in for the session id a real run substitutes for ${CLAUDE_SESSION_ID}.
 PREVIEW_SESSION_ID = "00000000-0000-4000-8000-000000000000"
 _PLACEHOLDER = re.compile(r"(\\?)\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)|(\d+))")
-_LINE_BREAKS = re.compile(r"[\r\n\t]+")
 #: A Markdown heading's text (JavaScript's `.` stops at any line terminator).
 _HEADING = re.compile(r"#+\s+(\S[^\n\r\u2028\u2029]*)", re.UNICODE)
 MAX_FIRST_LINE_CHARS = 100
+_BUILTIN_NAMES = frozenset(name for name, _ in CLAUDE_CODE_BUILTINS)
 
 
 def split_arguments(arguments: str) -> list[str]:
@@ -84,11 +86,59 @@ def _first_line(body: str) -> str:
     return "Skill"
 
 
+# Terminal escape sequences the listing removes (ECMA-48): CSI (ESC [ or 0x9B, parameters,
+# intermediates, a final byte); OSC, DCS, SOS, PM and APC strings up to BEL or ST (ESC \ or 0x9C),
+# or to the end when unterminated; any other ESC, intermediates and a final byte.
+_ESCAPES = re.compile(
+    r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?"
+    r"|(?:\x1b[\]PX^_]|[\x9d\x90\x98\x9e\x9f])(?:.*?(?:\x07|\x1b\\|\x9c)|.*$)"
+    r"|\x1b[\x20-\x2f]*[\x30-\x7e]?", re.S)
+# Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt).
+_IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+              (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+              (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+              (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+
+
+def _invisible(ch: str) -> bool:
+    """Controls, format, private-use and unassigned characters, line and paragraph separators, and
+    default-ignorable ones: what the listing turns into spaces."""
+    if unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cn", "Zl", "Zp", "Cs"):
+        return True
+    cp = ord(ch)
+    return any(lo <= cp <= hi for lo, hi in _IGNORABLE)
+
+
+def sanitize(text: str) -> str:
+    """What Claude Code 2.1.332 makes of a listing's text (probed with the capture rig, one skill per
+    character: capture/diff/FINDINGS.md): escape sequences removed, then each run of invisible
+    characters (newlines and tabs included) one space; other spaces kept as written."""
+    text = _ESCAPES.sub("", text)
+    out: list[str] = []
+    run = False
+    for ch in text:
+        if _invisible(ch):
+            if not run:
+                out.append(" ")
+            run = True
+        else:
+            out.append(ch)
+            run = False
+    return "".join(out)
+
+
+def shows_declared(declared: str | None, folder: str) -> bool:
+    """Whether the listing shows a declared name beside the folder (`- folder (name): …`): a name of
+    letters, digits, '-', '_', '.' and ':' only, not the folder, not one of its built-in skills."""
+    return (bool(declared) and declared != folder and all(c.isalnum() or c in "-_.:" for c in declared or "")
+            and declared not in _BUILTIN_NAMES)
+
+
 def listing_text(record: SkillRecord) -> str:
     """Description (or first body line) and when_to_use, as one listing line."""
     fm = fields(record)
     description = fm.get("description")
-    text = description.strip() if isinstance(description, str) else ""
+    text = js_trim(description) if isinstance(description, str) else ""
     if not text:
         # No usable description: the first line of the body (of the whole file when
         # there is no closed frontmatter block).
@@ -97,7 +147,7 @@ def listing_text(record: SkillRecord) -> str:
     when = None if when is None else js_string(when)  # a list reads "first,second"
     if when:
         text = f"{text} - {when}"
-    return _LINE_BREAKS.sub(" ", text).replace("<", "&lt;").replace(">", "&gt;")
+    return sanitize(text).replace("<", "&lt;").replace(">", "&gt;")
 
 
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
@@ -142,7 +192,7 @@ class ClaudeCodeDialect(Dialect):
 
     def catalog_entry(self, record: SkillRecord) -> str:
         declared = text_value(fields(record).get("name"))
-        return self._entry(record, bool(declared) and declared != record.folder)
+        return self._entry(record, shows_declared(declared, record.folder))
 
     def _entry(self, record: SkillRecord, show_declared: bool) -> str:
         text = listing_text(record)
@@ -161,7 +211,7 @@ class ClaudeCodeDialect(Dialect):
         lines = []
         for r in chosen:
             declared = text_value(fields(r).get("name"))
-            shown = bool(declared) and declared != r.folder and declared not in claimed
+            shown = shows_declared(declared, r.folder) and declared not in claimed
             if shown:
                 claimed.add(declared or "")
             lines.append(self._entry(r, shown))
