@@ -23,6 +23,8 @@ class SkillVerdict:
     skill: Skill
     theirs: list[str]  # the release's entries for this skill
     mine: list[str]  # skill-lsp's
+    # the release is known to answer differently from run to run here (see NONDETERMINISTIC)
+    nondeterministic: bool = False
 
     @property
     def agrees(self) -> bool:
@@ -30,9 +32,12 @@ class SkillVerdict:
 
     @property
     def kind(self) -> str:
-        """"listing" when one side lists it and the other not (or another copy), "bytes" otherwise."""
+        """"listing" when one side lists it and the other not (or another copy), "bytes" otherwise;
+        "nondeterministic" when the release itself does not decide the same way twice."""
         if self.agrees:
             return "agree"
+        if self.nondeterministic:
+            return "nondeterministic"
         return "bytes" if len(self.theirs) == len(self.mine) else "listing"
 
 
@@ -42,6 +47,7 @@ class ActivationVerdict:
     arguments: str
     theirs: str | None  # normalised; None when the release activated nothing
     mine: str | None
+    nondeterministic: bool = False  # which copy the release activates changes from run to run
 
     @property
     def agrees(self) -> bool:
@@ -66,10 +72,23 @@ class Outcome:
     error: str | None = None
 
     def disagreements(self) -> list[tuple[str, str, object]]:
-        """(what, kind, verdict) for every disagreement."""
-        out: list[tuple[str, str, object]] = [("skill", v.kind, v) for v in self.skills if not v.agrees]
-        out += [("activation", v.kind, v) for v in self.activations if not v.agrees]
+        """(what, kind, verdict) for every disagreement (the release's own non-determinism aside)."""
+        out: list[tuple[str, str, object]] = [("skill", v.kind, v) for v in self.skills
+                                              if not v.agrees and not v.nondeterministic]
+        out += [("activation", v.kind, v) for v in self.activations if not v.agrees and not v.nondeterministic]
         return out
+
+
+def _same_name_elsewhere(skill: Skill, skills: list[Skill]) -> bool:
+    """Another skill of the batch with this one's folder name or declared name."""
+    return any(o is not skill and (o.folder.rsplit("/", 1)[-1] == skill.folder.rsplit("/", 1)[-1]
+                                   or (o.call is not None and o.call == skill.call)) for o in skills)
+
+
+#: Where a release is not deterministic, proven by running the same workspace twice (the
+#: shrinker's first step; capture/diff/FINDINGS.md): OpenCode scans its roots in parallel, so
+#: which of two skills of one name it keeps changes from run to run.
+NONDETERMINISTIC = {"opencode": _same_name_elsewhere}
 
 
 def _owns(harness: str, key: str, skill: Skill) -> bool:
@@ -120,7 +139,8 @@ def run_batch(harness: str, argv: list[str], skills: list[Skill], calls: list[tu
     for s in skills:
         t = [e for i, (k, e) in enumerate(theirs) if _owns(harness, k, s) and not owned.add(i)]  # type: ignore[func-returns-value]
         m = [e for k, e in mine if _owns(harness, k, s)]
-        verdicts.append(SkillVerdict(s, sorted(t), sorted(m)))
+        flaky = NONDETERMINISTIC.get(harness)
+        verdicts.append(SkillVerdict(s, sorted(t), sorted(m), bool(flaky and flaky(s, skills))))
     unowned = [e for i, (_, e) in enumerate(theirs) if i not in owned]
     acts = []
     for a in got.activations:
@@ -134,7 +154,10 @@ def run_batch(harness: str, argv: list[str], skills: list[Skill], calls: list[tu
             mine_text = None
         if harness == "opencode" and theirs_text and mine_text and skill_lsp.same_files(theirs_text, mine_text):
             mine_text = theirs_text
-        acts.append(ActivationVerdict(a.skill, a.arguments, theirs_text, mine_text))
+        flaky = NONDETERMINISTIC.get(harness)
+        owners = [s for s in skills if s.call == a.skill or s.folder.rsplit("/", 1)[-1] == a.skill]
+        acts.append(ActivationVerdict(a.skill, a.arguments, theirs_text, mine_text,
+                                      bool(flaky and any(flaky(s, skills) for s in owners))))
     catalog_agrees = _order_free(harness, theirs_catalog) == _order_free(harness, mine_catalog)
     return Outcome(harness, verdicts, acts, catalog_agrees, theirs_catalog, mine_catalog, unowned)
 
