@@ -27,7 +27,7 @@ from skill_lsp.engine.harness import record_listing
 from skill_lsp.engine.harness.data import CLAUDE_CODE_BUILTINS
 
 from .base import BudgetWarning, Dialect, unsubstituted_body
-from .lenient import fields, text_value
+from .lenient import fields, simple_frontmatter, text_value
 
 __all__ = ["ClaudeCodeDialect", "MAX_LISTING_DESCRIPTION_CHARS", "substitute", "split_arguments"]
 
@@ -142,7 +142,9 @@ def listing_text(record: SkillRecord) -> str:
     if not text:
         # No usable description: the first line of the body (of the whole file when
         # there is no closed frontmatter block).
-        text = _first_line(record.body if fm or not record.text else record.text)
+        # (capture cases gen-claude-code-skill-bytes-invalid-yaml-*: `---\n---` is a closed, empty block)
+        closed = bool(fm) or not record.text or simple_frontmatter(record.text) is not None
+        text = _first_line(record.body if closed else record.text)
     when = fm.get("when_to_use")
     when = None if when is None else js_string(when)  # a list reads "first,second"
     if when:
@@ -176,8 +178,10 @@ class ClaudeCodeDialect(Dialect):
 
     def render_ok(self, result: OkResult) -> str:
         arguments = result.arguments if isinstance(result.arguments, str) else ""
-        body = substitute(unsubstituted_body(result), arguments, result.dir)
-        return f"Base directory for this skill: {result.dir}\n\n{body.lstrip()}"
+        # Leading whitespace goes before arguments are put in or appended: an empty body keeps the
+        # blank lines before `ARGUMENTS:` (capture case gen-claude-code-skill-bytes-invalid-yaml-unbalanced-quote).
+        body = substitute(unsubstituted_body(result).lstrip(), arguments, result.dir)
+        return f"Base directory for this skill: {result.dir}\n\n{body}"
 
     def tool_result(self, result: OkResult) -> str:
         """The ``Skill`` tool's own result; the body follows as a separate block."""
