@@ -127,7 +127,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--recheck", action="store_true",
                         help="compare the stored disagreements with today's engine (no release is run) and unmark "
                              "those that agree now")
+    parser.add_argument("--findings", action="store_true",
+                        help="rewrite the case list of capture/diff/FINDINGS.md from the stored cases")
     args = parser.parse_args(argv)
+    if args.findings:
+        from .findings import write  # noqa: PLC0415
+
+        return write()
     if args.recheck:
         from .recheck import recheck  # noqa: PLC0415
 

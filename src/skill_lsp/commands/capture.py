@@ -159,6 +159,10 @@ def _call_name(harness: str, record) -> str:  # type: ignore[no-untyped-def]
     """The name the harness's skill tool takes for a listed record: Claude Code keys by folder."""
     if harness == "claude-code":
         return str(record.folder)
+    if harness == "copilot":  # the listed name: trimmed, whitespace runs as '-'
+        from ..engine.render.copilot import _name  # noqa: PLC0415
+
+        return _name(record) or str(record.folder)
     declared = record.frontmatter.get("name")
     return declared if isinstance(declared, str) and declared.strip() else str(record.folder)
 
