@@ -144,7 +144,7 @@ def listing_text(record: SkillRecord) -> str:
         # there is no closed frontmatter block).
         # (capture cases gen-claude-code-skill-bytes-invalid-yaml-*: `---\n---` is a closed, empty block)
         closed = bool(fm) or not record.text or simple_frontmatter(record.text) is not None
-        text = _first_line(record.body if closed else record.text)
+        text = _first_line(record.body if closed or record.text is None else record.text)
     when = fm.get("when_to_use")
     when = None if when is None else js_string(when)  # a list reads "first,second"
     if when:
