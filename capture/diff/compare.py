@@ -13,10 +13,6 @@ from skill_lsp.capture.normalise import normalise
 from .grammar import Skill
 from .workspace import lay_out
 
-#: A harness's answer when it activates nothing (not found, refused).
-_OK_START = {"claude-code": "Base directory for this skill:", "codex": "<skill>", "opencode": "<skill_content",
-             "gemini": "<activated_skill", "copilot": "<skill-context"}
-
 
 @dataclass
 class SkillVerdict:
@@ -107,10 +103,6 @@ def _owns(harness: str, key: str, skill: Skill) -> bool:
     return any(p in key for p in places)
 
 
-def activated(harness: str, text: str | None) -> bool:
-    return bool(text) and text.startswith(_OK_START[harness])  # type: ignore[union-attr]
-
-
 def _order_free(harness: str, text: str) -> str:
     """Gemini CLI's catalog order is not fixed (its glob is asynchronous): compare entries as a set."""
     if harness != "gemini":
@@ -146,7 +138,7 @@ def run_batch(harness: str, argv: list[str], skills: list[Skill], calls: list[tu
     for a in got.activations:
         if a.skill == "capture-missing-skill":
             continue
-        theirs_text = normalise(a.text, ws, home) if activated(harness, a.text) else None
+        theirs_text = normalise(a.text, ws, home) if skill_lsp.activated(harness, a.text) else None
         try:
             exp = skill_lsp.activation(harness, ws, home, a.skill, a.arguments, recs)
             mine_text = None if exp.text is None else normalise(exp.text, ws, home)

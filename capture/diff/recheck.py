@@ -36,7 +36,10 @@ def _compare(folder: Path, harness: str, case: layout.Case) -> dict[str, bool]:
         got = expect.activation(harness, ws, home, meta["skill"], meta["arguments"], recs)
         text = "" if got.text is None else normalise(got.text, ws, home)
         stored = (folder / "activation.txt").read_text(encoding="utf-8")
-        same_act = text == stored or (harness == "opencode" and expect.same_files(text, stored))
+        if got.text is None:  # skill-lsp says nothing is activated: the release's text is no skill
+            same_act = not expect.activated(harness, stored)
+        else:
+            same_act = text == stored or (harness == "opencode" and expect.same_files(text, stored))
         return {"catalog": catalog == want, "activation": same_act}
     except ValueError:
         return {"catalog": False, "activation": False}

@@ -24,7 +24,7 @@ from ..engine.render import get_dialect
 from ..engine.workspace import check_file
 from .normalise import normalise
 
-__all__ = ["Expected", "activation", "catalog", "catalog_roots", "entries", "listing_roots", "records"]
+__all__ = ["Expected", "activated", "activation", "catalog", "catalog_roots", "entries", "listing_roots", "records"]
 
 
 # The roots each captured release reads, in the order it reads them (observed in the captures).
@@ -132,6 +132,17 @@ def activation(harness: str, ws: Path, home: Path, skill: str, arguments: str,
     result = _ok(record, arguments if harness == "claude-code" else "")
     tool_result = dialect.tool_result(result) if hasattr(dialect, "tool_result") else None
     return Expected(dialect.render(result), tool_result, record)
+
+
+#: How each release's activation starts when it activated the skill (anything else: an error,
+#: "not found", a refusal, or nothing).
+OK_START = {"claude-code": "Base directory for this skill:", "codex": "<skill>", "opencode": "<skill_content",
+            "gemini": "<activated_skill", "copilot": "<skill-context"}
+
+
+def activated(harness: str, text: str | None) -> bool:
+    """Whether ``text`` (what the release sent for an activation) is the skill's content."""
+    return bool(text) and text.startswith(OK_START[harness])  # type: ignore[union-attr]
 
 
 # -- one catalog as entries ----------------------------------------------------------

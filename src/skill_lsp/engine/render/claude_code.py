@@ -16,7 +16,6 @@ and arguments substituted as the release does.
 from __future__ import annotations
 
 import re
-import shlex
 import unicodedata
 from collections.abc import Sequence
 
@@ -35,36 +34,137 @@ MAX_LISTING_DESCRIPTION_CHARS = 1536
 _HEADER = "The following skills are available for use with the Skill tool:"
 #: Stand-in for the session id a real run substitutes for ${CLAUDE_SESSION_ID}.
 PREVIEW_SESSION_ID = "00000000-0000-4000-8000-000000000000"
-_PLACEHOLDER = re.compile(r"(\\?)\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)|(\d+))")
 #: A Markdown heading's text (JavaScript's `.` stops at any line terminator).
 _HEADING = re.compile(r"#+\s+(\S[^\n\r\u2028\u2029]*)", re.UNICODE)
 MAX_FIRST_LINE_CHARS = 100
 _BUILTIN_NAMES = frozenset(name for name, _ in CLAUDE_CODE_BUILTINS)
 
 
+# Shell operators end the arguments (probed: `a;b`, `a | b`, `a && b`, `(a) [b]`, `a>b c`, `a 2>&1 b`,
+# a newline); the longest spelling first.
+_OPERATORS = ("2>&1", ">>", "&&", "||", "|&", ";;", "<(", ">&", "&", ";", "|", "(", ")", "<", ">", "\n")
+_REDIRECT = re.compile(r"\d+(?:>&\d*|>>?|<)")
+_BANG = re.compile(r"(^|[ \t])!")
+
+
+class _Unbalanced(ValueError):
+    pass
+
+
+def _tokens(arguments: str) -> list[str | None]:
+    """Shell words (quotes and backslashes resolved, `$VARS` kept as written, `#` at a word's
+    start a comment) and operators (None)."""
+    out: list[str | None] = []
+    cur: str | None = None
+    i, n = 0, len(arguments)
+
+    def flush() -> None:
+        nonlocal cur
+        if cur is not None:
+            out.append(cur)
+        cur = None
+
+    while i < n:
+        c = arguments[i]
+        if c in " \t":
+            flush()
+            i += 1
+            continue
+        redirect = _REDIRECT.match(arguments, i) if cur is None and c.isdigit() else None
+        op = redirect.group(0) if redirect else next((o for o in _OPERATORS if arguments.startswith(o, i)), None)
+        if op is not None:
+            flush()
+            out.append(None)
+            i += len(op)
+            continue
+        if c == "#" and cur is None:
+            break
+        if c == "'":
+            end = arguments.find("'", i + 1)
+            if end < 0:
+                raise _Unbalanced(arguments)
+            cur = (cur or "") + arguments[i + 1:end]
+            i = end + 1
+            continue
+        if c == '"':
+            j, piece = i + 1, []
+            while j < n and arguments[j] != '"':
+                if arguments[j] == "\\" and j + 1 < n and arguments[j + 1] in '"\\$`':
+                    piece.append(arguments[j + 1])
+                    j += 2
+                else:
+                    piece.append(arguments[j])
+                    j += 1
+            if j >= n:
+                raise _Unbalanced(arguments)
+            cur = (cur or "") + "".join(piece)
+            i = j + 1
+            continue
+        if c == "\\" and i + 1 < n:
+            cur = (cur or "") + arguments[i + 1]
+            i += 2
+            continue
+        if arguments.startswith("$(", i):  # a command substitution stays in its word, as written
+            depth, j = 0, i + 1
+            while j < n:
+                depth += {"(": 1, ")": -1}.get(arguments[j], 0)
+                j += 1
+                if depth == 0:
+                    break
+            cur = (cur or "") + arguments[i:j]
+            i = j
+            continue
+        cur = (cur or "") + c
+        i += 1
+    flush()
+    return out
+
+
 def split_arguments(arguments: str) -> list[str]:
-    """Shell-style split (quotes removed); unbalanced quotes fall back to whitespace."""
+    """The arguments as Claude Code 2.1.332 splits them (probed with 61 argument strings,
+    capture/diff/FINDINGS.md): shell words, quotes removed, `$VARS` not expanded; leading
+    operators skipped and the words after the first later operator dropped; a `!` starting a
+    word escaped as `\\!`. Unbalanced quotes fall back to splitting at whitespace."""
     try:
-        return shlex.split(arguments)
-    except ValueError:
+        tokens = _tokens(arguments)
+    except _Unbalanced:
         return arguments.split()
+    words: list[str] = []
+    for t in tokens:
+        if t is None:
+            if words:
+                break
+            continue
+        words.append(t)
+    return [_BANG.sub(r"\1\\!", w) for w in words]
+
+
+# `$N` followed by a word character is not a placeholder (`$1x`, `$0a`, `$1_`); `$ARGUMENTS` is
+# one whatever follows (`$ARGUMENTSx`).
+_PLACEHOLDER = re.compile(r"(\\?)\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)|(\d+)(?!\w))")
 
 
 def substitute(body: str, arguments: str, skill_dir: str, session_id: str = PREVIEW_SESSION_ID) -> str:
-    """The body as Claude Code hands it over: placeholders replaced, else ``ARGUMENTS:`` appended."""
+    """The body as Claude Code hands it over: placeholders replaced, else ``ARGUMENTS:`` appended
+    (also when every placeholder is past the last argument: nothing was replaced)."""
     parts = split_arguments(arguments)
+    arguments = _BANG.sub(r"\1\\!", arguments)  # as $ARGUMENTS and `ARGUMENTS:` show it
     found = False
 
     def one(m: re.Match[str]) -> str:
         nonlocal found
-        found = True
         escaped, index, whole, position = m.groups()
         if escaped:
+            found = True
             return m.group(0)[1:]  # \$ARGUMENTS stays literal, without the backslash
         if whole:
+            found = True
             return arguments
         n = int(index if index is not None else position)
-        return parts[n] if n < len(parts) else m.group(0)
+        if n < len(parts):
+            found = True
+            return parts[n]
+        return m.group(0)
 
     out = _PLACEHOLDER.sub(one, body)
     out = out.replace("${CLAUDE_SKILL_DIR}", skill_dir).replace("${CLAUDE_SESSION_ID}", session_id)
