@@ -185,7 +185,8 @@ class CopilotDialect(Dialect):
         return "\n".join(["<available_skills>", *entries, "</available_skills>"])
 
     def tool_result(self, result: OkResult) -> str:
-        return f'Skill "{result.name}" loaded successfully. Follow the instructions in the skill context.'
+        name = _SPACES.sub("-", result.name.strip()) or result.name
+        return f'Skill "{name}" loaded successfully. Follow the instructions in the skill context.'
 
     def render_ok(self, result: OkResult) -> str:
         files = related_files(result.dir) if os.path.isdir(result.dir) else [
@@ -194,7 +195,8 @@ class CopilotDialect(Dialect):
         if files:
             related = "Related files (use view tool to read):\n" + "".join(f"  - {f}\n" for f in files) + "\n"
         body = unsubstituted_body(result).lstrip("\r\n")
-        return (f'<skill-context name="{result.name}">\nBase directory for this skill: {result.dir}\n\n'
+        name = _SPACES.sub("-", result.name.strip()) or result.name  # as listed
+        return (f'<skill-context name="{name}">\nBase directory for this skill: {result.dir}\n\n'
                 f"{related}{body}\n</skill-context>")
 
     def render_not_found(self, result: NotFoundResult) -> str:
