@@ -158,7 +158,12 @@ def shrink_all(pin: Pin, seed: int, bad: list[tuple[Batch, Outcome]], limit: int
 
     every = list(layout.PROJECT_ROOT)
     done: set[str] = {p.name for p in CASES.iterdir()}
+    # Kinds already stored for this release (an earlier run's shrinks) are not shrunk again.
     seen: set[str] = set()
+    for f in CASES.glob("*/finding.json"):
+        data = json.loads(f.read_text(encoding="utf-8"))
+        if data.get("harness") == pin.label and data.get("signature"):
+            seen.add(data["signature"])
     stored: list[dict] = []
     with tempfile.TemporaryDirectory(prefix=f"shrink-{pin.harness}-", dir="/tmp") as tmp_name:
         tmp = Path(tmp_name)
@@ -195,7 +200,8 @@ def shrink_all(pin: Pin, seed: int, bad: list[tuple[Batch, Outcome]], limit: int
                 reason = f"{what} ({kind}): see finding.json and capture/diff/FINDINGS.md"
                 write_case(batch, got["skills"], call, CASES / case, about, reason, every)
                 (CASES / case / "finding.json").write_text(json.dumps(
-                    {"harness": pin.label, "what": what, "kind": kind, "features": features(got["skills"], target),
+                    {"harness": pin.label, "what": what, "kind": kind, "signature": sig,
+                     "features": features(got["skills"], target),
                      **detail}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
                 ok = _capture(pin, case)
                 row.update(case=case, captured=ok, detail=detail)
