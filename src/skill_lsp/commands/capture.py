@@ -180,5 +180,6 @@ def add_parser(sub) -> None:  # type: ignore[no-untyped-def]
     k.add_argument("--all", action="store_true", help="activate every listed skill")
     k.add_argument("--arguments", help="arguments for the activation (Claude Code substitutes them)")
     k.add_argument("--timeout", type=float, default=120.0, help="seconds the harness may run (default: 120)")
-    k.add_argument("--format", choices=("text", "json"), default="text")
+    k.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text: the release's catalog and activations with a diff each (default); json: both sides")
 
