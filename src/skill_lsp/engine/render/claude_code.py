@@ -300,8 +300,10 @@ class ClaudeCodeDialect(Dialect):
 
     def _entry(self, record: SkillRecord, show_declared: bool) -> str:
         text = listing_text(record)
-        if len(text) > MAX_LISTING_DESCRIPTION_CHARS:
-            text = text[: MAX_LISTING_DESCRIPTION_CHARS - 1] + "\u2026"
+        # Counted in UTF-16 units, as JavaScript counts: an astral character takes two (capture case
+        # gen-claude-code-skill-bytes-nbsp-line-sep-zwj).
+        if utf16_len(text) > MAX_LISTING_DESCRIPTION_CHARS:
+            text = utf16_slice(text, MAX_LISTING_DESCRIPTION_CHARS - 1) + "\u2026"
         label = record.folder
         if show_declared:
             label = f"{record.folder} ({text_value(fields(record).get('name'))})"
@@ -325,7 +327,7 @@ class ClaudeCodeDialect(Dialect):
         if not self.includes(record):
             return []
         text = listing_text(record)
-        if len(text) <= MAX_LISTING_DESCRIPTION_CHARS:
+        if utf16_len(text) <= MAX_LISTING_DESCRIPTION_CHARS:
             return []
         return [
             BudgetWarning(
@@ -334,7 +336,7 @@ class ClaudeCodeDialect(Dialect):
                 f"description + when_to_use is {len(text)} chars; Claude Code lists at most {MAX_LISTING_DESCRIPTION_CHARS} per skill",
                 MAX_LISTING_DESCRIPTION_CHARS,
                 len(text),
-                kept=text[: MAX_LISTING_DESCRIPTION_CHARS - 1],
-                cut=text[MAX_LISTING_DESCRIPTION_CHARS - 1 :],
+                kept=utf16_slice(text, MAX_LISTING_DESCRIPTION_CHARS - 1),
+                cut=text[len(utf16_slice(text, MAX_LISTING_DESCRIPTION_CHARS - 1)):],
             )
         ]
