@@ -33,8 +33,8 @@ def _baseline(harness: str, pin, tmp: Path) -> set[str] | None:
     return {b["name"] for b in cap.builtins}
 
 
-def run(harnesses: list[str], case_names: list[str] | None, out: Path) -> int:
-    all_pins = pins()
+def run(harnesses: list[str], case_names: list[str] | None, out: Path, all_pins: dict | None = None) -> int:
+    all_pins = all_pins or pins()
     failures = 0
     for harness in harnesses:
         pin = all_pins[harness]
@@ -146,9 +146,20 @@ def verify(harnesses: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["diff"]:
+        from .diff.cli import main as diff_main  # noqa: PLC0415
+
+        return diff_main(argv[1:])
+    if argv[:1] == ["newer"]:
+        from .newer import main as newer_main  # noqa: PLC0415
+
+        return newer_main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m capture")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("install", help="npm-install every pinned release into the cache")
+    sub.add_parser("diff", help="the differential tester (python -m capture diff --help)")
+    sub.add_parser("newer", help="try releases newer than the pins (python -m capture newer --help)")
     p_run = sub.add_parser("run", help="capture into tests/golden/harness (or --out)")
     p_run.add_argument("harness", nargs="*", help="default: every pinned harness")
     p_run.add_argument("--case", action="append", help="only this case (repeatable)")

@@ -28,8 +28,8 @@ class Pin:
         return f"{self.harness}@{self.version}"
 
 
-def pins() -> dict[str, Pin]:
-    data = tomllib.loads(PINS.read_text(encoding="utf-8"))
+def pins(path: Path | None = None) -> dict[str, Pin]:
+    data = tomllib.loads((path or PINS).read_text(encoding="utf-8"))
     return {k: Pin(k, v["package"], v["version"]) for k, v in data.items()}
 
 

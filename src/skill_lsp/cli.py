@@ -1,4 +1,4 @@
-"""Command line: check | preview | catalog | serve | schema | rules | harnesses | completion.
+"""Command line: check | preview | catalog | serve | schema | rules | harnesses | capture | completion.
 
 Never imports pygls or lsprotocol except for `serve`, so `check` starts as fast
 as the interpreter allows.
@@ -101,6 +101,10 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--format", choices=("text", "markdown", "json"), default="text",
                    help="text (default), markdown (docs/harnesses.md) or json")
 
+    from .commands.capture import add_parser as add_capture  # noqa: PLC0415
+
+    add_capture(sub)
+
     # Shell completion and the examples at the end of every subcommand's --help.
     from .commands.completion import SHELLS  # noqa: PLC0415
     from .commands.examples import EXAMPLES  # noqa: PLC0415
@@ -140,6 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .commands.schema import run  # noqa: PLC0415
         elif args.command == "harnesses":
             from .commands.harnesses import run  # noqa: PLC0415
+        elif args.command == "capture":
+            from .commands.capture import run  # noqa: PLC0415
         else:
             from .commands.rules import run  # noqa: PLC0415
         return run(args)

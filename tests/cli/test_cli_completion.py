@@ -66,8 +66,8 @@ printf '%s\\n' "${{COMPREPLY[@]}}"
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("skill-lsp ", ["catalog", "check", "completion", "harnesses", "preview", "rules", "schema", "serve"]),
-        ("skill-lsp c", ["catalog", "check", "completion"]),
+        ("skill-lsp ", ["capture", "catalog", "check", "completion", "harnesses", "preview", "rules", "schema", "serve"]),
+        ("skill-lsp c", ["capture", "catalog", "check", "completion"]),
         ("skill-lsp check --f", ["--fail-on", "--fix", "--force-exclude", "--format"]),
         ("skill-lsp check --format ", ["github", "json", "sarif", "text"]),
         ("skill-lsp check --profile c", ["claude-code", "codex", "copilot"]),

@@ -87,3 +87,19 @@ def test_the_harness_model_imports_nothing_above_it():
     below = {"skill_lsp.engine.findings"} | harness
     for m in harness:
         assert edges[m] <= below, (m, sorted(edges[m] - below))
+
+
+def test_the_engine_never_loads_the_capture_package():
+    """skill_lsp.capture starts harness processes and binds a socket; the engine stays pure of it."""
+    mods = sorted(
+        "skill_lsp." + ".".join(p.relative_to(SRC / "skill_lsp").with_suffix("").parts).removesuffix(".__init__")
+        for p in ENGINE.rglob("*.py"))
+    code = ("import importlib, sys\n"
+            f"for m in {mods!r}: importlib.import_module(m)\n"
+            "print(sorted(m for m in sys.modules if m.startswith('skill_lsp.capture')))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={"PYTHONPATH": str(SRC)})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+    assert not [p for p in ENGINE.rglob("*.py") if re.search(r"^\s*from\s+\.+capture\b|skill_lsp\.capture",
+                                                               p.read_text(encoding="utf-8"), re.M)]

@@ -25,6 +25,7 @@ sys.path.insert(0, str(REPO))
 
 from capture import layout  # noqa: E402
 
+from skill_lsp.capture import expect  # noqa: E402
 from skill_lsp.engine import discovery  # noqa: E402
 from skill_lsp.engine.activation import SessionConfig, SkillSession  # noqa: E402
 from skill_lsp.engine.activation.records import SkillRecord  # noqa: E402
@@ -36,38 +37,8 @@ from skill_lsp.engine.render.codex import codex_name  # noqa: E402
 from skill_lsp.engine.rules.security import dynamic_spans  # noqa: E402
 from skill_lsp.engine.workspace import check_file  # noqa: E402
 
-
-# The roots each captured release reads, in the order it reads them (observed in the
-# captures). The per-harness model (skill_lsp.engine.harness) will own these lists.
-def listing_roots(harness: str, ws: Path, home: Path) -> list[list[str]]:
-    """Root groups in listing precedence; skills of one group share a root_index
-    (Codex: one group per scope, repo then user)."""
-    groups = {
-        # user before project: the user copy of a name wins and is listed first
-        "claude-code": [[home / ".claude/skills"], [ws / ".claude/skills"]],
-        "codex": [[ws / ".codex/skills", ws / ".agents/skills"], [home / ".codex/skills", home / ".agents/skills"]],
-        # no capture pins which copy of one name wins (the scan is parallel); the preview
-        # keeps the last root's
-        "opencode": [[home / ".claude/skills"], [home / ".agents/skills"], [ws / ".claude/skills"],
-                     [ws / ".agents/skills"], [ws / ".opencode/skills"], [home / ".config/opencode/skills"]],
-        # discovery order; a later root overrides an earlier one
-        "gemini": [[home / ".gemini/skills"], [home / ".agents/skills"], [ws / ".gemini/skills"],
-                   [ws / ".agents/skills"]],
-        # project roots, then user roots; the first copy of a name wins
-        "copilot": [[ws / ".agents/skills"], [ws / ".claude/skills"], [ws / ".github/skills"],
-                    [home / ".copilot/skills"], [home / ".agents/skills"]],
-    }[harness]
-    return [[str(r) for r in group] for group in groups]
-
-
-def catalog_roots(harness: str, ws: Path, home: Path) -> list[str] | None:
-    """Codex's roots in the order of its ``### Skill roots`` table (the renderer keeps
-    those holding a listed skill; the system root holds the built-ins)."""
-    if harness != "codex":
-        return None
-    table = [ws / ".codex/skills", home / ".codex/skills", home / ".agents/skills",
-             home / ".codex/skills/.system", ws / ".agents/skills"]
-    return [str(r) for r in table]
+listing_roots = expect.listing_roots
+catalog_roots = expect.catalog_roots
 
 
 def activation_name(harness: str, records: list[SkillRecord], name: str) -> SkillRecord | None:
@@ -80,6 +51,24 @@ CAPTURES = sorted(p.parent for p in layout.GOLDEN.glob("*@*/*/meta.json"))
 
 def _id(folder: Path) -> str:
     return f"{folder.parent.name.split('@')[0]}/{folder.name}"
+
+
+def _known(part: str, strict: bool = True):  # type: ignore[no-untyped-def]
+    """The captures, those where skill-lsp is known to disagree with the release on ``part``
+    ("catalog" or "activation") marked xfail (strict: a fix makes them fail until unmarked).
+    The disagreements were found and shrunk by `python -m capture diff`; capture/diff/FINDINGS.md."""
+    out = []
+    for folder in CAPTURES:
+        finding = layout.CASES / folder.name / "finding.json"
+        harness = folder.parent.name.split("@")[0]
+        marks = []
+        if finding.is_file():
+            data = json.loads(finding.read_text(encoding="utf-8"))
+            if data["harness"] == folder.parent.name and not data["agrees"][part]:
+                marks.append(pytest.mark.xfail(strict=strict, reason=f"{harness}: known {data['what']} "
+                                                                    f"disagreement ({data['kind']})"))
+        out.append(pytest.param(folder, id=_id(folder), marks=marks))
+    return out
 
 
 def _records(groups: list[list[str]]):
@@ -112,17 +101,9 @@ def _files_unordered(text: str) -> str:
 
 
 def _hidden_builtins(folder: Path, roots: list[str], home: Path) -> list[tuple[str, str, str]]:
-    """Codex's system skills, stripped from the capture but sharing its budget: stand-in
-    descriptions with the recorded length and multi-byte characters in their places."""
+    """Codex's system skills, stripped from the capture but sharing its budget."""
     data = json.loads((folder.parent / "builtins.json").read_text(encoding="utf-8"))
-    system = str(home / ".codex/skills/.system")
-    out = []
-    for b in data["skills"]:
-        chars = ["x"] * b["description_chars"]
-        for index, width in b.get("description_multibyte", []):
-            chars[index] = {2: "\u00e9", 3: "\u2014", 4: "\U0001f600"}[width]
-        out.append((b["name"], "".join(chars), system))
-    return out
+    return expect._hidden_codex(data["skills"], home)
 
 
 def _base_like_the_rig(parent: Path, chars: int | None) -> Path:
@@ -146,8 +127,21 @@ def _lay_out(folder: Path):
         shutil.rmtree(parent, ignore_errors=True)
 
 
-@pytest.fixture(params=CAPTURES, ids=_id)
+@pytest.fixture(params=_known("catalog"))
 def laid_out(request):
+    with _lay_out(request.param) as laid:
+        yield laid
+
+
+# One skill's entry may agree where the catalog around it does not: not strict.
+@pytest.fixture(params=_known("catalog", strict=False))
+def laid_out_entries(request):
+    with _lay_out(request.param) as laid:
+        yield laid
+
+
+@pytest.fixture(params=_known("activation"))
+def laid_out_activation(request):
     with _lay_out(request.param) as laid:
         yield laid
 
@@ -156,7 +150,8 @@ def laid_out(request):
 # `same-name-two-roots`) the release orders its table by root, which the other catalog
 # test covers with the roots given explicitly.
 @pytest.fixture(params=[c for c in CAPTURES if c.parent.name.startswith("codex@")
-                        and not (layout.CASES / c.name / "home").exists()], ids=_id)
+                        and not (layout.CASES / c.name / "home").exists()
+                        and not (layout.CASES / c.name / "finding.json").exists()], ids=_id)
 def codex_laid_out(request):
     with _lay_out(request.param) as laid:
         yield laid
@@ -202,15 +197,15 @@ def test_codex_default_roots_and_system_skills_match_capture(codex_laid_out, mon
     assert get_dialect("codex").render_catalog(records) == text
 
 
-def test_activation_matches_capture(laid_out):
-    folder, meta, workspace, home = laid_out
+def test_activation_matches_capture(laid_out_activation):
+    folder, meta, workspace, home = laid_out_activation
     harness = meta["harness"]
     dialect = get_dialect(harness)
     records = _records(listing_roots(harness, workspace, home))
     expected = (folder / "activation.txt").read_text(encoding="utf-8")
     record = activation_name(harness, records, meta["skill"])
     if record is None:
-        assert expected == "", "the harness activated a skill skill-lsp says it would not"
+        assert not expect.activated(harness, expected), "the harness activated a skill skill-lsp says it would not"
         return
     if harness == "claude-code":
         _assert_permission_check_predicted(folder, record, expected)
@@ -277,10 +272,10 @@ _BLOCKS = {
 }
 
 
-def test_each_entry_and_the_order_match_capture(laid_out):
+def test_each_entry_and_the_order_match_capture(laid_out_entries):
     """One skill's own entry (what a hover or `catalog --json` reports) is the block the release
     shows for it, and the dialect's order is the release's."""
-    folder, meta, workspace, home = laid_out
+    folder, meta, workspace, home = laid_out_entries
     harness = meta["harness"]
     dialect = get_dialect(harness)
     if harness == "copilot":

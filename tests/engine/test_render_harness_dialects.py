@@ -90,8 +90,12 @@ def test_copilot_entry_of_a_skill_it_does_not_load():
     odd = replace(record("num"), frontmatter={"name": 123, "description": 42})
     rep = CopilotDialect(home="/h").report(odd)
     assert not rep.included and rep.entry == _block("num", "")
+    # A block scalar keeps its newlines as YAML gives them, except one where the block runs to the
+    # closing `---` (the release parses the frontmatter without that newline; probed).
     block = replace(record("b"), frontmatter={"name": "b", "description": "Line one.\nPack the BOX\n\n"})
-    assert CopilotDialect(home="/h").report(block).entry == _block("b", "Line one.\nPack the BOX")
+    assert CopilotDialect(home="/h").report(block).entry == _block("b", "Line one.\nPack the BOX\n\n")
+    last = replace(block, text="---\nname: b\ndescription: |+\n  Line one.\n  Pack the BOX\n\n---\nbody\n")
+    assert CopilotDialect(home="/h").report(last).entry == _block("b", "Line one.\nPack the BOX\n")
 
 
 def test_copilot_default_hidden_skills_are_the_release_builtins():
@@ -119,9 +123,10 @@ def test_copilot_budget_counts_blocks_and_the_newlines_between_them():
 
 def test_copilot_names_the_left_out_skills_by_their_declared_name():
     recs = [record(f"s{i:02}", "d" * 1000) for i in range(13)]
-    late = replace(record("zz-folder", "d" * 1000), frontmatter={"name": "declared-late", "description": "d" * 1000})
+    # Listed by name (not folder): the skill in folder `a-folder` named `zz-declared` comes last.
+    late = replace(record("a-folder", "d" * 1000), frontmatter={"name": "zz-declared", "description": "d" * 1000})
     text = CopilotDialect(home="/h").render_catalog([*recs, late], hidden=[])
-    assert text.splitlines()[-2] == "Additional skills available (invoke by name): declared-late"
+    assert text.splitlines()[-2] == "Additional skills available (invoke by name): zz-declared"
 
 
 def test_copilot_in_memory_result_lists_its_resources():

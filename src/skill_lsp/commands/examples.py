@@ -29,6 +29,15 @@ examples:
   skill-lsp catalog --dialect gemini .
   skill-lsp catalog --dialect dsh --state replacement
   skill-lsp catalog --format json . | jq '.entries[] | {name, tokens}'""",
+    "capture": """\
+examples:
+  skill-lsp capture --harness claude-code .       your `claude` on this workspace: catalog + first skill
+  skill-lsp capture --harness codex --all .        every listed skill activated
+  skill-lsp capture --harness claude --skill pdf --arguments 'report.pdf'
+  skill-lsp capture --harness opencode --command ~/bin/opencode --timeout 300
+  skill-lsp capture --harness gemini --command node_modules/@google/gemini-cli-core
+nothing leaves the machine: the harness talks to a recording endpoint on 127.0.0.1 with a dummy key
+exit codes: 0 same as skill-lsp's preview, 1 differs, 2 harness not found or did not answer""",
     "serve": """\
 examples:
   skill-lsp serve                          LSP over stdin/stdout (what editors start)

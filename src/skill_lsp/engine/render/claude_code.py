@@ -16,15 +16,16 @@ and arguments substituted as the release does.
 from __future__ import annotations
 
 import re
-import shlex
+import unicodedata
 from collections.abc import Sequence
 
 from skill_lsp.engine.activation.jsstr import js_string, js_trim, utf16_len, utf16_slice
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
+from skill_lsp.engine.harness.data import CLAUDE_CODE_BUILTINS
 from skill_lsp.engine.listing import record_listing
 
-from ..lenient import fields, text_value
+from ..lenient import fields, simple_frontmatter, text_value
 from .base import BudgetWarning, Dialect, unsubstituted_body
 
 __all__ = ["ClaudeCodeDialect", "MAX_LISTING_DESCRIPTION_CHARS", "substitute", "split_arguments"]
@@ -33,36 +34,137 @@ MAX_LISTING_DESCRIPTION_CHARS = 1536
 _HEADER = "The following skills are available for use with the Skill tool:"
 #: Stand-in for the session id a real run substitutes for ${CLAUDE_SESSION_ID}.
 PREVIEW_SESSION_ID = "00000000-0000-4000-8000-000000000000"
-_PLACEHOLDER = re.compile(r"(\\?)\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)|(\d+))")
-_LINE_BREAKS = re.compile(r"[\r\n\t]+")
 #: A Markdown heading's text (JavaScript's `.` stops at any line terminator).
 _HEADING = re.compile(r"#+\s+(\S[^\n\r\u2028\u2029]*)", re.UNICODE)
 MAX_FIRST_LINE_CHARS = 100
+_BUILTIN_NAMES = frozenset(name for name, _ in CLAUDE_CODE_BUILTINS)
+
+
+# Shell operators end the arguments (probed: `a;b`, `a | b`, `a && b`, `(a) [b]`, `a>b c`, `a 2>&1 b`,
+# a newline); the longest spelling first.
+_OPERATORS = ("2>&1", ">>", "&&", "||", "|&", ";;", "<(", ">&", "&", ";", "|", "(", ")", "<", ">", "\n")
+_REDIRECT = re.compile(r"\d+(?:>&\d*|>>?|<)")
+_BANG = re.compile(r"(^|[ \t])!")
+
+
+class _Unbalanced(ValueError):
+    pass
+
+
+def _tokens(arguments: str) -> list[str | None]:
+    """Shell words (quotes and backslashes resolved, `$VARS` kept as written, `#` at a word's
+    start a comment) and operators (None)."""
+    out: list[str | None] = []
+    cur: str | None = None
+    i, n = 0, len(arguments)
+
+    def flush() -> None:
+        nonlocal cur
+        if cur is not None:
+            out.append(cur)
+        cur = None
+
+    while i < n:
+        c = arguments[i]
+        if c in " \t":
+            flush()
+            i += 1
+            continue
+        redirect = _REDIRECT.match(arguments, i) if cur is None and c.isdigit() else None
+        op = redirect.group(0) if redirect else next((o for o in _OPERATORS if arguments.startswith(o, i)), None)
+        if op is not None:
+            flush()
+            out.append(None)
+            i += len(op)
+            continue
+        if c == "#" and cur is None:
+            break
+        if c == "'":
+            end = arguments.find("'", i + 1)
+            if end < 0:
+                raise _Unbalanced(arguments)
+            cur = (cur or "") + arguments[i + 1:end]
+            i = end + 1
+            continue
+        if c == '"':
+            j, piece = i + 1, []
+            while j < n and arguments[j] != '"':
+                if arguments[j] == "\\" and j + 1 < n and arguments[j + 1] in '"\\$`':
+                    piece.append(arguments[j + 1])
+                    j += 2
+                else:
+                    piece.append(arguments[j])
+                    j += 1
+            if j >= n:
+                raise _Unbalanced(arguments)
+            cur = (cur or "") + "".join(piece)
+            i = j + 1
+            continue
+        if c == "\\" and i + 1 < n:
+            cur = (cur or "") + arguments[i + 1]
+            i += 2
+            continue
+        if arguments.startswith("$(", i):  # a command substitution stays in its word, as written
+            depth, j = 0, i + 1
+            while j < n:
+                depth += {"(": 1, ")": -1}.get(arguments[j], 0)
+                j += 1
+                if depth == 0:
+                    break
+            cur = (cur or "") + arguments[i:j]
+            i = j
+            continue
+        cur = (cur or "") + c
+        i += 1
+    flush()
+    return out
 
 
 def split_arguments(arguments: str) -> list[str]:
-    """Shell-style split (quotes removed); unbalanced quotes fall back to whitespace."""
+    """The arguments as Claude Code 2.1.332 splits them (probed with 61 argument strings,
+    capture/diff/FINDINGS.md): shell words, quotes removed, `$VARS` not expanded; leading
+    operators skipped and the words after the first later operator dropped; a `!` starting a
+    word escaped as `\\!`. Unbalanced quotes fall back to splitting at whitespace."""
     try:
-        return shlex.split(arguments)
-    except ValueError:
+        tokens = _tokens(arguments)
+    except _Unbalanced:
         return arguments.split()
+    words: list[str] = []
+    for t in tokens:
+        if t is None:
+            if words:
+                break
+            continue
+        words.append(t)
+    return [_BANG.sub(r"\1\\!", w) for w in words]
+
+
+# `$N` followed by a word character is not a placeholder (`$1x`, `$0a`, `$1_`); `$ARGUMENTS` is
+# one whatever follows (`$ARGUMENTSx`).
+_PLACEHOLDER = re.compile(r"(\\?)\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)|(\d+)(?!\w))")
 
 
 def substitute(body: str, arguments: str, skill_dir: str, session_id: str = PREVIEW_SESSION_ID) -> str:
-    """The body as Claude Code hands it over: placeholders replaced, else ``ARGUMENTS:`` appended."""
+    """The body as Claude Code hands it over: placeholders replaced, else ``ARGUMENTS:`` appended
+    (also when every placeholder is past the last argument: nothing was replaced)."""
     parts = split_arguments(arguments)
+    arguments = _BANG.sub(r"\1\\!", arguments)  # as $ARGUMENTS and `ARGUMENTS:` show it
     found = False
 
     def one(m: re.Match[str]) -> str:
         nonlocal found
-        found = True
         escaped, index, whole, position = m.groups()
         if escaped:
+            found = True
             return m.group(0)[1:]  # \$ARGUMENTS stays literal, without the backslash
         if whole:
+            found = True
             return arguments
         n = int(index if index is not None else position)
-        return parts[n] if n < len(parts) else m.group(0)
+        if n < len(parts):
+            found = True
+            return parts[n]
+        return m.group(0)
 
     out = _PLACEHOLDER.sub(one, body)
     out = out.replace("${CLAUDE_SKILL_DIR}", skill_dir).replace("${CLAUDE_SESSION_ID}", session_id)
@@ -84,20 +186,70 @@ def _first_line(body: str) -> str:
     return "Skill"
 
 
+# Terminal escape sequences the listing removes (ECMA-48): CSI (ESC [ or 0x9B, parameters,
+# intermediates, a final byte); OSC, DCS, SOS, PM and APC strings up to BEL or ST (ESC \ or 0x9C),
+# or to the end when unterminated; any other ESC, intermediates and a final byte.
+_ESCAPES = re.compile(
+    r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?"
+    r"|(?:\x1b[\]PX^_]|[\x9d\x90\x98\x9e\x9f])(?:.*?(?:\x07|\x1b\\|\x9c)|.*$)"
+    r"|\x1b[\x20-\x2f]*[\x30-\x7e]?", re.S)
+# Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt).
+_IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+              (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+              (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+              (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+
+
+def _invisible(ch: str) -> bool:
+    """Controls, format, private-use and unassigned characters, line and paragraph separators, and
+    default-ignorable ones: what the listing turns into spaces."""
+    if unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cn", "Zl", "Zp", "Cs"):
+        return True
+    cp = ord(ch)
+    return any(lo <= cp <= hi for lo, hi in _IGNORABLE)
+
+
+def sanitize(text: str) -> str:
+    """What Claude Code 2.1.332 makes of a listing's text (probed with the capture rig, one skill per
+    character: capture/diff/FINDINGS.md): escape sequences removed, then each run of invisible
+    characters (newlines and tabs included) one space; other spaces kept as written."""
+    text = _ESCAPES.sub("", text)
+    out: list[str] = []
+    run = False
+    for ch in text:
+        if _invisible(ch):
+            if not run:
+                out.append(" ")
+            run = True
+        else:
+            out.append(ch)
+            run = False
+    return "".join(out)
+
+
+def shows_declared(declared: str | None, folder: str) -> bool:
+    """Whether the listing shows a declared name beside the folder (`- folder (name): …`): a name of
+    letters, digits, '-', '_', '.' and ':' only, not the folder, not one of its built-in skills."""
+    return (bool(declared) and declared != folder and all(c.isalnum() or c in "-_.:" for c in declared or "")
+            and declared not in _BUILTIN_NAMES)
+
+
 def listing_text(record: SkillRecord) -> str:
     """Description (or first body line) and when_to_use, as one listing line."""
     fm = fields(record)
     description = fm.get("description")
-    text = description.strip() if isinstance(description, str) else ""
+    text = js_trim(description) if isinstance(description, str) else ""
     if not text:
         # No usable description: the first line of the body (of the whole file when
         # there is no closed frontmatter block).
-        text = _first_line(record.body if fm or not record.text else record.text)
+        # (capture cases gen-claude-code-skill-bytes-invalid-yaml-*: `---\n---` is a closed, empty block)
+        closed = bool(fm) or not record.text or simple_frontmatter(record.text) is not None
+        text = _first_line(record.body if closed or record.text is None else record.text)
     when = fm.get("when_to_use")
     when = None if when is None else js_string(when)  # a list reads "first,second"
     if when:
         text = f"{text} - {when}"
-    return _LINE_BREAKS.sub(" ", text).replace("<", "&lt;").replace(">", "&gt;")
+    return sanitize(text).replace("<", "&lt;").replace(">", "&gt;")
 
 
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
@@ -126,8 +278,10 @@ class ClaudeCodeDialect(Dialect):
 
     def render_ok(self, result: OkResult) -> str:
         arguments = result.arguments if isinstance(result.arguments, str) else ""
-        body = substitute(unsubstituted_body(result), arguments, result.dir)
-        return f"Base directory for this skill: {result.dir}\n\n{body.lstrip()}"
+        # Leading whitespace goes before arguments are put in or appended: an empty body keeps the
+        # blank lines before `ARGUMENTS:` (capture case gen-claude-code-skill-bytes-invalid-yaml-unbalanced-quote).
+        body = substitute(unsubstituted_body(result).lstrip(), arguments, result.dir)
+        return f"Base directory for this skill: {result.dir}\n\n{body}"
 
     def tool_result(self, result: OkResult) -> str:
         """The ``Skill`` tool's own result; the body follows as a separate block."""
@@ -142,12 +296,14 @@ class ClaudeCodeDialect(Dialect):
 
     def catalog_entry(self, record: SkillRecord) -> str:
         declared = text_value(fields(record).get("name"))
-        return self._entry(record, bool(declared) and declared != record.folder)
+        return self._entry(record, shows_declared(declared, record.folder))
 
     def _entry(self, record: SkillRecord, show_declared: bool) -> str:
         text = listing_text(record)
-        if len(text) > MAX_LISTING_DESCRIPTION_CHARS:
-            text = text[: MAX_LISTING_DESCRIPTION_CHARS - 1] + "\u2026"
+        # Counted in UTF-16 units, as JavaScript counts: an astral character takes two (capture case
+        # gen-claude-code-skill-bytes-nbsp-line-sep-zwj).
+        if utf16_len(text) > MAX_LISTING_DESCRIPTION_CHARS:
+            text = utf16_slice(text, MAX_LISTING_DESCRIPTION_CHARS - 1) + "\u2026"
         label = record.folder
         if show_declared:
             label = f"{record.folder} ({text_value(fields(record).get('name'))})"
@@ -161,7 +317,7 @@ class ClaudeCodeDialect(Dialect):
         lines = []
         for r in chosen:
             declared = text_value(fields(r).get("name"))
-            shown = bool(declared) and declared != r.folder and declared not in claimed
+            shown = shows_declared(declared, r.folder) and declared not in claimed
             if shown:
                 claimed.add(declared or "")
             lines.append(self._entry(r, shown))
@@ -171,7 +327,7 @@ class ClaudeCodeDialect(Dialect):
         if not self.includes(record):
             return []
         text = listing_text(record)
-        if len(text) <= MAX_LISTING_DESCRIPTION_CHARS:
+        if utf16_len(text) <= MAX_LISTING_DESCRIPTION_CHARS:
             return []
         return [
             BudgetWarning(
@@ -180,7 +336,7 @@ class ClaudeCodeDialect(Dialect):
                 f"description + when_to_use is {len(text)} chars; Claude Code lists at most {MAX_LISTING_DESCRIPTION_CHARS} per skill",
                 MAX_LISTING_DESCRIPTION_CHARS,
                 len(text),
-                kept=text[: MAX_LISTING_DESCRIPTION_CHARS - 1],
-                cut=text[MAX_LISTING_DESCRIPTION_CHARS - 1 :],
+                kept=utf16_slice(text, MAX_LISTING_DESCRIPTION_CHARS - 1),
+                cut=text[len(utf16_slice(text, MAX_LISTING_DESCRIPTION_CHARS - 1)):],
             )
         ]

@@ -13,6 +13,7 @@ renderer, not captured.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -45,17 +46,44 @@ def _body_summary(body: str) -> str:
     return " ".join(lines[:3])
 
 
+_SPACES = re.compile(r"\s+")
+
+
 def _name(record: SkillRecord) -> str | None:
+    """The name as listed: trimmed, each run of whitespace one '-' (probed: `a  b` -> `a-b`,
+    ` lead` -> `lead`, `x-y z` -> `x-y-z`; capture/diff/FINDINGS.md)."""
     value = record.frontmatter.get("name", record.folder)
-    return value if isinstance(value, str) and value else None
+    if not isinstance(value, str) or not value:
+        return None
+    return _SPACES.sub("-", value.strip()) or None
+
+
+def _block_runs_to_the_end(text: str | None, key: str) -> bool:
+    """Whether ``key`` is a block scalar (``|`` / ``>``) whose lines run to the closing ``---``."""
+    if not text:
+        return False
+    lines = text.replace("\r\n", "\n").split("\n")
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), None)
+    if end is None:
+        return False
+    start = next((i for i in range(1, end) if lines[i].startswith(f"{key}:")), None)
+    if start is None or not lines[start][len(key) + 1:].strip().startswith(("|", ">")):
+        return False
+    return all(not ln.strip() or ln[:1] in (" ", "\t") for ln in lines[start + 1:end])
 
 
 def _description(record: SkillRecord) -> str | None:
     if "description" not in record.frontmatter:
         return _body_summary(record.body)
     value = record.frontmatter["description"]
-    # Trailing newlines (a YAML block scalar's) are dropped; other whitespace stays.
-    return value.rstrip("\n") if isinstance(value, str) else None
+    if not isinstance(value, str):
+        return None
+    # The release parses the frontmatter without the newline before its closing `---`: a block
+    # scalar that runs to it loses one trailing newline; other values are as YAML gives them
+    # (probed: `|`, `|+`, `>`, `>-` last and before another key; capture/diff/FINDINGS.md).
+    if value.endswith("\n") and _block_runs_to_the_end(record.text, "description"):
+        return value[:-1]
+    return value
 
 
 def loads(record: SkillRecord) -> bool:
@@ -65,9 +93,16 @@ def loads(record: SkillRecord) -> bool:
     return record_listing(record, "copilot").listed
 
 
-def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
-    """Who Copilot lists, in its order: roots by ``root_index``, folders by code point
-    within a root; the first skill of a name wins."""
+def _is_user(record: SkillRecord, home: str | None) -> bool:
+    top = (home or str(Path.home())).rstrip("/") + "/"
+    return (record.root.rstrip("/") + "/").startswith(top)
+
+
+def listed(records: Sequence[SkillRecord], home: str | None = None) -> list[SkillRecord]:
+    """Who Copilot lists, in its order: the first skill of a name wins (roots by ``root_index``,
+    folders by code point within a root). Project skills are then sorted by name (code point)
+    across their roots, and user skills follow, root by root, each by name (probed with names
+    that differ from their folders; capture case every-root for the user roots)."""
     seen: set[str] = set()
     out = []
     for r in sorted(records, key=lambda r: (r.root_index, r.folder)):
@@ -76,7 +111,12 @@ def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
             continue
         seen.add(name)
         out.append(r)
-    return out
+
+    def key(r: SkillRecord) -> tuple[int, int, str]:
+        user = _is_user(r, home)
+        return (int(user), r.root_index if user else 0, _name(r) or r.folder)
+
+    return sorted(out, key=key)
 
 
 def related_files(skill_dir: str) -> list[str]:
@@ -101,17 +141,16 @@ class CopilotDialect(Dialect):
         self.home = home
 
     def _scope(self, record: SkillRecord) -> str:
-        home = (self.home or str(Path.home())).rstrip("/") + "/"
-        return "user" if (record.root.rstrip("/") + "/").startswith(home) else "project"
+        return "user" if _is_user(record, self.home) else "project"
 
     def includes(self, record: SkillRecord) -> bool:
         return loads(record)
 
     def order(self, records):  # type: ignore[no-untyped-def]
-        return listed(list(records))
+        return listed(list(records), self.home)
 
     def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
-        return next((r for r in listed(records) if _name(r) == name), None)
+        return next((r for r in listed(records, self.home) if _name(r) == name), None)
 
     def catalog_entry(self, record: SkillRecord) -> str:
         return (
@@ -131,7 +170,7 @@ class CopilotDialect(Dialect):
         entries: list[str] = []
         left_out: list[str] = []
         used = 0
-        candidates = [(_name(r) or r.folder, self.catalog_entry(r), True) for r in listed(records)]
+        candidates = [(_name(r) or r.folder, self.catalog_entry(r), True) for r in listed(records, self.home)]
         candidates += [(name, "x" * chars, False) for name, chars in hidden]
         for name, entry, shown in candidates:
             cost = len(entry) + (1 if used else 0)
@@ -146,7 +185,8 @@ class CopilotDialect(Dialect):
         return "\n".join(["<available_skills>", *entries, "</available_skills>"])
 
     def tool_result(self, result: OkResult) -> str:
-        return f'Skill "{result.name}" loaded successfully. Follow the instructions in the skill context.'
+        name = _SPACES.sub("-", result.name.strip()) or result.name
+        return f'Skill "{name}" loaded successfully. Follow the instructions in the skill context.'
 
     def render_ok(self, result: OkResult) -> str:
         files = related_files(result.dir) if os.path.isdir(result.dir) else [
@@ -155,7 +195,8 @@ class CopilotDialect(Dialect):
         if files:
             related = "Related files (use view tool to read):\n" + "".join(f"  - {f}\n" for f in files) + "\n"
         body = unsubstituted_body(result).lstrip("\r\n")
-        return (f'<skill-context name="{result.name}">\nBase directory for this skill: {result.dir}\n\n'
+        name = _SPACES.sub("-", result.name.strip()) or result.name  # as listed
+        return (f'<skill-context name="{name}">\nBase directory for this skill: {result.dir}\n\n'
                 f"{related}{body}\n</skill-context>")
 
     def render_not_found(self, result: NotFoundResult) -> str:
