@@ -79,8 +79,9 @@ def run(harnesses: list[str], case_names: list[str] | None, out: Path, all_pins:
                         **{k: json.loads(norm(json.dumps(v))) for k, v in cap.meta.items()}}
                 _write(folder, "meta.json", json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
                 for b in cap.builtins:
-                    # The first case (no budget pressure) gives the full sizes.
-                    builtins.setdefault(b["name"], b)
+                    # The full size: past a listing budget a built-in may be listed by name only.
+                    if b["name"] not in builtins or b.get("entry_chars", 0) > builtins[b["name"]].get("entry_chars", 0):
+                        builtins[b["name"]] = b
                 print(f"{pin.label} {case.name}: ok ({time.monotonic() - started:.1f}s)", file=sys.stderr)
         record = {"harness": harness, "package": pin.package, "version": pin.version,
                   "note": "built-in skills this release lists; names and sizes only (their text is never stored)",

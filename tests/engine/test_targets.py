@@ -284,3 +284,11 @@ def test_an_unreadable_skill_is_not_listed_with_the_reason(tmp_path: Path):
     (d / "SKILL.md").mkdir()  # a folder where the file should be
     got = listing(check_file(str(d / "SKILL.md"), Settings()), "claude-code")
     assert not got.listed and got.reason == "SKILL.md is a directory, not a regular file"
+
+
+def test_roots_of_a_relative_path_are_found_without_looping():
+    # A relative skill folder once sent the ancestor walk round for ever on its first folder.
+    from skill_lsp.engine.harness import roots_reading
+
+    assert "claude-code" in roots_reading("project/.claude/skills/demo")
+    assert roots_reading("demo") == ()

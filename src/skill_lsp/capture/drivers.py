@@ -117,7 +117,8 @@ def _window(timeout: float, calls: int) -> tuple[int, float]:
 # -- Claude Code ---------------------------------------------------------------
 
 CLAUDE_HEADER = "The following skills are available for use with the Skill tool:"
-_CLAUDE_ENTRY = re.compile(r"- (?P<name>[^\s:(]+)(?: \((?P<declared>[^)]*)\))?: ")
+# `- name: text`, `- folder (name): text`, or past the listing budget `- name` alone.
+_CLAUDE_ENTRY = re.compile(r"- (?P<name>[^\s:(]+)(?: \((?P<declared>[^)]*)\))?(?:: |$)")
 
 
 def _claude_block(text: str) -> str | None:

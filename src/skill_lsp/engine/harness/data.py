@@ -458,8 +458,10 @@ COPILOT_BUILTINS: tuple[tuple[str, int], ...] = (
     ("customize-cloud-agent", 443),
     ("github-pr-media", 324),
 )
-#: Claude Code 2.1.332 built-ins: (name, listing line characters). No overall listing budget was reached
-#: in the captures (case many-skills), so none is modelled; the figures say what they add to the listing.
+#: Claude Code 2.1.332 built-ins: (name, listing line characters), listed after the user's skills.
+#: Past the listing budget all keep their full lines but `security-review`, which is listed by name
+#: only when the budget is used up (capture case listing-budget; render/claude_code.py).
+CLAUDE_CODE_SHORTENED_BUILTINS = frozenset({"security-review"})
 CLAUDE_CODE_BUILTINS: tuple[tuple[str, int], ...] = (
     ("claude-api", 1171),
     ("code-review", 850),

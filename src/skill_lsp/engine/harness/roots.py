@@ -29,6 +29,8 @@ def _readers(parent: str) -> frozenset[str] | None:
     p = parent
     while p and p != "/":
         ancestors.append(p)
+        if "/" not in p:
+            break  # a relative path's first folder (rsplit would return it again, for ever)
         p = p.rsplit("/", 1)[0]
     found: set[str] = set()
     for tail, name, depth in _root_table():

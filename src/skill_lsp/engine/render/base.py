@@ -38,6 +38,7 @@ class BudgetWarning:
     actual: int
     kept: str | None = None  # the text that survives, when it is a cut
     cut: str | None = None  # the text that is lost
+    path: str | None = None  # the SKILL.md it is about, for a whole-catalog warning
 
 
 @dataclass(frozen=True)

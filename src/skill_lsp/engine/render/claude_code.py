@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from skill_lsp.engine.activation.jsstr import js_string, js_trim, utf16_len, utf16_slice
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
-from skill_lsp.engine.harness.data import CLAUDE_CODE_BUILTINS
+from skill_lsp.engine.harness.data import CLAUDE_CODE_BUILTINS, CLAUDE_CODE_SHORTENED_BUILTINS
 from skill_lsp.engine.listing import record_listing
 
 from ..lenient import fields, simple_frontmatter, text_value
@@ -252,6 +252,47 @@ def listing_text(record: SkillRecord) -> str:
     return sanitize(text).replace("<", "&lt;").replace(">", "&gt;")
 
 
+# The listing budget of 2.1.332. The release reserves a share of the model's context window for
+# the listing (1 % of it, at 4 characters a token, by its own code). With the model of the captured
+# runs, the largest listing it gives in full is 30,136 characters as counted here (every line in
+# UTF-16 units, the built-ins' lines, one separator between two): found by bisection with the
+# capture rig, the same with 24 and with 74 skills (capture case listing-budget holds one run).
+# Past it, the built-in skills keep their full lines (but `security-review`); the user's skills
+# in listing order, then `security-review`, keep theirs while what is left of the budget allows
+# (a later, shorter one may still fit); the rest are listed by name only. SLASH_COMMAND_TOOL_CHAR_BUDGET, the skillListingBudgetFraction setting and
+# another model's window change it in a real run; the preview assumes none of them.
+LISTING_BUDGET = 30_136
+
+
+def listing_chars(lines: Sequence[str]) -> int:
+    """The listing's size as the release counts it: every line, built-ins included, one separator
+    between two (JavaScript string length: UTF-16 units)."""
+    builtins = [chars for _, chars in CLAUDE_CODE_BUILTINS]
+    count = len(lines) + len(builtins)
+    return sum(utf16_len(line) for line in lines) + sum(builtins) + max(0, count - 1)
+
+
+def name_only(lines: Sequence[tuple[str, str, str]], budget: int = LISTING_BUDGET) -> set[str]:
+    """Paths of the skills listed by name only, from (path, full line, name-only line) in listing order."""
+    if listing_chars([full for _, full, _ in lines]) <= budget:
+        return set()
+    fixed = [chars for name, chars in CLAUDE_CODE_BUILTINS if name not in CLAUDE_CODE_SHORTENED_BUILTINS]
+    # The built-ins that may be shortened follow the user's skills, with their own lines' sizes.
+    later = [(f"builtin:{name}", "x" * chars, f"- {name}") for name, chars in CLAUDE_CODE_BUILTINS
+             if name in CLAUDE_CODE_SHORTENED_BUILTINS]
+    entries = [*lines, *later]
+    count = len(entries) + len(fixed)
+    left = budget - (sum(fixed) + sum(utf16_len(brief) for _, _, brief in entries) + max(0, count - 1))
+    short = set()
+    for path, full, brief in entries:
+        extra = utf16_len(full) - utf16_len(brief)
+        if extra <= left:
+            left -= extra
+        else:
+            short.add(path)
+    return {p for p in short if not p.startswith("builtin:")}
+
+
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
     """Who Claude Code lists (engine.listing), in its order: roots in the order
     given, folder names case-insensitively within a root; the first folder name wins."""
@@ -309,19 +350,46 @@ class ClaudeCodeDialect(Dialect):
             label = f"{record.folder} ({text_value(fields(record).get('name'))})"
         return f"- {label}: {text}"
 
-    def render_catalog(self, records: Sequence[SkillRecord]) -> str:
+    def _lines(self, records: Sequence[SkillRecord]) -> list[tuple[SkillRecord, str, str]]:
+        """(record, full line, name-only line) of every listed skill, in listing order."""
         chosen = listed(records)
         # A declared name is shown only by the first skill claiming it, and never when
         # it is another listed skill's folder name.
         claimed = {r.folder for r in chosen}
-        lines = []
+        out = []
         for r in chosen:
             declared = text_value(fields(r).get("name"))
             shown = shows_declared(declared, r.folder) and declared not in claimed
             if shown:
                 claimed.add(declared or "")
-            lines.append(self._entry(r, shown))
-        return "\n".join([_HEADER, "", *lines]) if lines else ""
+            full = self._entry(r, shown)
+            out.append((r, full, f"- {r.folder} ({declared})" if shown else f"- {r.folder}"))
+        return out
+
+    def render_catalog(self, records: Sequence[SkillRecord]) -> str:
+        lines = self._lines(records)
+        short = name_only([(r.path, full, brief) for r, full, brief in lines])
+        shown = [brief if r.path in short else full for r, full, brief in lines]
+        return "\n".join([_HEADER, "", *shown]) if shown else ""
+
+    def catalog_warnings(self, records: Sequence[SkillRecord]) -> list[BudgetWarning]:
+        out = super().catalog_warnings(records)
+        lines = self._lines(records)
+        short = name_only([(r.path, full, brief) for r, full, brief in lines])
+        if not short:
+            return out
+        total = listing_chars([full for _, full, _ in lines])
+        before = 0
+        for r, _, _ in lines:
+            if r.path in short:
+                out.append(BudgetWarning(
+                    self.name, "claude-code-name-only",
+                    f"{self.label} lists this skill by name only: its listing budget ({LISTING_BUDGET:,} "
+                    f"characters) is used up by the {len(CLAUDE_CODE_BUILTINS)} built-in skills and the "
+                    f"{before} skill{'s' if before != 1 else ''} before it (the whole listing would be "
+                    f"{total:,})", LISTING_BUDGET, total, path=r.path))
+            before += 1
+        return out
 
     def entry_warnings(self, record: SkillRecord) -> list[BudgetWarning]:
         if not self.includes(record):
