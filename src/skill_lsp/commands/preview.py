@@ -9,6 +9,7 @@ from argparse import Namespace
 
 from ..engine import discovery
 from ..engine.config import DEFAULT_ROOTS, Settings
+from ..engine.decisions import CUT, DROPPED, NAME_ONLY, decide
 from ..engine.preview import (
     activate,
     catalog_view,
@@ -166,14 +167,19 @@ def run_preview(args: Namespace) -> int:
     shown = getattr(result, "path", None) or match
     rows = _finding_rows(checked.get(shown), settings) if shown else []
     commands = _dynamic_commands(results, shown)
+    # How the harness lists the skill in its catalog (by name only past a budget, cut, ...).
+    decision = next((d for d in decide(records, dialect) if d.path == shown), None) if shown else None
     if args.format == "json":
         json.dump({"kind": result.kind, "dialect": dialect, "text": result.output, "result": result_json(result),
                    "verified": verdict.verified, "proof": verdict.proof, "findings": rows, "installed": installed,
+                   **({"decision": decision.to_json()} if decision is not None else {}),
                    **({"dynamicCommands": commands} if commands else {})},
                   sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:
         _write_exact(result.output)
+        if decision is not None and decision.state != "listed" and not args.as_user:
+            print(f"\nskill-lsp: {decision.sentence()}", file=sys.stderr)
         if shown:
             _write_findings(shown, rows)
         if commands:  # on stderr: stdout stays exactly what the harness would send
@@ -217,10 +223,12 @@ def run_catalog(args: Namespace) -> int:
     records = records_for(results, len(roots))
     dialect = args.dialect or settings.dialect
     text, entries, skipped = catalog_view(records, dialect, update=args.state == "replacement")
+    decisions = decide(records, dialect)
     verdict = proof(dialect, "catalog")
     installed = _installed(dialect, targets.workspace)
     if args.format == "json":
         json.dump({"dialect": dialect, "text": text, "entries": entries, "skipped": skipped,
+                   "decisions": [d.to_json() for d in decisions],
                    "verified": verdict.verified, "proof": verdict.proof, "installed": installed},
                   sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
@@ -239,4 +247,8 @@ def run_catalog(args: Namespace) -> int:
             print("", file=sys.stderr)
         for s in skipped:
             print(f"# skipped by {dialect}: {os.path.relpath(s['path'])}: {s['reason']}", file=sys.stderr)
+        # What the budget did to the skills it lists (the skips are above).
+        for d in decisions:
+            if d.state in (NAME_ONLY, CUT, DROPPED):
+                print(f"# {d.state} by {dialect}: {os.path.relpath(d.path)}: {d.sentence()}", file=sys.stderr)
     return 2 if targets.problems else 0

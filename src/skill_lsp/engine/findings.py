@@ -193,6 +193,12 @@ RULES: dict[str, Rule] = {
         # --- discovery and workspace ---
         Rule("SHADOWED", W, "Skill shadowed by a higher-precedence root", None,
              "A skill with the same name lives in a root with lower index; harnesses load that one and never this one."),
+        Rule("LISTING_BUDGET", W, "Listed by name only (or dropped) past a harness's listing budget", None,
+             "The harness's catalog has a size budget, and this skill comes after it ran out: Claude Code lists it "
+             "by name only (the model sees no description, so it rarely picks it), Codex cuts its description or "
+             "drops the entry. The message names the harness, the budget and what uses it up; shorten the "
+             "descriptions of the skills before it, or leave some out of the root the harness reads "
+             "(engine/decisions.py; proven against Claude Code 2.1.332 by the capture case listing-budget)."),
         Rule("DUPLICATE_NAME", W, "Two skills share a name", None,
              "Two skill folders in one root declare the same name; which one a harness loads depends on directory order."),
         Rule("UNKNOWN_SKILL", W, "Mention of a skill that does not exist", None,

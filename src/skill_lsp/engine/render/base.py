@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from skill_lsp.engine.activation.records import SkillRecord
@@ -134,7 +134,7 @@ class Dialect:
         """Whole-catalog warnings (e.g. a total budget); per-entry ones included."""
         out: list[BudgetWarning] = []
         for record in self.order(records):
-            out.extend(self.entry_warnings(record))
+            out.extend(w if w.path is not None else replace(w, path=record.path) for w in self.entry_warnings(record))
         return out
 
     def report(self, record: SkillRecord) -> CatalogEntryReport:

@@ -279,7 +279,7 @@ class CodexDialect(Dialect):
         total = sum(_cost(_units(_line(n, d, p) + "\n", self.measure), self.measure) for n, d, p in system + items)
         unit = "chars" if self.measure == "chars" else "tokens"
         out: list[BudgetWarning] = []
-        for name, desc, _ in items:
+        for name, desc, path in items:
             if name in result.omitted:
                 out.append(
                     BudgetWarning(
@@ -288,6 +288,7 @@ class CodexDialect(Dialect):
                         f"skill {name!r} is dropped: the catalog is {total} {unit}, over the {self._budget_text()} Codex budget even without descriptions",
                         self.budget,
                         total,
+                        path=path,
                     )
                 )
             elif name in result.truncated:
@@ -301,6 +302,7 @@ class CodexDialect(Dialect):
                         total,
                         kept=desc[:keep],
                         cut=desc[keep:],
+                        path=path,
                     )
                 )
         return out

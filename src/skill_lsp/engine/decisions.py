@@ -1,0 +1,169 @@
+"""Listing decisions: for every skill and a target harness, what the harness does with it.
+
+One answer per skill, in the harness's terms, computed from the same dialect the catalog
+preview renders (so the two never disagree):
+
+- ``listed``     in the catalog as written;
+- ``cut``        listed, its description cut at ``kept`` characters;
+- ``name-only``  listed by name only (the listing budget ran out before it);
+- ``dropped``    left out by a budget (Codex drops whole entries past its own);
+- ``skipped``    never listed, and why (the harness cannot read it, a field keeps it out, ...);
+- ``shadowed``   another skill of the same name wins (``winner``);
+- ``not-read``   in a root the harness does not read at all.
+
+The CLI prints them (`catalog`, `preview`), JSON carries them, hover and code lens show a
+skill's own, and `check` reports the skips as findings naming the harness.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .activation.records import SkillRecord
+from .harness import HARNESSES, not_read, reads_root
+from .render import get_dialect
+
+LISTED, CUT, NAME_ONLY, DROPPED, SKIPPED, SHADOWED, NOT_READ = (
+    "listed", "cut", "name-only", "dropped", "skipped", "shadowed", "not-read")
+STATES = (LISTED, CUT, NAME_ONLY, DROPPED, SKIPPED, SHADOWED, NOT_READ)
+# States in which the model sees the skill's description in full / at all.
+SEEN = frozenset({LISTED, CUT, NAME_ONLY})
+
+# A catalog warning of a dialect that decides a skill's state, and the state it gives.
+_WARNINGS = {
+    "claude-code-name-only": NAME_ONLY,
+    "claude-code-listing-cap": CUT,
+    "codex-description-truncated": CUT,
+    "codex-skill-dropped": DROPPED,
+    "dsh-description-cap": CUT,
+}
+#: Records no catalog shows: skill-lsp's own fence (never read, or unreadable).
+_FENCED = ("IO_ERROR", "SENSITIVE", "OUTSIDE_WORKSPACE")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    dialect: str
+    label: str  # "Claude Code 2.1.332"
+    path: str  # the SKILL.md
+    name: str  # the name the skill goes by in skill-lsp (its frontmatter name, else its folder)
+    state: str
+    reason: str = ""  # why (everything but ``listed``), in the harness's terms
+    winner: str | None = None  # shadowed: the SKILL.md listed instead
+    kept: int | None = None  # cut: the characters of the description that stay
+
+    @property
+    def seen(self) -> bool:
+        """Whether the model finds the skill in the catalog at all."""
+        return self.state in SEEN
+
+    def sentence(self) -> str:
+        """One line for people: "Claude Code 2.1.332 lists this skill by name only: …"."""
+        if self.state == LISTED:
+            return f"{self.label} lists this skill"
+        if self.state == SHADOWED:
+            return f"{self.label} lists another skill of the same name instead ({self.winner})"
+        if self.reason.startswith(self.label.split(" ")[0]) or self.reason.startswith(self.label):
+            return self.reason  # already a sentence naming the harness
+        verb = {CUT: "lists this skill with its description cut", NAME_ONLY: "lists this skill by name only",
+                DROPPED: "leaves this skill out of its catalog", SKIPPED: "never lists this skill",
+                NOT_READ: "never reads this skill"}[self.state]
+        return f"{self.label} {verb}: {self.reason}" if self.reason else f"{self.label} {verb}"
+
+    def to_json(self) -> dict:
+        out: dict = {"dialect": self.dialect, "path": self.path, "name": self.name, "state": self.state}
+        if self.reason:
+            out["reason"] = self.reason
+        if self.winner is not None:
+            out["winner"] = self.winner
+        if self.kept is not None:
+            out["kept"] = self.kept
+        out["text"] = self.sentence()
+        return out
+
+
+def decide(records: Sequence[SkillRecord], dialect: str) -> list[Decision]:
+    """The decision of ``dialect``'s harness (or reference) on every record, in path order."""
+    d = get_dialect(dialect)
+    label = d.label or dialect
+    h = HARNESSES.get(d.harness) if d.harness else None
+    out: dict[str, Decision] = {}
+    candidates: list[SkillRecord] = []
+    for r in records:
+        if h is not None and reads_root(h, r.dir) is False:
+            out[r.path] = Decision(dialect, label, r.path, r.name, NOT_READ, not_read(h, r.dir))
+        elif r.error is not None and r.error[0] in _FENCED:
+            out[r.path] = Decision(dialect, label, r.path, r.name, SKIPPED, r.error[1])
+        else:
+            candidates.append(r)
+    shown = d.order(candidates)
+    shown_paths = {r.path for r in shown}
+    states: dict[str, tuple[str, str, int | None]] = {}
+    for w in d.catalog_warnings(candidates):
+        state = _WARNINGS.get(w.code)
+        path = w.path or _path_named(shown, w.message)
+        if state is None or path is None:
+            continue
+        kept = len(w.kept) if state == CUT and w.kept is not None else None
+        # A name-only or dropped entry outranks a cut of the same entry.
+        if path not in states or state in (NAME_ONLY, DROPPED):
+            states[path] = (state, w.message, kept)
+    for r in shown:
+        state, why, kept = states.get(r.path, (LISTED, "", None))
+        out[r.path] = Decision(dialect, label, r.path, r.name, state, "" if state == LISTED else why, kept=kept)
+    for r in candidates:
+        if r.path in shown_paths:
+            continue
+        got = d.listing(r)
+        if not got.listed:
+            out[r.path] = Decision(dialect, label, r.path, r.name, SKIPPED, got.reason or f"{label} does not list it")
+            continue
+        winner = next((w for w in shown if w.name == r.name or w.folder == r.folder), None)
+        where = os.path.relpath(winner.path, os.path.dirname(r.path)) if winner is not None else None
+        out[r.path] = Decision(dialect, label, r.path, r.name, SHADOWED,
+                               f"{label} lists another skill of the same name instead", winner=where)
+    return [out[p] for p in sorted(out)]
+
+
+def _path_named(shown: Sequence[SkillRecord], message: str) -> str | None:
+    """The record a budget warning without a path is about: the one whose quoted name it names."""
+    for r in shown:
+        if f"'{r.name}'" in message or f"'{r.folder}'" in message:
+            return r.path
+    return None
+
+
+# The harnesses whose catalogs have a budget that drops descriptions, and the smallest listing
+# that could reach it (skills' descriptions summed, built-ins aside): below it nothing is read
+# again. Claude Code: its budget less its built-ins' 6,198 characters; Codex: its 8,000-character
+# budget less its system skills.
+_BUDGETED = {"claude-code": 20_000, "codex": 5_000}
+
+
+def budget_findings(results: list, settings) -> None:  # (SkillResult, Settings): workspace imports us not
+    """LISTING_BUDGET on each skill a budgeted harness lists by name only, cuts or drops, among the
+    skills of its roots, added to ``results``' cross-skill findings (`check`, after link_skills).
+
+    Results whose targets include the harness are re-read whole only when their descriptions could
+    fill the budget (the common workspace never gets near it)."""
+    from .config import apply_settings  # noqa: PLC0415
+    from .findings import make  # noqa: PLC0415
+    from .preview import records_for  # noqa: PLC0415
+    from .workspace import check_file, targets_for  # noqa: PLC0415
+
+    for harness, floor in _BUDGETED.items():
+        mine = [r for r in results if r.location is not None and r.location.root_index >= 0
+                and harness in targets_for(settings, r.path)]
+        if sum(len(r.description) for r in mine) < floor:
+            continue
+        full = [r if r.doc is not None else check_file(r.path, settings, r.location) for r in mine]
+        by_path = {r.path: r for r in mine}
+        roots = 1 + max((r.location.root_index for r in mine), default=0)
+        for d in decide(records_for(full, roots), harness):
+            if d.state in (NAME_ONLY, DROPPED) or (d.state == CUT and harness == "codex"):
+                r = by_path.get(d.path)
+                if r is not None:
+                    r.cross.extend(apply_settings([make("LISTING_BUDGET", d.sentence(), *r.anchor,
+                                                        {"harness": harness, "state": d.state})], settings))
