@@ -13,7 +13,7 @@ from skill_lsp.engine import document, rules
 from skill_lsp.engine.findings import Severity, base_message
 from skill_lsp.engine.rules import body as body_rule
 
-E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, INFO, H = Severity.ERROR, Severity.WARNING, Severity.INFO, Severity.HINT
 
 
 def body_findings(body: str, code: str, **kw):
@@ -31,7 +31,7 @@ def test_whitespace_only_and_trailing_blanks_are_told_apart():
         (((5, 0), (5, 3)), "line holds only whitespace"),
         (((6, 1), (6, 3)), "trailing whitespace"),
     ]
-    assert all(f.severity is W and f.data == {"fix": "trim"} and f.tags == ("unnecessary",) for f in fs)
+    assert all(f.severity is H and f.data == {"fix": "trim"} and f.tags == ("unnecessary",) for f in fs)
 
 
 def test_a_hard_break_on_the_first_body_line_is_allowed_but_three_spaces_are_not():

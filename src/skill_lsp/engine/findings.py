@@ -158,19 +158,27 @@ RULES: dict[str, Rule] = {
              ("write the boolean unquoted", "separate allowed-tools with spaces")),
         Rule("INVALID_VERSION", W, "Version is not semver", None,
              "`version` should be a semantic version such as `1.2.0` or `2.1.3-beta` (spec 000 §4.2). "
-             "`1.0` and `2` are accepted: no harness reads `version` (the skill tool keeps it as metadata) and "
-             "semver tools coerce them to `1.0.0` and `2.0.0`. A bare number (`version: 1.0`, unquoted) is still "
-             "reported: YAML reads it as the float 1.0, which JavaScript prints as `1`."),
+             "`1.0` and `2` are accepted, quoted or not: no harness reads `version` (the skill tool keeps it as metadata) and "
+             "semver tools coerce them to `1.0.0` and `2.0.0`. An unquoted number that YAML changes (`1.10` reads "
+             "as 1.1) is reported."),
         Rule("UNKNOWN_LICENSE", W, "License is neither SPDX nor a bundled file", None,
-             "`license` should be an SPDX identifier (MIT, Apache-2.0) or the name of a license file bundled in the skill."),
+             "`license` should be an SPDX identifier (MIT, Apache-2.0) or the name of a license file bundled in the skill. "
+             "An identifier with words around it (`MIT license`, `Apache-2.0 (see NOTICE)`) and a sentence naming a "
+             "license file of the skill or of a folder above it (`SEE LICENSE IN LICENSE`) are accepted. No harness "
+             "reads `license`: information, a warning under `agentskills`."),
         Rule("METADATA_NOT_STRING", W, "Metadata value is not a string", None,
-             "`metadata` maps strings to strings. skills-ref turns other values into Python reprs (`{'a': 1}`); other tools reject them.",
+             "`metadata` maps strings to strings in the agentskills spec. skills-ref turns other values into Python reprs "
+             "(`{'a': 1}`); the skill tool keeps them verbatim and no captured harness rejects the skill, so this is a "
+             "hint, a warning under `agentskills`.",
              ("quote the value",)),
         Rule("INVALID_ARGUMENTS", E, "Malformed arguments declaration", "INVALID_FRONTMATTER",
              "`arguments` declares named arguments (spec 000 §4.3): a mapping of argument name to an optional mapping with `type`, `required`, `description`. Claude Code also accepts a string or list of names."),
         # --- body ---
-        Rule("TRAILING_WHITESPACE", W, "Trailing whitespace", None,
+        Rule("TRAILING_WHITESPACE", H, "Trailing whitespace", None,
              "Lines should not end in whitespace; exactly two spaces (a Markdown hard line break) are allowed. "
+             "A hint: the model reads the same instructions either way, and on skills this project never tuned on "
+             "every sampled warning was a whitespace-only line or a single space an author would not edit for "
+             "(issue 26). "
              "Lines inside fenced and indented code blocks are not checked, as markdownlint's MD009 does by default "
              "(`code_blocks: false`): some languages need the space and the model reads code verbatim.",
              ("trim this line", "trim all lines")),
@@ -195,10 +203,15 @@ RULES: dict[str, Rule] = {
              "A skill with the same name lives in a root with lower index; harnesses load that one and never this one."),
         Rule("DUPLICATE_NAME", W, "Two skills share a name", None,
              "Two skill folders in one root declare the same name; which one a harness loads depends on directory order."),
-        Rule("UNKNOWN_SKILL", W, "Mention of a skill that does not exist", None,
+        Rule("UNKNOWN_SKILL", H, "Mention of a skill that does not exist", None,
              "A `/name` invocation, `$name` mention or `Skill(name)` rule names no skill in the workspace but is a few "
              "edits away from one that exists (a likely typo). Mentions of names nothing resembles are not reported: "
-             "they may be built-in commands or skills installed elsewhere.",
+             "they may be built-in commands or skills installed elsewhere. Not reported either: the harnesses' "
+             "built-in commands and skills (`/help`, `/compact`, `/security-review`), commands the plugin or project "
+             "defines (`commands/NAME.md`, `.claude/commands/`, `.gemini/commands/`, `.codex/prompts/`), HTTP routes "
+             "(`GET /users`, a line naming an endpoint or route) and query options (`$filter`, `$top`). A hint: on "
+             "skills this project never tuned on, the near misses left were mostly commands of other tools "
+             "(issue 26).",
              ("replace with a suggested name",)),
         Rule("OUTSIDE_WORKSPACE", E, "Skill resolves outside every root", "OUTSIDE_WORKSPACE",
              "Spec error code. The skill folder or its SKILL.md resolves (symlink, `..`) outside every configured root. The target is never read."),

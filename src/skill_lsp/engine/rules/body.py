@@ -186,6 +186,19 @@ def _could_matter(raw: str, ctx: Context) -> bool:
     return ctx.check_links and ctx.exists(path) is False
 
 
+# `[Smith et al., 2025](url)`, `[source](link)`: a format the skill shows the model, not a
+# link to follow (issue 26, held-out tune half).
+_PLACEHOLDER_TARGETS = frozenset(("url", "link", "href", "path", "uri", "source", "target", "todo", "tbd", "...",
+                                  "your-url", "your-link", "link-here", "url-here", "placeholder"))
+
+
+def _placeholder_target(path: str) -> bool:
+    """A format or template, not a file: `url`, `task.{id}.md`, `<file>.md`; or a path into a hidden
+    folder of the project the skill works on (`.repo-wiki/x.md`), which the skill never bundles."""
+    return (path.lower() in _PLACEHOLDER_TARGETS or "{" in path or "<" in path
+            or (path.startswith(".") and not path.startswith("./")))
+
+
 def _links(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     body = doc.body_text
     # Inline links need "](" and reference links a "]:" definition. A raw scan finds
@@ -224,7 +237,7 @@ def _links(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             yield make("LINK_OUTSIDE_SKILL", f"link '{target}' leaves the skill folder; harnesses install the folder alone",
                        link.target_start, link.target_end, {"target": target})
             continue
-        if not ctx.check_links or ctx.exists(path) is not False:
+        if not ctx.check_links or ctx.exists(path) is not False or _placeholder_target(path):
             continue
         yield make("BROKEN_LINK", f"link target '{path}' does not exist in the skill folder",
                    link.target_start, link.target_end, {"target": target, "path": path})

@@ -82,12 +82,66 @@ def _backslash(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]
     if "\\" not in body or not any(d + "\\" in body for d in _DIR_NAMES):
         return
     base = doc.body_start
+    blocks = code_blocks(doc)
     for m in _BACKSLASH.finditer(body):
+        if _windows_context(doc, body, m.start(), blocks) or counter_example(body, m.start()):
+            continue
         path = m.group(0)
         fixed = path.replace("\\", "/")
         yield from emit(ctx, "BACKSLASH_PATH", f"'{path}' uses backslashes; write '{fixed}' (harnesses on macOS and "
                         "Linux read '\\' as part of the file name)", base + m.start(), base + m.end(),
                         {"replacement": fixed})
+
+
+_WINDOWS_LANGS = frozenset(("powershell", "ps1", "pwsh", "ps", "cmd", "bat", "batch", "dos", "doscon", "winbatch"))
+# A PowerShell cmdlet (Verb-Noun), `$env:`, a `PS C:\>` prompt or a drive letter: a Windows command
+# line, where a backslash is the separator (issue 26: `Import-Module .\scripts\…` was reported).
+_WINDOWS_LINE = re.compile(r"\b(?:Get|Set|New|Remove|Import|Invoke|Start|Stop|Test|Copy|Move|Join|Split|Resolve|"
+                           r"Write|Read|Add|Out|Select|Where|ForEach|Install|Export|Convert|ConvertTo|ConvertFrom)-[A-Z]"
+                           r"\w*|\$env:|^\s*PS [A-Z]:|\b[A-Za-z]:\\|\.(?:ps1|bat|cmd)\b|\bpowershell\b|\bpwsh\b",
+                           re.I | re.M)
+# Prose that marks what follows as a thing not to do ("✗ Avoid", "Don't", "Bad:"): an example of
+# the mistake, which must stay as written (issue 26).
+_COUNTER = re.compile(r"[✗✘❌⛔🚫]|\b(?:avoid|don'?t|do not|never|bad|wrong|incorrect|instead of)\b", re.I)
+
+
+def _line_of(text: str, at: int) -> tuple[int, int]:
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    return start, end if end >= 0 else len(text)
+
+
+def counter_example(body: str, at: int, lines: int = 2) -> bool:
+    """Whether the line holding ``at`` or one of the ``lines`` non-blank lines before it marks an
+    example of what not to do."""
+    start, end = _line_of(body, at)
+    if _COUNTER.search(body, start, end):
+        return True
+    for _ in range(lines):
+        if start == 0:
+            return False
+        start, end = _line_of(body, start - 1)
+        if _COUNTER.search(body, start, end):
+            return True
+    return False
+
+
+def block_language(doc: SkillDocument, body: str, at: int, blocks: list[tuple[int, int]]) -> str | None:
+    """The info-string word of the fenced block holding body offset ``at``; None outside blocks."""
+    base = doc.body_start
+    for bs, be in blocks:
+        if bs <= base + at < be:
+            line_end = body.find("\n", bs - base)
+            head = body[bs - base:line_end if line_end >= 0 else len(body)].strip().lstrip("`~").strip()
+            return head.split()[0].lower().strip("{}.") if head else ""
+    return None
+
+
+def _windows_context(doc: SkillDocument, body: str, at: int, blocks: list[tuple[int, int]]) -> bool:
+    if block_language(doc, body, at, blocks) in _WINDOWS_LANGS:
+        return True
+    start, end = _line_of(body, at)
+    return _WINDOWS_LINE.search(body, start, end) is not None
 
 
 def _personal(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
@@ -164,7 +218,12 @@ def _scripts(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     # Code blocks only: a command line starts a line, and inline code in prose names a script
     # without running it (docs/rules.md).
     done: set[str] = set()
-    for bs, be in [(s - base, e - base) for s, e in code_blocks(doc)]:
+    blocks = code_blocks(doc)
+    for bs, be in [(s - base, e - base) for s, e in blocks]:
+        # A diagram or a folder tree names scripts without running them (issue 26: lines of an
+        # ASCII architecture diagram were reported); so does a block in a language that is no shell.
+        if _DIAGRAM.search(body, bs, be) or block_language(doc, body, bs, blocks) not in _SHELL_LANGS:
+            continue
         for m in _DIRECT_RUN.finditer(body, bs, be):
             rel = m.group(1)
             if rel in done or ctx.exists(rel) is not True:
@@ -186,6 +245,11 @@ def _scripts(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             elif not os.access(path, os.X_OK):
                 yield from emit(ctx, "SCRIPT_NOT_EXECUTABLE", f"the body runs '{rel}' directly but it is not "
                                 f"executable; run chmod +x {rel} (and commit the mode)", s, e, {"path": rel})
+
+
+_SHELL_LANGS = frozenset(("", "bash", "sh", "shell", "zsh", "console", "terminal", "shellsession", "shell-session",
+                          "fish", "ksh"))
+_DIAGRAM = re.compile(r"[─━│┃┌┐└┘├┤┬┴┼╭╮╯╰═║╔╗╚╝▶►▼→←↓↑]|\|--|\+--|`--")
 
 
 def _unreferenced(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:

@@ -231,7 +231,9 @@ _SECRETS = (
     ("private key", ("PRIVATE KEY",), re.compile(r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY"
                                                  r"(?: BLOCK)?-----\s*(?:[A-Za-z0-9+/=]{40,}\s*){2,}")),
 )
-_PLACEHOLDER = re.compile(r"x{4,}|X{4,}|EXAMPLE|example|your|YOUR|\.\.\.|<|\*{3,}|0{8,}|1234567|abcdef", re.I)
+_PLACEHOLDER = re.compile(r"x{4,}|X{4,}|EXAMPLE|example|your|YOUR|\.\.\.|<|\*{3,}|0{8,}|1234567|abcdef|placeholder|"
+                          r"replace|dummy|fake|sample|redacted|changeme|insert|here|demo|test|secret|token|mykey|"
+                          r"apikey|api_key|api-key|key_?here|(.)\1{5,}", re.I)
 
 
 def _secrets(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
@@ -248,12 +250,23 @@ def _secrets(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             value = m.group(0)
             if m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_-"):
                 continue  # inside a longer word
-            if _PLACEHOLDER.search(value) or _low_entropy(value):
+            if _PLACEHOLDER.search(value) or _low_entropy(value) or _sequential(value):
                 continue
             shown = value[:6] + "…" if label != "private key" else "-----BEGIN … PRIVATE KEY-----"
             yield from emit(ctx, "SECRET", f"{label} in the skill ({shown}, {len(value)} characters): anyone who "
                             "installs the skill gets it; revoke it and load it from the environment instead",
                             m.start(), m.end(), {"kind": label})
+
+
+def _sequential(value: str) -> bool:
+    """A run of 5 characters counting up or down (`abcde`, `12345`, `9876`…): a made-up key
+    (issue 26: an obvious placeholder was reported as an error)."""
+    run = 1
+    for a, b in zip(value, value[1:]):
+        run = run + 1 if a.isalnum() and b.isalnum() and abs(ord(b) - ord(a)) == 1 else 1
+        if run >= 5:
+            return True
+    return False
 
 
 def _low_entropy(value: str) -> bool:
