@@ -285,12 +285,53 @@ RULES: dict[str, Rule] = {
         Rule("PERSONAL_PATH", I, "Path into one person's home folder", None,
              "`/Users/alice/...`, `/home/bob/...` or `C:\\Users\\carol\\...` exist only on the author's machine. Placeholder names (`user`, `you`, `runner`, ...) are skipped. "
              "Information: on the corpus a third were worked examples or provenance notes nobody would edit (issue 11 audit)."),
-        Rule("MISSING_MENTIONED_FILE", H, "Path in inline code does not exist", None,
-             "Inline code such as `` `scripts/extract.py` `` names a file under scripts/, references/, assets/, templates/ or examples/ that is not in the skill folder, although the skill bundles that folder. The model will try to open or run it and fail. A hint for `agentskills` and `claude-code` (21 % actionable on the corpus: paths in the user's project look the same), off elsewhere."),
+        Rule("MISSING_MENTIONED_FILE", W, "Body names a bundled file that does not exist", None,
+             "The body sends the model to `references/…`, `scripts/…`, `assets/…` or `templates/…` (in prose, inline "
+             "code or a shell block) but the file is neither in the skill folder nor relative to a folder above it "
+             "(a plugin's or project's own folder). The model will try to open it and fail. Not reported where the "
+             "path is not meant to exist yet or is an example: a line that creates, saves or generates it, says "
+             "e.g., if, may or your, holds `<…>`, `{…}`, `…` or a folder tree; a generic name (`scripts/example.py`); "
+             "a JSON, YAML or Markdown sample; a counter-example; skills about writing skills. Issue 26: the old "
+             "inline-code-only form was 21 % actionable on the corpus; this one was measured on held-out skills "
+             "(docs/precision.md)."),
         Rule("SCRIPT_NO_SHEBANG", W, "Script run directly has no shebang", None,
              "A code block runs `scripts/x` (or `./scripts/x`) as a command, but the file has no `#!` line, so the shell cannot start it. Run it through its interpreter or add a shebang."),
         Rule("SCRIPT_NOT_EXECUTABLE", H, "Script run directly is not executable", None,
              "A code block runs `scripts/x` as a command, the file has a shebang but no execute bit. `chmod +x` it and commit the mode."),
+        # --- recall (issue 26): defects a peer caught or every tool missed ---
+        Rule("DESCRIPTION_PLACEHOLDER", W, "Description is a template placeholder", None,
+             "The description still holds a template's words (`[TODO: …]`, `<description>`, \"Describe what this "
+             "skill does…\", \"Replace with description…\"). The model picks skills by the description alone, so "
+             "this skill is never chosen for the right task."),
+        Rule("DESCRIPTION_STUB", W, "Description names a topic, not a task", None,
+             "A description under 40 characters with no trigger clause (\"Spreadsheet utilities.\") says neither "
+             "what the skill does nor when to use it; the model picks skills by this text. Descriptions in scripts "
+             "that pack a sentence into few characters (CJK) are not judged by length."),
+        Rule("NOT_A_TOOL", W, "`allowed-tools` entry is no tool", None,
+             "A capitalised word such as `Shell`, `Terminal`, `Browser` or `FileSystem` is no tool name in any "
+             "harness (Claude Code: Bash, WebFetch, Read…; Copilot CLI and OpenCode: lowercase `shell`, `bash`; "
+             "Gemini CLI: snake_case), so the entry pre-approves nothing. The message names the tool meant."),
+        Rule("FORK_WITHOUT_TASK", W, "`context: fork` on a skill with no task", None,
+             "Claude Code runs a `context: fork` skill in a subagent whose prompt is the skill body; a body of "
+             "guidelines (no numbered steps, no heading naming a procedure, no `$ARGUMENTS`, no `!` command) gives "
+             "the subagent nothing to do (Claude Code skills documentation: fork only makes sense for skills with "
+             "explicit instructions; documented, not verified). `context` exists only in Claude Code, so a skill "
+             "that sets it is checked under every target but those that ignore it."),
+        Rule("MISSING_SCRIPT", W, "Command runs a script that does not exist", None,
+             "A command in a shell code block runs `scripts/…` (directly, or through python, bash, node…) but the "
+             "file is neither in the skill folder nor relative to a folder above it (a plugin's or project's "
+             "`scripts/`). The command fails when the model runs it. Skills about writing skills are not checked "
+             "(their paths are examples)."),
+        Rule("NESTED_REFERENCE", H, "Reference reached only through another reference", None,
+             "SKILL.md names `references/a.md`, which sends the model on to `references/b.md` that SKILL.md never "
+             "names. Anthropic's skill authoring best practices keep references one level deep from SKILL.md: the "
+             "model may preview a nested file in part. A hint: an index file in references/ is a deliberate layout "
+             "for some authors."),
+        Rule("DESCRIPTION_OVERLAP", W, "Two skills' descriptions are near-identical", None,
+             "Two skills of one workspace have descriptions a model cannot tell apart (rapidfuzz token-set ratio "
+             "at least 90 over descriptions of 8 words or more, or the same text): the model picks one of them at "
+             "random for the same request. Reported on both, naming the other. Copies of one skill for several "
+             "harnesses (`.claude/skills/x` and `.agents/skills/x`, the same name) are not overlaps."),
         Rule("INVALID_OPENAI_YAML", W, "Codex `agents/openai.yaml` value ignored", None,
              "Codex reads `agents/openai.yaml` beside SKILL.md (openai/codex, codex-rs skills loader): `interface` (display_name ≤ 64, short_description and default_prompt ≤ 1,024, icon_small/icon_large relative under assets/, brand_color `#RRGGBB`), `dependencies.tools[]` (type and value required; description, transport, command, url) and `policy` (allow_implicit_invocation boolean, products list). It fails open: invalid YAML or a wrong type drops the whole file, a bad value drops the value, unknown keys are ignored. Reported on the SKILL.md's first line with the YAML line number."),
     )

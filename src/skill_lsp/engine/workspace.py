@@ -19,6 +19,7 @@ from .findings import Finding, Related, Severity, make
 from .harness import HARNESSES
 from .mentions import Mention
 from .mentions import extract as mentions_of
+from .overlap import OverlapIndex
 from .profiles import Profile
 from .skillgraph import SkillGraph
 from .targets import for_skill, view
@@ -300,8 +301,9 @@ def check_job(job: tuple[Location, Settings, bool]) -> SkillResult:
     return check_file(loc.path, settings, loc).slim(keep_text=keep_text)
 
 
-def link_skills(results: list[SkillResult], settings: Settings) -> None:
-    """Cross-skill findings among skills in configured roots: duplicate names and shadowing.
+def link_skills(results: list[SkillResult], settings: Settings, overlap: OverlapIndex | None = None) -> None:
+    """Cross-skill findings among skills in configured roots: duplicate names, shadowing and
+    near-identical descriptions (``overlap`` keeps the description index for later updates).
 
     Lower root index wins; an invalid skill never displaces a valid one (it is not
     in the catalog at all), so only valid skills shadow or are shadowed.
@@ -314,6 +316,37 @@ def link_skills(results: list[SkillResult], settings: Settings) -> None:
     for name, members in groups.items():
         if len(members) > 1:
             _link_group(name, members, settings)
+    idx = overlap if overlap is not None else OverlapIndex()
+    by_path = {r.path: r for r in results}
+    for r in results:
+        if _describes(r):
+            idx.add(r.path, r.name, r.description)
+    for path in list(idx.overlaps):
+        by_path[path].cross.extend(_overlap_findings(by_path[path], idx, by_path, settings))
+
+
+def _describes(r: SkillResult) -> bool:
+    """Takes part in DESCRIPTION_OVERLAP: any skill a harness can load (found in a root or by a
+    recursive search), valid or only misnamed."""
+    err = r.blocking_error
+    return (err is None or err.code == "NAME_MISMATCH") and r.location is not None
+
+
+def _overlap_findings(r: SkillResult, idx: OverlapIndex, by_path: dict[str, SkillResult],
+                      settings: Settings) -> list[Finding]:
+    """DESCRIPTION_OVERLAP on ``r``, naming every skill its description overlaps (at most three in the text)."""
+    others = [by_path[p] for p in idx.of(r.path) if p in by_path]
+    if not others:
+        return []
+    here = os.path.dirname(r.path)
+    shown = ", ".join(f"'{o.name}' ({os.path.relpath(o.path, here)})" for o in others[:3])
+    more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+    rel = tuple(Related(o.path, *o.anchor, f"description nearly the same as '{r.name}'") for o in others)
+    return apply_settings([make(
+        "DESCRIPTION_OVERLAP", f"the description is nearly the same as that of {shown}{more}: a model cannot tell "
+        "them apart and may pick either for the same request; say in each description what sets the skill apart "
+        "(its inputs, its task, when to use it), or merge the skills", *r.anchor,
+        {"others": [o.path for o in others]}, related=rel)], settings)
 
 
 class SkillIndex:
@@ -329,12 +362,14 @@ class SkillIndex:
         self._groups: dict[str, set[str]] = defaultdict(set)
         self._name_of: dict[str, str] = {}
         self.graph = SkillGraph(settings)
+        self.overlap = OverlapIndex()
 
     def rebuild(self, results: list[SkillResult]) -> None:
         self.results = {r.path: r for r in results}
         self._groups = defaultdict(set)
         self._name_of = {}
-        link_skills(results, self.settings)
+        self.overlap = OverlapIndex()
+        link_skills(results, self.settings, self.overlap)
         for r in results:
             if _member(r):
                 self._groups[r.name].add(r.path)
@@ -347,7 +382,7 @@ class SkillIndex:
             members = [self.results[p] for p in self._groups.get(name, ())]
             before = {m.path: m.cross for m in members}
             for m in members:
-                m.cross = []
+                m.cross = [f for f in m.cross if f.code == "DESCRIPTION_OVERLAP"]
             if len(members) > 1:
                 _link_group(name, members, self.settings)
             touched.update(m.path for m in members if m.cross != before[m.path])
@@ -370,12 +405,30 @@ class SkillIndex:
             names.add(result.name)
         touched = self._relink(names)
         touched |= self.graph.update(self.results, path, prev, result)
+        changed = self.overlap.add(path, result.name, result.description) if _describes(result) else \
+            self.overlap.remove(path)
+        touched |= self._reoverlap(changed | {path})
         return touched - {path}
+
+    def _reoverlap(self, paths: set[str]) -> set[str]:
+        """Recompute DESCRIPTION_OVERLAP on ``paths``; those whose findings changed."""
+        touched = set()
+        for p in paths:
+            r = self.results.get(p)
+            if r is None:
+                continue
+            keep = [f for f in r.cross if f.code != "DESCRIPTION_OVERLAP"]
+            new = keep + _overlap_findings(r, self.overlap, self.results, self.settings)
+            if new != r.cross:
+                r.cross = new
+                touched.add(p)
+        return touched
 
     def remove(self, path: str) -> set[str]:
         old = self._name_of.pop(path, None)
         prev = self.results.pop(path, None)
         touched = self.graph.update(self.results, path, prev, None) if prev is not None else set()
+        touched |= self._reoverlap(self.overlap.remove(path) - {path})
         if old is None:
             return touched - {path}
         self._groups[old].discard(path)

@@ -58,8 +58,17 @@ SEVERITY_BY_HARNESS: dict[str, dict[str, str]] = {
     # lacks one, so the hint is kept to those targets (docs/precision-rules.md).
     "DESCRIPTION_NO_TRIGGER": _row("off", agentskills="hint", claude_code="hint"),
     "DESCRIPTION_PERSON": _row("hint"),
+    "DESCRIPTION_PLACEHOLDER": _row("warning"),
+    "DESCRIPTION_STUB": _row("warning"),
+    "NOT_A_TOOL": _row("warning"),
+    # `context` exists only in Claude Code: a skill that sets it is written for it (the skill tool
+    # defers the field, spec 000 §4.4); harnesses that ignore the field run the skill inline.
+    "FORK_WITHOUT_TASK": _row("warning", agentskills="off", dsh="off", codex="off", opencode="off", gemini="off",
+                              goose="off", openhands="off"),
     # --- body, arguments and security (rules/security.py, rules/arguments.py) ---
-    "RISKY_DYNAMIC_COMMAND": _row("off", claude_code="warning"),
+    # `!` commands exist only in Claude Code: a skill that writes one is written for it, so the default
+    # target reports too (issue 26: a peer caught `!`./scripts/deploy.sh``); other harnesses pass the text on.
+    "RISKY_DYNAMIC_COMMAND": _row("off", claude_code="warning", skill_tool="warning"),
     "DYNAMIC_COMMAND_NOT_ALLOWED": _row("off", claude_code="warning"),
     "INVISIBLE_CHARACTERS": _row("warning"),
     "HIDDEN_COMMENT": _row("warning"),
@@ -76,7 +85,9 @@ SEVERITY_BY_HARNESS: dict[str, dict[str, str]] = {
     "UNREFERENCED_FILE": _row("off", agentskills="hint", claude_code="hint"),
     "BACKSLASH_PATH": _row("warning"),
     "PERSONAL_PATH": _row("info"),  # issue 11 audit: 4 of 6 actionable (examples, provenance notes)
-    "MISSING_MENTIONED_FILE": _row("off", agentskills="hint", claude_code="hint"),
+    "MISSING_MENTIONED_FILE": _row("warning"),
+    "MISSING_SCRIPT": _row("warning"),
+    "NESTED_REFERENCE": _row("hint"),
     "SCRIPT_NO_SHEBANG": _row("warning"),
     "SCRIPT_NOT_EXECUTABLE": _row("hint"),
     # --- Codex agents/openai.yaml (rules/codex_openai_yaml.py) ---

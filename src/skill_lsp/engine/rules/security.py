@@ -39,6 +39,15 @@ _RISKY = (
     (re.compile(r"\brm\s+-(?:[a-zA-Z]*r[a-zA-Z]*f|[a-zA-Z]*f[a-zA-Z]*r)\b|\brm\s+-r\s+-f\b"), "deletes recursively (rm -rf)"),
     (re.compile(r"(?:>>?|\btee\s+(?:-a\s+)?)\s*(?:~|/(?!dev/null|tmp/)|\$HOME|\.\./)"), "writes outside the skill folder"),
     (re.compile(r"\bchmod\s+(?:-R\s+)?777\b"), "makes files world-writable"),
+    # Issue 26: `!`./scripts/deploy.sh`` runs in the session's working folder, not the skill's, and
+    # a script named for a side effect runs that side effect every time the skill loads.
+    (re.compile(r"(?:^|[\s;&|(])(?:(?:ba|z)?sh\s+|python3?\s+|node\s+|bun\s+|deno\s+run\s+)?(?:\./)?"
+                r"(?:scripts|bin|tools)/[\w.@+-]"),
+     "runs a script by a path relative to the session's working folder, not the skill folder (write "
+     "${CLAUDE_SKILL_DIR}/scripts/…)"),
+    (re.compile(r"(?:^|[\s/])(?:deploy|release|publish|migrate|migration|destroy|teardown|drop|rollback|"
+                r"provision|install|uninstall|push)[\w-]*\.(?:sh|py|js|mjs|ts|rb|ps1)\b", re.I),
+     "runs a script named for a side effect on every load, before anyone asked for it"),
 )
 
 
@@ -262,7 +271,7 @@ def _sequential(value: str) -> bool:
     """A run of 5 characters counting up or down (`abcde`, `12345`, `9876`…): a made-up key
     (issue 26: an obvious placeholder was reported as an error)."""
     run = 1
-    for a, b in zip(value, value[1:]):
+    for a, b in zip(value, value[1:], strict=False):
         run = run + 1 if a.isalnum() and b.isalnum() and abs(ord(b) - ord(a)) == 1 else 1
         if run >= 5:
             return True
