@@ -23,8 +23,9 @@ import random
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 HERE = Path(__file__).resolve().parent
 SPLIT = HERE / "heldout.toml"

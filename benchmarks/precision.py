@@ -1,8 +1,19 @@
 #!/usr/bin/env python3
-"""Precision report (issue 11): what `skill-lsp check` says about the corpus, and how much of it is worth acting on.
+"""Precision report (issues 11 and 26): what `skill-lsp check` says, and how much of it is worth acting on.
 
-    python benchmarks/precision.py                  # run check, write docs/precision.md
+    python benchmarks/precision.py                  # the corpus (tuned on): its section of docs/precision.md
     python benchmarks/precision.py --samples CODE   # print the audit sample of CODE with context, to judge
+    python benchmarks/precision.py --heldout test   # held-out skills (issue 26): the section at the top
+    python benchmarks/precision.py --heldout test --samples all   # print that sample with context, to judge
+
+Held-out: the repositories of benchmarks/heldout.toml, checked out by ``heldout.py checkout``
+under ``--heldout-root`` (default /work/heldout). `skill-lsp check` runs once per repository (as
+a user would run it in their checkout, so description overlap stays inside a repository), at
+default settings. The sample: ``--size`` warnings and errors drawn with ``--seed`` from all of
+them (so it follows their volume), plus up to ``--per-new`` of each code issue 26 added that the
+draw missed (their precision is reported apart and not counted in the by-volume figure). Verdicts
+(actionable / noise / wrong and a one-line reason) live in precision_heldout_audit.json; every
+sampled finding is judged in its real file (``--samples`` reads the file at the finding's path).
 
 Runs `skill-lsp check --format json` over ``--corpus`` (default /work/shared/corpus) at
 default settings and writes docs/precision.md with:
@@ -30,6 +41,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import CORPUS, REPO, skill_lsp_cmd  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
+SPLIT = HERE / "heldout.toml"
+HELDOUT_AUDIT = HERE / "precision_heldout_audit.json"
+HELDOUT_ROOT = Path("/work/heldout")
+HELDOUT_SEED = 26
+HELDOUT_SIZE = 150
+PER_NEW = 8
+# Codes issue 26 added: measured apart when the by-volume draw holds too few of them.
+NEW_CODES = ("DESCRIPTION_PLACEHOLDER", "DESCRIPTION_STUB", "NOT_A_TOOL", "FORK_WITHOUT_TASK", "MISSING_SCRIPT",
+             "MISSING_MENTIONED_FILE", "DESCRIPTION_OVERLAP")
+START, END = "<!-- heldout:start -->", "<!-- heldout:end -->"
 BASELINE = HERE / "precision_baseline.json"
 AUDIT = HERE / "precision_audit.json"
 REPORT = REPO / "docs" / "precision.md"
@@ -136,12 +157,180 @@ def write_report(data: dict, corpus: Path, verdicts: dict) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+# --------------------------------------------------------------------- held-out (issue 26)
+
+def heldout_repos(half: str) -> list[dict]:
+    import tomllib  # noqa: PLC0415 - Python 3.11+
+
+    return [r for r in tomllib.loads(SPLIT.read_text(encoding="utf-8"))["repository"] if r["half"] == half]
+
+
+def _check_one(folder: Path) -> dict:
+    return run_check(folder)
+
+
+def heldout_run(root: Path, half: str, jobs: int = 2) -> tuple[list[dict], list[dict], int]:
+    """Findings of every repository of ``half`` (paths relative to root/half), the repositories, skills."""
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+
+    repos = heldout_repos(half)
+    base = root / half
+    folders = [base / r["name"].replace("/", "+", 1) for r in repos]
+    missing = [str(f) for f in folders if not f.is_dir()]
+    if missing:
+        sys.exit(f"missing checkouts ({len(missing)}), e.g. {missing[0]}: run benchmarks/heldout.py checkout")
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(_check_one, folders))
+    findings: list[dict] = []
+    skills = 0
+    for data in results:
+        skills += data["summary"]["skills"]
+        for f in data["findings"]:
+            f["rel"] = str(Path(f["path"]).relative_to(base))
+            findings.append(f)
+    findings.sort(key=lambda f: (f["rel"], f["line"], f["column"], f["code"]))
+    return findings, repos, skills
+
+
+def hkey(f: dict) -> str:
+    return f"{f['code']} {f['rel']}:{f['line']}:{f['column']}"
+
+
+def heldout_sample(findings: list[dict], seed: int, size: int, per_new: int) -> tuple[list[dict], list[dict]]:
+    """(by-volume draw, extra draw of the new codes the first one holds fewer than ``per_new`` of)."""
+    audited = [f for f in findings if f["severity"] in AUDITED]
+    main = random.Random(seed).sample(audited, min(size, len(audited)))
+    taken = {hkey(f) for f in main}
+    extra: list[dict] = []
+    for code in NEW_CODES:
+        have = sum(f["code"] == code for f in main)
+        rest = [f for f in audited if f["code"] == code and hkey(f) not in taken]
+        want = max(0, per_new - have)
+        extra += random.Random(f"{seed}:{code}").sample(rest, min(want, len(rest)))
+    return main, extra
+
+
+def heldout_show(picked: list[dict], root: Path, half: str, verdicts: dict) -> None:
+    for f in picked:
+        k = hkey(f)
+        lines = Path(f["path"]).read_text(encoding="utf-8", errors="replace").splitlines()
+        i = f["line"] - 1
+        done = verdicts.get(k, {}).get("verdict", "-")
+        print(f"[{done}] {k}  ({f['severity']})\n    {f['message'][:400]}")
+        for j in range(max(0, i - 2), min(len(lines), i + 3)):
+            print(f"    {'>' if j == i else ' '} {lines[j][:240]}")
+
+
+def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 0.0
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / d
+    return 100 * (c - h), 100 * (c + h)
+
+
+def heldout_report(findings: list[dict], repos: list[dict], skills: int, half: str, seed: int, size: int,
+                   per_new: int, verdicts: dict) -> str:
+    main, extra = heldout_sample(findings, seed, size, per_new)
+    volume = Counter(f"{f['code']}:{f['severity']}" for f in findings)
+    audited_total = sum(n for k, n in volume.items() if k.split(":")[1] in AUDITED)
+    out = [START, "# Precision on held-out skills", "",
+           f"Generated by `python benchmarks/precision.py --heldout {half} --seed {seed}` (do not edit by hand). "
+           f"The {half} half of benchmarks/heldout.toml: {len(repos)} public repositories, {skills:,} skills, that "
+           "no rule was tuned on (the split by repository was drawn with a fixed seed before any finding was read; "
+           "the rules were changed on the other half only). `skill-lsp check --format json` at default settings, "
+           "once per repository. Re-create the checkouts with `python benchmarks/heldout.py checkout --mirror "
+           "<git dirs of the fetched repositories>`.", "",
+           f"**{audited_total:,} warnings and errors** ({sum(volume.values()):,} findings of every severity). "
+           f"A seeded random sample of {len(main)} of the warnings and errors (so it follows their volume), each "
+           "read in its file and judged **actionable** (an author would act on it), **noise** (true, not worth an "
+           "edit) or **wrong**. Verdicts and reasons: benchmarks/precision_heldout_audit.json.", ""]
+    tally: dict[str, Counter[str]] = {}
+    for f in main:
+        v = verdicts.get(hkey(f), {}).get("verdict", "unaudited")
+        tally.setdefault(f["code"], Counter())[v] += 1
+    tot: Counter[str] = Counter()
+    for t in tally.values():
+        tot.update(t)
+    judged = tot["actionable"] + tot["noise"] + tot["wrong"]
+    lo, hi = _wilson(tot["actionable"], judged)
+    share = f"{100 * tot['actionable'] / judged:.1f} %" if judged else "–"
+    out += [f"By volume: **{share} actionable** ({tot['actionable']} of {judged} judged; 95 % interval "
+            f"{lo:.0f}–{hi:.0f} %), {tot['noise']} noise, {tot['wrong']} wrong, {tot['unaudited']} unaudited. "
+            f"Goal: at least {TARGET:.0f} % by volume and no code with a wrong finding.", "",
+            "| code | severity | in the half | sampled | actionable | noise | wrong | unaudited |",
+            "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for code in sorted(tally, key=lambda c: (-sum(tally[c].values()), c)):
+        t = tally[code]
+        sev = next(f["severity"] for f in main if f["code"] == code)
+        out.append(f"| `{code}` | {sev} | {volume.get(f'{code}:{sev}', 0):,} | {sum(t.values())} | "
+                   f"{t['actionable']} | {t['noise']} | {t['wrong']} | {t['unaudited']} |")
+    out.append(f"| **all** | | **{audited_total:,}** | **{len(main)}** | **{tot['actionable']}** | "
+               f"**{tot['noise']}** | **{tot['wrong']}** | **{tot['unaudited']}** |")
+    # The codes issue 26 added, over the draw and the extra draw together.
+    out += ["", "## The codes issue 26 added", "",
+            f"Each new warning code over the by-volume draw plus up to {per_new} more of it drawn with the same "
+            "seed (all of them when fewer); the extra findings do not count in the by-volume figure above.", "",
+            "| code | in the half | judged | actionable | noise | wrong |", "|---|---:|---:|---:|---:|---:|"]
+    both = main + extra
+    for code in NEW_CODES:
+        t = Counter(verdicts.get(hkey(f), {}).get("verdict", "unaudited") for f in both if f["code"] == code)
+        n = sum(v for k, v in volume.items() if k.startswith(code + ":") and k.split(":")[1] in AUDITED)
+        out.append(f"| `{code}` | {n:,} | {t['actionable'] + t['noise'] + t['wrong']} | {t['actionable']} | "
+                   f"{t['noise']} | {t['wrong']} |")
+    out += ["", "## Findings per code in the half", "", "| code | severity | findings |", "|---|---|---:|"]
+    for k, n in sorted(volume.items(), key=lambda kv: (-kv[1], kv[0])):
+        code, sev = k.split(":")
+        out.append(f"| `{code}` | {sev} | {n:,} |")
+    out += ["", "## Repositories", "", "| repository | commit | skills |", "|---|---|---:|"]
+    for r in sorted(repos, key=lambda r: r["name"].lower()):
+        src = r["name"] if not r["folder"] else f"{r['name']} (in {r['source']})"
+        out.append(f"| {src} | {r['commit'][:10]} | {r['skills']:,} |")
+    out += ["", "## Sampled findings", ""]
+    for f in sorted(both, key=lambda f: (f["code"], f["rel"], f["line"])):
+        v = verdicts.get(hkey(f))
+        tag = " (extra draw)" if f in extra else ""
+        out.append(f"- `{hkey(f)}`{tag} **{v['verdict'] if v else 'unaudited'}**" + (f" — {v['reason']}" if v else ""))
+    out += ["", END, ""]
+    return "\n".join(out)
+
+
+def splice(report_path: Path, heldout: str | None = None, corpus: str | None = None) -> str:
+    """docs/precision.md: the held-out block first, the corpus report below; replace one, keep the other."""
+    old = report_path.read_text(encoding="utf-8") if report_path.exists() else ""
+    if START in old and END in old:
+        a, b = old.index(START), old.index(END) + len(END)
+        old_heldout, old_corpus = old[a:b] + "\n", (old[:a] + old[b:]).strip() + "\n"
+    else:
+        old_heldout, old_corpus = "", old
+    return (heldout or old_heldout) + ("\n" if (heldout or old_heldout) else "") + (corpus or old_corpus)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--corpus", type=Path, default=CORPUS)
     ap.add_argument("--samples", metavar="CODE", help="print the audit sample of CODE with context instead")
     ap.add_argument("--out", type=Path, default=REPORT)
+    ap.add_argument("--heldout", choices=("tune", "test"), help="the held-out half to measure instead of the corpus")
+    ap.add_argument("--heldout-root", type=Path, default=HELDOUT_ROOT)
+    ap.add_argument("--seed", type=int, default=HELDOUT_SEED)
+    ap.add_argument("--size", type=int, default=HELDOUT_SIZE)
+    ap.add_argument("--per-new", type=int, default=PER_NEW)
     args = ap.parse_args(argv)
+    if args.heldout:
+        verdicts = json.loads(HELDOUT_AUDIT.read_text(encoding="utf-8")) if HELDOUT_AUDIT.exists() else {}
+        findings, repos, skills = heldout_run(args.heldout_root.resolve(), args.heldout)
+        if args.samples:
+            main_draw, extra = heldout_sample(findings, args.seed, args.size, args.per_new)
+            picked = [f for f in main_draw + extra if args.samples == "all" or f["code"] == args.samples]
+            heldout_show(picked, args.heldout_root, args.heldout, verdicts)
+            return 0
+        block = heldout_report(findings, repos, skills, args.heldout, args.seed, args.size, args.per_new, verdicts)
+        args.out.write_text(splice(args.out, heldout=block), encoding="utf-8")
+        print(f"wrote {args.out}")
+        return 0
     if not args.corpus.is_dir():
         print(f"no corpus at {args.corpus}; nothing to measure", file=sys.stderr)
         return 0
@@ -151,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.samples:
         show(args.samples, samples(data["findings"]).get(args.samples, []), corpus, verdicts)
         return 0
-    args.out.write_text(write_report(data, corpus, verdicts), encoding="utf-8")
+    args.out.write_text(splice(args.out, corpus=write_report(data, corpus, verdicts)), encoding="utf-8")
     print(f"wrote {args.out}")
     return 0
 

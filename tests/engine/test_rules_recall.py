@@ -376,3 +376,17 @@ def test_unknown_skill_is_a_hint_and_skips_commands_routes_and_builtins(tmp_path
     # `/help` is Claude Code's; `/deploys` a command of the plugin; `/deply` an HTTP route.
     body = "\nType `/help`. Run `/deploys`. Call GET `/deply` for status.\n"
     assert _mentions(tmp_path, body, {"commands/deploys.md": "x\n"}) == []
+
+
+def test_a_plugin_skill_and_a_project_copy_do_not_shadow_each_other(tmp_path):
+    (tmp_path / ".claude-plugin").mkdir()
+    for root in (".claude/skills", "skills"):
+        write_skill(tmp_path / root, "review", skill_text("review"))
+    settings = Settings()
+    locs = scan_roots([str(tmp_path / ".claude/skills"), str(tmp_path / "skills")], settings.sensitive_patterns)
+    results = [check_file(loc.path, settings, loc) for loc in locs]
+    link_skills(results, settings)
+    assert [f.code for r in results for f in r.cross] == []
+    (tmp_path / ".claude-plugin").rmdir()  # no plugin: the project copy wins, the other is shadowed
+    link_skills(results, settings)
+    assert [f.code for r in results for f in r.cross] == ["SHADOWED"]

@@ -200,7 +200,9 @@ RULES: dict[str, Rule] = {
              "only more than 10 % over (5,500) is reported."),
         # --- discovery and workspace ---
         Rule("SHADOWED", W, "Skill shadowed by a higher-precedence root", None,
-             "A skill with the same name lives in a root with lower index; harnesses load that one and never this one."),
+             "A skill with the same name lives in a root with lower index; harnesses load that one and never this one. "
+             "The `skills/` root of a Claude Code plugin (`.claude-plugin/` beside it) takes no part: Claude Code "
+             "names its skills `plugin:name` when the plugin is installed."),
         Rule("DUPLICATE_NAME", W, "Two skills share a name", None,
              "Two skill folders in one root declare the same name; which one a harness loads depends on directory order."),
         Rule("UNKNOWN_SKILL", H, "Mention of a skill that does not exist", None,

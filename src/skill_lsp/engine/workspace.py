@@ -263,6 +263,14 @@ def _member(r: SkillResult) -> bool:
     return err is None or err.code == "NAME_MISMATCH"
 
 
+def _plugin_skill(r: SkillResult) -> bool:
+    """In the `skills/` root of a Claude Code plugin (`.claude-plugin/` beside it): Claude Code names
+    it `plugin:name` when the plugin is installed, so it shadows no project skill and none shadows
+    it (issue 26: a plugin repository that also keeps `.claude/skills/` copies for its own work)."""
+    root = r.location.root if r.location is not None else ""
+    return os.path.basename(root) == "skills" and os.path.isdir(os.path.join(os.path.dirname(root), ".claude-plugin"))
+
+
 def _link_group(name: str, members: list[SkillResult], settings: Settings) -> None:
     """Cross-skill findings inside one name group (members already cleared)."""
     members.sort(key=lambda r: (r.location.root_index, r.path))  # type: ignore[union-attr]
@@ -280,6 +288,9 @@ def _link_group(name: str, members: list[SkillResult], settings: Settings) -> No
                 "DUPLICATE_NAME", f"another skill in the same root is also named '{name}' ({where})",
                 *w.anchor, {"name": name}, related=rel)], settings))
     valid = [m for m in members if m.blocking_error is None]
+    if len(valid) < 2:
+        return
+    valid = [m for m in valid if not _plugin_skill(m)]
     if len(valid) < 2:
         return
     winner = valid[0]
@@ -301,9 +312,12 @@ def check_job(job: tuple[Location, Settings, bool]) -> SkillResult:
     return check_file(loc.path, settings, loc).slim(keep_text=keep_text)
 
 
-def link_skills(results: list[SkillResult], settings: Settings, overlap: OverlapIndex | None = None) -> None:
+def link_skills(results: list[SkillResult], settings: Settings, overlap: OverlapIndex | None = None,
+                also: list[SkillResult] | None = None) -> None:
     """Cross-skill findings among skills in configured roots: duplicate names, shadowing and
     near-identical descriptions (``overlap`` keeps the description index for later updates).
+    ``also``: skills found outside the roots (a recursive search), which take part in the
+    description overlap only.
 
     Lower root index wins; an invalid skill never displaces a valid one (it is not
     in the catalog at all), so only valid skills shadow or are shadowed.
@@ -317,6 +331,9 @@ def link_skills(results: list[SkillResult], settings: Settings, overlap: Overlap
         if len(members) > 1:
             _link_group(name, members, settings)
     idx = overlap if overlap is not None else OverlapIndex()
+    for r in also or ():
+        r.cross = []
+    results = results + list(also or ())
     by_path = {r.path: r for r in results}
     for r in results:
         if _describes(r):
