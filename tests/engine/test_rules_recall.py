@@ -390,3 +390,23 @@ def test_a_plugin_skill_and_a_project_copy_do_not_shadow_each_other(tmp_path):
     (tmp_path / ".claude-plugin").rmdir()  # no plugin: the project copy wins, the other is shadowed
     link_skills(results, settings)
     assert [f.code for r in results for f in r.cross] == ["SHADOWED"]
+
+
+def test_glob_links_and_installed_files_are_not_missing(tmp_path):
+    # Issue 26 (test half): a glob link hands the model a pattern; "Installed scripts" are the project's.
+    body = ("\nTopics: [references/setup/*.md](references/setup/*.md).\n\nInstalled scripts include:\n"
+            "- `scripts/xcbuild.sh`\n\nSee [references/gone.md](references/gone.md).\n")
+    _, fs = on_disk(tmp_path, skill_text(body=body), {"references/setup/a.md": "x", "scripts/install.sh": "x"})
+    assert [(f.code, f.data.get("path") if f.data else None) for f in fs
+            if f.code in ("BROKEN_LINK", "MISSING_MENTIONED_FILE")] == [("BROKEN_LINK", "references/gone.md")]
+
+
+def test_a_page_named_skill_md_without_frontmatter_is_no_skill(tmp_path):
+    from skill_lsp.engine.discover import discover  # noqa: PLC0415
+
+    (tmp_path / ".wiki" / "wiki").mkdir(parents=True)
+    (tmp_path / ".wiki" / "wiki" / "skill.md").write_text("---\nconcept: skill\n---\n# What a skill is\n")
+    (tmp_path / "notes" / "x").mkdir(parents=True)
+    (tmp_path / "notes" / "x" / "skill.md").write_text("---\nname: x\ndescription: Does x. Use when asked.\n---\n")
+    inv = discover(str(tmp_path), Settings())
+    assert [loc.path for loc in inv.loose] == [str(tmp_path / "notes" / "x" / "skill.md")]

@@ -193,9 +193,10 @@ _PLACEHOLDER_TARGETS = frozenset(("url", "link", "href", "path", "uri", "source"
 
 
 def _placeholder_target(path: str) -> bool:
-    """A format or template, not a file: `url`, `task.{id}.md`, `<file>.md`; or a path into a hidden
+    """A format or template, not a file: `url`, `task.{id}.md`, `<file>.md`, a glob the model expands
+    (`references/setup/*.md`, issue 26); or a path into a hidden
     folder of the project the skill works on (`.repo-wiki/x.md`), which the skill never bundles."""
-    return (path.lower() in _PLACEHOLDER_TARGETS or "{" in path or "<" in path
+    return (path.lower() in _PLACEHOLDER_TARGETS or "{" in path or "<" in path or "*" in path or "?" in path
             or (path.startswith(".") and not path.startswith("./")))
 
 
@@ -249,7 +250,9 @@ def _size(doc: SkillDocument) -> Iterator[Finding]:
     body_lines = src.line_count - first_body_line
     if src.line_starts[-1] == len(src.text) and src.line_count > 1:
         body_lines -= 1  # the empty "line" after a final line break is not a line of the body
-    if body_lines > MAX_BODY_LINES:
+    # Within 10 % of the recommendation nobody restructures a skill (issue 26: 32 of 144 findings on
+    # the held-out tune half, 12 of 43 sampled on the test half, were 501 to 550 lines), as for the size.
+    if body_lines > MAX_BODY_LINES * 1.1:
         line = first_body_line + MAX_BODY_LINES
         yield make("BODY_TOO_LONG", f"body is {body_lines:,} lines; keep SKILL.md under {MAX_BODY_LINES} lines and "
                    "move detail into references/", src.line_start(line), src.line_end(line),

@@ -330,7 +330,7 @@ _RUNS = re.compile(r"(?:^|[;&|(]\s*|\$\s+)(?:(?:sudo\s+)?(?:python3?|bash|sh|zsh
 _NOT_YET = re.compile(r"\b(?:creat\w*|generat\w*|sav\w*|writ\w*|output\w*|produc\w*|export\w*|add\w*|new|"
                       r"mkdir|touch|cp|mv|copy|move|rename|download\w*|fetch\w*|e\.g\.|eg|example\w*|such as|like|"
                       r"your|my|foo|bar|template\w*|placeholder|if|optional\w*|when|would|could|may|should|will|exists?|"
-                      r"present|detected|found)\b|"
+                      r"present|detected|found|install\w*)\b|"
                       r"[<{>]|[├└│─]|\.\.\.|…|\|--", re.I)
 _DONE_LANGS = frozenset(("", "bash", "sh", "shell", "zsh", "console", "terminal", "shellsession", "fish",
                          "powershell", "ps1", "pwsh", "cmd", "bat", "python", "py"))
@@ -373,15 +373,16 @@ def _missing(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
         seen.add(rel)
         ls, le = body.rfind("\n", 0, m.start()) + 1, body.find("\n", m.end())
         link = body.rfind("](", ls, m.start())
-        if link >= 0 and ")" not in body[link + 2:m.start()]:
+        if (link >= 0 and ")" not in body[link + 2:m.start()]) or body.startswith("](", m.end()):
             seen.discard(rel)
-            continue  # a link target: BROKEN_LINK checks it
+            continue  # a link's target, or its text naming it: BROKEN_LINK checks the link
         line = body[ls:le if le >= 0 else len(body)]
         lang = block_language(doc, body, m.start(), blocks)
         before = body[ls:m.start()]
         command = lang is not None and lang in _DONE_LANGS and rel.startswith("scripts/") and \
             _RUNS.search(before) is not None
-        if not command and (_NOT_YET.search(_VARS.sub("", line)) or counter_example(body, m.start()) or _caption(body, ls, line, lang)
+        if not command and (_NOT_YET.search(_VARS.sub("", line.replace(m.group(0), " "))) or _list_intro_not_yet(body, ls)
+                            or counter_example(body, m.start()) or _caption(body, ls, line, lang)
                             or rel.rsplit(".", 1)[-1].lower() not in _RESOURCE_EXTS or len(_OTHER_PATH.findall(line)) >= 1):
             continue
         if lang is not None and not command and lang not in _DONE_LANGS:
@@ -421,6 +422,26 @@ _OTHER_PATH = re.compile(r"(?<![\w./-])(?:src|lib|app|test|tests|docs|\.github|c
 # "that skill's `references/…`").
 _OTHER_SKILL = re.compile(r"(?<![\w-])skills/[\w.-]+/|\bskill's\b|\bother skill\b|\b(?:repository|repo|project|"
                           r"toolkit|plugin|workspace) root\b", re.I)
+
+
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])\s")
+
+
+def _list_intro_not_yet(body: str, ls: int, limit: int = 40) -> bool:
+    """A list item under a lead-in that says the files are not the skill's ("Installed scripts
+    include:", "Create these files:"): the lead-in is judged as the item's own line."""
+    if not _LIST_ITEM.match(body, ls):
+        return False
+    end = ls - 1
+    for _ in range(limit):
+        if end < 0:
+            return False
+        start = body.rfind("\n", 0, end) + 1
+        line = body[start:end]
+        if line.strip() and not _LIST_ITEM.match(line):
+            return _NOT_YET.search(line) is not None
+        end = start - 1
+    return False
 
 
 _VARS = re.compile(r"\$\{CLAUDE_[A-Z_]+\}|\{baseDir\}")
