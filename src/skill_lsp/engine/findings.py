@@ -187,7 +187,9 @@ RULES: dict[str, Rule] = {
              "`/plugin:skill` is a slash-command reference to another skill, not a path, and is not reported.",
              ("make it relative",)),
         Rule("BROKEN_LINK", W, "Link target not found", None,
-             "The relative link (percent-decoded) points at no file in the skill folder."),
+             "The relative link (percent-decoded) points at no file in the skill folder. Not reported: a placeholder "
+             "target (`[Smith et al.](url)`, `[x](link)`), a template (`task.{id}.md`, `<file>.md`), a glob the model "
+             "expands (`references/setup/*.md`) and a path into a hidden folder of the user's project (`.wiki/x.md`)."),
         Rule("LINK_OUTSIDE_SKILL", I, "Link leaves the skill folder", None,
              "A relative link climbs out of the skill folder with `..` to a file that exists. It resolves in this repository "
              "and inside a plugin installed whole, but not where the skill folder is installed alone. Information, not a "
@@ -261,7 +263,7 @@ RULES: dict[str, Rule] = {
         Rule("DESCRIPTION_PERSON", H, "Description in the first or second person", None,
              "The description is injected into the model's prompt; Anthropic's best practices ask for the third person (\"Processes Excel files\", not \"I can help you\" or \"You can use this\")."),
         Rule("RISKY_DYNAMIC_COMMAND", W, "Risky `!` dynamic-context command", None,
-             "Claude Code runs every `` !`command` `` (at a line start or after a space or tab, code fences included) and every `` ```! `` fence in a skill body when the skill is invoked, in the session's working folder with `$ARGUMENTS` and `${CLAUDE_SKILL_DIR}` already substituted, and puts the output (stdout and stderr; `(Bash completed with no output)` when empty) in its place before the model sees the skill; a command that exits non-zero makes the Skill tool fail and nothing of the skill reaches the model (verified: capture claude-code@2.1.332 case dynamic-context). Other harnesses pass the text unchanged (captured: Codex, OpenCode, Gemini CLI, Copilot CLI). Downloads piped into a shell, `sudo`, `rm -rf`, writes outside the skill folder and `chmod 777` are reported; hover and preview list every command."),
+             "Claude Code runs every `` !`command` `` (at a line start or after a space or tab, code fences included) and every `` ```! `` fence in a skill body when the skill is invoked, in the session's working folder with `$ARGUMENTS` and `${CLAUDE_SKILL_DIR}` already substituted, and puts the output (stdout and stderr; `(Bash completed with no output)` when empty) in its place before the model sees the skill; a command that exits non-zero makes the Skill tool fail and nothing of the skill reaches the model (verified: capture claude-code@2.1.332 case dynamic-context). Other harnesses pass the text unchanged (captured: Codex, OpenCode, Gemini CLI, Copilot CLI). Downloads piped into a shell, `sudo`, `rm -rf`, writes outside the skill folder, `chmod 777`, a script run by a path relative to the session's folder (`./scripts/x.sh`, not `${CLAUDE_SKILL_DIR}/scripts/x.sh`) and a script named for a side effect (deploy, publish, migrate…) are reported, under the default target too: the syntax exists only in Claude Code, so a skill that uses it is written for it; hover and preview list every command."),
         Rule("DYNAMIC_COMMAND_NOT_ALLOWED", W, "`!` command not permitted by allowed-tools", None,
              "The skill declares `allowed-tools` but no `Bash` rule covers a `!` command in its body. Claude Code 2.1.332 checks each command before running it: one its read-only check passes (seen: `echo`, `printf`, `ls`, `pwd`, `date`, `cat`, `head`, `wc`, `git log`, `git status`) runs without a rule and is not reported; any other (seen: `touch`, `mkdir`, `npm`, a `>` redirection) fails with \"Shell command permission check failed\" and, under `-p`, the Skill tool refuses the whole skill (verified: capture claude-code@2.1.332, `-p` only; an interactive session may ask instead, not verified)."),
         Rule("INVISIBLE_CHARACTERS", W, "Invisible or bidirectional characters", None,
@@ -270,9 +272,9 @@ RULES: dict[str, Rule] = {
         Rule("HIDDEN_COMMENT", W, "Instruction hidden in an HTML comment", None,
              "HTML comments are invisible in rendered Markdown but harnesses pass the body to the model verbatim. A comment that tells the model to ignore instructions, keep something from the user, or fetch/send data is reported."),
         Rule("SECRET", E, "Secret in the skill", None,
-             "An API key, token or private key (AWS, GitHub, Anthropic, OpenAI, Slack, Google, Stripe, PEM private keys) is pasted into SKILL.md. Everyone who installs the skill gets it. The message shows only the first characters; placeholders (`xxxx`, `EXAMPLE`, `your-key`) are skipped."),
+             "An API key, token or private key (AWS, GitHub, Anthropic, OpenAI, Slack, Google, Stripe, PEM private keys) is pasted into SKILL.md. Everyone who installs the skill gets it. The message shows only the first characters; placeholders (`xxxx`, `EXAMPLE`, `your-key`, `REPLACE…`, a run of counting characters such as `abcde` or `12345`, one character six times) are skipped."),
         Rule("ARGUMENTS_WITHOUT_HINT", I, "Arguments used without `argument-hint`", None,
-             "The body uses `$ARGUMENTS` or `$N` but the frontmatter has no `argument-hint`; Claude Code and the skill tool show the hint in the slash menu so the user knows what to pass (spec 000 §4.2; CHANGELOG: argument-hint)."),
+             "The body uses `$ARGUMENTS`, two different `$N`, or a lone `$N` with no money on its line and no other dollar amount in the body, but the frontmatter has no `argument-hint`; Claude Code and the skill tool show the hint in the slash menu so the user knows what to pass (spec 000 §4.2; CHANGELOG: argument-hint)."),
         Rule("PLACEHOLDER_IN_CODE", W, "`$N` inside a code block", None,
              "Claude Code substitutes `$0`, `$1`, ... (0-based: `$0` is the first argument) everywhere in the body, code blocks included, when the skill is run with arguments; an unmatched one is kept verbatim (CHANGELOG). In a skill that takes arguments, `awk '{print $2}'` then prints the third argument. Reported only for skills that take arguments (`argument-hint`, `arguments` or `$ARGUMENTS`). Write `\\$1` (CHANGELOG: `\\$` escape syntax).",
              ("escape as \\$N",)),
@@ -283,7 +285,9 @@ RULES: dict[str, Rule] = {
         Rule("UNREFERENCED_FILE", H, "Bundled file never mentioned", None,
              "A file in scripts/, references/ or assets/ is never named in SKILL.md (by path, name, or a folder holding it). The model only opens files the body points it to, so the file is dead weight (agentskills spec, progressive disclosure). Only files directly in those folders; a mention in an index in references/ counts. A hint for `agentskills` and `claude-code` (25 % actionable on the corpus: docs/precision-rules.md), off elsewhere."),
         Rule("BACKSLASH_PATH", W, "Backslash in a skill-relative path", None,
-             "`scripts\\lint.py` names a file called `scripts\\lint.py` on macOS and Linux. Skill paths are `/`-separated (agentskills spec: relative paths).",
+             "`scripts\\lint.py` names a file called `scripts\\lint.py` on macOS and Linux. Skill paths are `/`-separated (agentskills spec: relative paths). "
+             "Not reported in a Windows command (a PowerShell, cmd or bat block, a line with a cmdlet, `$env:` or a drive "
+             "letter) or in an example the prose marks as one to avoid (`✗`, `Avoid`, `Don't`, `Bad`).",
              ("use forward slashes",)),
         Rule("PERSONAL_PATH", I, "Path into one person's home folder", None,
              "`/Users/alice/...`, `/home/bob/...` or `C:\\Users\\carol\\...` exist only on the author's machine. Placeholder names (`user`, `you`, `runner`, ...) are skipped. "
@@ -298,7 +302,8 @@ RULES: dict[str, Rule] = {
              "inline-code-only form was 21 % actionable on the corpus; this one was measured on held-out skills "
              "(docs/precision.md)."),
         Rule("SCRIPT_NO_SHEBANG", W, "Script run directly has no shebang", None,
-             "A code block runs `scripts/x` (or `./scripts/x`) as a command, but the file has no `#!` line, so the shell cannot start it. Run it through its interpreter or add a shebang."),
+             "A code block runs `scripts/x` (or `./scripts/x`) as a command, but the file has no `#!` line, so the shell cannot start it. Run it through its interpreter or add a shebang. "
+             "Only blocks in a shell language (or none) are read, and not a block that draws a diagram or a folder tree."),
         Rule("SCRIPT_NOT_EXECUTABLE", H, "Script run directly is not executable", None,
              "A code block runs `scripts/x` as a command, the file has a shebang but no execute bit. `chmod +x` it and commit the mode."),
         # --- recall (issue 26): defects a peer caught or every tool missed ---
