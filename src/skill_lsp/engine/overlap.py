@@ -14,7 +14,7 @@ Copies of one skill (the same name, e.g. `.claude/skills/x` and `.agents/skills/
 overlaps: DUPLICATE_NAME and SHADOWED speak about them.
 
 Incremental and cheap for 10,000 skills: each description is indexed by its content words; a
-new or changed description is compared only with the skills that share one of its three rarest
+new or changed description is compared only with the skills that share one of its two rarest
 words (near-identical descriptions share their rare words; a word held by more than
 ``BUCKET_MAX`` skills is no help and is skipped).
 """
@@ -28,8 +28,8 @@ from rapidfuzz import fuzz
 
 MIN_WORDS = 8
 RATIO = 90
-RARE = 3
-BUCKET_MAX = 400
+RARE = 2
+BUCKET_MAX = 100
 _WORD = re.compile(r"[^\W_]+", re.U)
 # Words every description uses: they say nothing about which skill to pick.
 STOP = frozenset("""
@@ -99,9 +99,14 @@ class OverlapIndex:
         e = _Entry(name, description)
         if e.words < MIN_WORDS:
             return changed
+        size = len(e.content)
         for other in self._candidates(path, e):
             o = self.entries[other]
-            if o.name != name and similar(e, o):
+            # At most one content word differs, so the sets' sizes differ by at most one: a test
+            # that rules out nearly every candidate before the set and string comparisons.
+            if abs(len(o.content) - size) > 1 or o.name == name:
+                continue
+            if similar(e, o):
                 self.overlaps[path].add(other)
                 self.overlaps[other].add(path)
                 changed |= {path, other}
