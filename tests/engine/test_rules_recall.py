@@ -4,6 +4,7 @@ skills (written here, in the shapes real skills take) it stays quiet on."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -410,3 +411,55 @@ def test_a_page_named_skill_md_without_frontmatter_is_no_skill(tmp_path):
     (tmp_path / "notes" / "x" / "skill.md").write_text("---\nname: x\ndescription: Does x. Use when asked.\n---\n")
     inv = discover(str(tmp_path), Settings())
     assert [loc.path for loc in inv.loose] == [str(tmp_path / "notes" / "x" / "skill.md")]
+
+
+def test_a_bare_mention_is_a_hint_and_a_copy_table_is_not_the_skills(tmp_path):
+    body = ("\n- `references/schema.md` - table definitions\n\n"
+            "| from | to |\n|---|---|\n| `core/scripts/check.sh` | `scripts/check.sh` |\n")
+    _, fs = on_disk(tmp_path, skill_text(body=body), {"scripts/other.sh": "x"})
+    assert [(f.data["path"], f.severity) for f in fs if f.code == "MISSING_MENTIONED_FILE"] == [
+        ("references/schema.md", H)]
+
+
+def test_copies_for_two_harnesses_under_two_names_are_not_overlaps(tmp_path):
+    write_skill(tmp_path / ".claude/skills", "conventions", skill_text("conventions", description=SAME))
+    write_skill(tmp_path / ".agents/skills", "repo-conventions", skill_text("repo-conventions", description=SAME))
+    settings = Settings()
+    locs = scan_roots([str(tmp_path / ".claude/skills"), str(tmp_path / ".agents/skills")], settings.sensitive_patterns)
+    results = [check_file(loc.path, settings, loc) for loc in locs]
+    link_skills(results, settings)
+    assert [f.code for r in results for f in r.cross] == []
+
+
+def test_agents_is_not_a_misspelling_of_agent():
+    assert codes_of(skill_text(extra="agents:\n  - claude-code"), "UNKNOWN_FIELD", "claude-code") == []
+
+
+def test_skills_in_a_test_folder_outside_the_roots_are_test_data(tmp_path):
+    from skill_lsp.commands.targets import collect  # noqa: PLC0415
+
+    write_skill(tmp_path / "tests" / "golden", "html_multi", skill_text("golden-html-multi"))
+    write_skill(tmp_path / ".claude" / "skills", "real", skill_text("real-skill"))
+    t = collect([str(tmp_path)], None, None)
+    results = [check_file(loc.path, t.settings, loc) for loc in t.locations + t.loose]
+    by = {os.path.basename(os.path.dirname(r.path)): r for r in results}
+    assert [(f.code, f.severity) for f in by["html_multi"].findings] == [("NAME_MISMATCH", Severity.INFO)]
+    assert [(f.code, f.severity) for f in by["real"].findings] == [("NAME_MISMATCH", Severity.WARNING)]
+
+
+def test_a_workspace_inside_a_folder_named_test_is_not_test_data(tmp_path):
+    from skill_lsp.commands.targets import collect  # noqa: PLC0415
+
+    ws = tmp_path / "test" / "repo"
+    write_skill(ws / "plugin", "x", skill_text("not-x"))
+    t = collect([str(ws)], None, None)
+    (r,) = [check_file(loc.path, t.settings, loc) for loc in t.locations + t.loose]
+    assert [(f.code, f.severity) for f in r.findings] == [("NAME_MISMATCH", Severity.ERROR)]
+
+
+def test_a_path_the_line_gives_to_a_named_sibling_skill(tmp_path):
+    (tmp_path / "api" / "references").mkdir(parents=True)
+    (tmp_path / "api" / "references" / "files.md").write_text("x\n")
+    body = "\nSee the `api` skill's guide, `api` `references/files.md`, for retention.\n"
+    _, fs = on_disk(tmp_path, skill_text(body=body), {"references/events.md": "x"})
+    assert [f.code for f in fs if f.code == "MISSING_MENTIONED_FILE"] == []

