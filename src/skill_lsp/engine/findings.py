@@ -298,8 +298,10 @@ RULES: dict[str, Rule] = {
              "(a plugin's or project's own folder). The model will try to open it and fail. Not reported where the "
              "path is not meant to exist yet or is an example: a line that creates, saves or generates it, says "
              "e.g., if, may or your, holds `<…>`, `{…}`, `…` or a folder tree; a generic name (`scripts/example.py`); "
-             "a JSON, YAML or Markdown sample; a counter-example; skills about writing skills. Issue 26: the old "
-             "inline-code-only form was 21 % actionable on the corpus; this one was measured on held-out skills "
+             "a JSON, YAML or Markdown sample; a counter-example; a line that names other files of the project or the "
+             "sibling skill the path belongs to; skills about writing skills; a link (BROKEN_LINK's). A warning when "
+             "a sibling skill has the file (the path is written from the wrong skill) or the line tells the model to "
+             "use it (\"See …\", \"Load …\", \"Run …\"); a hint otherwise. Measured on held-out skills "
              "(docs/precision.md)."),
         Rule("SCRIPT_NO_SHEBANG", W, "Script run directly has no shebang", None,
              "A code block runs `scripts/x` (or `./scripts/x`) as a command, but the file has no `#!` line, so the shell cannot start it. Run it through its interpreter or add a shebang. "
