@@ -163,7 +163,11 @@ def agnix(case: Path, tools: Path) -> set[str]:
     except ValueError:
         return {f"unparsed:{out.strip()[:80]}"} if out.strip() else set()
     found = data.get("diagnostics") or data.get("results") or []
-    return {f"{d.get('rule') or d.get('code') or d.get('id')}@{d.get('file', d.get('path', ''))}" for d in found}
+    def where(d: dict) -> str:
+        f = str(d.get("file", d.get("path", "")))
+        return os.path.relpath(f, case) if os.path.isabs(f) else f
+
+    return {f"{d.get('rule') or d.get('code') or d.get('id')}@{where(d)}" for d in found}
 
 
 def skillsaw(case: Path, tools: Path) -> set[str]:
