@@ -13,10 +13,9 @@ least ``MIN_WORDS`` words and
 Copies of one skill (the same name, e.g. `.claude/skills/x` and `.agents/skills/x`) are not
 overlaps: DUPLICATE_NAME and SHADOWED speak about them.
 
-Incremental and cheap for 10,000 skills: each description is indexed by its content words; a
-new or changed description is compared only with the skills that share one of its two rarest
-words (near-identical descriptions share their rare words; a word held by more than
-``BUCKET_MAX`` skills is no help and is skipped).
+Incremental and cheap for 10,000 skills: a new or changed description is compared only with the
+skills whose content words are the same set or differ from it by one word (see OverlapIndex),
+found by hash lookups; the result does not depend on the order skills are added in.
 """
 
 from __future__ import annotations
@@ -28,8 +27,6 @@ from rapidfuzz import fuzz
 
 MIN_WORDS = 8
 RATIO = 90
-RARE = 2
-BUCKET_MAX = 100
 _WORD = re.compile(r"[^\W_]+", re.U)
 # Words every description uses: they say nothing about which skill to pick.
 STOP = frozenset("""
@@ -70,27 +67,34 @@ def similar(a: _Entry, b: _Entry) -> bool:
 
 
 class OverlapIndex:
-    """Who overlaps whom, kept up to date one skill at a time."""
+    """Who overlaps whom, kept up to date one skill at a time.
+
+    Two descriptions can overlap only when their content-word sets are equal or one is the other
+    plus one word. Each entry is indexed by a hash of its set (XOR of the words' hashes) and by the
+    hash of each set with one word left out, so the candidates of a new entry are found in
+    O(words) lookups, whatever the order the skills arrive in (the result must not depend on it:
+    the server adds skills one at a time, `check` all at once).
+    """
 
     def __init__(self) -> None:
         self.entries: dict[str, _Entry] = {}
-        self.postings: dict[str, set[str]] = defaultdict(set)
         self.overlaps: dict[str, set[str]] = defaultdict(set)
+        self._whole: dict[int, set[str]] = defaultdict(set)  # hash of the set -> paths
+        self._less: dict[int, set[str]] = defaultdict(set)  # hash of the set less one word -> paths
+        self._keys: dict[str, tuple[int, tuple[int, ...]]] = {}
 
-    def _candidates(self, path: str, e: _Entry) -> set[str]:
-        out: set[str] = set()
-        rare = sorted(e.content, key=lambda w: (len(self.postings.get(w, ())), w))
-        used = 0
-        for w in rare:
-            posting = self.postings.get(w)
-            if posting is None:
-                continue  # a word no other skill has: it cannot be shared
-            if len(posting) > BUCKET_MAX:
-                break  # the rest are as common or more
-            out |= posting
-            used += 1
-            if used >= RARE:
-                break
+    @staticmethod
+    def _hashes(e: _Entry) -> tuple[int, tuple[int, ...]]:
+        words = [hash(w) for w in e.content]
+        whole = 0
+        for h in words:
+            whole ^= h
+        return whole, tuple(whole ^ h for h in words)
+
+    def _candidates(self, path: str, whole: int, less: tuple[int, ...]) -> set[str]:
+        out = set(self._whole.get(whole, ())) | self._less.get(whole, set())
+        for key in less:
+            out |= self._whole.get(key, set())
         out.discard(path)
         return out
 
@@ -105,33 +109,33 @@ class OverlapIndex:
         e = _Entry(name, description, group)
         if e.words < MIN_WORDS:
             return changed
-        size = len(e.content)
-        for other in self._candidates(path, e):
+        whole, less = self._hashes(e)
+        for other in self._candidates(path, whole, less):
             o = self.entries[other]
-            # At most one content word differs, so the sets' sizes differ by at most one: a test
-            # that rules out nearly every candidate before the set and string comparisons.
-            if abs(len(o.content) - size) > 1 or o.name == name or (
-                    group is not None and o.group is not None and o.group != group):
+            if o.name == name or (group is not None and o.group is not None and o.group != group):
                 continue
             if similar(e, o):
                 self.overlaps[path].add(other)
                 self.overlaps[other].add(path)
                 changed |= {path, other}
         self.entries[path] = e
-        for w in e.content:
-            self.postings[w].add(path)
+        self._keys[path] = (whole, less)
+        self._whole[whole].add(path)
+        for key in less:
+            self._less[key].add(path)
         return changed
 
     def remove(self, path: str) -> set[str]:
         e = self.entries.pop(path, None)
         if e is None:
             return set()
-        for w in e.content:
-            posting = self.postings.get(w)
-            if posting is not None:
-                posting.discard(path)
-                if not posting:
-                    del self.postings[w]
+        whole, less = self._keys.pop(path)
+        for index, key in [(self._whole, whole), *((self._less, k) for k in less)]:
+            bucket = index.get(key)
+            if bucket is not None:
+                bucket.discard(path)
+                if not bucket:
+                    del index[key]
         others = self.overlaps.pop(path, set())
         for o in others:
             self.overlaps[o].discard(path)
