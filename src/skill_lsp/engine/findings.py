@@ -338,10 +338,13 @@ RULES: dict[str, Rule] = {
              "model may preview a nested file in part. A hint: an index file in references/ is a deliberate layout "
              "for some authors."),
         Rule("DESCRIPTION_OVERLAP", W, "Two skills' descriptions are near-identical", None,
-             "Two skills of one workspace have descriptions a model cannot tell apart (rapidfuzz token-set ratio "
-             "at least 90 over descriptions of 8 words or more, or the same text): the model picks one of them at "
-             "random for the same request. Reported on both, naming the other. Copies of one skill for several "
-             "harnesses (`.claude/skills/x` and `.agents/skills/x`, the same name) are not overlaps."),
+             "Two skills of one workspace have descriptions a model cannot tell apart: both of 8 words or more, the "
+             "same text, or at most one content word apart with a rapidfuzz token-sort ratio of 90 or more, and the "
+             "differing word is not part of either skill's name (`Automate 21risk tasks` in `21risk-automation`). "
+             "The model picks one of them at random for the same request. Reported on both, naming the other. Not "
+             "compared: skills of the same name (copies) and skills in two different roots (each root is read by "
+             "its own harnesses); skills under a test folder outside the roots. Incremental and exact: each "
+             "description is found by hash lookups of its word set (docs/precision.md)."),
         Rule("INVALID_OPENAI_YAML", W, "Codex `agents/openai.yaml` value ignored", None,
              "Codex reads `agents/openai.yaml` beside SKILL.md (openai/codex, codex-rs skills loader): `interface` (display_name ≤ 64, short_description and default_prompt ≤ 1,024, icon_small/icon_large relative under assets/, brand_color `#RRGGBB`), `dependencies.tools[]` (type and value required; description, transport, command, url) and `policy` (allow_implicit_invocation boolean, products list). It fails open: invalid YAML or a wrong type drops the whole file, a bad value drops the value, unknown keys are ignored. Reported on the SKILL.md's first line with the YAML line number."),
     )
