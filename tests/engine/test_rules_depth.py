@@ -354,7 +354,7 @@ def test_mentioned_and_bundled_files(tmp_path):
                                                   "references/glossary.md": "see style.md\n"})
     missing = [f for f in fs if f.code == "MISSING_MENTIONED_FILE"]
     assert [doc.text[f.start:f.end] for f in missing] == ["scripts/summarize.py"]  # assets/ is not bundled
-    assert missing[0].severity is H
+    assert missing[0].severity is W
     lonely = [f.data["path"] for f in fs if f.code == "UNREFERENCED_FILE"]
     assert lonely == ["references/glossary.md"]  # style.md is named by glossary.md
 

@@ -83,7 +83,8 @@ def check_once(args: Namespace) -> int:
     settings = targets.settings
     # Results keep position tables, not texts: memory follows the findings, not the bytes read.
     results = check_locations(targets.locations + targets.loose, settings, args.jobs)
-    link_skills(results[: len(targets.locations)], settings)
+    n = len(targets.locations)
+    link_skills(results[:n], settings, also=results[n:])
     link_mentions(results, settings)
     results.sort(key=lambda r: r.path)
     not_written = 0
