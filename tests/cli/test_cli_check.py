@@ -63,13 +63,21 @@ def test_json_format_schema(ws: Path):
     proc = run_cli("check", ".", "--format", "json", cwd=ws)
     data = json.loads(proc.stdout)
     assert set(data) == {"version", "summary", "skills", "findings"}
+    # "fixable": findings by the best fix they have (the whitespace is safe, the inserted
+    # description a placeholder).
     assert data["summary"] == {"error": 1, "warning": 1, "info": 0, "hint": 0, "skills": 3,
-                               "skills_with_findings": 2}
+                               "skills_with_findings": 2,
+                               "fixable": {"safe": 1, "unsafe": 1, "display-only": 0}}
     assert {tuple(sorted(s)) for s in data["skills"]} == {("name", "path", "root", "rootIndex")}
     first = data["findings"][0]
-    # "data" and "related" appear only when they carry something.
+    # "data", "related" and "fixes" appear only when they carry something.
     assert set(first) == {"path", "code", "severity", "message", "line", "column", "endLine", "endColumn",
-                          "range", "data"}
+                          "range", "data", "fixes"}
+    (fix,) = first["fixes"]
+    assert (fix["title"], fix["applicability"]) == ("Insert 'description'", "unsafe")
+    assert fix["edits"][0]["newText"].startswith("description: ")
+    assert data["findings"][1]["fixes"] == [{"title": "Trim trailing whitespace", "applicability": "safe",
+                                             "edits": [{"range": data["findings"][1]["range"], "newText": ""}]}]
     assert (first["code"], first["severity"], first["line"], first["column"]) == ("MISSING_FIELD", "error", 1, 1)
     assert first["range"] == {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 3}}
     assert first["data"]["field"] == "description"

@@ -52,14 +52,17 @@ def run(args: Namespace) -> int:
         return 2  # a missing PATH or --config file: nothing linted, no summary
     settings = targets.settings
     # Results keep position tables, not texts: memory follows the findings, not the bytes read.
-    results = check_locations(targets.locations + targets.loose, settings, args.jobs)
+    # JSON lists each finding's fixes, built from the text: keep it (the other formats do not).
+    results = check_locations(targets.locations + targets.loose, settings, args.jobs,
+                              keep_text=args.format == "json")
     link_skills(results[: len(targets.locations)], settings)
     link_mentions(results, settings)
     results.sort(key=lambda r: r.path)
     if args.fix:
         from .fix import apply_fixes  # noqa: PLC0415
 
-        results, log = apply_fixes(results, settings, diff=args.diff, out=sys.stdout)
+        results, log = apply_fixes(results, settings, diff=args.diff, out=sys.stdout,
+                                   unsafe=getattr(args, "unsafe_fixes", False))
         if args.diff:
             # As `ruff --diff`: exit 1 while fixes are pending, so CI can gate on it.
             log.write(sys.stderr, pending=True)

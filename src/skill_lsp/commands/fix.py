@@ -1,4 +1,5 @@
-"""`check --fix` / `--fix --diff`: apply the same safe fixes as the editor's fix-all."""
+"""`check --fix` / `--fix --diff`: apply the same safe fixes as the editor's fix-all (and the unsafe
+ones too with `--unsafe-fixes`; engine/fixes.py says which is which)."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def _removed(before: list, after: list) -> Counter[str]:
 
 
 def apply_fixes(results: list[SkillResult], settings: Settings, *, diff: bool,
-                out: TextIO) -> tuple[list[SkillResult], FixLog]:
+                out: TextIO, unsafe: bool = False) -> tuple[list[SkillResult], FixLog]:
     fixed: list[SkillResult] = []
     log = FixLog()
     for r in results:
@@ -69,7 +70,7 @@ def apply_fixes(results: list[SkillResult], settings: Settings, *, diff: bool,
         if issue is not None:
             fixed.append(r)  # never rewrite a file we could not decode faithfully
             continue
-        new = fix_all_text(text, r.path, settings)
+        new = fix_all_text(text, r.path, settings, unsafe=unsafe)
         if new == text:
             fixed.append(r)
             continue

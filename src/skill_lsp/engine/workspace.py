@@ -383,8 +383,10 @@ class SkillIndex:
 
 
 def fix_all_text(text: str, path: str, settings: Settings, *, on_disk: bool = True,
-                 max_passes: int | None = None) -> str:
+                 max_passes: int | None = None, unsafe: bool = False) -> str:
     """Apply every safe fix until none is left (a fixpoint, so a second run changes nothing).
+
+    ``unsafe`` (`check --unsafe-fixes`) applies unsafe fixes too (fixes.chosen_fix).
 
     A fix may reveal the next one (YAML reports one unquoted colon at a time, so each pass
     quotes one value): passes go on while the text changes. The default bound, one pass per
@@ -396,7 +398,7 @@ def fix_all_text(text: str, path: str, settings: Settings, *, on_disk: bool = Tr
         max_passes = text.count("\n") + 5
     for _ in range(max_passes):
         doc, findings = check_text(text, path, settings, on_disk=on_disk)
-        edits = safe_edits(doc, findings)
+        edits = safe_edits(doc, findings, unsafe=unsafe)
         if not edits:
             break
         new = apply_edits(text, edits)
