@@ -42,6 +42,7 @@ _LINE = re.compile(r"\r\n|\r|\n")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _CODE_ELEMENT = re.compile(r"<(code|kbd|samp|pre|tt|var)\b[^>]*>.*?</\1\s*>", re.S | re.I)
 _TICKS = re.compile(r"`+")
+_CONTAINER = re.compile(r"(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])(?=[ \t]))*[ \t]*")
 _FENCE_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.M)
 
 
@@ -115,8 +116,7 @@ def code_spans(text: str) -> list[tuple[int, int, str]]:
         starts.append(starts[-1] + len(line) + 1)
     out: list[tuple[int, int, str]] = []
     prose: list[tuple[int, int]] = []
-    md = MarkdownIt("commonmark").enable("table")
-    for tok in md.parse(norm):
+    for tok in _md().parse(norm):
         if tok.map is None:
             continue
         first, last = tok.map
@@ -125,7 +125,8 @@ def code_spans(text: str) -> list[tuple[int, int, str]]:
         if tok.type in ("fence", "code_block"):
             out.append((s, e, "code block"))
         elif tok.type == "html_block":
-            out.append((s, e, "html"))
+            # A block inside a list item or quote: its first line starts after the container's marker.
+            out.append((s + _CONTAINER.match(norm, s).end(), e, "html"))
         elif tok.type in ("paragraph_open", "heading_open", "table_open"):
             prose.append((s, e))
     for s, e in prose:
@@ -138,6 +139,16 @@ def code_spans(text: str) -> list[tuple[int, int, str]]:
         out += [(s + m.start(), s + m.end(), "html") for m in _COMMENT.finditer(rest)]
         out += [(s + m.start(), s + m.end(), "inline code") for m in _CODE_ELEMENT.finditer(rest)]
     return sorted((base + to_doc(s), base + to_doc(e), k) for s, e, k in out)
+
+
+_MD: MarkdownIt | None = None
+
+
+def _md() -> MarkdownIt:
+    global _MD
+    if _MD is None:  # blocks only: inline code is scanned here, from the paragraphs' text
+        _MD = MarkdownIt("commonmark").enable("table").disable("inline")
+    return _MD
 
 
 def _backtick_spans(chunk: str) -> list[tuple[int, int]]:

@@ -59,7 +59,9 @@ def spans(doc: SkillDocument) -> list[Span]:
     if doc.split is not None and doc.body_start < len(doc.text):
         base = doc.body_start
         body = doc.body_text
-        out += [Span(s, e, "code block") for s, e in doc.body.code_blocks]
+        # From the start of the block's first line: an indented block's range starts after its indent.
+        src = doc.src
+        out += [Span(max(base, src.line_start(src.line_of(s))), e, "code block") for s, e in doc.body.code_blocks]
         raw = markdown.raw_spans(body, base)
         out += [Span(s, e, "inline code") for s, e in raw.code]
         out += [Span(s, e, "html") for s, e in raw.html]
