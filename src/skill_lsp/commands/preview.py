@@ -210,8 +210,13 @@ def run_catalog(args: Namespace) -> int:
             print(f"{e['name'].ljust(width)}  {e['chars']:>5}  {e['tokens']:>6}{flag}", file=sys.stderr)
             for w in e["warnings"]:
                 print(f"{'':{width}}  ! {w}", file=sys.stderr)
-        if skipped:
+        broken = [e for e in entries if "error" in e]
+        if skipped or broken:
             print("", file=sys.stderr)
+        for e in broken:
+            # The skill tool's registry keeps a skill it rejects, so the model can be told why.
+            print(f"# listed by {dialect} with no description (activating it returns {e['error']['code']}): "
+                  f"{os.path.relpath(e['path'])}: {e['error']['message']}", file=sys.stderr)
         for s in skipped:
             print(f"# skipped by {dialect}: {os.path.relpath(s['path'])}: {s['reason']}", file=sys.stderr)
     return 2 if targets.problems else 0

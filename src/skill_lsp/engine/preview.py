@@ -13,6 +13,7 @@ from dataclasses import asdict, is_dataclass, replace
 from typing import Any
 
 from .activation import SessionConfig, SkillRecord, SkillSession
+from .activation.session import catalog_key
 from .activation.results import Result
 from .config import Settings
 from .findings import RULES, base_message
@@ -125,8 +126,8 @@ def activate(records: list[SkillRecord], settings: Settings, *, name: str | None
             raise ValueError(f"no skill at {path}")
         target = mine[0]
         # The previewed file is what the author looks at: it wins its name.
-        records = [target] + [r for r in records if r.name != target.name]
-        name = target.name
+        name = catalog_key(target)
+        records = [target] + [r for r in records if catalog_key(r) != name]
     params: dict[str, Any] = {"name": name}
     if arguments is not None:
         params["arguments"] = arguments
@@ -202,25 +203,26 @@ def catalog_view(records: list[SkillRecord], dialect: str, *, update: bool = Fal
         # names and long descriptions included) and how same-name skills resolve.
         chosen = _previewable(records)
     else:
-        eligible = [r for r in records if r.error is None]
-        # One entry per name, lower root index first (as a harness builds it).
-        by_name: dict[str, SkillRecord] = {}
-        for r in sorted(eligible, key=lambda r: (r.root_index, r.path)):
-            by_name.setdefault(r.name, r)
-        chosen = list(by_name.values())
+        # The skill tool's registry, skills-ref's to-prompt, DSH: each dialect's own rule.
+        chosen, left = d.select(records)
+        skipped += left
     text = d.render_catalog(chosen, update=update) if update and d.name == "dsh" else d.render_catalog(chosen)  # type: ignore[call-arg]
     entries = []
-    for r in sorted(chosen, key=lambda r: r.name):
+    for r in sorted(chosen, key=lambda r: d.entry_name(r)):
         rep = catalog_report(r, d)
-        entries.append({
-            "name": r.name,
+        entry: dict[str, Any] = {
+            "name": d.entry_name(r),
             "path": r.path,
             "included": rep.included,
             "entry": rep.entry,
             "chars": rep.chars,
             "tokens": rep.tokens,
             "warnings": [w.message for w in rep.warnings],
-        })
+        }
+        error = d.entry_error(r) if rep.included else None
+        if error is not None:
+            entry["error"] = {"code": error[0], "message": error[1]}
+        entries.append(entry)
     if d.harness:
         shown = {r.path for r in d.order(chosen)}
         for r in sorted(chosen, key=lambda r: r.path):
