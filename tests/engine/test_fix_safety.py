@@ -13,7 +13,16 @@ from fix_safety_cases import FIXED, KEPT, SKILLS
 from helpers import check
 from skill_lsp.engine import _markdown_mdit, document, markdown, protected
 from skill_lsp.engine.config import Settings
-from skill_lsp.engine.fixes import DISPLAY_ONLY, SAFE, UNSAFE, Edit, Fix, chosen_fix, fixes_for, guard
+from skill_lsp.engine.fixes import (
+    DISPLAY_ONLY,
+    SAFE,
+    UNSAFE,
+    Edit,
+    Fix,
+    chosen_fix,
+    fixes_for,
+    guard,
+)
 from skill_lsp.engine.workspace import fix_all_text
 
 

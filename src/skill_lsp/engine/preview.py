@@ -13,8 +13,8 @@ from dataclasses import asdict, is_dataclass, replace
 from typing import Any
 
 from .activation import SessionConfig, SkillRecord, SkillSession
-from .activation.session import catalog_key
 from .activation.results import Result
+from .activation.session import catalog_key
 from .config import Settings
 from .findings import RULES, base_message
 from .harness import HARNESSES, not_read, reads_root

@@ -119,7 +119,7 @@ class AgentSkillsDialect(Dialect):
             return record.error[1] if record.error is not None else "no name or description"
         return None
 
-    def select(self, records):  # type: ignore[override]
+    def select(self, records: Sequence[SkillRecord]) -> tuple[list[SkillRecord], list[dict[str, str]]]:
         # to_prompt lists every folder it is given, in that order. Which folders: one per name,
         # as the agentskills client guide says ("project-level skills override user-level
         # skills"; in one root the first found), so the lower root index, then the path, wins.
