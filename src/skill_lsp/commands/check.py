@@ -57,12 +57,23 @@ def run(args: Namespace) -> int:
                               keep_text=args.format == "json")
     link_skills(results[: len(targets.locations)], settings)
     link_mentions(results, settings)
+    context: list[SkillResult] = []
+    if targets.focus is not None:
+        # Files given (a pre-commit hook's changed files): the others are context only, never
+        # reported or fixed.
+        context = [r for r in results if not targets.in_focus(r.path)]
+        results = [r for r in results if targets.in_focus(r.path)]
     results.sort(key=lambda r: r.path)
     if args.fix:
         from .fix import apply_fixes  # noqa: PLC0415
 
         results, log = apply_fixes(results, settings, diff=args.diff, out=sys.stdout,
                                    unsafe=getattr(args, "unsafe_fixes", False))
+        if context and not args.diff:
+            # The fixed files are linked again with the whole workspace, not among themselves.
+            everything = results + context
+            link_skills([r for r in everything if r.location is not None and r.location.root_index >= 0], settings)
+            link_mentions(everything, settings)
         if args.diff:
             # As `ruff --diff`: exit 1 while fixes are pending, so CI can gate on it.
             log.write(sys.stderr, pending=True)
