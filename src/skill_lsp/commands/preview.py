@@ -16,6 +16,7 @@ from ..engine.preview import (
     parse_arguments,
     records_for,
     result_json,
+    why_unmatched,
 )
 from ..engine.render.proof import proof
 from ..engine.workspace import SkillResult, check_file, link_skills
@@ -143,14 +144,22 @@ def run_preview(args: Namespace) -> int:
     shown = getattr(result, "path", None) or match
     rows = _finding_rows(checked.get(shown)) if shown else []
     commands = _dynamic_commands(results, shown)
+    # By name, a skill that is not found or fails: say which skill holds that name and why.
+    why = why_unmatched(records, target, dialect) if not path_like and result.kind not in ("ok", "already_loaded") \
+        else []
     if args.format == "json":
         json.dump({"kind": result.kind, "dialect": dialect, "text": result.output, "result": result_json(result),
                    "verified": verdict.verified, "proof": verdict.proof, "findings": rows,
-                   **({"dynamicCommands": commands} if commands else {})},
+                   **({"dynamicCommands": commands} if commands else {}), **({"why": why} if why else {})},
                   sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:
         _write_exact(result.output)
+        if why:  # stderr: stdout stays exactly what the harness would send
+            print("", file=sys.stderr)
+        for sentence in why:
+            path, sep, rest = sentence.partition(" ")
+            print(f"skill-lsp: {os.path.relpath(path) if os.path.isabs(path) else path}{sep}{rest}", file=sys.stderr)
         if shown:
             _write_findings(shown, rows)
         if commands:  # on stderr: stdout stays exactly what the harness would send

@@ -162,6 +162,50 @@ def left_out(record: SkillRecord, dialect: str) -> str | None:
     return None if got.listed else (got.reason or "not listed")
 
 
+def why_unmatched(records: list[SkillRecord], name: str, dialect: str) -> list[str]:
+    """Why activating ``name`` found no skill, or failed, although a skill of the workspace
+    declares that name or sits in a folder of that name: one sentence per such skill
+    (`preview "Academic Citation Mapper"` says its name is not a valid name, not only
+    "No skill matches")."""
+    d = get_dialect(dialect)
+    out = []
+    for r in records:
+        declared = r.frontmatter.get("name")
+        declared = declared.strip() if isinstance(declared, str) else None
+        if name not in (r.name, r.folder, declared):
+            continue
+        where = r.path
+        if d.harness:
+            # A harness's own listing decides (it may load what the skill-tool contract rejects).
+            h = HARNESSES[d.harness]
+            if reads_root(h, r.dir) is False:
+                out.append(f"{where}: {not_read(h, r.dir)}")
+                continue
+            got = d.listing(r)
+            if not got.listed:
+                out.append(f"{where}: {h.title} leaves it out: {got.reason or 'not listed'}")
+            elif got.name and got.name != name:
+                out.append(f"{where}: {h.title} lists it as '{got.name}', not '{name}'")
+            continue
+        listed = d.includes(r)
+        as_name = d.entry_name(r)
+        if r.error is not None:
+            blocking = getattr(r.checked, "blocking_error", None)
+            if declared == name and blocking is not None and blocking.code in ("NAME_INVALID", "NAME_SPOOFABLE"):
+                why = f"its name '{declared}' is not a valid name ({r.error[1]})"
+            else:
+                why = r.error[1]
+            sentence = f"{where} has that name, but it cannot be loaded: {why}"
+            if listed and as_name != name:
+                sentence += f"; the {d.name} catalog lists it as '{as_name}', and activating that returns {r.error[0]}"
+            out.append(sentence)
+        elif not listed:
+            out.append(f"{where}: the {d.name} catalog leaves it out: {left_out(r, dialect) or 'not listed'}")
+        elif as_name != name:
+            out.append(f"{where} is listed as '{as_name}', not '{name}'")
+    return out
+
+
 def _in_read_roots(records: list[SkillRecord], dialect: str) -> list[SkillRecord]:
     d = get_dialect(dialect)
     if not d.harness:
