@@ -101,7 +101,7 @@ def test_changed_files_only_still_see_the_whole_workspace(tmp_path: Path) -> Non
     work = tmp_path / "work"
     work.mkdir()
     scratch_repo(work)
-    for folder, name, filename in (("other", "pdf-tools", "SKILL.md"), ("lower", "lower", "skill.md")):
+    for folder, name, filename in (("other", "pdf-toolkit", "SKILL.md"), ("lower", "lower", "skill.md")):
         d = work / "skills" / folder
         d.mkdir(parents=True)
         (d / filename).write_text(f"---\nname: {name}\ndescription: Another copy. Use when testing.\n---\nBody   \n",
@@ -115,7 +115,7 @@ def test_changed_files_only_still_see_the_whole_workspace(tmp_path: Path) -> Non
     )
     out = run.stdout + run.stderr
     assert run.returncode == 1, out
-    # skills/other is named pdf-tools, as skills/pdf-tools/SKILL.md (unchanged, not passed) is.
+    # skills/other is named pdf-toolkit, as skills/pdf-tools/SKILL.md (unchanged, not passed) is.
     assert "skills/other/SKILL.md:2:7: warning DUPLICATE_NAME" in out and "(../pdf-tools/SKILL.md)" in out, out
     assert "skills/lower/skill.md:5:5: warning TRAILING_WHITESPACE" in out, out
     assert "skills/pdf-tools/SKILL.md:" not in out, out  # context, not reported
