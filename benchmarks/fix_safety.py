@@ -201,7 +201,13 @@ def _offset(starts: list[int], text: str, line: int, col: int) -> int:
 
 
 def _regions(old: str, new: str) -> list[tuple[int, int, str, str]]:
-    """Changed regions as (start, end in old, old text, new text), by a line diff then a character diff."""
+    """Changed regions as (start, end in old, old text, new text).
+
+    With as many lines before as after (most fixes edit inside lines), line i is compared with
+    line i: a line diff would pair whitespace-only lines of a block however it likes, and
+    report a trimmed line as a deletion here and an insertion there. Otherwise a line diff,
+    then a character diff inside each changed block.
+    """
     out = []
     a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
     a_starts = [0]
@@ -210,7 +216,11 @@ def _regions(old: str, new: str) -> list[tuple[int, int, str, str]]:
     b_starts = [0]
     for line in b:
         b_starts.append(b_starts[-1] + len(line))
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    if len(a) == len(b):
+        opcodes = [("replace", i, i + 1, i, i + 1) for i in range(len(a)) if a[i] != b[i]]
+    else:
+        opcodes = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
             continue
         o0, n0 = a_starts[i1], b_starts[j1]

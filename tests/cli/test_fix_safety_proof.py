@@ -99,3 +99,14 @@ def test_scanner_and_engine_agree_on_the_corpus():
         pytest.skip(f"no corpus at {CORPUS}")
     missed = [(str(p), m) for p in files for m in _unprotected(fix_safety._decode(p.read_bytes()), str(p))]
     assert not missed, missed[:10]
+
+
+def test_trimmed_whitespace_only_lines_are_regions_of_their_own():
+    """A block of whitespace-only lines (a folded description) trimmed line by line: each line
+    is its own region, where a line diff paired them off and reported insertions elsewhere."""
+    old, new = "a\n\n  \n\n  \nb\n", "a\n\n\n\n\nb\n"
+    assert fix_safety._regions(old, new) == [(3, 5, "  ", ""), (7, 9, "  ", "")]
+    # A fix that removes lines (a block list written as one string) still diffs by lines first.
+    old, new = "k:\n  - a\n  - b\nx\n", "k: a b\nx\n"
+    assert [(was, now) for _s, _e, was, now in fix_safety._regions(old, new)] and \
+        all(old[s:e] == was for s, e, was, _n in fix_safety._regions(old, new))
