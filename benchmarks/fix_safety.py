@@ -66,6 +66,8 @@ class Audit:
     files_changed: list[FileReport] = field(default_factory=list)
     unexpected_files: list[str] = field(default_factory=list)  # changed, but not a checked skill file
     code_spans: int = 0  # code spans in the changed files
+    # Findings whose fix the guard made unsafe (JSON `unsafeBecause`), by "CODE: reason".
+    guarded: dict[str, int] = field(default_factory=dict)
 
     @property
     def regions(self) -> int:
@@ -266,6 +268,10 @@ def audit(sources: list[Path], work: Path, *, unsafe: bool = False) -> Audit:
     spans: dict[str, list[tuple[int, int, str]]] = {}
     texts: dict[str, str] = {}
     for f in data["findings"]:
+        for fx in f.get("fixes", [])[:1]:
+            if fx.get("unsafeBecause"):
+                key = f"{f['code']}: {fx['unsafeBecause']}"
+                result.guarded[key] = result.guarded.get(key, 0) + 1
         path = os.path.realpath(f["path"])
         if path not in texts:
             try:
@@ -337,6 +343,9 @@ def render(a: Audit) -> str:
         lines += [f"    outside: {w}" for w in f.outside_findings]
         lines += [f"    in code: {w}" for w in f.in_code]
     lines += [f"unexpected change: {p}" for p in a.unexpected_files]
+    if a.guarded:
+        lines += ["", "fixes left out as unsafe by the guard (code, raw HTML, examples of what not to do):"]
+        lines += [f"    {k}: {n}" for k, n in sorted(a.guarded.items())]
     lines += ["",
               f"files changed: {len(a.files_changed)}; changed regions: {a.regions}; outside findings' spans: "
               f"{a.outside}; in code: {a.in_code} (of {a.code_spans} code spans in the changed files); "

@@ -99,6 +99,10 @@ def test_the_three_real_failures_are_unsafe_with_their_reason():
     ("| Don't | Do |\n|---|---|\n| scripts\\a.py | scripts/a.py |\n", "scripts\\a.py", "example"),
     ("Never call scripts\\a.py directly.\n", "scripts\\a.py", "example"),
     ("Bad: scripts\\a.py\n", "scripts\\a.py", "example"),
+    ("Use scripts/b.py instead of scripts\\a.py.\n", "scripts\\a.py", "example"),
+    ("1. **Avoid** scripts\\a.py\n", "scripts\\a.py", "example"),
+    ("| x | y |\n|---|---|\n| one | Don't: scripts\\a.py |\n", "scripts\\a.py", "example"),
+    ("**Dry slides** (CRITICAL TO AVOID):\n- scripts\\a.py\n", "scripts\\a.py", "example"),
 ])
 def test_protected_kinds(body: str, needle: str, kind: str):
     text = "---\nname: demo\ndescription: d\n---\n" + body
@@ -114,6 +118,10 @@ def test_protected_kinds(body: str, needle: str, kind: str):
     "✗ Avoid: scripts\\b.py\n✓ Good: scripts\\a.py\n",  # the recommended line after a bad one
     "- ❌ Don't use b\n- use scripts\\a.py\n",  # the next list item
     "`code` then scripts\\a.py and <!-- c --> after.\n",
+    # A marker word in running prose labels nothing (held-out: such lines only cost safe fixes).
+    "If the user says the rule is bad, open scripts\\a.py.\n",
+    "Rules use contrastive examples (Incorrect vs Correct); see scripts\\a.py.\n",
+    "Filter out issues that don't meet the bar in scripts\\a.py.\n",
 ])
 def test_prose_next_to_protected_text_is_not_protected(body: str):
     text = "---\nname: demo\ndescription: d\n---\n" + body

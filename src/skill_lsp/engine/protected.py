@@ -36,10 +36,15 @@ REASONS = {
     "example": "in an example of what not to do",
 }
 
-# What marks text as an example of what not to do. Symbols anywhere; words at a word boundary.
-_AVOID = re.compile(
-    r"[✗✘❌⛔🚫👎]|\b(?:avoid|don['’]?t|do not|never|bad|wrong|incorrect|anti-?patterns?|not recommended"
-    r"|deprecated|instead of|rather than)\b", re.I)
+# What marks text as an example of what not to do: a symbol anywhere; "instead of" or "rather than"
+# anywhere (what follows is the thing not to do); a word such as "Avoid" or "Bad" only where
+# it labels the line (its first word, after list, quote, emphasis or table-cell marks), in a
+# heading, or in a label line ending with ':'. In running prose ("if the user says the rule is
+# bad") a word is no label: on the held-out repositories such lines cost safe whitespace fixes.
+_SYMBOL = re.compile(r"[✗✘❌⛔🚫👎]|\b(?:instead of|rather than)\b", re.I)
+_WORDS = r"(?:avoid|don['’]?t|do not|never|bad|wrong|incorrect|anti-?patterns?|not recommended|deprecated)\b"
+_AVOID = re.compile(r"[✗✘❌⛔🚫👎]|\b" + _WORDS + r"|\b(?:instead of|rather than)\b", re.I)
+_LEADING = re.compile(r"(?:^|\|)[\s>*_#`|-]*(?:\d{1,9}[.)]\s*)?(?:\[[ xX]\]\s*)?[*_]*" + _WORDS, re.I)
 # A line that starts the recommended counterpart ends an example carried over from the line above.
 _GOOD = re.compile(r"^[\s>*_-]*(?:[✓✔✅👍]|(?:good|correct|right|do|prefer(?:red)?|recommended|instead|better)\b)", re.I)
 _LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
@@ -76,8 +81,11 @@ def covering(doc: SkillDocument, start: int, end: int) -> Span | None:
     found = spans(doc)
     if not found:
         return None
+    starts = doc.memo.get("protected-starts")
+    if starts is None:
+        starts = doc.memo["protected-starts"] = [s.start for s in found]
     # Spans may overlap, so look at every one starting before the edit's end.
-    for sp in found[:bisect_right([s.start for s in found], end)]:
+    for sp in found[:bisect_right(starts, end)]:
         if start == end:
             if sp.start < start < sp.end:
                 return sp
@@ -113,7 +121,7 @@ def _examples(doc: SkillDocument) -> list[tuple[int, int]]:
     n = len(lines)
     while i < n:
         line = lines[i]
-        if _AVOID.search(line) is None or _HEADING.match(line) or _in(blocks, starts[i]):
+        if not _marks(line) or _HEADING.match(line) or _in(blocks, starts[i]):
             i += 1  # a code block is protected whole already
             continue
         j = i
@@ -138,6 +146,14 @@ def _examples(doc: SkillDocument) -> list[tuple[int, int]]:
         out.append((starts[i], end_of(j)))
         i = j + 1
     return out
+
+
+def _marks(line: str) -> bool:
+    """Whether the line marks itself, or what follows it, as what not to do."""
+    if _SYMBOL.search(line) or _LEADING.search(line):
+        return True
+    text = line.strip().rstrip("*_ ")
+    return text.endswith(":") and len(text) <= 80 and _AVOID.search(text) is not None
 
 
 def _is_label(line: str) -> bool:
