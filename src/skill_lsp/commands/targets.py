@@ -49,7 +49,8 @@ def load_settings(workspace: str, config: str | None, profile: str | None,
 def workspace_of(skill_md: str) -> str:
     """The workspace a SKILL.md given alone belongs to: the folder of the config that governs it,
     else the repository root (the nearest folder holding `.git`), else the folder holding the
-    skills root it lives in (`ws/.claude/skills/x/SKILL.md` -> `ws`)."""
+    skills root it lives in (`ws/.claude/skills/x/SKILL.md` -> `ws`), else the folder holding
+    the skill folder."""
     start = os.path.dirname(os.path.abspath(skill_md))
     config = find_config_file(start)
     if config is not None:
@@ -66,7 +67,7 @@ def workspace_of(skill_md: str) -> str:
     for default in sorted(DEFAULT_ROOTS, key=len, reverse=True):
         if root.endswith(os.sep + default.replace("/", os.sep)):
             return root[: -len(default) - 1] or os.sep
-    return os.path.dirname(root) or os.sep
+    return root
 
 
 def collect(paths: list[str], config: str | None, profile: str | None, target: str | None = None) -> Targets:

@@ -125,7 +125,9 @@ class Dialect:
         skipped: list[dict[str, str]] = []
         for r in sorted(records, key=lambda r: (r.root_index, r.path)):
             if r.error is not None:
-                skipped.append({"name": r.name, "path": r.path, "reason": r.error[1]})
+                # The skill-tool contract's verdict: this dialect's own loader is not modelled.
+                skipped.append({"name": r.name, "path": r.path,
+                                "reason": f"left out as the skill-tool contract refuses it ({r.error[0]}): {r.error[1]}"})
             elif r.name in chosen:
                 skipped.append({"name": r.name, "path": r.path,
                                 "reason": f"another skill of the same name wins: {chosen[r.name].path}"})
