@@ -110,3 +110,10 @@ def test_trimmed_whitespace_only_lines_are_regions_of_their_own():
     old, new = "k:\n  - a\n  - b\nx\n", "k: a b\nx\n"
     assert [(was, now) for _s, _e, was, now in fix_safety._regions(old, new)] and \
         all(old[s:e] == was for s, e, was, _n in fix_safety._regions(old, new))
+
+
+def test_unsafe_fixes_needs_fix(tmp_path: Path):
+    from helpers import run_cli  # noqa: PLC0415
+
+    proc = run_cli("check", "--unsafe-fixes", ".", cwd=tmp_path)
+    assert proc.returncode == 2 and "--unsafe-fixes needs --fix" in proc.stderr
