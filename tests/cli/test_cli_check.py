@@ -63,17 +63,33 @@ def test_json_format_schema(ws: Path):
     proc = run_cli("check", ".", "--format", "json", cwd=ws)
     data = json.loads(proc.stdout)
     assert set(data) == {"version", "summary", "skills", "findings"}
+    # "fixable": findings by the best fix they have (the inserted description is a placeholder;
+    # a broken link has none).
     assert data["summary"] == {"error": 1, "warning": 1, "info": 0, "hint": 0, "skills": 3,
-                               "skills_with_findings": 2}
+                               "skills_with_findings": 2,
+                               "fixable": {"safe": 0, "unsafe": 1, "display-only": 0}}
     assert {tuple(sorted(s)) for s in data["skills"]} == {("name", "path", "root", "rootIndex")}
     first = data["findings"][0]
-    # "data" and "related" appear only when they carry something.
+    # "data", "related" and "fixes" appear only when they carry something.
     assert set(first) == {"path", "code", "severity", "message", "line", "column", "endLine", "endColumn",
-                          "range", "data"}
+                          "range", "data", "fixes"}
+    (fix,) = first["fixes"]
+    assert (fix["title"], fix["applicability"]) == ("Insert 'description'", "unsafe")
+    assert fix["edits"][0]["newText"].startswith("description: ")
+    assert data["findings"][1]["code"] == "BROKEN_LINK" and "fixes" not in data["findings"][1]
     assert (first["code"], first["severity"], first["line"], first["column"]) == ("MISSING_FIELD", "error", 1, 1)
     assert first["range"] == {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 3}}
     assert first["data"]["field"] == "description"
     assert Path(first["path"]).is_absolute()
+
+
+def test_json_lists_a_safe_fix_with_its_edit(tmp_path: Path):
+    write_skill(tmp_path / ".agents/skills", "demo", skill_text(body="# Demo\nText   \n"))
+    data = json.loads(run_cli("check", ".", "--format", "json", cwd=tmp_path).stdout)
+    (f,) = data["findings"]
+    assert f["fixes"] == [{"title": "Trim trailing whitespace", "applicability": "safe",
+                           "edits": [{"range": f["range"], "newText": ""}]}]
+    assert data["summary"]["fixable"] == {"safe": 1, "unsafe": 0, "display-only": 0}
 
 
 def test_json_range_is_utf16_and_columns_are_code_points(tmp_path: Path):

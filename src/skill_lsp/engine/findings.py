@@ -228,8 +228,7 @@ RULES: dict[str, Rule] = {
              "OpenCode 1.18.33 globs `skills/**/SKILL.md` and Gemini CLI core 0.61.0 globs `SKILL.md`, `*/SKILL.md` "
              "(read from those releases' code, not run). On a case-sensitive file system (Linux, most CI) none of them "
              "finds the skill; on macOS and Windows the lookup happens to succeed. skill-lsp reports the file and does not "
-             "read it.",
-             ("rename the file to SKILL.md",)),
+             "read it."),
         Rule("IO_ERROR", E, "SKILL.md cannot be read", "IO_ERROR",
              "Spec error code. SKILL.md is not a regular file (a directory, FIFO, socket, device), is unreadable, or is a symlink loop."),
         # --- rule depth (issue 12): severity per harness in rules/by_harness.py ---
@@ -242,7 +241,8 @@ RULES: dict[str, Rule] = {
         Rule("FORK_NEEDS_SETTING", I, "`context: fork` needs VS Code's skill tool setting", None,
              "VS Code runs a `context: fork` skill in a subagent only with the setting `github.copilot.chat.skillTool.enabled` on; otherwise its editor warns \"The 'context: fork' attribute requires the skill tool to be enabled\". The lint cannot see the setting, so it says so once, as information, for the `vscode` target only. Source: microsoft/vscode@047238f9fe src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts validateSkillAttributes (source read, not captured: documented, not verified)."),
         Rule("INVALID_HOOKS", W, "Hooks do not have the shape Claude Code reads", None,
-             "Skill hooks are `EVENT: [{matcher, hooks: [{type, command|prompt|url, timeout}]}]`. The event must be one Claude Code dispatches (PreToolUse, PostToolUse, Stop, SessionStart, ... — each added in a CHANGELOG entry), the handler type one of command, prompt, agent, http, mcp_tool, with the key that type needs, and `timeout` a positive number. Source: anthropics/claude-code CHANGELOG.md (hook events and types), hooks documentation."),
+             "Skill hooks are `EVENT: [{matcher, hooks: [{type, command|prompt|url, timeout}]}]`. The event must be one Claude Code dispatches (PreToolUse, PostToolUse, Stop, SessionStart, ... — each added in a CHANGELOG entry), the handler type one of command, prompt, agent, http, mcp_tool, with the key that type needs, and `timeout` a positive number. Source: anthropics/claude-code CHANGELOG.md (hook events and types), hooks documentation.",
+             ("use the suggested hook event",)),
         Rule("UNKNOWN_TOOL", W, "Tool name is a near miss of a Claude Code tool", None,
              "A name in `allowed-tools` that differs from a built-in tool only by case or a typo (`Grepp`, `bash`) matches nothing: permission rules are case-sensitive, so the tool is not pre-approved. Unknown names that are not near misses stay silent (new tools arrive often); `mcp__server__tool` names are accepted. Source: Claude Code permissions documentation (tool names); documented, not verified against a release.",
              ("use the suggested tool name",)),
@@ -274,7 +274,8 @@ RULES: dict[str, Rule] = {
         Rule("SECRET", E, "Secret in the skill", None,
              "An API key, token or private key (AWS, GitHub, Anthropic, OpenAI, Slack, Google, Stripe, PEM private keys) is pasted into SKILL.md. Everyone who installs the skill gets it. The message shows only the first characters; placeholders (`xxxx`, `EXAMPLE`, `your-key`, `REPLACE…`, a run of counting characters such as `abcde` or `12345`, one character six times) are skipped."),
         Rule("ARGUMENTS_WITHOUT_HINT", I, "Arguments used without `argument-hint`", None,
-             "The body uses `$ARGUMENTS`, two different `$N`, or a lone `$N` with no money on its line and no other dollar amount in the body, but the frontmatter has no `argument-hint`; Claude Code and the skill tool show the hint in the slash menu so the user knows what to pass (spec 000 §4.2; CHANGELOG: argument-hint)."),
+             "The body uses `$ARGUMENTS`, two different `$N`, or a lone `$N` with no money on its line and no other dollar amount in the body, but the frontmatter has no `argument-hint`; Claude Code and the skill tool show the hint in the slash menu so the user knows what to pass (spec 000 §4.2; CHANGELOG: argument-hint).",
+             ("insert a placeholder argument-hint",)),
         Rule("PLACEHOLDER_IN_CODE", W, "`$N` inside a code block", None,
              "Claude Code substitutes `$0`, `$1`, ... (0-based: `$0` is the first argument) everywhere in the body, code blocks included, when the skill is run with arguments; an unmatched one is kept verbatim (CHANGELOG). In a skill that takes arguments, `awk '{print $2}'` then prints the third argument. Reported only for skills that take arguments (`argument-hint`, `arguments` or `$ARGUMENTS`). Write `\\$1` (CHANGELOG: `\\$` escape syntax).",
              ("escape as \\$N",)),

@@ -328,8 +328,10 @@ class SkillIndex:
 
 
 def fix_all_text(text: str, path: str, settings: Settings, *, on_disk: bool = True,
-                 max_passes: int = 16) -> str:
+                 max_passes: int = 16, unsafe: bool = False) -> str:
     """Apply every safe fix until none is left (a fixpoint, so a second run changes nothing).
+
+    ``unsafe`` (`check --unsafe-fixes`) applies unsafe fixes too (fixes.chosen_fix).
 
     Each pass applies all the non-overlapping safe fixes of one check together. A fix may
     reveal the next one (a YAML error hides the field rules), so passes go on while the
@@ -343,7 +345,7 @@ def fix_all_text(text: str, path: str, settings: Settings, *, on_disk: bool = Tr
         # What is reported is what is fixed: not a suppressed or unselected finding, and an unused
         # suppression only when this file alone tells (cross-skill codes wait for the others).
         findings = suppress.shown(findings, suppress.scan(doc), settings, path, "local" if on_disk else "none")
-        edits = safe_edits(doc, findings)
+        edits = safe_edits(doc, findings, unsafe=unsafe)
         if not edits:
             break
         if any(f.code == "INVALID_FRONTMATTER" and (f.data or {}).get("reason") == "unquoted-colon"

@@ -81,7 +81,9 @@ SKILL_TOOL = Harness(
     unknown_note="'{key}' is not defined by the skill-tool spec; it is preserved but has no effect",
     name_rule="required; ASCII `^[a-z0-9]+(-[a-z0-9]+)*$`, at most 64; must equal the folder (NAME_MISMATCH)",
     description_rule="required; at most 1,024 characters (INVALID_FRONTMATTER beyond)",
-    listing="one entry per name, lower root index wins; invalid skills are left out",
+    listing="one entry per skill folder in a root whose SKILL.md opens with `---`, under the folder's name "
+            "(lower root index wins); a skill it rejects is listed with no description and activating it "
+            "returns the error (its reference registry; spec §5.2 says omitted)",
     listing_budget="none specified",
     arguments="string: $ARGUMENTS, $ARGUMENTS[N] (0-based), $N (1-based); object: ${name}, $ARGUMENTS = sorted k=v",
     hidden_by=("disable-model-invocation",),
