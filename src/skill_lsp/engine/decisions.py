@@ -165,5 +165,6 @@ def budget_findings(results: list, settings) -> None:  # (SkillResult, Settings)
             if d.state in (NAME_ONLY, DROPPED) or (d.state == CUT and harness == "codex"):
                 r = by_path.get(d.path)
                 if r is not None:
-                    r.cross.extend(apply_settings([make("LISTING_BUDGET", d.sentence(), *r.anchor,
+                    start, end = r.anchor
+                    r.cross.extend(apply_settings([make("LISTING_BUDGET", d.sentence(), start, end,
                                                         {"harness": harness, "state": d.state})], settings))
