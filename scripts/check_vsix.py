@@ -14,7 +14,8 @@ extension/bundled/manifest.json, then, for every CPython the bundle names
   OS and CPU (ELF machine, Mach-O CPU type, PE machine), and its file-name ABI
   tag, if any, is that interpreter's;
 - every Requires-Dist of every distribution (markers evaluated for that Python
-  on that platform, extras ignored) is installed: the offline `pip check`.
+  on that platform, extras ignored) is installed in a version it accepts: the
+  offline `pip check`.
 
 Exit 0 when every file passes, 1 with one line per problem otherwise.
 `--summary` prints what each bundle holds (sizes, native wheels per Python).
@@ -218,13 +219,13 @@ def check(path: Path, require_pythons: list[str] | None = None) -> Report:
         if need not in rep.pythons:
             rep.problems.append(f"no server for CPython {need} (bundle has {', '.join(rep.pythons) or 'none'})")
     common = _dists(files, "common")
-    for tag, python in zip(tags, rep.pythons):
+    for tag, python in zip(tags, rep.pythons, strict=True):
         folder = f"extension/bundled/libs/{tag}/"
         if not any(n.startswith(folder) for n in names):
             rep.problems.append(f"CPython {python}: manifest names {tag} but there is no libs/{tag}/")
             continue
         view = _dists(files, tag) + common
-        have = {d.name for d in view}
+        have = {d.name: d.version for d in view}
         env = marker_env(plat, python)
         rep.native[tag] = sorted(f"{d.name} {d.version} {','.join(d.tags)}" for d in view
                                  if any(not t.endswith("-any") for t in d.tags))
@@ -241,8 +242,11 @@ def check(path: Path, require_pythons: list[str] | None = None) -> Report:
                     continue
                 if req.marker is not None and not Marker(str(req.marker)).evaluate(env):
                     continue
-                if canonicalize_name(req.name) not in have:
+                got = have.get(canonicalize_name(req.name))
+                if got is None:
                     rep.problems.append(f"CPython {python}: {d.name} needs {req.name}, which is not bundled")
+                elif not req.specifier.contains(got, prereleases=True):
+                    rep.problems.append(f"CPython {python}: {d.name} needs {req}, the bundle has {got}")
         if "skill-lsp" not in have:
             rep.problems.append(f"CPython {python}: skill-lsp itself is not bundled")
     for name, data in files.items():

@@ -116,8 +116,10 @@ def unmet_requirements(dest: Path, target: str, python: str) -> list[str]:
     """Requires-Dist of what is in DEST that apply to PYTHON on TARGET but are not installed.
 
     pip evaluates environment markers for the interpreter it runs in, not for
-    --python-version / --platform, so `tomli; python_version < "3.11"` is left
-    out of a 3.10 bundle built by a newer Python; this finds such gaps.
+    --python-version / --platform: run by 3.11 it leaves `tomli; python_version <
+    "3.11"` out of a 3.10 bundle and asks for `pyromark>=0.10; python_version >=
+    "3.11"`, which has no 3.10 wheel. So everything is installed with --no-deps
+    and the requirements are followed here, markers evaluated for the target.
     """
     from packaging.markers import Marker
     from packaging.requirements import Requirement
@@ -126,27 +128,32 @@ def unmet_requirements(dest: Path, target: str, python: str) -> list[str]:
     from check_vsix import PLATFORMS, marker_env
 
     env = marker_env(PLATFORMS[target], python)
-    have, wanted = set(), []
+    have: dict[str, str] = {}
+    wanted: list[Requirement] = []
     for meta in dest.glob("*.dist-info/METADATA"):
         head = meta.read_text(encoding="utf-8", errors="replace").split("\n\n", 1)[0]
-        for line in head.splitlines():
-            key, _, value = line.partition(":")
-            if key == "Name":
-                have.add(canonicalize_name(value.strip()))
-            elif key == "Requires-Dist":
-                wanted.append(Requirement(value.strip()))
-    return sorted({str(r).split(";")[0] for r in wanted
-                   if canonicalize_name(r.name) not in have
-                   and (r.marker is None or Marker(str(r.marker)).evaluate(env))})
+        fields = [line.partition(":")[::2] for line in head.splitlines()]
+        have[canonicalize_name(next(v.strip() for k, v in fields if k == "Name"))] = next(
+            v.strip() for k, v in fields if k == "Version")
+        wanted += [Requirement(v.strip()) for k, v in fields if k == "Requires-Dist"]
+    missing = set()
+    for r in wanted:
+        if r.marker is not None and not Marker(str(r.marker)).evaluate(env):
+            continue
+        name = canonicalize_name(r.name)
+        if name not in have:
+            missing.add(f"{r.name}{r.specifier}")
+        elif not r.specifier.contains(have[name], prereleases=True):
+            raise SystemExit(f"{target} / CPython {python}: {name} {have[name]} does not satisfy {r}")
+    return sorted(missing)
 
 
 def install(wheel: Path, target: str, python: str, dest: Path, cache: Path | None = None) -> None:
-    pip_install([str(wheel)], target, python, dest, cache)
-    for _ in range(10):
+    pip_install([str(wheel)], target, python, dest, cache, "--no-deps")
+    for _ in range(20):
         missing = unmet_requirements(dest, target, python)
         if not missing:
             break
-        # One by one with --no-deps; the next round picks up what they need in turn.
         pip_install(missing, target, python, dest, cache, "--no-deps")
     else:
         raise SystemExit(f"{target} / CPython {python}: requirements still unmet: {missing}")
