@@ -44,6 +44,7 @@ import check_vsix  # noqa: E402
 TARGETS = ("linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64")
 # Every CPython the package supports (pyproject classifiers) must be in every bundle.
 REQUIRED_PYTHONS = ("3.10", "3.11", "3.12", "3.13")
+VSCE_SAYS = ("DONE", "WARNING", "ERROR")  # vsce package also lists every file: not those
 
 
 def python_version() -> str:
@@ -54,9 +55,14 @@ def python_version() -> str:
     raise SystemExit("no __version__ in src/skill_lsp/__init__.py")
 
 
-def run(cmd: list[str], cwd: Path = ROOT, env: dict[str, str] | None = None) -> None:
+def run(cmd: list[str], cwd: Path = ROOT, env: dict[str, str] | None = None, keep: tuple[str, ...] = ()) -> None:
+    """Run CMD; with KEEP, print only the output lines that contain one of those words (all on failure)."""
     print("+", " ".join(cmd), flush=True)
-    proc = subprocess.run(cmd, cwd=cwd, env=env)
+    proc = subprocess.run(cmd, cwd=cwd, env=env, text=True,
+                          stdout=subprocess.PIPE if keep else None, stderr=subprocess.STDOUT if keep else None)
+    if keep:
+        lines = proc.stdout.splitlines()
+        print("\n".join(line for line in lines if proc.returncode or any(k in line for k in keep)), flush=True)
     if proc.returncode:
         raise SystemExit(f"release: `{' '.join(cmd)}` exited {proc.returncode}")
 
@@ -138,13 +144,13 @@ def main(argv: list[str] | None = None) -> int:
             run([sys.executable, str(EXT / "scripts" / "bundle-server.py"), "--target", target,
                  "--wheel", str(wheel), "--wheel-cache", str(wheel_cache), "--out", str(bundled)])
             vsix = out / f"skill-lsp-{target}-{version}.vsix"
-            run([vsce, "package", "--no-dependencies", "--target", target, "-o", str(vsix)], cwd=EXT)
+            run([vsce, "package", "--no-dependencies", "--target", target, "-o", str(vsix)], cwd=EXT, keep=VSCE_SAYS)
             vsix_files.append((target, vsix))
             lap(f"{vsix.name}")
     finally:
         shutil.rmtree(bundled, ignore_errors=True)  # keep the universal package (and `npm run package`) free of it
     universal = out / f"skill-lsp-{version}.vsix"
-    run([vsce, "package", "--no-dependencies", "-o", str(universal)], cwd=EXT)
+    run([vsce, "package", "--no-dependencies", "-o", str(universal)], cwd=EXT, keep=VSCE_SAYS)
     lap(f"{universal.name} (universal, no server inside)")
 
     failed = False

@@ -252,3 +252,27 @@ def test_the_linux_x64_server_runs_on_every_local_python(tmp_path: Path) -> None
         ran.append(version)
     print(f"the bundled server ran on CPython {', '.join(ran)}")
     assert f"{sys.version_info.major}.{sys.version_info.minor}" in ran
+
+
+def test_the_release_workflow_publishes_what_release_py_builds() -> None:
+    """The workflow runs the same script, and its globs name exactly the files it writes."""
+    import fnmatch
+
+    from ruamel.yaml import YAML
+
+    flow = YAML(typ="safe").load(ROOT / ".github" / "workflows" / "release.yml")
+    assert flow["on"]["push"]["tags"] == ["v*"]
+    build = "\n".join(s.get("run", "") for s in flow["jobs"]["build"]["steps"])
+    assert 'python scripts/release.py --out dist/release ${TAG:+--tag "$TAG"}' in build
+    pypi = flow["jobs"]["pypi"]
+    assert pypi["permissions"] == {"id-token": "write"}
+    publish = next(s for s in pypi["steps"] if s.get("uses", "").startswith("pypa/gh-action-pypi-publish@"))
+    assert publish["with"]["packages-dir"] == "dist/release/pypi/"
+    ext = "\n".join(s.get("run", "") for s in flow["jobs"]["extension"]["steps"])
+    names = [f"skill-lsp-{t}-{VERSION}.vsix" for t in release.TARGETS] + [f"skill-lsp-{VERSION}.vsix"]
+    for pattern in ("skill-lsp-*-*.vsix", "skill-lsp-[0-9]*.vsix"):
+        assert f"dist/release/{pattern}" in ext
+    platform = fnmatch.filter(names, "skill-lsp-*-*.vsix")
+    universal = fnmatch.filter(names, "skill-lsp-[0-9]*.vsix")
+    assert sorted(platform + universal) == sorted(names) and not set(platform) & set(universal)
+    assert "secrets.VSCE_PAT" in str(flow["jobs"]["extension"]) and "secrets.OVSX_PAT" in str(flow["jobs"]["extension"])

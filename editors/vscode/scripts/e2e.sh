@@ -23,6 +23,8 @@
 #   E2E_KEEP=1            keep the temp dir (logs, user-data-dir) after the run
 #   E2E_QUICK=1           only the main scenario (not python / untrusted / missing)
 #   E2E_BUNDLED=0         skip the platform .vsix scenario (bundled server, clean PATH)
+#   E2E_PLATFORM_VSIX     the linux-x64 .vsix for that scenario (default: built here with
+#                         scripts/package-target.sh; .ci/run passes scripts/release.py's)
 #   E2E_PYTHON            Python with pip that builds the bundle (default python3)
 #   E2E_UPDATE_SCREENSHOT=1  copy the bundled scenario's screenshot to images/screenshot.png
 #
@@ -369,13 +371,19 @@ fi
 
 # --- 11. the platform .vsix, with nothing else installed -----------------------------
 if [ "${E2E_BUNDLED:-1}" = 1 ]; then
-  step "scenario bundled: the linux-x64 .vsix with the server inside (scripts/package-target.sh)"
-  WHEEL_DIR="$TMP/wheel"
-  "${E2E_PYTHON:-python3}" -m pip wheel -q --no-deps -w "$WHEEL_DIR" "$ROOT" >/dev/null 2>&1 \
-    || die "could not build the skill-lsp wheel"
-  PYTHON="${E2E_PYTHON:-python3}" bash "$HERE/scripts/package-target.sh" linux-x64 "$(ls "$WHEEL_DIR"/skill_lsp-*.whl)" \
-    | grep -E 'bundled skill-lsp|skill-lsp-linux-x64.vsix' | sed 's/^/    /'
-  PLATFORM_VSIX="$HERE/dist/skill-lsp-linux-x64.vsix"
+  if [ -n "${E2E_PLATFORM_VSIX:-}" ]; then
+    # The package scripts/release.py built (.ci/run): the very file a release publishes.
+    step "scenario bundled: $E2E_PLATFORM_VSIX (scripts/release.py), the server inside"
+    PLATFORM_VSIX="$E2E_PLATFORM_VSIX"
+  else
+    step "scenario bundled: the linux-x64 .vsix with the server inside (scripts/package-target.sh)"
+    WHEEL_DIR="$TMP/wheel"
+    "${E2E_PYTHON:-python3}" -m pip wheel -q --no-deps -w "$WHEEL_DIR" "$ROOT" >/dev/null 2>&1 \
+      || die "could not build the skill-lsp wheel"
+    PYTHON="${E2E_PYTHON:-python3}" bash "$HERE/scripts/package-target.sh" linux-x64 "$(ls "$WHEEL_DIR"/skill_lsp-*.whl)" \
+      | grep -E 'bundled skill-lsp|skill-lsp-linux-x64.vsix' | sed 's/^/    /'
+    PLATFORM_VSIX="$HERE/dist/skill-lsp-linux-x64.vsix"
+  fi
   [ -f "$PLATFORM_VSIX" ] || die "no $PLATFORM_VSIX"
   # The machine as a new user has it: a PATH without any skill-lsp, and a system
   # Python that cannot import skill_lsp.

@@ -102,6 +102,14 @@ def test_extension_in_code_server() -> None:
         # Builds the platform .vsix's bundle (pip with the registry's wheels).
         E2E_PYTHON=sys.executable,
     )
+    # .ci/run builds the release first: the bundled scenario installs the linux-x64 .vsix it made.
+    release_dir = os.environ.get("SKILL_LSP_RELEASE_DIR")
+    if release_dir and "E2E_PLATFORM_VSIX" not in env:
+        built = sorted(Path(release_dir).glob("skill-lsp-linux-x64-*.vsix"))
+        if REQUIRED and not built:
+            pytest.fail(f"SKILL_LSP_RELEASE_DIR={release_dir} has no skill-lsp-linux-x64-*.vsix", pytrace=False)
+        if built:
+            env["E2E_PLATFORM_VSIX"] = str(built[-1])
     shot = CACHE / "artifacts" / "vscode-e2e.png"
     if shot.exists():
         shot.unlink()
