@@ -44,7 +44,13 @@ import check_vsix  # noqa: E402
 TARGETS = ("linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64")
 # Every CPython the package supports (pyproject classifiers) must be in every bundle.
 REQUIRED_PYTHONS = ("3.10", "3.11", "3.12", "3.13")
-VSCE_SAYS = ("DONE", "WARNING", "ERROR")  # vsce package also lists every file: not those
+VSCE_SAYS = ("DONE", "WARNING", "ERROR")
+# Sentences true only until the first release; a tagged build refuses to ship them.
+UNRELEASED_WORDING = (
+    ("README.md", "has not been released yet"),
+    ("editors/vscode/README.md", "once skill-lsp has had its first release"),
+    ("docs/ci.md", "Before the first release"),
+)  # vsce package also lists every file: not those
 
 
 def python_version() -> str:
@@ -103,6 +109,13 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"release: skill-lsp is {version} but the extension (editors/vscode/package.json) is {ext_version}")
     if args.tag and args.tag != f"v{version}":
         raise SystemExit(f"release: tag {args.tag} does not match version {version} (expected v{version})")
+    if args.tag:
+        # What the docs say before the first release must not ship in it (the extension's
+        # README is its Marketplace page).
+        stale = [f"{path}: {phrase!r}" for path, phrase in UNRELEASED_WORDING
+                 if phrase in (ROOT / path).read_text(encoding="utf-8")]
+        if stale:
+            raise SystemExit("release: the docs still say skill-lsp is unreleased:\n  " + "\n  ".join(stale))
     for mod in ("build", "twine", "packaging"):
         try:
             __import__(mod)

@@ -278,3 +278,16 @@ def test_the_release_workflow_publishes_what_release_py_builds() -> None:
     universal = fnmatch.filter(names, "skill-lsp-[0-9]*.vsix")
     assert sorted(platform + universal) == sorted(names) and not set(platform) & set(universal)
     assert "secrets.VSCE_PAT" in str(flow["jobs"]["extension"]) and "secrets.OVSX_PAT" in str(flow["jobs"]["extension"])
+
+
+def test_a_tagged_build_refuses_docs_that_say_unreleased() -> None:
+    """Each sentence release.py looks for is in the docs now, and --tag stops on it before building."""
+    for path, phrase in release.UNRELEASED_WORDING:
+        assert phrase in (ROOT / path).read_text(encoding="utf-8"), (path, phrase)
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "release.py"), "--tag", f"v{VERSION}",
+                           "--out", "/nonexistent/never-written"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and "the docs still say skill-lsp is unreleased" in proc.stderr, proc.stderr
+    assert not Path("/nonexistent/never-written").exists()
+    wrong = subprocess.run([sys.executable, str(ROOT / "scripts" / "release.py"), "--tag", "v9.9.9"],
+                           capture_output=True, text=True, timeout=60)
+    assert wrong.returncode == 1 and f"does not match version {VERSION}" in wrong.stderr, wrong.stderr
