@@ -3,16 +3,20 @@
 
     python3 scripts/bundle-server.py --target linux-x64 [--wheel skill_lsp-X-py3-none-any.whl]
 
-For each supported CPython (3.10-3.14) it runs `pip install --target` with the
-target's platform tags and `--only-binary=:all:` (no compiler, wheels only), so
-the compiled dependencies (pyromark, PyYAML, rapidfuzz) match that platform and
-interpreter. With --wheel-cache DIR the wheels come from DIR first (`--no-index
---find-links DIR`); only when that cannot satisfy the requirements does `pip
-download` fetch them from the index into DIR, so a second build is offline. Top-level entries that come out
-byte-identical for every version (pygls, lsprotocol, skill_lsp, ...) are moved to
-bundled/libs/common; the rest stay in bundled/libs/cp3XX. bundled/manifest.json
-tells the extension what is there. Without --wheel the wheel is built from the
-repository (pip wheel --no-deps).
+For each supported CPython (3.10-3.14) it installs the skill-lsp wheel, then
+what it requires, then what those require, each with `pip install --target
+--no-deps --only-binary=:all:`, the target's platform tags and that
+--python-version, evaluating the requirements' markers for that Python on that
+platform itself (pip would use the Python running it). So the compiled
+dependencies (PyYAML, rapidfuzz, pyromark from 3.11) are that platform's
+wheels for that interpreter. With --wheel-cache DIR the wheels come from DIR
+first (`--no-index --find-links DIR`); only what DIR lacks is fetched from the
+index (`pip download` into DIR), so a second build is offline and reuses the
+versions already there (empty the cache to pick up newer releases). Top-level
+entries that come out byte-identical for every version (pygls, lsprotocol,
+skill_lsp, ...) are moved to bundled/libs/common; the rest stay in
+bundled/libs/cp3XX. bundled/manifest.json tells the extension what is there.
+Without --wheel the wheel is built from the repository (pip wheel --no-deps).
 
 Other targets: the same command with --target linux-arm64, alpine-x64,
 darwin-x64, darwin-arm64, win32-x64 or win32-arm64 (see TARGETS), then
@@ -176,7 +180,7 @@ def main() -> int:
         wheel = args.wheel or build_wheel(tmp / "wheel")
         version = wheel.name.split("-")[1]
         staged = {"cp" + py.replace(".", ""): tmp / ("cp" + py.replace(".", "")) for py in pythons}
-        # pip mostly waits (index, disk): three at a time halves the time on two cores.
+        # pip mostly waits (index, disk): three at a time took 17 s instead of 22 s here (darwin-arm64).
         with ThreadPoolExecutor(max_workers=3) as pool:
             for job in [pool.submit(install, wheel, args.target, py, staged["cp" + py.replace(".", "")],
                                     args.wheel_cache) for py in pythons]:
