@@ -127,7 +127,13 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(wheel_cache, ignore_errors=True)
 
     out = args.out.resolve()
-    shutil.rmtree(out, ignore_errors=True)
+    if out.exists():
+        # Only ever replace a previous release build: never a folder holding anything else.
+        foreign = [c.name for c in out.iterdir()
+                   if not (c.name in ("pypi", "SHA256SUMS") or (c.name.startswith("skill-lsp-") and c.suffix == ".vsix"))]
+        if foreign:
+            raise SystemExit(f"release: {out} holds other files ({', '.join(sorted(foreign)[:5])}): give an empty --out")
+        shutil.rmtree(out)
     out.mkdir(parents=True)
     timings: list[tuple[str, float]] = []
     t0 = time.monotonic()

@@ -291,3 +291,12 @@ def test_a_tagged_build_refuses_docs_that_say_unreleased() -> None:
     wrong = subprocess.run([sys.executable, str(ROOT / "scripts" / "release.py"), "--tag", "v9.9.9"],
                            capture_output=True, text=True, timeout=60)
     assert wrong.returncode == 1 and f"does not match version {VERSION}" in wrong.stderr, wrong.stderr
+
+
+def test_release_never_empties_a_folder_it_did_not_write(tmp_path: Path) -> None:
+    keep = tmp_path / "notes.txt"
+    keep.write_text("mine")
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "release.py"), "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and "holds other files (notes.txt)" in proc.stderr, proc.stderr
+    assert keep.read_text() == "mine"
