@@ -3,18 +3,25 @@
 
     python3 scripts/bundle-server.py --target linux-x64 [--wheel skill_lsp-X-py3-none-any.whl]
 
-For each supported CPython (3.10-3.14) it runs `pip install --target` with the
-target's platform tags and `--only-binary=:all:` (no compiler, wheels from the
-index only), so the compiled dependencies (ruamel.yaml.clib, rapidfuzz,
-pyromark) match that platform and interpreter. Top-level entries that come out
-byte-identical for every version (pygls, lsprotocol, skill_lsp, ...) are moved to
-bundled/libs/common; the rest stay in bundled/libs/cp3XX. bundled/manifest.json
-tells the extension what is there. Without --wheel the wheel is built from the
-repository (pip wheel --no-deps).
+For each supported CPython (3.10-3.14) it installs the skill-lsp wheel, then
+what it requires, then what those require, each with `pip install --target
+--no-deps --only-binary=:all:`, the target's platform tags and that
+--python-version, evaluating the requirements' markers for that Python on that
+platform itself (pip would use the Python running it). So the compiled
+dependencies (PyYAML, rapidfuzz, pyromark from 3.11) are that platform's
+wheels for that interpreter. With --wheel-cache DIR the wheels come from DIR
+first (`--no-index --find-links DIR`); only what DIR lacks is fetched from the
+index (`pip download` into DIR), so a second build is offline and reuses the
+versions already there (empty the cache to pick up newer releases). Top-level
+entries that come out byte-identical for every version (pygls, lsprotocol,
+skill_lsp, ...) are moved to bundled/libs/common; the rest stay in
+bundled/libs/cp3XX. bundled/manifest.json tells the extension what is there.
+Without --wheel the wheel is built from the repository (pip wheel --no-deps).
 
 Other targets: the same command with --target linux-arm64, alpine-x64,
 darwin-x64, darwin-arm64, win32-x64 or win32-arm64 (see TARGETS), then
-`vsce package --target <target>`.
+`vsce package --target <target>`; scripts/release.py at the repository root
+does that for every released target.
 """
 
 from __future__ import annotations
@@ -26,18 +33,24 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[1]  # editors/vscode
 ROOT = HERE.parents[1]
+# scripts/check_vsix.py: the platforms' marker environments (and the check of the result).
+sys.path.insert(0, str(ROOT / "scripts"))
 PYTHONS = ("3.10", "3.11", "3.12", "3.13", "3.14")
 # vsce target -> pip --platform tags (newest first; pip takes any of them).
 TARGETS: dict[str, list[str]] = {
     "linux-x64": ["manylinux_2_28_x86_64", "manylinux_2_17_x86_64", "manylinux2014_x86_64"],
     "linux-arm64": ["manylinux_2_28_aarch64", "manylinux_2_17_aarch64", "manylinux2014_aarch64"],
     "alpine-x64": ["musllinux_1_2_x86_64", "musllinux_1_1_x86_64"],
-    "darwin-x64": ["macosx_10_12_x86_64", "macosx_10_9_x86_64", "macosx_10_9_universal2", "macosx_10_12_universal2"],
-    "darwin-arm64": ["macosx_11_0_arm64", "macosx_10_9_universal2", "macosx_10_12_universal2"],
+    # pip widens a macOS tag to every older release and to universal2 wheels; 11.0 is the
+    # oldest macOS that VS Code still runs on, so wheels built for 10.13-11.0 all qualify.
+    "darwin-x64": ["macosx_11_0_x86_64"],
+    "darwin-arm64": ["macosx_11_0_arm64"],
     "win32-x64": ["win_amd64"],
     "win32-arm64": ["win_arm64"],
 }
@@ -60,16 +73,94 @@ def build_wheel(out: Path) -> Path:
     return wheels[0]
 
 
-def install(wheel: Path, target: str, python: str, dest: Path) -> None:
+def pip_platform_args(target: str, python: str) -> list[str]:
     tag = "cp" + python.replace(".", "")
-    cmd = [
-        sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-compile",
-        "--target", str(dest), "--only-binary=:all:", "--implementation", "cp",
-        "--python-version", python, "--abi", tag, "--abi", "abi3", "--abi", "none",
-    ]
+    args = ["--only-binary=:all:", "--implementation", "cp", "--python-version", python,
+            "--abi", tag, "--abi", "abi3", "--abi", "none"]
     for plat in TARGETS[target]:
-        cmd += ["--platform", plat]
-    subprocess.run([*cmd, str(wheel)], check=True)
+        args += ["--platform", plat]
+    return args
+
+
+DOWNLOAD_LOCK = threading.Lock()
+
+
+def pip(*args: str, quiet_failure: bool = False) -> bool:
+    # -qq: errors only (a machine's pip.conf may add an index that warns on every package).
+    cmd = [sys.executable, "-m", "pip", "-qq", "--disable-pip-version-check", *args]
+    proc = subprocess.run(cmd, capture_output=quiet_failure, text=True)
+    return proc.returncode == 0
+
+
+def pip_install(reqs: list[str], target: str, python: str, dest: Path, cache: Path | None, *extra: str) -> None:
+    """`pip install --target dest` with TARGET's wheels for PYTHON: from the cache when it can."""
+    plat = pip_platform_args(target, python)
+    base = ["install", "--no-compile", "--target", str(dest), *plat, *extra]
+    what = f"{' '.join(Path(r).name for r in reqs)} for {target} / CPython {python}"
+    if cache is None:
+        if not pip(*base, *reqs):
+            raise SystemExit(f"pip could not install {what}")
+        return
+    offline = [*base, "--no-index", "--find-links", str(cache), *reqs]
+    if pip(*offline, quiet_failure=True):
+        return
+    # Not all in the cache yet: fetch what this target and Python need, then install offline.
+    # One download at a time: the installs run in parallel and share the cache.
+    with DOWNLOAD_LOCK:
+        cache.mkdir(parents=True, exist_ok=True)
+        if not pip("download", "--dest", str(cache), *plat, *extra, *reqs):
+            raise SystemExit(f"pip could not download {what}")
+        for own in cache.glob("skill_lsp-*"):  # built per commit under one version: never cache it
+            own.unlink()
+    if not pip(*offline):
+        raise SystemExit(f"pip could not install {what} from {cache}")
+
+
+def unmet_requirements(dest: Path, target: str, python: str) -> list[str]:
+    """Requires-Dist of what is in DEST that apply to PYTHON on TARGET but are not installed.
+
+    pip evaluates environment markers for the interpreter it runs in, not for
+    --python-version / --platform: run by 3.11 it leaves `tomli; python_version <
+    "3.11"` out of a 3.10 bundle and asks for `pyromark>=0.10; python_version >=
+    "3.11"`, which has no 3.10 wheel. So everything is installed with --no-deps
+    and the requirements are followed here, markers evaluated for the target.
+    """
+    from packaging.markers import Marker
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    from check_vsix import PLATFORMS, marker_env
+
+    env = marker_env(PLATFORMS[target], python)
+    have: dict[str, str] = {}
+    wanted: list[Requirement] = []
+    for meta in dest.glob("*.dist-info/METADATA"):
+        head = meta.read_text(encoding="utf-8", errors="replace").split("\n\n", 1)[0]
+        fields = [line.partition(":")[::2] for line in head.splitlines()]
+        have[canonicalize_name(next(v.strip() for k, v in fields if k == "Name"))] = next(
+            v.strip() for k, v in fields if k == "Version")
+        wanted += [Requirement(v.strip()) for k, v in fields if k == "Requires-Dist"]
+    missing = set()
+    for r in wanted:
+        if r.marker is not None and not Marker(str(r.marker)).evaluate(env):
+            continue
+        name = canonicalize_name(r.name)
+        if name not in have:
+            missing.add(f"{r.name}{r.specifier}")
+        elif not r.specifier.contains(have[name], prereleases=True):
+            raise SystemExit(f"{target} / CPython {python}: {name} {have[name]} does not satisfy {r}")
+    return sorted(missing)
+
+
+def install(wheel: Path, target: str, python: str, dest: Path, cache: Path | None = None) -> None:
+    pip_install([str(wheel)], target, python, dest, cache, "--no-deps")
+    for _ in range(20):
+        missing = unmet_requirements(dest, target, python)
+        if not missing:
+            break
+        pip_install(missing, target, python, dest, cache, "--no-deps")
+    else:
+        raise SystemExit(f"{target} / CPython {python}: requirements still unmet: {missing}")
     for junk in [dest / "bin", *dest.rglob("__pycache__")]:
         shutil.rmtree(junk, ignore_errors=True)
 
@@ -80,6 +171,7 @@ def main() -> int:
     ap.add_argument("--wheel", type=Path, help="the skill-lsp wheel (default: built from the repository)")
     ap.add_argument("--out", type=Path, default=HERE / "bundled")
     ap.add_argument("--pythons", default=",".join(PYTHONS), help="CPython versions to bundle for")
+    ap.add_argument("--wheel-cache", type=Path, help="folder of downloaded wheels, read first and filled from the index")
     args = ap.parse_args()
     pythons = [p.strip() for p in args.pythons.split(",") if p.strip()]
 
@@ -87,11 +179,12 @@ def main() -> int:
         tmp = Path(tmp_s)
         wheel = args.wheel or build_wheel(tmp / "wheel")
         version = wheel.name.split("-")[1]
-        staged = {}
-        for py in pythons:
-            dest = tmp / ("cp" + py.replace(".", ""))
-            install(wheel, args.target, py, dest)
-            staged[dest.name] = dest
+        staged = {"cp" + py.replace(".", ""): tmp / ("cp" + py.replace(".", "")) for py in pythons}
+        # pip mostly waits (index, disk): three at a time took 17 s instead of 22 s here (darwin-arm64).
+        with ThreadPoolExecutor(max_workers=3) as pool:
+            for job in [pool.submit(install, wheel, args.target, py, staged["cp" + py.replace(".", "")],
+                                    args.wheel_cache) for py in pythons]:
+                job.result()
         shutil.rmtree(args.out, ignore_errors=True)
         libs = args.out / "libs"
         (libs / "common").mkdir(parents=True)

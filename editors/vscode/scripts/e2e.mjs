@@ -107,6 +107,140 @@ async function editorText(locator) {
   return norm(await locator.innerText());
 }
 
+/** The language VS Code shows in the status bar for the active editor ("Skill", "Markdown"). */
+async function editorLanguage() {
+  const item = page.locator('[id="status.editor.mode"]').first();
+  await item.waitFor({ state: 'visible' });
+  return norm(await item.innerText()).trim();
+}
+
+/** Every row of the Problems panel, one line each. */
+async function problemRows() {
+  await runCommand('View: Focus Problems');
+  await page.locator('.markers-panel').first().waitFor({ state: 'visible' });
+  await page.waitForTimeout(1500); // markers settle (VS Code's own checks run 200 ms after a change)
+  return (await page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map((t) => norm(t).replace(/\s+/g, ' ').trim());
+}
+
+/**
+ * Completion items offered on a new frontmatter line after typing `prefix`, by label
+ * (line 3 is the description; the line is deleted afterwards).
+ */
+async function completionLabels(prefix) {
+  await page.keyboard.press('Escape');
+  await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+G');
+  await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+  await page.keyboard.type('3');
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  await page.waitForTimeout(300);
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type(prefix);
+  await page.keyboard.press('Control+Space');
+  const rows = page.locator('.suggest-widget.visible .monaco-list-row');
+  await rows.first().waitFor({ state: 'visible', timeout: 30_000 });
+  await page.waitForTimeout(2000); // every provider has answered (the list is re-rendered as they do)
+  const labels = (await page.locator('.suggest-widget.visible .monaco-list-row .label-name').allInnerTexts()).map((t) => norm(t).trim());
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+Shift+K'); // delete the line typed
+  return labels;
+}
+
+const count = (xs, x) => xs.filter((y) => y === x).length;
+
+/** Notifications shown (toasts) or kept in the notification centre, with this text. */
+async function notifications(text) {
+  await runCommand('Notifications: Show Notifications');
+  await page.waitForTimeout(500);
+  const n = await page.locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item', { hasText: text }).count();
+  await page.keyboard.press('Escape');
+  return n;
+}
+
+/** Click a notification's button, in its toast or (once the toast has hidden) in the centre. */
+async function clickNotificationButton(text, button) {
+  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+  if (!(await toast.isVisible())) await runCommand('Notifications: Show Notifications');
+  const item = page.locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item', { hasText: text }).first();
+  await item.locator('.monaco-button', { hasText: button }).first().click();
+}
+
+/** VS Code's own SKILL.md support beside skill-lsp: the offer, its button, completions once; fix-all on save. */
+async function builtinScenario() {
+  const settingsFile = env('E2E_USER_SETTINGS');
+  const skillPath = join(WS, SKILL);
+  // a. VS Code gives SKILL.md its own `skill` language, and skill-lsp offers (once) to turn it off.
+  const lang = await editorLanguage();
+  if (lang !== 'Skill') throw new Error(`the SKILL.md opened as "${lang}", not VS Code's own Skill language`);
+  pass('VS Code opened the SKILL.md in its own "Skill" language');
+  const offer = page.locator('.notifications-toasts .notification-toast', { hasText: "VS Code's own SKILL.md support" });
+  await offer.first().waitFor({ state: 'visible', timeout: 60_000 });
+  if ((await offer.count()) !== 1) throw new Error(`${await offer.count()} offers shown`);
+  pass(`one offer: "${norm(await offer.first().locator('.notification-list-item-message').innerText()).slice(0, 90)}…"`);
+  // b. before: every completion twice, VS Code's own checks in the Problems panel
+  const before = await completionLabels('lic');
+  say(`completion labels after "lic" (both): ${JSON.stringify(before)}`);
+  if (count(before, 'license') < 2) throw new Error(`"license" offered ${count(before, 'license')} time(s) with both on: the duplication this fixes is not there`);
+  pass(`with VS Code's own support on, "license" is offered ${count(before, 'license')} times`);
+  const rowsBefore = await problemRows();
+  say(`Problems panel (both):\n${rowsBefore.map((r) => `        ${r}`).join('\n')}`);
+  // Marker rows end in [Ln N, Col M]; skill-lsp's name their source and code ("skill-lsp
+  // DUPLICATE_KEY"), VS Code's own have neither; related-information rows start "SKILL.md [Ln".
+  const theirs = (rows) =>
+    rows.filter((r) => /\[Ln \d+, Col \d+\]$/.test(r) && !/skill-lsp\s*\(?[A-Z][A-Z_:]+\)?\s*\[Ln/.test(r) && !/^\S+ \[Ln \d+, Col \d+\] :/.test(r));
+  const vsOwn = theirs(rowsBefore);
+  if (!vsOwn.some((r) => /not found/i.test(r))) throw new Error('VS Code\'s own "not found" on the titled link is not in the Problems panel');
+  pass(`VS Code's own checks are in the Problems panel (${vsOwn.length}), among them: "${vsOwn.find((r) => /not found/i.test(r))}"`);
+  await runCommand('View: Focus Active Editor Group').catch(() => undefined);
+  // c. the button: files.associations in the user settings, the editor becomes Markdown
+  await clickNotificationButton("VS Code's own SKILL.md support", 'Use Skill LSP Only');
+  const until = Date.now() + 30_000;
+  while (Date.now() < until && !/"SKILL\.md":\s*"markdown"/.test(readFileSync(settingsFile, 'utf8'))) await page.waitForTimeout(250);
+  if (!/"SKILL\.md":\s*"markdown"/.test(readFileSync(settingsFile, 'utf8'))) throw new Error(`no SKILL.md association in ${settingsFile}`);
+  await page.locator('[id="status.editor.mode"]', { hasText: 'Markdown' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+  pass('"Use Skill LSP Only" wrote files.associations {"SKILL.md": "markdown"} to the user settings; the editor is Markdown');
+  // d. after: each completion once, only skill-lsp's findings
+  await page.locator('.tabs-container .tab', { hasText: /^SKILL\.md/ }).first().click();
+  const after = await completionLabels('lic');
+  say(`completion labels after "lic" (skill-lsp only): ${JSON.stringify(after)}`);
+  const dups = [...new Set(after)].filter((l) => count(after, l) > 1);
+  if (count(after, 'license') !== 1 || dups.length) throw new Error(`"license" offered ${count(after, 'license')} times; repeated: ${dups}`);
+  pass('completion items appear once ("license" once, no label repeated)');
+  const rowsAfter = await problemRows();
+  say(`Problems panel (skill-lsp only):\n${rowsAfter.map((r) => `        ${r}`).join('\n')}`);
+  if (theirs(rowsAfter).length) throw new Error(`VS Code's own checks are still reported: ${theirs(rowsAfter)}`);
+  if (!rowsAfter.some((r) => r.includes('DUPLICATE_KEY'))) throw new Error('skill-lsp\'s DUPLICATE_KEY is gone too');
+  pass('only skill-lsp\'s findings are left (DUPLICATE_KEY among them)');
+  // e. fix-all on save (editor.codeActionsOnSave: source.fixAll.skill-lsp) trims trailing whitespace
+  await page.locator('.tabs-container .tab', { hasText: /^SKILL\.md/ }).first().click();
+  await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Saved with trailing spaces   ');
+  await page.keyboard.press('Control+S');
+  const saved = () => readFileSync(skillPath, 'utf8');
+  const done = Date.now() + 30_000;
+  const fixed = () => /Saved with trailing spaces$/.test(saved());
+  while (Date.now() < done && !fixed()) await page.waitForTimeout(250);
+  if (!fixed()) throw new Error(`saved without the fix: ${JSON.stringify(saved().slice(-120))}`);
+  if (/[ \t]$/m.test(saved())) throw new Error('trailing whitespace is left in the saved file');
+  const dirty = await page.locator('.tabs-container .tab.dirty', { hasText: /^SKILL\.md/ }).count();
+  if (dirty) throw new Error('the editor is still dirty after the save');
+  pass('saving ran fix-all: the file on disk has no trailing whitespace, and the editor is clean');
+  // f. the offer is remembered: VS Code's language back (a workspace setting), no second offer
+  mkdirSync(join(WS, '.vscode'), { recursive: true });
+  writeFileSync(join(WS, '.vscode', 'settings.json'), JSON.stringify({ 'files.associations': { 'SKILL.md': 'skill' } }));
+  await page.locator('[id="status.editor.mode"]', { hasText: 'Skill' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+  await page.waitForTimeout(8000);
+  if ((await notifications("VS Code's own SKILL.md support")) > 0) throw new Error('the offer was made again after VS Code\'s language came back');
+  const again = await completionLabels('lic');
+  if (count(again, 'license') < 2) throw new Error(`VS Code's language came back but "license" is offered ${count(again, 'license')} time(s)`);
+  pass(`offer not repeated (globalState) although VS Code's own language is back (a workspace setting; "license" ${count(again, 'license')} times again)`);
+  await shot();
+}
+
 const SCENARIO = process.env.E2E_SCENARIO ?? 'main';
 const DONE = Symbol('done');
 say(`scenario ${SCENARIO}`);
@@ -146,6 +280,11 @@ try {
   const status = page.locator('.statusbar-item', { hasText: /·\s*\d+\s+skills?/ }).first();
   await status.waitFor({ state: 'visible', timeout: 90_000 });
   pass(`extension activated, server running: status bar "${norm((await status.innerText()).trim())}"`);
+
+  if (SCENARIO === 'builtin') {
+    await builtinScenario();
+    throw DONE;
+  }
 
   // 3. diagnostics from the server (source skill-lsp) in the Problems panel
   await runCommand('View: Focus Problems');

@@ -21,8 +21,11 @@
 #                         skill from sample-workspace, else a generated one)
 #   SKILL_LSP_CACHE       cache folder (default: <repo>/.cache)
 #   E2E_KEEP=1            keep the temp dir (logs, user-data-dir) after the run
-#   E2E_QUICK=1           only the main scenario (not python / untrusted / missing)
+#   E2E_QUICK=1           only the main scenario (not builtin / python / untrusted / missing)
+#   E2E_ONLY=NAME         only one: main, builtin, others (python, untrusted, missing) or bundled
 #   E2E_BUNDLED=0         skip the platform .vsix scenario (bundled server, clean PATH)
+#   E2E_PLATFORM_VSIX     the linux-x64 .vsix for that scenario (default: built here with
+#                         scripts/package-target.sh; .ci/run passes scripts/release.py's)
 #   E2E_PYTHON            Python with pip that builds the bundle (default python3)
 #   E2E_UPDATE_SCREENSHOT=1  copy the bundled scenario's screenshot to images/screenshot.png
 #
@@ -220,6 +223,7 @@ start_code_server() {
   "git.enabled": false,
   "editor.codeLens": true,
   "editor.minimap.enabled": false,
+  ${CS_EXTRA_SETTINGS:-}
   "window.commandCenter": false
 }
 EOF
@@ -259,7 +263,8 @@ drive() {
   local scenario=$1
   E2E_SCENARIO="$scenario" \
   E2E_URL="http://127.0.0.1:$PORT/?folder=$(python3 -c 'import sys,urllib.parse;print(urllib.parse.quote(sys.argv[1]))' "$WS")" \
-  E2E_WS="$WS" E2E_SKILL="$SKILL_REL" E2E_ART="$ART" E2E_TMP="$TMP" CHROMIUM="$CHROMIUM" \
+  E2E_WS="$WS" E2E_SKILL="${DRIVE_SKILL:-$SKILL_REL}" E2E_ART="$ART" E2E_TMP="$TMP" CHROMIUM="$CHROMIUM" \
+  E2E_USER_SETTINGS="$UD/User/settings.json" \
     node "$HERE/scripts/e2e.mjs" || {
       echo "--- code-server log (tail) ---"; tail -20 "$ART/code-server-$scenario.log"
       find "$UD/logs" -name '*Skill LSP*' -exec sh -c 'echo "--- $1"; tail -40 "$1"' _ {} \; 2>/dev/null || true
@@ -272,22 +277,25 @@ ext_log() {
 }
 
 # --- 7. main scenario: skillLsp.server.path ------------------------------------------
-step "scenario main: skillLsp.server.path = $SERVER"
-start_code_server main "{ \"skillLsp.server.path\": \"$SERVER\" }" "$PATH"
-drive main
-rm -rf "$WS/.vscode"   # written by the settings-change check
+want() { [ -z "${E2E_ONLY:-}" ] || [ "$E2E_ONLY" = "$1" ]; }
 
-# The settings change above must not have restarted the server.
-EXT_LOG=$(ext_log)
-[ -n "$EXT_LOG" ] || die "no 'Skill LSP' log under $UD/logs"
-cp "$EXT_LOG" "$ART/vscode-e2e-extension.log"
-STARTS=$(grep -c 'Starting skill-lsp' "$EXT_LOG" || true)
-[ "$STARTS" = 1 ] || { cat "$EXT_LOG"; die "the server was started $STARTS times (expected once)"; }
-echo "    extension log: server started once; settings changes went over LSP"
-# The workspace's .skill-lsp.toml roots must reach the server: VS Code's own
-# defaults (roots: []) must not shadow them.
-if [ -f "$WS/.skill-lsp.toml" ]; then
-  python3 - "$WS/.skill-lsp.toml" "$EXT_LOG" <<'PY' || die "the roots of .skill-lsp.toml did not reach the server"
+if want main; then
+  step "scenario main: skillLsp.server.path = $SERVER"
+  start_code_server main "{ \"skillLsp.server.path\": \"$SERVER\" }" "$PATH"
+  drive main
+  rm -rf "$WS/.vscode"   # written by the settings-change check
+
+  # The settings change above must not have restarted the server.
+  EXT_LOG=$(ext_log)
+  [ -n "$EXT_LOG" ] || die "no 'Skill LSP' log under $UD/logs"
+  cp "$EXT_LOG" "$ART/vscode-e2e-extension.log"
+  STARTS=$(grep -c 'Starting skill-lsp' "$EXT_LOG" || true)
+  [ "$STARTS" = 1 ] || { cat "$EXT_LOG"; die "the server was started $STARTS times (expected once)"; }
+  echo "    extension log: server started once; settings changes went over LSP"
+  # The workspace's .skill-lsp.toml roots must reach the server: VS Code's own
+  # defaults (roots: []) must not shadow them.
+  if [ -f "$WS/.skill-lsp.toml" ]; then
+    python3 - "$WS/.skill-lsp.toml" "$EXT_LOG" <<'PY' || die "the roots of .skill-lsp.toml did not reach the server"
 import sys
 try:
     import tomllib
@@ -302,12 +310,36 @@ if missing:
 if roots:
     print(f"    .skill-lsp.toml roots reached the server: {roots}")
 PY
+  fi
+  sed 's/^/    | /' "$EXT_LOG" | head -12
+  stop_code_server
 fi
-sed 's/^/    | /' "$EXT_LOG" | head -12
-stop_code_server
 
-if [ "${E2E_QUICK:-}" != 1 ]; then
-  # --- 8. the Python extension's interpreter (a stand-in ms-python.python) ----------
+if [ "${E2E_QUICK:-}" != 1 ] && want builtin; then
+  # --- 8. VS Code's own SKILL.md support beside skill-lsp; format on save ------------
+  step "scenario builtin: VS Code's own skill language beside skill-lsp, the one-time offer, fix-all on save"
+  # Its own small workspace, so the Problems panel lists this one skill.
+  MAIN_WS=$WS
+  WS="$TMP/ws-builtin"
+  B="$WS/.claude/skills/e2e-builtin"
+  mkdir -p "$B/references"
+  printf '# Guide\n' > "$B/references/guide.md"
+  # A duplicate key (both VS Code and skill-lsp report it), a link with a title to a file
+  # that exists (VS Code's check calls it missing), no license (both complete it).
+  printf -- '---\nname: e2e-builtin\ndescription: Checks the editor beside VS Code. Use when testing.\nowner: a\nowner: b\n---\n# Builtin\n\nSee [the guide](references/guide.md "The guide").\n' \
+    > "$B/SKILL.md"
+  CS_EXTRA_SETTINGS='"editor.codeActionsOnSave": { "source.fixAll.skill-lsp": "explicit" }, "files.trimTrailingWhitespace": false,' \
+    start_code_server builtin "{ \"skillLsp.server.path\": \"$SERVER\" }" "$PATH"
+  DRIVE_SKILL=.claude/skills/e2e-builtin/SKILL.md drive builtin
+  [ "$(grep -c 'offering to turn it off' "$(ext_log)")" = 1 ] || { cat "$(ext_log)"; die "the offer was not made exactly once"; }
+  grep -q 'offer answered: Use Skill LSP Only' "$(ext_log)" || { cat "$(ext_log)"; die "the offer's button did not reach the extension"; }
+  echo "    extension log: $(grep -o 'offer answered.*' "$(ext_log)"); $(grep -o 'files.associations: SKILL.md -> markdown in the user settings' "$(ext_log)")"
+  stop_code_server
+  WS=$MAIN_WS
+fi
+
+if [ "${E2E_QUICK:-}" != 1 ] && want others; then
+  # --- 9. the Python extension's interpreter (a stand-in ms-python.python) ----------
   PY="$(dirname "$SERVER")/python"
   [ -x "$PY" ] || PY=$(command -v python3)
   if "$PY" -c 'import skill_lsp' 2>/dev/null; then
@@ -342,7 +374,7 @@ EOF
     step "scenario python skipped: $PY cannot import skill_lsp"
   fi
 
-  # --- 9. Restricted Mode: diagnostics only, the workspace's server.path ignored ------
+  # --- 10. Restricted Mode: diagnostics only, the workspace's server.path ignored ------
   step "scenario untrusted: Restricted Mode, .vscode/settings.json points skillLsp.server.path elsewhere"
   mkdir -p "$WS/.vscode"
   printf '{ "skillLsp.server.path": "/nonexistent/evil-skill-lsp" }\n' > "$WS/.vscode/settings.json"
@@ -356,7 +388,7 @@ EOF
   stop_code_server
   rm -rf "$WS/.vscode"
 
-  # --- 10. no server anywhere: one notification -------------------------------------
+  # --- 11. no server anywhere: one notification -------------------------------------
   step "scenario missing: no server.path, no Python extension, no skill-lsp on PATH"
   if PATH="/usr/bin:/bin" command -v skill-lsp >/dev/null; then
     step "scenario missing skipped: skill-lsp is on /usr/bin:/bin"
@@ -367,15 +399,21 @@ EOF
   fi
 fi
 
-# --- 11. the platform .vsix, with nothing else installed -----------------------------
-if [ "${E2E_BUNDLED:-1}" = 1 ]; then
-  step "scenario bundled: the linux-x64 .vsix with the server inside (scripts/package-target.sh)"
-  WHEEL_DIR="$TMP/wheel"
-  "${E2E_PYTHON:-python3}" -m pip wheel -q --no-deps -w "$WHEEL_DIR" "$ROOT" >/dev/null 2>&1 \
-    || die "could not build the skill-lsp wheel"
-  PYTHON="${E2E_PYTHON:-python3}" bash "$HERE/scripts/package-target.sh" linux-x64 "$(ls "$WHEEL_DIR"/skill_lsp-*.whl)" \
-    | grep -E 'bundled skill-lsp|skill-lsp-linux-x64.vsix' | sed 's/^/    /'
-  PLATFORM_VSIX="$HERE/dist/skill-lsp-linux-x64.vsix"
+# --- 12. the platform .vsix, with nothing else installed -----------------------------
+if [ "${E2E_BUNDLED:-1}" = 1 ] && want bundled; then
+  if [ -n "${E2E_PLATFORM_VSIX:-}" ]; then
+    # The package scripts/release.py built (.ci/run): the very file a release publishes.
+    step "scenario bundled: $E2E_PLATFORM_VSIX (scripts/release.py), the server inside"
+    PLATFORM_VSIX="$E2E_PLATFORM_VSIX"
+  else
+    step "scenario bundled: the linux-x64 .vsix with the server inside (scripts/package-target.sh)"
+    WHEEL_DIR="$TMP/wheel"
+    "${E2E_PYTHON:-python3}" -m pip wheel -q --no-deps -w "$WHEEL_DIR" "$ROOT" >/dev/null 2>&1 \
+      || die "could not build the skill-lsp wheel"
+    PYTHON="${E2E_PYTHON:-python3}" bash "$HERE/scripts/package-target.sh" linux-x64 "$(ls "$WHEEL_DIR"/skill_lsp-*.whl)" \
+      | grep -E 'bundled skill-lsp|skill-lsp-linux-x64.vsix' | sed 's/^/    /'
+    PLATFORM_VSIX="$HERE/dist/skill-lsp-linux-x64.vsix"
+  fi
   [ -f "$PLATFORM_VSIX" ] || die "no $PLATFORM_VSIX"
   # The machine as a new user has it: a PATH without any skill-lsp, and a system
   # Python that cannot import skill_lsp.

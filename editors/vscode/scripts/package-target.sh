@@ -5,7 +5,9 @@
 #
 # Builds the extension, vendors skill-lsp and its dependencies for TARGET into
 # bundled/ (scripts/bundle-server.py: one folder per CPython 3.10-3.14, wheels
-# only) and packages dist/skill-lsp-TARGET.vsix with `vsce package --target`.
+# only, kept in $SKILL_LSP_CACHE/wheels) and packages dist/skill-lsp-TARGET.vsix
+# with `vsce package --target`. scripts/release.py at the repository root builds
+# every released target (and checks them) the same way.
 # Any vsce target that bundle-server.py knows works the same way (linux-arm64,
 # alpine-x64, darwin-x64, darwin-arm64, win32-x64, win32-arm64): pip downloads
 # that platform's wheels, so one Linux machine builds them all.
@@ -15,7 +17,8 @@ WHEEL=${2:-}
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 node esbuild.mjs --production
-"$PY" scripts/bundle-server.py --target "$TARGET" ${WHEEL:+--wheel "$WHEEL"}
+"$PY" scripts/bundle-server.py --target "$TARGET" ${WHEEL:+--wheel "$WHEEL"} \
+  --wheel-cache "${SKILL_LSP_CACHE:-$HOME/.cache/skill-lsp}/wheels"
 mkdir -p dist
 rm -f "dist/skill-lsp-$TARGET.vsix"
 npx vsce package --no-dependencies --target "$TARGET" -o "dist/skill-lsp-$TARGET.vsix"

@@ -13,6 +13,10 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import {
+  BUILTIN_OFFER_ACCEPT,
+  BUILTIN_OFFER_DECLINE,
+  BUILTIN_OFFER_KEY,
+  BUILTIN_OFFER_MESSAGE,
   type Bundle,
   CLIENT_COMMANDS,
   type PythonVersion,
@@ -39,6 +43,8 @@ import {
   resolveServerCommand,
   serverNotFoundMessage,
   explicitServerSettings,
+  builtinSkillSupportHandles,
+  withSkillLspOnly,
   statusBarText,
   statusBarTooltip,
 } from './lib';
@@ -355,6 +361,7 @@ async function startServer(): Promise<void> {
     setStatus('running');
   });
   await refreshStatus();
+  maybeOfferSkillLspOnly();
 }
 
 async function refreshStatus(): Promise<void> {
@@ -551,6 +558,34 @@ async function previewCatalogCommand(arg?: unknown): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------
+// VS Code's own SKILL.md support (lib.ts, BUILTIN_SKILL_LANGUAGE)
+
+let globalState: vscode.Memento | undefined;
+
+/**
+ * Offer, once ever (globalState), to leave SKILL.md to skill-lsp: only while the
+ * server runs, and only when an open SKILL.md has VS Code's `skill` language.
+ */
+function maybeOfferSkillLspOnly(): void {
+  if (!globalState || globalState.get<boolean>(BUILTIN_OFFER_KEY)) return;
+  if (!client || client.state !== State.Running) return;
+  const doc = vscode.workspace.textDocuments.find((d) => builtinSkillSupportHandles({ languageId: d.languageId, path: d.uri.path }));
+  if (!doc) return;
+  void globalState.update(BUILTIN_OFFER_KEY, true);
+  log(`VS Code's own SKILL.md support handles ${doc.uri.fsPath} (language "${doc.languageId}"): offering to turn it off`);
+  void vscode.window.showInformationMessage(BUILTIN_OFFER_MESSAGE, BUILTIN_OFFER_ACCEPT, BUILTIN_OFFER_DECLINE).then((choice) => {
+    log(`offer answered: ${choice ?? 'dismissed'}`);
+    if (choice === BUILTIN_OFFER_ACCEPT) void useSkillLspOnly();
+  });
+}
+
+/** User setting files.associations: SKILL.md -> markdown (VS Code reopens open ones in that language). */
+async function useSkillLspOnly(): Promise<void> {
+  const files = vscode.workspace.getConfiguration('files');
+  const current = files.inspect<Record<string, string>>('associations')?.globalValue;
+  await files.update('associations', withSkillLspOnly(current), vscode.ConfigurationTarget.Global);
+  log('files.associations: SKILL.md -> markdown in the user settings (VS Code\'s own SKILL.md completions and checks are off)');
+}
 
 export function activate(context: vscode.ExtensionContext): void {
   output = vscode.window.createOutputChannel('Skill LSP', { log: true });
@@ -559,6 +594,7 @@ export function activate(context: vscode.ExtensionContext): void {
   statusItem.name = 'Skill LSP';
   previews = new PreviewProvider();
   bundle = loadBundle(context.extensionPath);
+  globalState = context.globalState;
   context.subscriptions.push(
     output,
     traceChannel,
@@ -572,6 +608,9 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(CLIENT_COMMANDS.showOutput, () => output.show(true)),
     vscode.commands.registerCommand(CLIENT_COMMANDS.previewActivation, previewActivationCommand),
     vscode.commands.registerCommand(CLIENT_COMMANDS.previewCatalog, previewCatalogCommand),
+    vscode.commands.registerCommand(CLIENT_COMMANDS.useSkillLspOnly, useSkillLspOnly),
+    // A SKILL.md opened, or reopened in another language (a files.associations change).
+    vscode.workspace.onDidOpenTextDocument(() => maybeOfferSkillLspOnly()),
     vscode.workspace.onDidSaveTextDocument((doc) => {
       if (isSkillFile(doc.uri.path)) {
         void previews.refreshOpen();

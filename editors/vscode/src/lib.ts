@@ -17,6 +17,7 @@ export const CLIENT_COMMANDS = {
   previewCatalog: 'skillLsp.previewCatalog',
   restartServer: 'skillLsp.restartServer',
   showOutput: 'skillLsp.showOutput',
+  useSkillLspOnly: 'skillLsp.useSkillLspOnly',
 } as const;
 
 export const PREVIEW_SCHEME = 'skill-lsp-preview';
@@ -79,6 +80,54 @@ export function isSkillFile(pathOrUri: string): boolean {
     // keep the raw name
   }
   return decoded === 'SKILL.md' || decoded === 'skill.md';
+}
+
+// ---------------------------------------------------------------------------
+// VS Code's own SKILL.md support
+
+/**
+ * The language VS Code (1.139+, built-in extension prompt-basics: `filenames:
+ * ["SKILL.md"]`) gives SKILL.md. Its completions, hovers, links, code actions
+ * and checks (the workbench contribution chat.promptLanguageFeatures) are
+ * registered for this language id with no setting of their own: a SKILL.md in
+ * another language gets none of them. VS Code's agent finds skills by reading
+ * their folders, whatever the editor's language.
+ */
+export const BUILTIN_SKILL_LANGUAGE = 'skill';
+
+/**
+ * The `files.associations` entry that hands SKILL.md to Markdown, where only
+ * skill-lsp completes and checks it. VS Code compares file names without case,
+ * so skill.md is covered too.
+ */
+export const SKILL_LSP_ONLY_ASSOCIATION: Readonly<[pattern: string, language: string]> = ['SKILL.md', 'markdown'];
+
+/** globalState key: the offer to turn VS Code's own SKILL.md support off was made. */
+export const BUILTIN_OFFER_KEY = 'skillLsp.builtinSkillSupportOffered';
+
+/** The offer, shown once while skill-lsp runs and a SKILL.md has VS Code's `skill` language. */
+export const BUILTIN_OFFER_MESSAGE =
+  "VS Code's own SKILL.md support is on beside Skill LSP: every completion appears twice and VS Code adds " +
+  "checks of its own (one duplicates DUPLICATE_KEY, one reports a link with a title as a missing file). " +
+  'Let Skill LSP alone complete and check SKILL.md? (Sets "files.associations": {"SKILL.md": "markdown"} ' +
+  "in your user settings; VS Code's agent still loads your skills.)";
+export const BUILTIN_OFFER_ACCEPT = 'Use Skill LSP Only';
+export const BUILTIN_OFFER_DECLINE = 'Keep Both';
+
+/** Whether an open document is a SKILL.md that VS Code's own skill support is handling. */
+export function builtinSkillSupportHandles(doc: { languageId: string; path: string }): boolean {
+  return doc.languageId === BUILTIN_SKILL_LANGUAGE && isSkillFile(doc.path);
+}
+
+/** The user's `files.associations` with SKILL.md handed to Markdown (the others kept). */
+export function withSkillLspOnly(current: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (current && typeof current === 'object' && !Array.isArray(current)) {
+    for (const [k, v] of Object.entries(current)) if (typeof v === 'string') out[k] = v;
+  }
+  const [pattern, language] = SKILL_LSP_ONLY_ASSOCIATION;
+  out[pattern] = language;
+  return out;
 }
 
 // ---------------------------------------------------------------------------

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  BUILTIN_SKILL_LANGUAGE,
+  builtinSkillSupportHandles,
+  withSkillLspOnly,
   DIALECTS,
   PREVIEW_SCHEME,
   SERVER_COMMANDS,
@@ -438,5 +441,20 @@ describe('bundled server', () => {
     });
     assert.deepEqual(bundleTagFor(bundle, undefined), { ok: false, reason: 'does not run' });
     assert.deepEqual(bundleTagFor(bundle, { implementation: 'cpython', major: 3, minor: 10 }), { ok: true, tag: 'cp310' });
+  });
+});
+
+describe("VS Code's own SKILL.md support", () => {
+  it('is handling a SKILL.md only while it has the skill language', () => {
+    assert.equal(BUILTIN_SKILL_LANGUAGE, 'skill');
+    assert.ok(builtinSkillSupportHandles({ languageId: 'skill', path: '/w/.claude/skills/a/SKILL.md' }));
+    assert.ok(!builtinSkillSupportHandles({ languageId: 'markdown', path: '/w/.claude/skills/a/SKILL.md' }));
+    // the `skill` language on another file (a user association) is not a SKILL.md
+    assert.ok(!builtinSkillSupportHandles({ languageId: 'skill', path: '/w/notes.md' }));
+  });
+  it('hands SKILL.md to Markdown and keeps the other associations', () => {
+    assert.deepEqual(withSkillLspOnly(undefined), { 'SKILL.md': 'markdown' });
+    assert.deepEqual(withSkillLspOnly({ '*.mdx': 'markdown', 'SKILL.md': 'skill', bad: 3 }), { '*.mdx': 'markdown', 'SKILL.md': 'markdown' });
+    assert.deepEqual(withSkillLspOnly(['x']), { 'SKILL.md': 'markdown' });
   });
 });

@@ -3,7 +3,8 @@
 The hot path parses with pulldown-cmark (``pyromark``), a CommonMark parser
 that reports source ranges for every event: on the 3,223-skill corpus it takes
 0.12 s where markdown-it-py's block pass alone takes 1.0 s. Where pyromark has
-no wheel, markdown-it-py is the fallback (``_markdown_mdit``). Either way links
+no wheel, or one older than 0.10 (the last with CPython 3.10 wheels is 0.9.14,
+without ``merge_text``), markdown-it-py is the fallback (``_markdown_mdit``). Either way links
 inside code spans and code blocks are not links, and every span is a code point
 offset into the whole document.
 """
@@ -19,7 +20,9 @@ from .markdown_base import _WEB, Body, Heading, Link, RawSpans, _destination
 _pyromark: Any
 try:
     import pyromark as _pyromark
-except ImportError:  # pragma: no cover - exercised where pyromark has no wheel
+
+    _pyromark.events_with_range("", merge_text=True)  # TypeError before 0.10
+except (ImportError, TypeError):  # pragma: no cover - exercised where pyromark has no (recent) wheel
     _pyromark = None
 
 

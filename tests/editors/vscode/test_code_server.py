@@ -2,9 +2,12 @@
 
 Runs editors/vscode/scripts/e2e.sh: build, type-check, lint, `node --test`, the
 .vsix, then code-server (VS Code 1.139.1) driven by headless Chromium against
-the real `skill-lsp serve`; last, the platform .vsix (linux-x64, the server
-inside) in a code-server whose PATH has no skill-lsp and whose python3 cannot
-import it. It is slow (about 30-60 s with a warm cache under
+the real `skill-lsp serve`: the main features; VS Code's own SKILL.md support
+beside them (the one-time offer, completions once after it) and fix-all on
+save; the Python, Restricted Mode and no-server cases; last, the platform .vsix
+(linux-x64, the server inside; the one scripts/release.py built when .ci/run
+sets SKILL_LSP_RELEASE_DIR) in a code-server whose PATH has no skill-lsp and
+whose python3 cannot import it. It is slow (about 30-60 s with a warm cache under
 .cache/, about 3 minutes cold), so it is skipped when its tooling is missing,
 unless SKILL_LSP_REQUIRE_EDITORS=1, in which case a missing tool is a failure.
 """
@@ -102,6 +105,14 @@ def test_extension_in_code_server() -> None:
         # Builds the platform .vsix's bundle (pip with the registry's wheels).
         E2E_PYTHON=sys.executable,
     )
+    # .ci/run builds the release first: the bundled scenario installs the linux-x64 .vsix it made.
+    release_dir = os.environ.get("SKILL_LSP_RELEASE_DIR")
+    if release_dir and "E2E_PLATFORM_VSIX" not in env:
+        built = sorted(Path(release_dir).glob("skill-lsp-linux-x64-*.vsix"))
+        if REQUIRED and not built:
+            pytest.fail(f"SKILL_LSP_RELEASE_DIR={release_dir} has no skill-lsp-linux-x64-*.vsix", pytrace=False)
+        if built:
+            env["E2E_PLATFORM_VSIX"] = str(built[-1])
     shot = CACHE / "artifacts" / "vscode-e2e.png"
     if shot.exists():
         shot.unlink()
@@ -132,6 +143,15 @@ def test_extension_in_code_server() -> None:
     ]
     if os.environ.get("E2E_QUICK") != "1":
         checks += [
+            # VS Code's own SKILL.md support beside skill-lsp (VS Code 1.139.1): the offer, its
+            # button, completions once; then fix-all on save (editor.codeActionsOnSave).
+            "PASS one offer:",
+            "PASS with VS Code's own support on, \"license\" is offered 2 times",
+            "PASS \"Use Skill LSP Only\" wrote files.associations",
+            "PASS completion items appear once",
+            "PASS only skill-lsp's findings are left",
+            "PASS saving ran fix-all: the file on disk has no trailing whitespace",
+            "PASS offer not repeated (globalState)",
             "extension log: Starting skill-lsp (python)",
             "PASS no code lens in Restricted Mode",
             "PASS one notification",
