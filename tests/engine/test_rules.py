@@ -687,3 +687,21 @@ def test_unused_suppression_is_reported_on_the_code_it_names():
     f = only(shown, "UNUSED_SUPPRESSION")
     assert f.severity is W and f.tags == ("unnecessary",)
     assert text[f.start:f.end] == "# skill-lsp: ignore[NAME_INVALID, TRAILING_WHITESPACE]"  # all of it unused
+
+
+@covers("LISTING_BUDGET")
+def test_listing_budget_is_a_cross_skill_finding_on_the_skills_listed_by_name_only(tmp_path):
+    import shutil
+
+    from skill_lsp.engine.decisions import budget_findings
+    from skill_lsp.engine.discover import discover
+    from skill_lsp.engine.workspace import check_file
+
+    case = Path(__file__).resolve().parents[2] / "capture" / "cases" / "listing-budget" / "skills"
+    shutil.copytree(case, tmp_path / ".claude" / "skills")
+    settings = Settings()
+    results = [check_file(loc.path, settings, loc).slim(keep_text=False) for loc in discover(str(tmp_path), settings).locations]
+    budget_findings(results, settings)
+    hit = sorted(os.path.basename(os.path.dirname(r.path)) for r in results
+                 for f in r.cross if f.code == "LISTING_BUDGET")
+    assert hit == ["b23", "b24"]

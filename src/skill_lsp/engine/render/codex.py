@@ -279,7 +279,9 @@ class CodexDialect(Dialect):
         total = sum(_cost(_units(_line(n, d, p) + "\n", self.measure), self.measure) for n, d, p in system + items)
         unit = "chars" if self.measure == "chars" else "tokens"
         out: list[BudgetWarning] = []
-        for name, desc, path in items:
+        paths = {codex_name(r): r.path for r in listed(records)}  # as given (items carry '/' paths)
+        for name, desc, _ in items:
+            path = paths.get(name)
             if name in result.omitted:
                 out.append(
                     BudgetWarning(
