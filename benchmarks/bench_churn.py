@@ -88,7 +88,10 @@ def expected(ws: Path) -> set[tuple[str, str, str]]:
     cmd = [*skill_lsp_cmd(), "check", "--format", "json", str(ws)]
     res = subprocess.run(cmd, capture_output=True, text=True, cwd=ws, timeout=600, check=False)
     data = json.loads(res.stdout)
-    return {(uri_of(f["path"]), f["code"], json.dumps(f["range"], sort_keys=True)) for f in data["findings"]}
+    # LISTING_BUDGET weighs every skill of the workspace: `check` reports it, the editor shows the
+    # same decision live in hover and code lens instead of a diagnostic (docs/rules.md).
+    return {(uri_of(f["path"]), f["code"], json.dumps(f["range"], sort_keys=True)) for f in data["findings"]
+            if f["code"] != "LISTING_BUDGET"}
 
 
 def _triples(uri: str, params: dict) -> frozenset[tuple[str, str, str]]:

@@ -7,7 +7,16 @@ import shutil
 from pathlib import Path
 
 from skill_lsp.engine.config import Settings
-from skill_lsp.engine.decisions import CUT, LISTED, NAME_ONLY, NOT_READ, SHADOWED, SKIPPED, decide
+from skill_lsp.engine.decisions import (
+    CUT,
+    LISTED,
+    NAME_ONLY,
+    NOT_READ,
+    SHADOWED,
+    SKIPPED,
+    decide,
+    skill_decisions,
+)
 from skill_lsp.engine.preview import records_for
 from skill_lsp.engine.workspace import check_file
 
@@ -42,6 +51,17 @@ def test_past_claude_codes_budget_later_skills_are_listed_by_name_only(tmp_path:
     assert {d.state for d in decide(_records(tmp_path, [".claude/skills"]), "opencode")} == {LISTED}
 
 
+def test_past_copilots_budget_later_skills_are_listed_by_name_only(tmp_path: Path):
+    # The capture case many-skills: Copilot CLI 1.0.102 listed skill-00..26 in blocks, the rest by name.
+    shutil.copytree(REPO / "capture" / "cases" / "many-skills" / "skills", tmp_path / ".github" / "skills")
+    got = {Path(d.path).parent.name: d for d in decide(_records(tmp_path, [".github/skills"]), "copilot")}
+    assert sorted(n for n, d in got.items() if d.state == LISTED) == [f"skill-{i:02}" for i in range(27)]
+    assert sorted(n for n, d in got.items() if d.state == NAME_ONLY) == [f"skill-{i:02}" for i in range(27, 48)]
+    assert got["skill-27"].sentence().startswith(
+        "GitHub Copilot CLI 1.0.102 lists this skill by name only: its listing budget (15,000 characters) "
+        "is used up by the 27 skills listed before it")
+
+
 def test_each_state_with_its_reason(tmp_path: Path):
     good = "---\nname: {n}\ndescription: Does {n}. Use when testing.\n---\nbody\n"
     _write(tmp_path, ".claude/skills", "alpha", good.format(n="alpha"))
@@ -69,3 +89,43 @@ def test_one_name_in_two_roots_is_shadowed_with_its_winner(tmp_path: Path):
     assert [s for _, s in states].count(SHADOWED) == 1 and [s for _, s in states].count(LISTED) == 1
     (loser,) = [d for d in decide(recs, "copilot") if d.state == SHADOWED]
     assert loser.winner is not None and loser.winner.endswith("same/SKILL.md")
+
+
+def _scan(root: Path, settings: Settings, slim: bool):
+    from skill_lsp.engine.discover import discover
+
+    inv = discover(str(root), settings)
+    results = [check_file(loc.path, settings, loc) for loc in inv.locations]
+    return [r.slim(keep_text=False) for r in results] if slim else results
+
+
+def test_one_skills_decisions_agree_with_the_whole_listing_from_an_index_without_documents(tmp_path: Path):
+    """skill_decisions (hover, code lens) from results without documents, as a scan index holds
+    them: the budget case's decisions are the whole catalog's, skill by skill."""
+    shutil.copytree(BUDGET_CASE, tmp_path / ".claude" / "skills")
+    settings = Settings(roots=(".claude/skills", ".agents/skills"))
+    full = _scan(tmp_path, settings, slim=False)
+    whole = {d.path: d for d in decide(records_for(full, 2), "claude-code")}
+    slim = _scan(tmp_path, settings, slim=True)
+    assert all(r.doc is None for r in slim)
+    for r in slim:
+        mine = [d for d in skill_decisions(r.path, slim, settings) if d.dialect == "claude-code"]
+        assert mine == [whole[r.path]], r.path
+    assert sum(whole[r.path].state == NAME_ONLY for r in slim) == 2
+
+
+def test_one_skills_decisions_name_the_copy_that_wins(tmp_path: Path):
+    good = "---\nname: {n}\ndescription: Does {n}. Use when testing.\n---\nbody\n"
+    _write(tmp_path, ".claude/skills", "alpha", good.format(n="alpha"))
+    _write(tmp_path, ".claude/skills", "beta", good.format(n="beta"))
+    _write(tmp_path, ".claude/skills", "alpha-copy", good.format(n="alpha"))
+    settings = Settings()
+    results = _scan(tmp_path, settings, slim=True)
+    copy = str(tmp_path / ".claude/skills/alpha-copy/SKILL.md")
+    got = {d.dialect: d for d in skill_decisions(copy, results, settings)}
+    # Copilot keeps the first of two skills named alike; Claude Code lists skills by folder.
+    assert got["copilot"].state == SHADOWED and got["copilot"].winner == "../alpha/SKILL.md"
+    assert got["claude-code"].state == LISTED
+    beta = skill_decisions(str(tmp_path / ".claude/skills/beta/SKILL.md"), results, settings)
+    assert beta and {d.state for d in beta} == {LISTED}
+    assert skill_decisions(str(tmp_path / "nowhere/SKILL.md"), results, settings) == []

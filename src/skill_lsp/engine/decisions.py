@@ -18,8 +18,8 @@ skill's own, and `check` reports the skips as findings naming the harness.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 from .activation.records import SkillRecord
 from .harness import HARNESSES, not_read, reads_root
@@ -34,6 +34,7 @@ SEEN = frozenset({LISTED, CUT, NAME_ONLY})
 # A catalog warning of a dialect that decides a skill's state, and the state it gives.
 _WARNINGS = {
     "claude-code-name-only": NAME_ONLY,
+    "copilot-name-only": NAME_ONLY,
     "claude-code-listing-cap": CUT,
     "codex-description-truncated": CUT,
     "codex-skill-dropped": DROPPED,
@@ -135,28 +136,82 @@ def _path_named(shown: Sequence[SkillRecord], message: str) -> str | None:
     return None
 
 
-# The harnesses whose catalogs have a budget that drops descriptions, and the smallest listing
-# that could reach it (skills' descriptions summed, built-ins aside): below it nothing is read
-# again. Claude Code: its budget less its built-ins' 6,198 characters; Codex: its 8,000-character
-# budget less its system skills.
-_BUDGETED = {"claude-code": 20_000, "codex": 5_000}
+# The harnesses whose catalogs have a budget that drops descriptions, and the least of it the
+# user's skills can have (built-ins aside): a listing estimated below it is not built at all.
+# Claude Code: 30,136 less its built-ins' 6,198; Codex: 8,000 less its system skills; Copilot:
+# 15,000 less its built-ins' blocks. Rounded down: the estimate only decides when to look.
+_BUDGETED = {"claude-code": 20_000, "codex": 5_000, "copilot": 10_000}
+_SPECIAL = frozenset("&<>\"'")  # Copilot escapes them (up to 6 characters each)
+
+
+def _could_reach(harness: str, results: Sequence) -> bool:
+    """Whether the skills' catalog entries could reach ``harness``'s budget: an upper bound of each
+    entry (name, description, path and the markup around them), so a budget is never missed."""
+    floor = _BUDGETED.get(harness)
+    if floor is None:
+        return False
+    total = 0
+    for r in results:
+        d = r.description
+        total += len(r.name) + len(d) + len(r.path) + 80 + 5 * sum(ch in _SPECIAL for ch in d)
+        if total >= floor:
+            return True
+    return False
+
+
+def skill_decisions(path: str, results: Sequence, settings, record_of: Callable | None = None) -> list[Decision]:
+    """What each target harness of the skill at ``path`` does with it, among ``results`` (the
+    skills of its workspace folder, as a scan index holds them: documents optional).
+
+    Each harness decides among the skills of its roots. Only a budget makes the others matter
+    beyond the skill's namesakes, so the whole listing is built (``record_of`` re-reading the
+    skills without a document) only when their descriptions could reach a budget."""
+    from .preview import record_for  # noqa: PLC0415
+    from .workspace import targets_for  # noqa: PLC0415
+
+    me = next((r for r in results if r.path == path), None)
+    if me is None:
+        return []
+    record_of = record_of or (lambda r: record_for(r if r.doc is not None else _reread(r, settings)))
+    out = []
+    for harness in targets_for(settings, path):
+        if harness not in HARNESSES:
+            continue
+        pool = [r for r in results if r is me or (r.location is not None and r.location.root_index >= 0
+                                                  and harness in targets_for(settings, r.path))]
+        if not _could_reach(harness, pool):
+            pool = [r for r in pool if r is me or r.name == me.name or r.folder == me.folder]
+        roots = 1 + max((r.location.root_index for r in pool if r.location is not None), default=0)
+        records = []
+        for r in pool:
+            rec = record_of(r)
+            in_root = r.location is not None and r.location.root_index >= 0
+            records.append(rec if in_root else replace(rec, root_index=roots))
+        out += [d for d in decide(records, harness) if d.path == path]
+    return out
+
+
+def _reread(result, settings):
+    from .workspace import check_file  # noqa: PLC0415
+
+    return check_file(result.path, settings, result.location)
 
 
 def budget_findings(results: list, settings) -> None:  # (SkillResult, Settings): workspace imports us not
     """LISTING_BUDGET on each skill a budgeted harness lists by name only, cuts or drops, among the
     skills of its roots, added to ``results``' cross-skill findings (`check`, after link_skills).
 
-    Results whose targets include the harness are re-read whole only when their descriptions could
-    fill the budget (the common workspace never gets near it)."""
+    Results whose targets include the harness are re-read whole only when their catalog entries
+    could fill the budget (the common workspace never gets near it)."""
     from .config import apply_settings  # noqa: PLC0415
     from .findings import make  # noqa: PLC0415
     from .preview import records_for  # noqa: PLC0415
     from .workspace import check_file, targets_for  # noqa: PLC0415
 
-    for harness, floor in _BUDGETED.items():
+    for harness in _BUDGETED:
         mine = [r for r in results if r.location is not None and r.location.root_index >= 0
                 and harness in targets_for(settings, r.path)]
-        if sum(len(r.description) for r in mine) < floor:
+        if not _could_reach(harness, mine):
             continue
         full = [r if r.doc is not None else check_file(r.path, settings, r.location) for r in mine]
         by_path = {r.path: r for r in mine}

@@ -207,11 +207,13 @@ RULES: dict[str, Rule] = {
              "The `skills/` root of a Claude Code plugin (`.claude-plugin/` beside it) takes no part: Claude Code "
              "names its skills `plugin:name` when the plugin is installed."),
         Rule("LISTING_BUDGET", W, "Listed by name only (or dropped) past a harness's listing budget", None,
-             "The harness's catalog has a size budget, and this skill comes after it ran out: Claude Code lists it "
-             "by name only (the model sees no description, so it rarely picks it), Codex cuts its description or "
-             "drops the entry. The message names the harness, the budget and what uses it up; shorten the "
-             "descriptions of the skills before it, or leave some out of the root the harness reads "
-             "(engine/decisions.py; proven against Claude Code 2.1.332 by the capture case listing-budget)."),
+             "The harness's catalog has a size budget, and this skill comes after it ran out: Claude Code and "
+             "Copilot CLI list it by name only (the model sees no description, so it rarely picks it), Codex cuts "
+             "its description or drops the entry. The message names the harness, the budget and what uses it up; "
+             "shorten the descriptions of the skills before it, or leave some out of the root the harness reads "
+             "(engine/decisions.py; proven against Claude Code 2.1.332 by the capture case listing-budget and "
+             "Copilot CLI 1.0.102 by many-skills). It weighs every skill of the workspace, so `check` reports it; "
+             "in the editor, hover on `name` or `description` and the code lens say the same, live."),
         Rule("DUPLICATE_NAME", W, "Two skills share a name", None,
              "Two skill folders in one root declare the same name; which one a harness loads depends on directory order."),
         Rule("UNKNOWN_SKILL", H, "Mention of a skill that does not exist", None,

@@ -49,6 +49,8 @@ class Folder:
     # Diagnostics a scan's workers already wrote as JSON: path -> (the result they are of, text);
     # taken (and dropped) by the first publish of that very result.
     rendered: dict = field(default_factory=dict)
+    # Activation records of closed skills for listing decisions: path -> (index result, settings, record).
+    records: dict = field(default_factory=dict)
 
     def load_file_settings(self) -> None:
         self.file_settings, self.problems = load_workspace(self.path)

@@ -569,3 +569,42 @@ def test_rename_a_skill_moves_the_folder_and_every_mention(make_nvim, server_bas
         return diags if not any(d["code"] in ("BROKEN_LINK", "UNKNOWN_SKILL", "NAME_MISMATCH") for d in diags) else None
 
     assert nv.wait_for(settled, timeout=TIMEOUT, what="no stale diagnostics") is not None
+
+
+def test_hover_and_code_lens_say_the_listing_decision(make_nvim, server_base, tmp_path) -> None:
+    """K on the description and the code lens of a skill past Claude Code's listing budget (the
+    capture case listing-budget, 26 skills): the hover float and a lens say it is listed by name only."""
+    ws = tmp_path / "ws"
+    shutil.copytree(REPO / "capture" / "cases" / "listing-budget" / "skills", ws / ".claude" / "skills")
+    nv: Nvim = make_nvim(ws, [*server_base, "serve"])
+    skill = ws / ".claude" / "skills" / "b23" / "SKILL.md"
+    buf = nv.edit(skill)
+    nv.wait_for(lambda: any(c["name"] == "skill_lsp" and c["initialized"] for c in nv.lua(LUA_CLIENTS, buf)),
+                timeout=TIMEOUT, what="skill_lsp to attach")
+    nv.wait_for(lambda: nv.lua("for _, s in pairs(require('skill_lsp').status) do"
+                               " if s.scanning == false and (s.skills or 0) >= 26 then return true end end"
+                               " return false"), timeout=TIMEOUT, what="the workspace scan")
+    row = next(i for i, line in enumerate(_lines(skill)) if line.startswith("description:"))
+    nv.lua("vim.api.nvim_win_set_cursor(0, {...})", row + 1, 3)
+    nv.lua("vim.lsp.buf.hover()")
+    float_text = (
+        "for _, w in ipairs(vim.api.nvim_list_wins()) do"
+        " if vim.api.nvim_win_get_config(w).relative ~= '' then"
+        " return table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(w), 0, -1, false), '\\n')"
+        " end end return nil"
+    )
+    text = nv.wait_for(lambda: nv.lua(float_text), timeout=TIMEOUT, what="the hover float")
+    assert "Listing decisions" in text, text
+    assert "Claude Code 2.1.332 lists this skill by name only: its listing budget" in text, text
+    titles = nv.wait_for(
+        lambda: nv.lua(
+            "local out = {} for _, l in ipairs(vim.lsp.codelens.get(...)) do"
+            " if l.command then out[#out + 1] = l.command.title end end"
+            " for _, x in ipairs(out) do if x:find('Claude Code 2.1.332 lists this skill by name only', 1, true) == 1"
+            " then return out end end return nil",
+            buf,
+        ),
+        timeout=TIMEOUT,
+        what="a code lens with the listing decision",
+    )
+    assert "Preview activation" in titles, titles

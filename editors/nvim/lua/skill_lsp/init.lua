@@ -315,6 +315,14 @@ function M.on_status(_, result, ctx)
   if ctx and ctx.client_id and type(result) == 'table' then
     M.status[ctx.client_id] = result
     pcall(vim.api.nvim_exec_autocmds, 'User', { pattern = 'SkillLspStatus', modeline = false, data = result })
+    -- A code lens says what harnesses do with a skill among the others (listing decisions):
+    -- once a scan has read the others, ask again (Neovim 0.11 does not take workspace/codeLens/refresh).
+    local client = result.scanning == false and M.options.codelens and vim.lsp.get_client_by_id(ctx.client_id)
+    if client then
+      for bufnr in pairs(client.attached_buffers or {}) do
+        pcall(vim.lsp.codelens.refresh, { bufnr = bufnr })
+      end
+    end
   end
 end
 

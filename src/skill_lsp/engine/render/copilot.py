@@ -23,7 +23,7 @@ from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.harness.data import COPILOT_BUILTINS
 from skill_lsp.engine.listing import record_listing
 
-from .base import Dialect, unsubstituted_body
+from .base import BudgetWarning, Dialect, unsubstituted_body
 
 __all__ = ["CopilotDialect", "listed", "related_files"]
 
@@ -161,28 +161,49 @@ class CopilotDialect(Dialect):
             "</skill>"
         )
 
-    def render_catalog(self, records: Sequence[SkillRecord], hidden: Sequence[tuple[str, int]] | None = None) -> str:
-        """``hidden``: ``(name, block chars)`` of skills listed after these that take part of the
-        budget but whose blocks are not shown; default: the release's built-ins
-        (``COPILOT_BUILTINS``, numbers recorded from 1.0.102)."""
+    def _budgeted(self, records: Sequence[SkillRecord], hidden: Sequence[tuple[str, int]] | None
+                  ) -> tuple[list[str], list[str], list[SkillRecord]]:
+        """The blocks shown, the names listed after them by name only, and the user's skills among those."""
         if hidden is None:
             hidden = COPILOT_BUILTINS
         entries: list[str] = []
         left_out: list[str] = []
+        cut: list[SkillRecord] = []
         used = 0
-        candidates = [(_name(r) or r.folder, self.catalog_entry(r), True) for r in listed(records, self.home)]
-        candidates += [(name, "x" * chars, False) for name, chars in hidden]
-        for name, entry, shown in candidates:
+        candidates: list[tuple[str, str, SkillRecord | None]] = [
+            (_name(r) or r.folder, self.catalog_entry(r), r) for r in listed(records, self.home)]
+        candidates += [(name, "x" * chars, None) for name, chars in hidden]
+        for name, entry, record in candidates:
             cost = len(entry) + (1 if used else 0)
             if left_out or used + cost > LISTING_BUDGET_CHARS:
                 left_out.append(name)
+                if record is not None:
+                    cut.append(record)
                 continue
             used += cost
-            if shown:
+            if record is not None:
                 entries.append(entry)
+        return entries, left_out, cut
+
+    def render_catalog(self, records: Sequence[SkillRecord], hidden: Sequence[tuple[str, int]] | None = None) -> str:
+        """``hidden``: ``(name, block chars)`` of skills listed after these that take part of the
+        budget but whose blocks are not shown; default: the release's built-ins
+        (``COPILOT_BUILTINS``, numbers recorded from 1.0.102)."""
+        entries, left_out, _ = self._budgeted(records, hidden)
         if left_out:
             entries.append(f"Additional skills available (invoke by name): {', '.join(left_out)}")
         return "\n".join(["<available_skills>", *entries, "</available_skills>"])
+
+    def catalog_warnings(self, records: Sequence[SkillRecord]) -> list[BudgetWarning]:
+        out = super().catalog_warnings(records)
+        entries, _, cut = self._budgeted(records, None)
+        for r in cut:
+            out.append(BudgetWarning(
+                self.name, "copilot-name-only",
+                f"{self.label} lists this skill by name only: its listing budget ({LISTING_BUDGET_CHARS:,} "
+                f"characters) is used up by the {len(entries)} skill{'s' if len(entries) != 1 else ''} "
+                "listed before it", LISTING_BUDGET_CHARS, 0, path=r.path))
+        return out
 
     def tool_result(self, result: OkResult) -> str:
         name = _SPACES.sub("-", result.name.strip()) or result.name

@@ -17,6 +17,7 @@ from ...engine.discover import discover
 from ...engine.workspace import SkillResult, check_file, link_skills
 from ..server import SkillLanguageServer, guarded
 from ..services.edits import fix_all_edit, text_edit
+from ..services.listing import decisions_for
 from ..services.publish import skill_count
 from ..state import Folder
 from ..uris import path_to_uri, uri_to_path
@@ -197,6 +198,11 @@ async def _run_preview(ls: SkillLanguageServer, render: Any, args: tuple) -> dic
     return out
 
 
+def _short(text: str, limit: int = 160) -> str:
+    """A code lens is one line: a long reason ends in an ellipsis (hover has it whole)."""
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
 def register(server: SkillLanguageServer) -> None:
     @server.command(PREVIEW)
     async def _preview(ls: SkillLanguageServer, *args: Any) -> dict:
@@ -224,7 +230,7 @@ def register(server: SkillLanguageServer) -> None:
 
     @server.feature(t.TEXT_DOCUMENT_CODE_LENS)
     @guarded([])
-    def code_lens(ls: SkillLanguageServer, params: t.CodeLensParams) -> list[t.CodeLens]:
+    async def code_lens(ls: SkillLanguageServer, params: t.CodeLensParams) -> list[t.CodeLens]:
         got = ls.analysis(params.text_document.uri)
         if got is None:
             return []
@@ -248,4 +254,9 @@ def register(server: SkillLanguageServer) -> None:
                 title += f" — {report.warnings[0].message}"
             lenses.append(t.CodeLens(range=rng, command=t.Command(
                 title=title, command=CATALOG, arguments=[{"uri": od.uri, "dialect": dialect}])))
+            # A target harness that does not list the skill as written says so, and why.
+            for d in await decisions_for(ls, od, analysis):
+                if d.state != "listed":
+                    lenses.append(t.CodeLens(range=rng, command=t.Command(
+                        title=_short(d.sentence()), command=CATALOG, arguments=[{"uri": od.uri, "dialect": d.dialect}])))
         return lenses

@@ -16,6 +16,7 @@ from ...engine.yamlnodes import resolve_scalar
 from .. import convert
 from ..server import SkillLanguageServer, guarded
 from ..services.docs import field_doc
+from ..services.listing import decisions_for
 
 PEEK_LINES = 12
 PEEK_BYTES = 4096
@@ -41,6 +42,19 @@ def _catalog_table(ls: SkillLanguageServer, od, analysis) -> str:
             rows += ["", "```text\n" + rep.entry + "\n```"]
         for w in rep.warnings:
             rows += ["", f"> ⚠ {w.message}"]
+    return "\n".join(rows)
+
+
+def _decisions_section(decisions) -> str:
+    """What each target harness does with the skill, among the skills of the workspace."""
+    from ...engine.render.proof import proof  # noqa: PLC0415
+
+    if not decisions:
+        return ""
+    rows = ["", "**Listing decisions** (among the skills of this workspace)", ""]
+    for d in decisions:
+        note = "" if proof(d.dialect, "catalog").verified else " (documented, not verified)"
+        rows.append(f"- {d.sentence()}{note}")
     return "\n".join(rows)
 
 
@@ -93,7 +107,7 @@ def _peek(od, target: str) -> str | None:
 def register(server: SkillLanguageServer) -> None:
     @server.feature(t.TEXT_DOCUMENT_HOVER)
     @guarded(None)
-    def hover(ls: SkillLanguageServer, params: t.HoverParams) -> t.Hover | None:
+    async def hover(ls: SkillLanguageServer, params: t.HoverParams) -> t.Hover | None:
         got = ls.analysis(params.text_document.uri)
         if got is None:
             return None
@@ -105,6 +119,8 @@ def register(server: SkillLanguageServer) -> None:
         if hit is not None:
             key, ks, ke = hit
             text = _field_hover(ls, od, analysis, key)
+            if key in ("name", "description") and analysis.doc.frontmatter_ok:
+                text += "\n" + _decisions_section(await decisions_for(ls, od, analysis))
             entry = doc.entries[key]
             end = max(ke, entry.value.end)
             return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text),

@@ -155,10 +155,19 @@ def send(ls: SkillLanguageServer, uri: str, diags: list, version: int | None = N
 
 
 def request_refresh(ls: SkillLanguageServer) -> None:
-    """Ask a pulling client to pull again (other files' diagnostics changed)."""
+    """Ask a pulling client to pull again (other files' diagnostics changed), and code lenses."""
     if ls.pull_mode:
         pulled_changed(ls)
         ls.workspace_diagnostic_refresh(None)
+    lens_refresh(ls)
+
+
+def lens_refresh(ls: SkillLanguageServer) -> None:
+    """Code lenses say what harnesses do with a skill among the others (listing decisions): ask the
+    client to request them again when the others changed."""
+    ws = ls.client_capabilities.workspace if ls.client_capabilities else None
+    if ws is not None and ws.code_lens is not None and ws.code_lens.refresh_support:
+        ls.workspace_code_lens_refresh(None)
 
 
 def pulled_changed(ls: SkillLanguageServer) -> None:

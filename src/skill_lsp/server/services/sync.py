@@ -482,14 +482,20 @@ def refresh(ls: SkillLanguageServer, uri: str) -> None:
     analysis = ls.state.analyse(od)
     touched: set[str] = set()
     folder = ls.state.folder_for(od.path)
+    listed_as = None  # (name, description) before and after: other skills' listing decisions follow them
     if folder.index is not None and od.path is not None and (
             od.path in folder.index.results or folder.classify(od.path) is not None):
-        touched = folder.index.put(ls.state.result_for(od, analysis))
+        prev = folder.index.results.get(od.path)
+        now = ls.state.result_for(od, analysis)
+        listed_as = (None if prev is None else (prev.name, prev.description), (now.name, now.description))
+        touched = folder.index.put(now)
     publish.publish_open(ls, uri)
     for path in touched:
         publish.publish_path(ls, path)
     if touched:
         publish.request_refresh(ls)
+    elif listed_as is not None and listed_as[0] != listed_as[1]:
+        publish.lens_refresh(ls)
 
 
 def schedule(ls: SkillLanguageServer, uri: str, delay_ms: int) -> None:
