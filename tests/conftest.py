@@ -13,6 +13,18 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from helpers import write_skill  # noqa: E402
 
+try:
+    from lsprotocol import types as _lsp
+    from pytest_lsp.client import LanguageClient, default_feature
+
+    @default_feature(_lsp.WORKSPACE_CODE_LENS_REFRESH)
+    def _code_lens_refresh(client: LanguageClient, params: None) -> None:
+        """The test clients declare VS Code's capabilities, refreshSupport for code lenses among
+        them, and answer the request as VS Code does; the count lets a test see it was sent."""
+        client.code_lens_refresh_count = getattr(client, "code_lens_refresh_count", 0) + 1
+except ImportError:  # the tests that need no language client run without pytest-lsp
+    pass
+
 
 @pytest.fixture(scope="session", autouse=True)
 def result_cache_home(tmp_path_factory: pytest.TempPathFactory) -> Path:

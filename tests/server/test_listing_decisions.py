@@ -82,6 +82,9 @@ async def test_typing_a_shorter_description_frees_the_budget(client):
     lines = text.split("\n")
     i = next(i for i, s in enumerate(lines) if s.startswith("description:"))
     lines[i] = "description: Short. Use when testing the budget."
+    # The scan's end asked the editor to request code lenses again; so does a new description.
+    await wait_for(lambda: getattr(client, "code_lens_refresh_count", 0) >= 1, timeout=10)
+    refreshed = client.code_lens_refresh_count
     client.text_document_did_change(t.DidChangeTextDocumentParams(
         text_document=t.VersionedTextDocumentIdentifier(uri=b00.as_uri(), version=2),
         content_changes=[t.TextDocumentContentChangeWholeDocument(text="\n".join(lines))]))
@@ -97,3 +100,4 @@ async def test_typing_a_shorter_description_frees_the_budget(client):
             break
         await asyncio.sleep(0.1)
     assert await listed()
+    await wait_for(lambda: client.code_lens_refresh_count > refreshed, timeout=10)
