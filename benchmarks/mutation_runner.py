@@ -22,6 +22,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -40,8 +41,11 @@ def source_files(target: str, repo: Path) -> list[str]:
 
 
 class Runner:
-    def __init__(self, work: Path, repo: Path, env: dict[str, str]) -> None:
+    def __init__(self, work: Path, repo: Path, env: dict[str, str], jobs: int = 1) -> None:
         self.work = work.resolve()
+        # One copy per parallel worker: a mutant is written into the copy its tests run in.
+        self.copies = [self.work] + [self.work.parent / f"{self.work.name}-w{i}" for i in range(1, jobs)]
+        self._lock = threading.Lock()
         self.repo = repo
         self.env = env
         self.map_path = work / "map.json"
@@ -91,8 +95,12 @@ class Runner:
             out += ops.deletion_mutants(path, code)
         return out
 
-    def run_one(self, key: str, path: str, m: ops.Mutant, within: list[str], max_tests: int = 0) -> dict:
+    def run_one(self, key: str, path: str, m: ops.Mutant, within: list[str], max_tests: int = 0,
+                always: tuple[str, ...] = (), work: Path | None = None) -> dict:
+        work = work or self.work
         tests = mutation_select.select(self.cmap, path, m.first, m.last, within)
+        # Tests whose subprocesses coverage cannot follow (mutation_select.SITECUSTOMIZE).
+        tests += [t for t in always if t not in tests and self.cmap["tests"].get(t, {}).get("outcome") == "passed"]
         entry = {k: v for k, v in asdict(m).items() if k != "source"} | {"key": key, "path": path,
                                                                           "tests": len(tests)}
         if max_tests and len(tests) > max_tests:
@@ -101,18 +109,18 @@ class Runner:
         if not tests:
             return entry | {"verdict": "no tests", "exit": None, "seconds": 0}
         budget = 60 + 4 * sum(self.cmap["tests"][t].get("seconds", 1.0) for t in tests)
-        target = self.work / path
+        target = work / path
         original = target.read_bytes()
         stat = target.stat()
         started = time.monotonic()
-        with tempfile.NamedTemporaryFile("w", suffix=".json", dir=self.work, delete=False) as order:
+        with tempfile.NamedTemporaryFile("w", suffix=".json", dir=work, delete=False) as order:
             json.dump(tests, order)
         env = {**self.env, "PYTHONDONTWRITEBYTECODE": "1", "MUTATION_ORDER": order.name,
-               "PYTHONPATH": os.pathsep.join([str(self.work / "src"), str(self.work / "benchmarks"),
+               "PYTHONPATH": os.pathsep.join([str(work / "src"), str(work / "benchmarks"),
                                               self.env.get("PYTHONPATH", "")])}
         try:
             target.write_text(m.source, encoding="utf-8")
-            proc = subprocess.Popen(["nice", sys.executable, *PYTEST, *tests], cwd=self.work, env=env,
+            proc = subprocess.Popen(["nice", sys.executable, *PYTEST, *tests], cwd=work, env=env,
                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
             try:
                 out, _ = proc.communicate(timeout=budget)
@@ -131,8 +139,9 @@ class Runner:
             verdict = "killed"
         elif code == 0:
             verdict = "survived"
-        else:
-            raise SystemExit(f"{m.name}: pytest exited {code}:\n{out.decode(errors='replace')[-3000:]}")
+        else:  # 4, 5: a test id the map names is gone (renamed since): map again
+            verdict = "error"
+            entry["output"] = out.decode(errors="replace")[-2000:]
         killer = None
         if verdict == "killed":
             for line in out.decode(errors="replace").splitlines():
@@ -143,9 +152,10 @@ class Runner:
                         "seconds": round(time.monotonic() - started, 1)}
 
     def run(self, key: str, paths: list[str], operators: list[str], within: list[str], *,
-            resume: bool, sample: int | None, seed: int, max_tests: int = 0, log=print) -> dict:
+            resume: bool, sample: int | None, seed: int, max_tests: int = 0, only: str | None = None,
+            always: tuple[str, ...] = (), log=print) -> dict:
         """Test the mutants of ``paths``; returns the sample description (None: all were run)."""
-        population = [(p, m) for p in paths for m in self.generate(p, operators)]
+        population = [(p, m) for p in paths for m in self.generate(p, operators) if not only or only in m.name]
         chosen = population
         sampled = None
         if sample is not None and sample < len(population):
@@ -158,21 +168,36 @@ class Runner:
         todo = []
         for p, m in chosen:
             old = self.results.get(m.name)
-            if old is None or old["diff"] != m.diff or (resume and old["verdict"] in ("survived", "no tests")):
+            if (old is None or old["diff"] != m.diff or old["verdict"] == "error"
+                    or (resume and old["verdict"] in ("survived", "no tests"))):
                 todo.append((p, m))
         log(f"{key} ({'+'.join(operators)}): {len(chosen)} mutants"
             + (f" sampled from {len(population)} (seed {seed})" if sampled else "") + f", {len(todo)} to test")
-        for i, (p, m) in enumerate(todo, 1):
-            r = self.run_one(key, p, m, within, max_tests)
-            self.results[m.name] = r
-            self.results_path.write_text(json.dumps(self.results, indent=0, ensure_ascii=False) + "\n",
-                                         encoding="utf-8")
-            if r["verdict"] in ("survived", "no tests"):
-                ran = f"{r['tests_run']} of {r['tests']}" if "tests_run" in r else r["tests"]
-                log(f"  [{i}/{len(todo)}] {r['verdict']}: {m.name} ({ran} tests)\n    "
-                    + m.diff.replace("\n", "\n    "))
-            elif i % 25 == 0:
-                log(f"  [{i}/{len(todo)}] ...")
+        queue = list(enumerate(todo, 1))
+
+        def worker(work: Path) -> None:
+            while True:
+                with self._lock:
+                    if not queue:
+                        return
+                    i, (p, m) = queue.pop(0)
+                r = self.run_one(key, p, m, within, max_tests, always, work)
+                with self._lock:
+                    self.results[m.name] = r
+                    self.results_path.write_text(json.dumps(self.results, indent=0, ensure_ascii=False) + "\n",
+                                                 encoding="utf-8")
+                    if r["verdict"] in ("survived", "no tests", "error"):
+                        ran = f"{r['tests_run']} of {r['tests']}" if "tests_run" in r else r["tests"]
+                        log(f"  [{i}/{len(todo)}] {r['verdict']}: {m.name} ({ran} tests)\n    "
+                            + m.diff.replace("\n", "\n    "))
+                    elif i % 25 == 0:
+                        log(f"  [{i}/{len(todo)}] ...")
+
+        threads = [threading.Thread(target=worker, args=(w,), daemon=True) for w in self.copies]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
         # Keep only the mutants that still exist (a rewritten function renumbers its mutants).
         names = {m.name for _, m in chosen}
         return {"sampled": sampled, "names": sorted(names)}

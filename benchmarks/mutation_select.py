@@ -31,6 +31,32 @@ source = {source}
 disable_warnings = no-data-collected, module-not-measured, module-not-imported, couldnt-parse
 """
 
+# Every Python process a test starts with this folder on PYTHONPATH measures itself. Not through
+# COVERAGE_PROCESS_START (coverage's own .pth would then start it in every process, whatever
+# its PYTHONPATH): a process that could not save its data would print a traceback into what
+# the test reads -- under a file size limit (the full-disk test) or as a user who may not write
+# the data folder. Those, and processes started with a PYTHONPATH of their own, go unmeasured:
+# benchmarks/mutation.py names their tests (ALWAYS).
+SITECUSTOMIZE = """\
+import os
+
+def _measurable(rc):
+    try:
+        import resource
+        if resource.getrlimit(resource.RLIMIT_FSIZE)[0] != resource.RLIM_INFINITY:
+            return False
+    except (ImportError, OSError, ValueError):
+        pass
+    return os.access(os.path.dirname(rc), os.W_OK)
+
+_rc = os.environ.get("MUTATION_COVERAGE_RC")
+if _rc and _measurable(_rc):
+    os.environ["COVERAGE_PROCESS_START"] = _rc
+    import coverage
+    coverage.process_startup()
+    del os.environ["COVERAGE_PROCESS_START"]
+"""
+
 
 def _phase_less(context: str) -> str:
     """`tests/x.py::test_y[a] (setup)` (PYTEST_CURRENT_TEST) -> `tests/x.py::test_y[a]`."""
@@ -40,16 +66,16 @@ def _phase_less(context: str) -> str:
 
 def build(work: Path, tests: list[str], out: Path, env: dict[str, str], *, nice: bool = True) -> dict:
     """Run ``tests`` in the work copy under coverage; write and return the map:
-    ``{"lines": {file: {line: [node ids]}}, "tests": {node id: {"seconds", "outcome"}}}``."""
+    ``{"ids": [node ids], "lines": {file: {line: [indices into ids]}},
+    "tests": {node id: {"seconds", "outcome"}}}``."""
     work = work.resolve()
     cov = work / ".mutation-coverage"
     shutil.rmtree(cov, ignore_errors=True)
     (cov / "site").mkdir(parents=True)
     rc = cov / "coveragerc"
     rc.write_text(RC.format(data=cov / "data", source=work / "src" / "skill_lsp"), encoding="utf-8")
-    (cov / "site" / "sitecustomize.py").write_text("import coverage\ncoverage.process_startup()\n",
-                                                   encoding="utf-8")
-    env = {**env, "COVERAGE_PROCESS_START": str(rc), "MUTATION_MAP_OUT": str(cov / "tests.json"),
+    (cov / "site" / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
+    env = {**env, "MUTATION_COVERAGE_RC": str(rc), "MUTATION_MAP_OUT": str(cov / "tests.json"),
            "PYTHONPATH": os.pathsep.join([str(cov / "site"), str(work / "src"), str(work / "benchmarks"),
                                           env.get("PYTHONPATH", "")])}
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
@@ -62,18 +88,19 @@ def build(work: Path, tests: list[str], out: Path, env: dict[str, str], *, nice:
     c = coverage.Coverage(config_file=str(rc))
     c.combine(data_paths=[str(cov)], keep=False)
     data = c.get_data()
-    lines: dict[str, dict[int, set[str]]] = defaultdict(lambda: defaultdict(set))
-    for measured in data.measured_files():
-        rel = Path(measured).resolve().relative_to(work.resolve()).as_posix()
-        for line, contexts in data.contexts_by_lineno(measured).items():
-            ids = {_phase_less(c) for c in contexts if c}
-            if ids:
-                lines[rel][line] |= ids
     tests = json.loads((cov / "tests.json").read_text(encoding="utf-8"))
-    result = {"tests": tests,
-              "lines": {f: {str(n): sorted(ids) for n, ids in sorted(by_line.items())}
-                        for f, by_line in sorted(lines.items())},
-              "pytest_exit": proc.returncode}
+    ids = sorted(tests)
+    index = {nodeid: n for n, nodeid in enumerate(ids)}
+    lines: dict[str, dict[str, list[int]]] = {}
+    for measured in data.measured_files():
+        rel = Path(measured).resolve().relative_to(work).as_posix()
+        by_line = {}
+        for line, contexts in data.contexts_by_lineno(measured).items():
+            hit = sorted({index[i] for i in map(_phase_less, contexts) if i in index})
+            if hit:
+                by_line[str(line)] = hit
+        lines[rel] = by_line
+    result = {"ids": ids, "tests": tests, "lines": lines, "pytest_exit": proc.returncode}
     out.write_text(json.dumps(result) + "\n", encoding="utf-8")
     return result
 
@@ -81,26 +108,27 @@ def build(work: Path, tests: list[str], out: Path, env: dict[str, str], *, nice:
 def merge(old: dict, new: dict, replaced_files: list[str]) -> dict:
     """``old`` with the tests of ``replaced_files`` (test paths, as given to pytest) taken from ``new``."""
     def replaced(nodeid: str) -> bool:
-        return any(nodeid == f or nodeid.startswith(f.rstrip("/") + ("/" if not f.endswith(".py") else "::"))
+        return any(nodeid == f or nodeid.startswith(f.rstrip("/") + ("::" if f.endswith(".py") else "/"))
                    for f in replaced_files)
 
+    ids = sorted({i for i in old["ids"] if not replaced(i)} | set(new["ids"]))
+    index = {nodeid: n for n, nodeid in enumerate(ids)}
     tests = {k: v for k, v in old["tests"].items() if not replaced(k)} | new["tests"]
-    lines: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    lines: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
     for source in (old, new):
+        keep = [None if (source is old and replaced(i)) else index[i] for i in source["ids"]]
         for f, by_line in source["lines"].items():
-            for n, ids in by_line.items():
-                lines[f][n] |= {i for i in ids if (source is new) or not replaced(i)}
-    return {"tests": tests, "lines": {f: {n: sorted(ids) for n, ids in by_line.items() if ids}
-                                      for f, by_line in lines.items()}}
+            for n, hits in by_line.items():
+                lines[f][n] |= {keep[h] for h in hits if keep[h] is not None}
+    return {"ids": ids, "tests": tests, "lines": {f: {n: sorted(h) for n, h in by_line.items() if h}
+                                                  for f, by_line in lines.items()}}
 
 
 def select(cmap: dict, path: str, first: int, last: int, within: list[str]) -> list[str]:
     """Node ids of the passing tests (of those under ``within``) that run a line of
     ``path`` from ``first`` to ``last``, in the order to run them."""
     by_line = cmap["lines"].get(path, {})
-    ids: set[str] = set()
-    for n in range(first, last + 1):
-        ids.update(by_line.get(str(n), ()))
+    ids = {cmap["ids"][h] for n in range(first, last + 1) for h in by_line.get(str(n), ())}
     tests = cmap["tests"]
     chosen = [i for i in ids if tests.get(i, {}).get("outcome") == "passed"
               and any(i.startswith(w.rstrip("/")) for w in within)]

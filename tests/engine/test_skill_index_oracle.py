@@ -10,7 +10,8 @@ changed (the server republishes those and no others: a missing one keeps a stale
 diagnostic in the editor).
 
 Names and mentions are drawn from a small pool of near-typos, so names that appear and
-vanish move the did-you-mean candidates of mentions elsewhere.
+vanish move the did-you-mean candidates of mentions elsewhere; one folder's SKILL.md is a
+link out of the roots, which names nothing.
 """
 
 from __future__ import annotations
@@ -29,7 +30,10 @@ from skill_lsp.engine.skillgraph import link_mentions
 from skill_lsp.engine.workspace import SkillIndex, SkillResult, check_file, link_skills
 
 ROOTS = ("a", "b")
-FOLDERS = ["a/deploy", "a/review", "a/tools", "b/deploy", "b/publish"]
+FOLDERS = ["a/deploy", "a/review", "a/tools", "b/deploy", "b/publish", "a/deplo"]
+# a/deplo is only ever a SKILL.md linked outside the roots (OUTSIDE_WORKSPACE): it gives the
+# workspace no name, so `/deplo` stays unknown.
+OUTSIDE = "a/deplo"
 NAMES = ["deploy", "deploi", "deplyo", "review", "reviews", "publish", "tools"]
 MENTIONS = ["Run `/deploy` first.", "Then `/deplo`.", "Codex: $deploi.", "Ask `/reveiw`.", "See `/publsh`.",
             "Prose /deploy is not strict.", "Read [the tools](../tools/SKILL.md).",
@@ -47,14 +51,16 @@ class Walk:
         return str(self.tmp / folder / "SKILL.md")
 
     def result(self, folder: str) -> SkillResult:
-        root = folder.split("/")[0]
+        """Checked as the server checks a file an event names: located as the scan locates it."""
         path = self.path(folder)
-        loc = Location(os.path.dirname(path), path, ROOTS.index(root), str(self.tmp / root))
+        (loc,) = [loc for loc in self.locations() if loc.path == path]
         return check_file(path, self.settings, loc).slim()
 
+    def locations(self) -> list[Location]:
+        return scan_roots(self.settings.resolved_roots(str(self.tmp)), self.settings.sensitive_patterns)
+
     def scan(self) -> list[SkillResult]:
-        locs = scan_roots(self.settings.resolved_roots(str(self.tmp)), self.settings.sensitive_patterns)
-        return [check_file(loc.path, self.settings, loc).slim() for loc in locs]
+        return [check_file(loc.path, self.settings, loc).slim() for loc in self.locations()]
 
     def text(self) -> str:
         rng = self.rng
@@ -82,7 +88,13 @@ class Walk:
             return self.path(folder), self.index.remove(self.path(folder))
         folder = rng.choice(FOLDERS)
         root, name = folder.split("/")
-        write_skill(self.tmp / root, name, self.text())
+        if folder == OUTSIDE:
+            target = write_skill(self.tmp / "elsewhere", name, skill_text(name))
+            shutil.rmtree(self.tmp / folder, ignore_errors=True)
+            (self.tmp / folder).mkdir()
+            os.symlink(target, self.path(folder))
+        else:
+            write_skill(self.tmp / root, name, self.text())
         return self.path(folder), self.index.put(self.result(folder))
 
 
