@@ -65,6 +65,8 @@ SAMPLE = [
     (S + "services/publish.py", "rendered[0] is result and not result.cross and not result.graph:",
      "rendered[0] is result and not result.cross:",
      FOLDERS + "::test_a_closed_file_whose_only_finding_is_cross_skill_is_published"),
+    (S + "services/sync.py", "return bool(r.cross or r.graph or (sup", "return bool(r.cross or (sup",
+     FOLDERS + "::test_a_closed_file_published_early_is_published_again_with_its_cross_skill_finding"),
     (S + "services/sync.py", "        locations = [loc for loc in locations if not any(is_inside(loc.path, n) for n in nested)]",
      "        pass", FOLDERS + "::test_nested_folders_each_own_their_skills"),
     (S + "features/lifecycle.py", "                    publish.clear(ls, path_to_uri(path))", "                    pass",
