@@ -31,6 +31,7 @@ PARSING = "tests/engine/test_parsing.py"
 FIXES = "tests/engine/test_fixes.py"
 GRAPH = "tests/server/test_graph.py"
 FOLDERS = "tests/server/test_workspace_folders.py"
+WRITES = "tests/hardening/test_writes.py"
 ORACLE = "tests/engine/test_skill_index_oracle.py::test_every_step_matches_a_check_from_scratch"
 
 # (file, original text, mutated text, test that must fail)
@@ -63,6 +64,11 @@ SAMPLE = [
      ORACLE),
     (E + "workspace.py", '        findings = suppress.shown(findings, suppress.scan(doc), settings, path, "local" if on_disk else "none")',
      "        pass", "tests/engine/test_suppress.py::test_fix_all_leaves_a_suppressed_finding_alone"),
+    # Past the engine's mutmut run (benchmarks/mutation_runner.py): survivors before issue 27.
+    (E + "writes.py", "        while size <= MAX_BYTES:", "        while size < MAX_BYTES:",
+     WRITES + "::test_snapshot_reads_up_to_the_limit_whole_and_refuses_a_byte_more"),
+    (E + "writes.py", "os.O_EXCL | getattr", "os.O_EXCL & getattr",
+     WRITES + "::test_the_temporary_file_takes_a_free_name_beside_the_file"),
     # Hand-made server bugs that once survived the server's tests (issue 27).
     (S + "protocol.py", "            if message.id is not None:", "            if message.id:",
      "tests/hardening/test_client.py::test_invalid_params_are_answered"),
