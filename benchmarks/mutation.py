@@ -1,7 +1,17 @@
-"""Mutation score of the engine, per module (mutmut over the fast engine tests).
+"""Mutation score per module: mutmut over the engine, and our own runner past it.
 
     python benchmarks/mutation.py                    # every module in [tool.mutmut] only_mutate
     python benchmarks/mutation.py text fixes -j 2    # some modules, two test processes
+    python benchmarks/mutation.py --map              # own runner: map which tests run which lines
+    python benchmarks/mutation.py --delete skillgraph workspace   # statement deletion (own runner)
+    python benchmarks/mutation.py services/sync --sample 200 --seed 27   # past the engine
+
+Engine modules (MODULES) go through mutmut, in process over tests/engine. The modules past
+the engine (OUTER: engine/harness, targets.py, writes.py, the server's services and framing)
+are reached by tests through subprocesses (the server over stdio, the CLI), which mutmut
+cannot follow, so they go through mutation_runner.py: mutmut's own operators and statement
+deletion (mutants.py), each mutant run against the tests a coverage map says run its lines
+(mutation_select.py). ``--delete`` runs statement deletion over engine modules the same way.
 
 Each run works in a fresh copy of the checkout (tracked and untracked files, not
 ignored ones) under benchmarks/out/mutation-work/, so the worktree never holds
@@ -24,6 +34,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -32,6 +43,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
+sys.path.insert(0, str(HERE))  # mutation_runner, mutants, mutation_select
 OUT = HERE / "out"
 EQUIVALENT = HERE / "mutation_equivalent.json"
 
@@ -51,6 +63,26 @@ MODULES = {
     "render": "src/skill_lsp/engine/render",
 }
 
+# Past the engine (own runner): each module, with the tests it may select from (the coverage
+# map picks, for each mutant, those that run its lines). A package's files are `harness/listing`.
+OUTER = {
+    "harness": ("src/skill_lsp/engine/harness", ["tests/engine", "tests/cli"]),
+    "targets": ("src/skill_lsp/engine/targets.py", ["tests/engine", "tests/cli"]),
+    "writes": ("src/skill_lsp/engine/writes.py", ["tests/hardening/test_writes.py", "tests/cli", "tests/engine"]),
+    "services": ("src/skill_lsp/server/services", ["tests/server", "tests/hardening/test_client.py"]),
+    "framing": ("src/skill_lsp/server/framing.py", ["tests/server", "tests/hardening/test_client.py"]),
+}
+# Tests a module's mutants always run: their subprocesses write under a file size limit or as
+# another user, where coverage cannot save what they ran (mutation_select.SITECUSTOMIZE).
+ALWAYS = {
+    "writes": ("tests/hardening/test_writes.py::test_a_full_disk_leaves_the_file_whole_and_says_so",
+               "tests/hardening/test_writes.py::test_one_unwritable_file_does_not_stop_the_others"),
+}
+# What the map covers by default: every test any module above or mutmut selects from.
+MAP_TESTS = ["tests/engine", "tests/cli", "tests/hardening/test_client.py", "tests/hardening/test_writes.py",
+             "tests/server"]
+OPERATORS = ("mutmut", "delete")
+
 # mutmut's exit codes (mutmut/stats.py): 1 and 3 killed; 0 survived; timeouts by signal.
 KILLED = {1, 3}
 TIMEOUT = {36, 24, -24, 152, 255}
@@ -63,6 +95,16 @@ def target_of(key: str) -> str:
     if key in MODULES:
         return MODULES[key]
     return f"src/skill_lsp/engine/{key}.py"
+
+
+def outer_of(key: str) -> tuple[str, list[str]] | None:
+    """(target, candidate tests) of an OUTER module or of one file of an OUTER package."""
+    if key in OUTER:
+        return OUTER[key]
+    head, _, rest = key.partition("/")
+    if head in OUTER and rest and (REPO / OUTER[head][0] / f"{rest}.py").is_file():
+        return f"{OUTER[head][0]}/{rest}.py", OUTER[head][1]
+    return None
 
 
 def module_name(path: str) -> str:
@@ -170,39 +212,150 @@ def score_module(work: Path, key: str, equivalent: dict[str, dict]) -> dict:
     }
 
 
-def table(results: dict[str, dict]) -> str:
-    rows = ["| module | mutants | killed | timeout | equivalent | survived | score |",
-            "|---|---:|---:|---:|---:|---:|---:|"]
-    for key in [*MODULES, *sorted(set(results) - set(MODULES))]:
-        r = results.get(key)
-        if r is None:
+def score_outer(key: str, target: str, names: list[str], verdicts: dict[str, dict],
+                equivalent: dict[str, dict], sampled: dict | None) -> dict:
+    """The same record as score_module, from the own runner's verdicts of ``names``."""
+    codes: Counter[str] = Counter()
+    survivors, stale = [], []
+    by_diff = {(e["module"], e["diff"]): e for e in equivalent.values()}
+    for name in names:
+        v = verdicts.get(name)
+        if v is None or v["verdict"] == "error":
+            codes["not run"] += 1
             continue
+        if v["verdict"] in ("killed", "timeout"):
+            codes[v["verdict"]] += 1
+            continue
+        listed = equivalent.get(name) or by_diff.get((key, v["diff"]))
+        if listed is not None and listed["diff"] == v["diff"]:
+            codes["equivalent"] += 1
+        else:
+            codes[v["verdict"]] += 1
+            survivors.append({"mutant": name, "diff": v["diff"], "tests": v["tests"],
+                              **({"tests_run": v["tests_run"]} if "tests_run" in v else {})})
+            if name in equivalent:
+                stale.append(name)
+    total = sum(codes.values())
+    denominator = total - codes["equivalent"] - codes["not run"]
+    detected = codes["killed"] + codes["timeout"]
+    return {"module": target, "mutants": total, **dict(codes),
+            "score": round(100 * detected / denominator, 1) if denominator else None,
+            "sampled": sampled, "survivors": survivors, "stale_equivalents": stale}
+
+
+def table(results: dict[str, dict]) -> str:
+    rows = ["| module | operator | mutants | killed | timeout | equivalent | survived | score |",
+            "|---|---|---:|---:|---:|---:|---:|---:|"]
+    order = [*MODULES, *OUTER]
+    for key in sorted(results, key=lambda k: (order.index(k.split(":")[0].split("/")[0])
+                                                 if k.split(":")[0].split("/")[0] in order else len(order), k)):
+        r = results[key]
         left = r.get("survived", 0) + r.get("no tests", 0)
-        rows.append(f"| `{r['module'].removeprefix('src/skill_lsp/')}` | {r['mutants']} | {r.get('killed', 0)} | "
-                    f"{r.get('timeout', 0)} | {r.get('equivalent', 0)} | {left} | {r['score']} % |")
+        operator = "deletion" if key.endswith(":delete") else "mutmut"
+        sample = r.get("sampled")
+        note = f" (sample of {sample['population']}, seed {sample['seed']})" if sample else ""
+        rows.append(f"| `{r['module'].removeprefix('src/skill_lsp/')}` | {operator}{note} | {r['mutants']} | "
+                    f"{r.get('killed', 0)} | {r.get('timeout', 0)} | {r.get('equivalent', 0)} | {left} | "
+                    f"{r['score']} % |")
     return "\n".join(rows)
+
+
+def run_outer(args, keys: list[str], results: dict, equivalent: dict[str, dict]) -> None:
+    """Own runner: mutmut's operators and deletion past the engine, deletion over engine modules."""
+    import mutation_runner  # noqa: PLC0415
+
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    if not args.report:
+        copy_checkout(args.outer_work, fresh=False)
+    runner = mutation_runner.Runner(args.outer_work, REPO, env, args.jobs)
+    for copy in runner.copies[1:] if not args.report else ():
+        copy_checkout(copy, fresh=False)
+    if args.map is not None:
+        tests = args.map or MAP_TESTS
+        started = time.monotonic()
+        runner.remap(tests)
+        print(f"mapped {len(tests)} test paths in {round(time.monotonic() - started)} s", flush=True)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
+                            text=True).stdout.strip()
+    for key in keys:
+        outer = outer_of(key)
+        target, within = outer if outer else (target_of(key), ["tests/engine"])
+        within = args.tests or within
+        operators = ["delete"] if (args.delete or not outer) else list(OPERATORS)
+        paths = mutation_runner.source_files(target, REPO)
+        for operator in operators:
+            rkey = key if operator == "mutmut" else f"{key}:delete"
+            started = time.monotonic()
+            if args.report:
+                if rkey not in results:
+                    continue
+                names, sampled = results[rkey]["names"], results[rkey].get("sampled")
+            else:
+                done = runner.run(rkey, paths, [operator], within, resume=args.resume, sample=args.sample,
+                                  seed=args.seed, max_tests=args.max_tests, only=args.only,
+                                  always=ALWAYS.get(key.split("/")[0], ()),
+                                  log=lambda line: print(line, flush=True))
+                names, sampled = done["names"], done["sampled"]
+            r = score_outer(rkey, target, names, runner.results, equivalent, sampled)
+            r["names"] = names
+            r["tests"] = within
+            r["seconds"] = (results.get(rkey, {}).get("seconds") if args.report
+                            else round(time.monotonic() - started))
+            r["commit"] = results.get(rkey, {}).get("commit") if args.report else commit
+            results[rkey] = r
+            args.out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+            print(f"{rkey}: {r['score']} % of {r['mutants']} in {r['seconds']} s", flush=True)
+            for sv in r["survivors"]:
+                of = f" ({sv['tests_run']} of {sv['tests']} tests run)" if "tests_run" in sv else ""
+                print(f"  {'survived' if sv['tests'] else 'no tests'}{of} {sv['mutant']}\n    "
+                      + sv["diff"].replace("\n", "\n    "))
+            for name in r["stale_equivalents"]:
+                print(f"  stale equivalent (diff changed): {name}")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("modules", nargs="*", help=f"any of {', '.join(MODULES)}, or one file of a package such as rules/fields (default: all)")
-    ap.add_argument("-j", "--jobs", type=int, default=1, help="mutmut --max-children (default 1)")
+    ap.add_argument("modules", nargs="*",
+                    help=f"any of {', '.join(MODULES)} (mutmut), {', '.join(OUTER)} (own runner), or one file "
+                         "of a package such as rules/fields or services/sync (default: every mutmut module)")
+    ap.add_argument("-j", "--jobs", type=int, default=1,
+                    help="mutmut --max-children; own runner: mutants tested at once, each in its own copy (default 1)")
     ap.add_argument("--work", type=Path, default=OUT / "mutation-work")
+    ap.add_argument("--outer-work", type=Path, default=OUT / "mutation-outer",
+                    help="the own runner's copy of the checkout, its coverage map and verdicts")
     ap.add_argument("--out", type=Path, default=OUT / "mutation.json")
     ap.add_argument("--report", action="store_true",
                     help="run nothing: score the modules already run in the work copy (after editing the equivalents)")
     ap.add_argument("--resume", action="store_true",
                     help="keep the work copy and its verdicts; update the files and re-test only the survivors")
+    ap.add_argument("--delete", action="store_true",
+                    help="statement deletion only (own runner), over engine modules too")
+    ap.add_argument("--map", nargs="*", metavar="TESTS",
+                    help=f"own runner: (re)build the coverage map for these test paths (default: {' '.join(MAP_TESTS)})")
+    ap.add_argument("--tests", nargs="+", help="own runner: select from these test paths instead of the module's")
+    ap.add_argument("--sample", type=int, help="own runner: test this many mutants per module and operator")
+    ap.add_argument("--seed", type=int, default=27, help="the sample's seed (default 27)")
+    ap.add_argument("--max-tests", type=int, default=0,
+                    help="own runner: run at most this many of a mutant's tests (0: all; a survivor of fewer "
+                         "than all is marked, and --resume --max-tests 0 tries it with all)")
+    ap.add_argument("--only", metavar="TEXT", help="own runner: only the mutants whose name contains TEXT "
+                                                   "(a function: 'xǁSkillIndexǁput'); scores then cover those only")
     args = ap.parse_args(argv)
-    keys = args.modules or list(MODULES)
-    unknown = {k for k in keys if k not in MODULES and not (REPO / target_of(k)).is_file()}
+    # A stopped run puts the mutated file back (the next run restores the copy anyway).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    keys = args.modules or ([] if (args.map is not None or args.delete) else list(MODULES))
+    unknown = {k for k in keys if k not in MODULES and not (REPO / target_of(k)).is_file() and outer_of(k) is None}
     if unknown:
-        ap.error(f"unknown module(s) {sorted(unknown)}; choose from {list(MODULES)}")
+        ap.error(f"unknown module(s) {sorted(unknown)}; choose from {list(MODULES) + list(OUTER)}")
 
     args.out.parent.mkdir(parents=True, exist_ok=True)
     results = json.loads(args.out.read_text()) if args.out.exists() else {}
     equivalent = load_equivalent()
-    if not args.report:
+    outer_keys = [k for k in keys if args.delete or outer_of(k) is not None]
+    keys = [k for k in keys if k not in outer_keys]
+    if outer_keys or args.map is not None:
+        run_outer(args, outer_keys, results, equivalent)
+    if keys and not args.report:
         copy_checkout(args.work, fresh=not args.resume)
     env = {k: v for k, v in os.environ.items() if k != "CI"}  # reference checks are not the point here
     for key in keys:

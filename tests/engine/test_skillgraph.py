@@ -15,7 +15,14 @@ from skill_lsp.engine import document
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.discovery import Location
 from skill_lsp.engine.rules.name import MAX_NAME, problems
-from skill_lsp.engine.skillgraph import Near, SkillGraph, defines_name, link_mentions, name_problems
+from skill_lsp.engine.skillgraph import (
+    Near,
+    SkillGraph,
+    defines_name,
+    link_mentions,
+    name_problems,
+    rename_conflicts,
+)
 from skill_lsp.engine.workspace import SkillResult
 
 ROOT = "/ws/skills"
@@ -180,3 +187,20 @@ def test_name_problems(name: str, profile: str, want: list[str]) -> None:
     assert name_problems(name, Settings(profile=profile)) == want
     assert (want == []) == (not problems(name, profile == "agentskills") and name == name.strip() and
                             0 < len(name) <= MAX_NAME)
+
+
+FOLDED = "once Unicode compatibility forms and case are folded (NFKC)"
+
+
+@pytest.mark.parametrize(("new", "names", "want"), [
+    ("deploy", ["deploy", "review"], []),  # its own name, and a name no other folds to
+    ("\uff44\uff45\uff50\uff4c\uff4f\uff59", ["review", "deploy"],  # fullwidth
+     [f"'\uff44\uff45\uff50\uff4c\uff4f\uff59' is the same name as the existing 'deploy' {FOLDED}"]),
+    ("Review", ["review", "REVIEW", "other"], [f"'Review' is the same name as the existing 'REVIEW' {FOLDED}"]),
+    ("d\u0435ploy", [], ["'d\u0435ploy' mixes Latin and Cyrillic letters: a look-alike of other names"]),
+    ("\u0391lpha-\u0432", ["alpha"],  # Greek capital alpha first, then Latin, then Cyrillic
+     ["'\u0391lpha-\u0432' mixes Greek and Latin and Cyrillic letters: a look-alike of other names"]),
+    ("caf\u00e9-2", ["cafe-2"], []),  # accented Latin is Latin, and NFKC keeps the accent
+])
+def test_rename_conflicts(new: str, names: list[str], want: list[str]) -> None:
+    assert rename_conflicts(new, names) == want

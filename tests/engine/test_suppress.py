@@ -242,3 +242,11 @@ def test_config_errors_name_the_key_and_the_meant_spelling():
     # Editors send camelCase.
     s, problems = merge(Settings(), {"checkLinks": False, "extendSelect": ["NAME"]}, "editor")
     assert problems == [] and s.check_links is False and s.selection == ((None, ("NAME",), ()),)
+
+
+def test_fix_all_leaves_a_suppressed_finding_alone():
+    kept = "---\n# skill-lsp: ignore[TRAILING_WHITESPACE]\nname: demo\ndescription: Does a thing. Use when testing.\n---\nBody \n"
+    assert fix_all_text(kept, PATH, Settings(), on_disk=False) == kept
+    # Without the directive the same whitespace is a finding with a safe fix, and fix-all takes it.
+    bare = kept.replace("# skill-lsp: ignore[TRAILING_WHITESPACE]\n", "")
+    assert fix_all_text(bare, PATH, Settings(), on_disk=False) == bare.replace("Body \n", "Body\n")

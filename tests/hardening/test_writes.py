@@ -138,6 +138,13 @@ def test_fix_keeps_the_mode_and_leaves_no_temporary_file(tmp_path: Path):
 # --- the engine's write path itself ---
 
 
+def refused(exc: pytest.ExceptionInfo, kind: str, path: object, message: str) -> None:
+    """What the CLI prints of a refusal (`path: not fixed: message`), and its kind."""
+    err = exc.value
+    assert (err.kind, err.path, err.message) == (kind, str(path), message)
+    assert str(err) == f"{path}: {message}"
+
+
 def test_replace_refuses_a_changed_file(tmp_path: Path):
     f = tmp_path / "SKILL.md"
     f.write_bytes(b"old")
@@ -145,7 +152,7 @@ def test_replace_refuses_a_changed_file(tmp_path: Path):
     f.write_bytes(b"old but saved again")
     with pytest.raises(writes.WriteError) as exc:
         writes.replace(snap, b"new")
-    assert exc.value.kind == "changed"
+    refused(exc, "changed", f, "changed on disk since it was read (saved meanwhile?); not written")
     assert f.read_bytes() == b"old but saved again"
     assert _leftovers(tmp_path) == []
 
@@ -159,7 +166,8 @@ def test_replace_refuses_a_file_replaced_by_an_identical_one(tmp_path: Path):
     f.write_bytes(b"same")
     with pytest.raises(writes.WriteError) as exc:
         writes.replace(snap, b"new")
-    assert exc.value.kind == "changed" and f.read_bytes() == b"same"
+    refused(exc, "changed", f, "changed on disk since it was read (saved meanwhile?); not written")
+    assert f.read_bytes() == b"same"
 
 
 def test_replace_refuses_a_deleted_file(tmp_path: Path):
@@ -169,7 +177,8 @@ def test_replace_refuses_a_deleted_file(tmp_path: Path):
     f.unlink()
     with pytest.raises(writes.WriteError) as exc:
         writes.replace(snap, b"new")
-    assert exc.value.kind == "changed" and not f.exists()
+    refused(exc, "changed", f, "was deleted since it was read; not written")
+    assert not f.exists()
 
 
 def test_snapshot_refuses_outside_hard_links_and_non_files(tmp_path: Path):
@@ -181,16 +190,56 @@ def test_snapshot_refuses_outside_hard_links_and_non_files(tmp_path: Path):
     allowed = writes.scope([str(inside)])
     with pytest.raises(writes.WriteError) as exc:
         writes.snapshot(str(inside / "link.md"), allowed)
-    assert exc.value.kind == "outside"
+    refused(exc, "outside", inside / "link.md",
+            f"resolves to {outside / 'SKILL.md'}, outside the folders this run may change")
     (inside / "a.md").write_text("x")
     os.link(inside / "a.md", inside / "b.md")
     with pytest.raises(writes.WriteError) as exc:
         writes.snapshot(str(inside / "a.md"), allowed)
-    assert exc.value.kind == "links"
+    refused(exc, "links", inside / "a.md", "has 2 hard links; replacing it would split them")
     os.mkfifo(inside / "fifo.md")
     with pytest.raises(writes.WriteError) as exc:
         writes.snapshot(str(inside / "fifo.md"), allowed)
-    assert exc.value.kind == "not-file"
+    refused(exc, "not-file", inside / "fifo.md", "not a regular file")
+    with pytest.raises(writes.WriteError) as exc:
+        writes.snapshot(str(inside / "missing.md"), allowed)
+    refused(exc, "io", inside / "missing.md", "cannot read (No such file or directory)")
+
+
+def test_snapshot_reads_up_to_the_limit_whole_and_refuses_a_byte_more(tmp_path: Path):
+    # The limit is a whole number of reads: one byte past it must still be seen (a file cut
+    # at the limit and rewritten would lose its end).
+    f = tmp_path / "SKILL.md"
+    data = bytes(range(256)) * (writes.MAX_BYTES // 256)
+    f.write_bytes(data)
+    assert writes.snapshot(str(f), writes.scope([str(tmp_path)])).data == data
+    f.write_bytes(data + b"!")
+    with pytest.raises(writes.WriteError) as exc:
+        writes.snapshot(str(f), writes.scope([str(tmp_path)]))
+    refused(exc, "not-file", f, f"larger than {writes.MAX_BYTES:,} bytes; never rewritten")
+
+
+def test_the_temporary_file_takes_a_free_name_beside_the_file(tmp_path: Path):
+    f = tmp_path / "SKILL.md"
+    f.write_bytes(b"old")
+    taken = tmp_path / f".skill-lsp-{os.getpid()}-0-SKILL.md.tmp"
+    taken.write_bytes(b"someone else's")
+    snap = writes.snapshot(str(f), writes.scope([str(tmp_path)]))
+    writes.replace(snap, b"new")
+    assert f.read_bytes() == b"new" and taken.read_bytes() == b"someone else's"
+    assert _leftovers(tmp_path) == [taken.name]
+    fd, name = writes._temp_beside(str(f), 0o644)
+    os.close(fd)
+    assert os.path.dirname(name) == str(tmp_path)
+    os.unlink(name)
+    # With every name taken, nothing is written and the run says why.
+    for i in range(1, 100):
+        (tmp_path / f".skill-lsp-{os.getpid()}-{i}-SKILL.md.tmp").write_bytes(b"")
+    snap = writes.snapshot(str(f), writes.scope([str(tmp_path)]))
+    with pytest.raises(writes.WriteError) as exc:
+        writes.replace(snap, b"newer")
+    refused(exc, "io", f, f"cannot write (no free temporary name beside {f}); the file is unchanged")
+    assert f.read_bytes() == b"new"
 
 
 def test_a_symlink_inside_is_written_through(tmp_path: Path):

@@ -55,6 +55,21 @@ async def test_a_closed_file_whose_only_finding_is_cross_skill_is_published(clie
 
 
 @pytest.mark.asyncio
+async def test_a_closed_file_published_early_is_published_again_with_its_cross_skill_finding(client, tmp_path: Path):
+    # Its own finding (trailing whitespace) goes out while the scan runs; UNKNOWN_SKILL is only
+    # known once every skill is: the file must be sent again, with both.
+    ws = tmp_path / "ws"
+    write(ws / ".claude/skills/deploy/SKILL.md", DEPLOY)
+    caller = write(ws / ".claude/skills/caller/SKILL.md", TYPO.replace("first.\n", "first. \n"))
+    await start(client, [ws])
+    await wait_for(lambda: sorted(last(client, caller) or []) == ["TRAILING_WHITESPACE", "UNKNOWN_SKILL"],
+                   timeout=20)
+    sent = [sorted(d.code for d in p.diagnostics) for p in client.published  # type: ignore[attr-defined]
+            if p.uri == caller.as_uri()]
+    assert sent[0] == ["TRAILING_WHITESPACE"]  # the early publish this is about
+
+
+@pytest.mark.asyncio
 async def test_nested_folders_each_own_their_skills(client, tmp_path: Path):
     outer = tmp_path / "outer"
     inner = outer / "packages" / "inner"

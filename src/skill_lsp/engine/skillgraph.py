@@ -167,7 +167,7 @@ class SkillGraph:
         self.unresolved: set[str] = set()  # paths with a named mention of no known skill
         self.dirs: dict[str, str] = {}  # skill folder -> SKILL.md
 
-    def _forget(self, path: str, r: SkillResult | None) -> str | None:
+    def _forget(self, path: str, r: SkillResult | None) -> None:
         old = self.name_of.pop(path, None)
         if old is not None:
             self.names[old] -= 1
@@ -179,19 +179,16 @@ class SkillGraph:
             for m in r.mentions:
                 self.mentioners[m.name].discard(path)
         self.unresolved.discard(path)
-        return old
 
-    def _learn(self, r: SkillResult) -> str | None:
+    def _learn(self, r: SkillResult) -> None:
         self.dirs[os.path.dirname(r.path)] = r.path
         for m in r.mentions:
             self.mentioners[m.name].add(r.path)
         if not defines_name(r):
-            return None
-        name = r.name
-        self.name_of[r.path] = name
-        self.names[name] += 1
-        self.defined[name].add(r.path)
-        return name
+            return
+        self.name_of[r.path] = r.name
+        self.names[r.name] += 1
+        self.defined[r.name].add(r.path)
 
     def _mark(self, r: SkillResult) -> None:
         if any(m.kind in NAMED and m.strict and m.name not in self.names for m in r.mentions):

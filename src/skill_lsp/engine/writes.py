@@ -57,11 +57,6 @@ def scope(paths: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(os.path.realpath(p) for p in paths if p))
 
 
-def inside_scope(path: str, allowed: Iterable[str]) -> bool:
-    real = os.path.realpath(path)
-    return any(is_inside(real, a) for a in allowed)
-
-
 def _read(real: str) -> tuple[bytes, os.stat_result]:
     # O_NONBLOCK: a FIFO swapped in is never waited on; fstat after opening re-checks the kind.
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
