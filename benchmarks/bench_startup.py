@@ -30,6 +30,11 @@ the one-skill check, and each server's spawn → initialize → exit. Instructio
 not depend on the machine's load; CPU times do a little, wall times a lot: the load
 average is recorded with every figure.
 
+Bytecode: pip compiles a package's modules when it installs it; an editable install (or
+``PYTHONDONTWRITEBYTECODE=1``) leaves them to be compiled on every run, which nearly doubles
+the start-up. The script compiles skill_lsp's modules first (``compileall``) so the figures
+are those of an installed release.
+
 Output: ``OUT/bench_startup.json`` and ``OUT/bench_startup.md``.
 """
 
@@ -69,8 +74,7 @@ HEAVY = ("pygls", "lsprotocol", "rapidfuzz", "yaml", "ruamel", "markdown_it", "p
 ONE_SKILL = """\
 ---
 name: release-notes
-description: Drafts release notes from the merged pull requests since the last tag. Use when preparing a release or
-  when the user asks what changed.
+description: Drafts release notes from the merged pull requests since the last tag. Use when preparing a release.
 license: MIT
 ---
 
@@ -259,6 +263,15 @@ class StartupBench:
 
     def log(self, msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
+
+    def compile_bytecode(self) -> None:
+        """As pip does on install: every run reads .pyc files instead of compiling the sources."""
+        p = subprocess.run([self.python, "-c", "import os, skill_lsp; print(os.path.dirname(skill_lsp.__file__))"],
+                           capture_output=True, text=True, check=False)
+        package = p.stdout.strip()
+        if package:
+            subprocess.run([self.python, "-m", "compileall", "-q", package], stdout=subprocess.DEVNULL, check=False)
+            self.results["bytecode"] = f"compiled ({package})"
 
     def cli(self) -> None:
         self.log(f"cli: {self.a.reps} interleaved runs each")
@@ -482,6 +495,7 @@ def main(argv: list[str] | None = None) -> int:
     exit_on_sigterm()
     b = StartupBench(a)
     try:
+        b.compile_bytecode()
         only = set(a.only.split(","))
         if "cli" in only:
             b.cli()

@@ -11,6 +11,7 @@ from importlib import import_module
 
 from ..document import SkillDocument
 from ..findings import Finding
+from .bodyscan import body_of
 from .context import Context, list_skill_files
 
 __all__ = ["RULE_MODULES", "Context", "check", "depth_check", "list_skill_files", "load_all"]
@@ -21,10 +22,22 @@ RULE_MODULES = ("structure", "name", "fields", "body", "harness_values", "descri
 
 
 def load_all() -> None:
-    """Import every rule module now (before a process pool forks, so workers inherit them
-    instead of each importing them on its first skill)."""
+    """Import every rule module now, and what the engine loads on first use (the Markdown and
+    YAML parsers, the fuzzy matcher, percent-decoding, the SPDX list): before a process pool
+    forks, so workers inherit them instead of each importing them on its first skill, and in a
+    server before the first keystroke needs them. A one-skill `check` never calls it."""
     for module in RULE_MODULES:
         import_module(f"{__name__}.{module}")
+    from urllib.parse import unquote  # noqa: F401, PLC0415
+
+    from rapidfuzz import fuzz, process  # noqa: F401, PLC0415
+    from rapidfuzz.distance import OSA, Levenshtein  # noqa: F401, PLC0415
+
+    from .. import markdown, spdx, yamlnodes  # noqa: PLC0415
+
+    markdown.pyromark()
+    yamlnodes._c_parser_class()  # noqa: SLF001
+    spdx.ids()
 
 
 def check(doc: SkillDocument, ctx: Context) -> list[Finding]:
@@ -44,16 +57,27 @@ def check(doc: SkillDocument, ctx: Context) -> list[Finding]:
 
 
 def depth_check(doc: SkillDocument, ctx: Context) -> list[Finding]:
-    """The rule-depth modules (issue 12), staged like the rules above."""
-    from . import arguments, codex_openai_yaml, description, files, harness_values, security  # noqa: PLC0415
+    """The rule-depth modules (issue 12), staged like the rules above.
+
+    A module whose rules cannot fire on this skill is not even imported (a one-skill `check`
+    pays for what it runs): the Codex file probe needs the file, the argument rules a '$'.
+    Each gate is the first test its module's ``check`` makes.
+    """
+    from . import description, files, harness_values, security  # noqa: PLC0415
 
     out: list[Finding] = []
     if doc.frontmatter_ok:
         out.extend(harness_values.check(doc, ctx))
         out.extend(description.check(doc, ctx))
-        out.extend(codex_openai_yaml.check(doc, ctx))
+        if ctx.skill_dir is not None and ctx.exists("agents/openai.yaml") is not False:
+            from . import codex_openai_yaml  # noqa: PLC0415
+
+            out.extend(codex_openai_yaml.check(doc, ctx))
     if doc.split is not None and (doc.split.closed or not doc.split.has_frontmatter):
         out.extend(security.check(doc, ctx))
-        out.extend(arguments.check(doc, ctx))
+        if "$" in body_of(doc):
+            from . import arguments  # noqa: PLC0415
+
+            out.extend(arguments.check(doc, ctx))
         out.extend(files.check(doc, ctx))
     return out

@@ -60,6 +60,7 @@ def register(server: SkillLanguageServer) -> None:
         if ws and ws.configuration:
             ls.settings_ready = False
             asyncio.get_event_loop().call_later(SETTINGS_WAIT_S, _settings_ready_anyway, ls)
+        gc.enable()  # off while the modules loaded (commands/serve.py); `initialized` collects and freezes
 
     @server.feature(t.INITIALIZED)
     @guarded()
@@ -143,9 +144,14 @@ def _settings_ready_anyway(ls: SkillLanguageServer) -> None:
 
 
 def _warm_imports() -> None:
+    """What the engine loads on first use (a one-skill `check` must not pay for it), loaded
+    before the first keystroke needs it: every rule module and the parsers they use
+    (``rules.load_all``), the activation engine."""
     import yaml  # noqa: F401, PLC0415
 
-    from ...engine import preview  # noqa: F401, PLC0415
+    from ...engine import preview, rules  # noqa: F401, PLC0415
+
+    rules.load_all()
 
 
 async def _register_watchers(ls: SkillLanguageServer) -> None:

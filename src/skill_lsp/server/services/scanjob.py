@@ -13,13 +13,16 @@ from __future__ import annotations
 import json
 import os
 import pickle
+from typing import TYPE_CHECKING
 
 from ...engine.config import Settings
 from ...engine.discovery import Location
-from ...engine.resultcache import Stamp, check_stamped, tree_digest
 from ...engine.text import Encoding
 from ...engine.workspace import SkillResult
 from .. import convert
+
+if TYPE_CHECKING:
+    from ...engine.resultcache import Stamp
 
 Flavour = tuple[str, bool]  # (position encoding name, related information shown)
 
@@ -36,6 +39,8 @@ def cache_extra(fl: Flavour | None) -> str:
     code that writes the JSON."""
     global _CODE
     if _CODE is None:
+        from ...engine.resultcache import tree_digest  # noqa: PLC0415
+
         _CODE = tree_digest(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     return f"{fl[0]}:{int(fl[1])}:{_CODE}" if fl is not None else f"unrendered:{_CODE}"
 
@@ -57,6 +62,8 @@ def render(result: SkillResult, fl: Flavour, settings: Settings) -> str | None:
 def check_job(job: tuple[Location, Settings, Stamp | None, Flavour | None]) -> tuple[Stamp | None, bytes | None]:
     """Worker-process entry: (stamp, pickled (slim result, rendered diagnostics)), or (stamp, None)
     when the cached payload still holds."""
+    from ...engine.resultcache import check_stamped  # noqa: PLC0415 - loaded by the first scan
+
     loc, settings, cached, fl = job
     stamp, result = check_stamped(loc, settings, cached)
     if result is None:

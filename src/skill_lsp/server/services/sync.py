@@ -16,19 +16,23 @@ import pickle
 import threading
 import time
 import uuid
+from typing import TYPE_CHECKING
 
 from lsprotocol import types as t
 
 from ...engine.discover import Inventory, discover
 from ...engine.discovery import Cancelled, is_inside
-from ...engine.resultcache import ResultCache, ShardWriter, open_cache, shard_of
-from ...engine.rules import RULE_MODULES
 from ...engine.workspace import SkillIndex, SkillResult, check_file
 from ..server import SkillLanguageServer
 from ..state import Folder
 from ..uris import path_to_uri
 from . import publish, scanjob
 from .scanjob import Flavour, check_job
+
+if TYPE_CHECKING:
+    # The result cache (and pickle, hashlib, shutil, tempfile with it) loads with the first
+    # scan, not before the server answers `initialize`.
+    from ...engine.resultcache import ResultCache
 
 # Above this many skills the scan runs in worker processes.
 PARALLEL_MIN = 300
@@ -71,6 +75,8 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
     ``times`` adds up the seconds of discovery and of the checks, and the results reused.
     """
     if cache is None:
+        from ...engine.resultcache import ResultCache  # noqa: PLC0415
+
         cache = ResultCache(None, ("", ""))
     elif reuse is None and not cache.loaded:
         # Read first: how many results it holds says whether to start workers before discovery.
@@ -119,6 +125,8 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
 
 def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, float], on_batch, cancelled, reuse,
                      cache: ResultCache, pool, fl: Flavour | None, nested: tuple[str, ...] = ()) -> list | None:
+    from ...engine.resultcache import ShardWriter, shard_of  # noqa: PLC0415
+
     if cancelled():
         return None
     folder.inventory = inventory
@@ -207,7 +215,7 @@ def _start_pool(workers: int):
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     ctx = multiprocessing.get_context(method)
     if method == "forkserver":
-        ctx.set_forkserver_preload([scanjob.__name__, *(f"skill_lsp.engine.rules.{m}" for m in RULE_MODULES)])
+        ctx.set_forkserver_preload([scanjob.__name__, "skill_lsp.engine.resultcache", "skill_lsp.engine.rules.preload"])
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_lower_priority)
     for _ in range(workers):
         pool.submit(os.getpid)
@@ -326,6 +334,8 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
             reuse = _reuser(folder, changed)
             # A pulling client asks for diagnostics itself: nothing is pushed, nothing rendered ahead.
             fl = None if ls.pull_mode else scanjob.flavour(ls.encoding, publish.related_support(ls))
+            from ...engine.resultcache import open_cache  # noqa: PLC0415
+
             cache = open_cache(folder.path, folder.settings, scanjob.cache_extra(fl))
             folder.rendered = {}
             nested = tuple(f.path for f in folders if f is not folder and f.path != folder.path
