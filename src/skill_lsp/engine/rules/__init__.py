@@ -7,6 +7,8 @@ rules run whenever the body is known (the frontmatter closed or is absent).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from importlib import import_module
 
 from ..document import SkillDocument
@@ -24,20 +26,20 @@ RULE_MODULES = ("structure", "name", "fields", "body", "harness_values", "descri
 def load_all() -> None:
     """Import every rule module now, and what the engine loads on first use (the Markdown and
     YAML parsers, the fuzzy matcher, percent-decoding, the SPDX list): before a process pool
-    forks, so workers inherit them instead of each importing them on its first skill, and in a
-    server before the first keystroke needs them. A one-skill `check` never calls it."""
-    for module in RULE_MODULES:
-        import_module(f"{__name__}.{module}")
-    from urllib.parse import unquote  # noqa: F401, PLC0415
+    forks, so workers inherit them instead of each importing them on its first skill. A
+    one-skill `check` never calls it; a server runs ``load_steps()`` between keystrokes."""
+    for step in load_steps():
+        step()
 
-    from rapidfuzz import fuzz, process  # noqa: F401, PLC0415
-    from rapidfuzz.distance import OSA, Levenshtein  # noqa: F401, PLC0415
 
+def load_steps() -> list[Callable[[], object]]:
+    """``load_all()`` one step at a time."""
     from .. import markdown, spdx, yamlnodes  # noqa: PLC0415
 
-    markdown.pyromark()
-    yamlnodes._c_parser_class()  # noqa: SLF001
-    spdx.ids()
+    return [*(partial(import_module, f"{__name__}.{module}") for module in RULE_MODULES), markdown.pyromark,
+            partial(import_module, "rapidfuzz.process"), partial(import_module, "rapidfuzz.fuzz"),
+            partial(import_module, "rapidfuzz.distance"), partial(import_module, "urllib.parse"),
+            yamlnodes._c_parser_class, spdx.ids]  # noqa: SLF001
 
 
 def check(doc: SkillDocument, ctx: Context) -> list[Finding]:
