@@ -111,6 +111,8 @@ def _check_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("--profile", choices=_harness_names(), help="one target (alias of --target NAME)")
     c.add_argument("--config", help="config file (TOML; default: .skill-lsp.toml or pyproject.toml [tool.skill-lsp])")
     c.add_argument("--fix", action="store_true", help="apply every safe fix in place")
+    c.add_argument("--unsafe-fixes", action="store_true",
+                   help="with --fix: apply unsafe fixes too (they may change meaning: code, examples, placeholders)")
     c.add_argument("--diff", action="store_true", help="with --fix: print the fixes as a unified diff, write nothing")
     c.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the text format (default auto: on a terminal; NO_COLOR and FORCE_COLOR are honoured)")
@@ -199,6 +201,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--statistics prints text or json, not " + args.format)
     if args.command == "check" and args.watch and args.diff:
         parser.error("--watch does not go with --diff")
+    if args.command == "check" and args.unsafe_fixes and not args.fix:
+        parser.error("--unsafe-fixes needs --fix (check --fix --unsafe-fixes applies safe and unsafe fixes)")
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE

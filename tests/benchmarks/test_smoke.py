@@ -218,3 +218,12 @@ def test_precision_report_on_a_tiny_corpus(tmp_path: Path):
     text = out.read_text(encoding="utf-8")
     assert "| `BROKEN_LINK` | warning |" in text and "| `NAME_INVALID` | error |" in text
     assert "- `repo/skills/demo/SKILL.md:6:8` **unaudited**" in text  # no verdict for a new finding
+
+
+def test_fix_safety_audit_on_a_generated_workspace(tmp_path: Path):
+    """benchmarks/fix_safety.py over a generated workspace (trailing spaces, unquoted colons,
+    code blocks with link-like text): fixes apply, none outside findings or in code."""
+    run_script(str(BENCH / "gen_workspace.py"), "60", str(tmp_path / "ws"), "--seed", "5")
+    out = run_script(str(BENCH / "fix_safety.py"), str(tmp_path / "ws"), "--json", str(tmp_path / "a.json")).stdout
+    data = json.loads((tmp_path / "a.json").read_text())
+    assert data["ok"] and data["regions"] > 0 and data["in_code"] == 0 and data["outside"] == 0, out

@@ -21,12 +21,12 @@ def ws(tmp_path: Path) -> Path:
     root = tmp_path / ".agents/skills"
     write_skill(root, "clean", skill_text(name="clean"))
     write_skill(root, "broken", "---\nname: broken\n---\n# no description\n")
-    write_skill(root, "warned", skill_text(name="warned", body="# Title \n"))
+    write_skill(root, "warned", skill_text(name="warned", body="# Title\n[x](gone.md)\n"))
     return tmp_path
 
 
 def only_warning_ws(tmp_path: Path) -> Path:
-    write_skill(tmp_path / ".agents/skills", "warned", skill_text(name="warned", body="# Title \n"))
+    write_skill(tmp_path / ".agents/skills", "warned", skill_text(name="warned", body="# Title\n[x](gone.md)\n"))
     return tmp_path
 
 
@@ -42,7 +42,7 @@ def test_text_format_lines_and_summary(ws: Path):
     got = [(m["path"], int(m["line"]), int(m["col"]), m["sev"], m["code"]) for m in found if m]
     assert got == [
         (".agents/skills/broken/SKILL.md", 1, 1, "error", "MISSING_FIELD"),
-        (".agents/skills/warned/SKILL.md", 5, 8, "warning", "TRAILING_WHITESPACE"),
+        (".agents/skills/warned/SKILL.md", 6, 5, "warning", "BROKEN_LINK"),
     ]
     assert lines[-1] == "1 error, 1 warning in 2 of 3 skills"
 
@@ -63,17 +63,33 @@ def test_json_format_schema(ws: Path):
     proc = run_cli("check", ".", "--format", "json", cwd=ws)
     data = json.loads(proc.stdout)
     assert set(data) == {"version", "summary", "skills", "findings"}
+    # "fixable": findings by the best fix they have (the inserted description is a placeholder;
+    # a broken link has none).
     assert data["summary"] == {"error": 1, "warning": 1, "info": 0, "hint": 0, "skills": 3,
-                               "skills_with_findings": 2}
+                               "skills_with_findings": 2,
+                               "fixable": {"safe": 0, "unsafe": 1, "display-only": 0}}
     assert {tuple(sorted(s)) for s in data["skills"]} == {("name", "path", "root", "rootIndex")}
     first = data["findings"][0]
-    # "data" and "related" appear only when they carry something.
+    # "data", "related" and "fixes" appear only when they carry something.
     assert set(first) == {"path", "code", "severity", "message", "line", "column", "endLine", "endColumn",
-                          "range", "data"}
+                          "range", "data", "fixes"}
+    (fix,) = first["fixes"]
+    assert (fix["title"], fix["applicability"]) == ("Insert 'description'", "unsafe")
+    assert fix["edits"][0]["newText"].startswith("description: ")
+    assert data["findings"][1]["code"] == "BROKEN_LINK" and "fixes" not in data["findings"][1]
     assert (first["code"], first["severity"], first["line"], first["column"]) == ("MISSING_FIELD", "error", 1, 1)
     assert first["range"] == {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 3}}
     assert first["data"]["field"] == "description"
     assert Path(first["path"]).is_absolute()
+
+
+def test_json_lists_a_safe_fix_with_its_edit(tmp_path: Path):
+    write_skill(tmp_path / ".agents/skills", "demo", skill_text(body="# Demo\nText   \n"))
+    data = json.loads(run_cli("check", ".", "--format", "json", cwd=tmp_path).stdout)
+    (f,) = data["findings"]
+    assert f["fixes"] == [{"title": "Trim trailing whitespace", "applicability": "safe",
+                           "edits": [{"range": f["range"], "newText": ""}]}]
+    assert data["summary"]["fixable"] == {"safe": 1, "unsafe": 0, "display-only": 0}
 
 
 def test_json_range_is_utf16_and_columns_are_code_points(tmp_path: Path):
@@ -135,7 +151,7 @@ def test_sarif_format_structure(ws: Path):
     assert run["columnKind"] == "utf16CodeUnits"
     results = run["results"]
     assert [(r["ruleId"], r["level"]) for r in results] == [("MISSING_FIELD", "error"),
-                                                           ("TRAILING_WHITESPACE", "warning")]
+                                                           ("BROKEN_LINK", "warning")]
     loc = results[0]["locations"][0]["physicalLocation"]
     assert loc["artifactLocation"]["uri"] == ".agents/skills/broken/SKILL.md"
     assert loc["region"] == {"startLine": 1, "startColumn": 1, "endLine": 1, "endColumn": 4}
@@ -156,7 +172,7 @@ def test_github_format_annotations(ws: Path):
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("::error file=.agents/skills/broken/SKILL.md,line=1,col=1,endLine=1,endColumn=4,"
                                "title=MISSING_FIELD::frontmatter missing required field 'description'; ")
-    assert lines[1].startswith("::warning file=.agents/skills/warned/SKILL.md,line=5,col=8,")
+    assert lines[1].startswith("::warning file=.agents/skills/warned/SKILL.md,line=6,col=5,")
     assert lines[-1] == "skill-lsp: 1 errors, 1 warnings in 3 skills"
 
 
@@ -223,10 +239,10 @@ def test_exit_2_on_missing_config_file_and_missing_path(tmp_path: Path):
 
 def test_config_from_pyproject_applies(tmp_path: Path):
     only_warning_ws(tmp_path)
-    (tmp_path / "pyproject.toml").write_text('[tool.skill-lsp.severity]\nTRAILING_WHITESPACE = "error"\n')
+    (tmp_path / "pyproject.toml").write_text('[tool.skill-lsp.severity]\nBROKEN_LINK = "error"\n')
     proc = run_cli("check", ".", cwd=tmp_path)
     assert proc.returncode == 1
-    assert ": error TRAILING_WHITESPACE " in proc.stdout
+    assert ": error BROKEN_LINK " in proc.stdout
 
 
 def test_never_a_traceback_on_hostile_input(tmp_path: Path):

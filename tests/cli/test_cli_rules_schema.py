@@ -19,6 +19,7 @@ from helpers import REPO, run_cli
 from skill_lsp.commands.rules import render_markdown
 from skill_lsp.commands.schema import build_schema
 from skill_lsp.engine.findings import RULES
+from skill_lsp.engine.fixes import FIX_SAFETY, has_fixes
 from skill_lsp.engine.profiles import FIELDS
 from skill_lsp.engine.targets import PROFILES
 
@@ -60,7 +61,23 @@ def test_markdown_table_carries_severity_title_tool_error_and_fixes():
             assert f"`{rule.tool_error}`" in row
         for fix in rule.fixes:
             assert fix in row
+        assert row.endswith(f" | {', '.join(FIX_SAFETY[code][0]) if code in FIX_SAFETY else 'none'} |")
         assert rule.doc in text
+
+
+def test_every_code_with_fixes_says_how_safe_they_are():
+    """ruff's "Fix safety": each code whose findings have fixes says which are safe, unsafe or
+    display-only and why, and the table agrees with the fix builders."""
+    text = DOC.read_text(encoding="utf-8")
+    for code, rule in RULES.items():
+        assert has_fixes(code) == (code in FIX_SAFETY) == bool(rule.fixes), code
+        section = text.split(f"### {code}\n", 1)[1].split("\n### ", 1)[0]
+        if code in FIX_SAFETY:
+            kinds, why = FIX_SAFETY[code]
+            assert f"Fix safety: {', '.join(kinds)}. {why}" in section
+        else:
+            assert "Fix safety" not in section
+    assert "BACKSLASH_PATH" in FIX_SAFETY and "example the prose marks as what not to do" in FIX_SAFETY["BACKSLASH_PATH"][1]
 
 
 def test_markdown_has_notes_for_every_profile():
@@ -77,7 +94,8 @@ def test_rules_json_lists_every_rule_and_profile():
     nm = next(r for r in data["rules"] if r["code"] == "NAME_MISMATCH")
     assert nm == {"code": "NAME_MISMATCH", "severity": "error", "title": RULES["NAME_MISMATCH"].title,
                   "toolError": "NAME_MISMATCH", "doc": RULES["NAME_MISMATCH"].doc,
-                  "fixes": list(RULES["NAME_MISMATCH"].fixes), "anchor": "name_mismatch"}
+                  "fixes": list(RULES["NAME_MISMATCH"].fixes), "anchor": "name_mismatch",
+                  "fixSafety": {"applicability": ["unsafe", "display-only"], "why": FIX_SAFETY["NAME_MISMATCH"][1]}}
     assert [p["name"] for p in data["profiles"]] == list(PROFILES)
     agentskills = next(p for p in data["profiles"] if p["name"] == "agentskills")
     assert agentskills["unknownSeverity"] == "error" and agentskills["unicodeNames"] is True

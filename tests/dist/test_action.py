@@ -24,7 +24,7 @@ ACTION = YAML(typ="safe").load(ROOT / "action.yml")
 EXPR = re.compile(r"\$\{\{\s*([\w.-]+)\s*\}\}")
 
 BAD = "---\nname: release-notes\ndescription: Formats release notes. Use when asked for release notes.\n---\n\n# Notes\n"
-GOOD = "---\nname: good-skill\ndescription: Formats release notes. Use when asked for release notes.\n---\n\n# Notes\n"
+GOOD = "---\nname: good-skill\ndescription: Drafts changelog entries from merged pull requests. Use when preparing a release.\n---\n\n# Notes\n"
 
 
 def inputs_with(**given: str) -> dict[str, str]:

@@ -9,6 +9,7 @@ pre-commit is missing, except under CI=true where that is a failure.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -55,8 +56,11 @@ def test_hook_definitions() -> None:
     assert hooks["skill-lsp"]["entry"] == "skill-lsp check --force-exclude"
     assert hooks["skill-lsp-fix"]["entry"] == "skill-lsp check --fix --force-exclude"
     for hook in hooks.values():
-        assert hook["files"] == r"(^|/)SKILL\.md$"
-        assert hook["language"] == "python"
+        assert hook["files"] == r"(?i)(^|/)skill\.md$"
+        assert hook["language"] == "python" and hook["require_serial"] is True
+        files = re.compile(hook["files"])
+        assert [p for p in ("SKILL.md", "a/skill.md", "a/Skill.MD", "a/myskill.md", "README.md", "a/SKILL.md.bak")
+                if files.search(p)] == ["SKILL.md", "a/skill.md", "a/Skill.MD"]
 
 
 def test_try_repo_reports_and_fixes(tmp_path: Path) -> None:
@@ -88,3 +92,31 @@ def test_try_repo_reports_and_fixes(tmp_path: Path) -> None:
         "skills/pdf-tools/SKILL.md: fixed 1 finding (TRAILING_WHITESPACE)", ""), out
     fixed = skill.read_text(encoding="utf-8")
     assert fixed == BROKEN.replace("PDF.   \n", "PDF.\n")
+
+
+def test_changed_files_only_still_see_the_whole_workspace(tmp_path: Path) -> None:
+    """pre-commit passes only the changed files: a duplicate of an unchanged skill is still
+    reported, skill.md is linted, and nothing is reported on the files not passed."""
+    cmd = pre_commit()
+    work = tmp_path / "work"
+    work.mkdir()
+    scratch_repo(work)
+    for folder, name, filename in (("other", "pdf-toolkit", "SKILL.md"), ("lower", "lower", "skill.md")):
+        d = work / "skills" / folder
+        d.mkdir(parents=True)
+        (d / filename).write_text(f"---\nname: {name}\ndescription: Another copy. Use when testing.\n---\nBody   \n",
+                                  encoding="utf-8")
+    env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), PRE_COMMIT_COLOR="never")
+    env.pop("VIRTUAL_ENV", None)
+    run = subprocess.run(
+        [*cmd, "try-repo", str(ROOT), "skill-lsp", "--verbose", "--files", "skills/other/SKILL.md",
+         "skills/lower/skill.md", "README.md"],
+        cwd=work, env=env, capture_output=True, text=True, timeout=600,
+    )
+    out = run.stdout + run.stderr
+    assert run.returncode == 1, out
+    # skills/other is named pdf-toolkit, as skills/pdf-tools/SKILL.md (unchanged, not passed) is.
+    assert "skills/other/SKILL.md:2:7: warning DUPLICATE_NAME" in out and "(../pdf-tools/SKILL.md)" in out, out
+    assert "skills/lower/skill.md:5:5: hint TRAILING_WHITESPACE" in out, out
+    assert "skills/pdf-tools/SKILL.md:" not in out, out  # context, not reported
+    assert "in 2 of 2 skills" in out, out

@@ -155,7 +155,9 @@ def test_13_1_item_06_name_mismatch(root):
         ),
     )
     assert rec.name == "foo"
-    e = expect_error(session([rec]).activate({"name": "foo"}))
+    # The reference registry keys a rejected skill by its folder (its test activates "bar").
+    assert session([rec]).activate({"name": "foo"}).kind == "not_found"
+    e = expect_error(session([rec]).activate({"name": "bar"}))
     assert e.code == "NAME_MISMATCH"
     assert e.output == (
         'Error [NAME_MISMATCH]: skill "bar": frontmatter \'name\' ("foo") does not match the skill directory ("bar")'

@@ -117,13 +117,14 @@ def test_claude_code_knows_its_fields():
     extra = ("when_to_use: x\nargument-hint: '[p]'\nmodel: opus\neffort: high\ncontext: fork\nagent: Plan\n"
              "shell: bash\npaths: ['**/*.py']\nhooks: {}\ndisallowed-tools: Bash\nbackground: true\n"
              "disable-model-invocation: true\nuser-invocable: false")
-    _, fs = check(skill_text(extra=extra), profile="claude-code")
+    # A body with steps: a forked skill needs a task (FORK_WITHOUT_TASK).
+    _, fs = check(skill_text(extra=extra, body="\n1. Run the checks.\n"), profile="claude-code")
     assert fs == []
 
 
 def test_skill_tool_defers_claude_code_fields():
     extra = "context: fork\nagent: Plan\nhooks: {}\nmodel: opus\neffort: high\npaths: x\nshell: bash\nwhen_to_use: x"
-    _, fs = check(skill_text(extra=extra), profile="skill-tool")
+    _, fs = check(skill_text(extra=extra, body="\n1. Run the checks.\n"), profile="skill-tool")
     assert codes(fs) == ["DEFERRED_FIELD"] * 8
     assert {f.severity for f in fs} == {Severity.INFO}
 

@@ -314,8 +314,10 @@ def test_skills_ref_reads_numbers_and_booleans_as_written(tmp_path):
                       root=str(tmp_path), frontmatter={"name": 123, "description": 1.5, "license": True},
                       body="Body\n", text=text)
     assert to_prompt([rec]) == ref([d])
-    # without the file text, the values as JavaScript's String() writes them
-    bare = SkillRecord(**{**rec.__dict__, "text": None, "frontmatter": {"name": 7, "description": True}})
+    # a record built in memory (no folder to read): the values as JavaScript's String() writes them
+    gone = str(tmp_path / "gone")
+    bare = SkillRecord(**{**rec.__dict__, "dir": gone, "path": gone + "/SKILL.md", "text": None,
+                          "frontmatter": {"name": 7, "description": True}})
     assert "<name>\n7\n</name>\n<description>\ntrue\n</description>" in to_prompt([bare])
 
 

@@ -168,8 +168,10 @@ def test_a_mentioned_file_missing_from_a_bundled_folder(tmp_path: Path):
     doc, fs = on_disk(tmp_path, body, {"scripts/extract.py": "print(1)\n"}, code="MISSING_MENTIONED_FILE")
     assert [(span(doc, f), f.data) for f in fs] == [("scripts/missing.py", {"path": "scripts/missing.py"}),
                                                     ("scripts/gone.sh", {"path": "scripts/gone.sh"})]
-    assert base_message(fs[0]) == "'scripts/missing.py' is named in the body but does not exist in the skill folder"
-    assert all(f.severity is H for f in fs)
+    assert base_message(fs[0]) == ("the body sends the model to 'scripts/missing.py', which is not in the skill folder "
+                                   "(nor in a folder above it); add the file or fix the path")
+    # A warning wherever the skill is used (issue 26): the model is sent to a file that is not there.
+    assert all(f.severity is W for f in fs)
 
 
 def test_mentioned_files_are_not_checked_with_link_checks_off(tmp_path: Path):
@@ -178,9 +180,9 @@ def test_mentioned_files_are_not_checked_with_link_checks_off(tmp_path: Path):
 
 
 @pytest.mark.parametrize("profile", ["skill-tool", "dsh"])
-def test_mentioned_files_are_off_where_no_target_reads_them(tmp_path: Path, profile):
-    assert on_disk(tmp_path, "\nRun `scripts/missing.py`.\n", {"scripts/extract.py": "x"}, profile=profile,
-                   code="MISSING_MENTIONED_FILE")[1] == []
+def test_mentioned_files_are_checked_for_every_target(tmp_path: Path, profile):
+    assert [f.code for f in on_disk(tmp_path, "\nRun `scripts/missing.py`.\n", {"scripts/extract.py": "x"},
+                                    profile=profile, code="MISSING_MENTIONED_FILE")[1]] == ["MISSING_MENTIONED_FILE"]
 
 
 def test_an_unsaved_buffer_has_no_folder_to_check():

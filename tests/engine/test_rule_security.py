@@ -124,11 +124,18 @@ def test_commands_allowed_or_without_allowed_tools_are_not_reported(extra):
     assert found(skill("\nFiles: !`ls -la`\n", extra=extra), "DYNAMIC_COMMAND_NOT_ALLOWED")[1] == []
 
 
-@pytest.mark.parametrize("profile", ["skill-tool", "agentskills", "dsh", "codex"])
+@pytest.mark.parametrize("profile", ["agentskills", "dsh", "codex"])
 def test_dynamic_context_rules_are_claude_code_only(profile):
     text = skill("\nRun !`sudo ls`\n", extra="allowed-tools: Read")
     _, fs = check(text, folder="deploy", profile=profile)
     assert not {"RISKY_DYNAMIC_COMMAND", "DYNAMIC_COMMAND_NOT_ALLOWED"} & {f.code for f in fs}
+
+
+def test_a_risky_dynamic_command_is_reported_under_the_default_target_too():
+    # `!` exists only in Claude Code: a skill that writes one is written for it (issue 26).
+    text = skill("\nRun !`sudo ls`\n", extra="allowed-tools: Read")
+    _, fs = check(text, folder="deploy", profile="skill-tool")
+    assert [f.code for f in fs if "DYNAMIC" in f.code] == ["RISKY_DYNAMIC_COMMAND"]
 
 
 @pytest.mark.parametrize("rules, command, allowed", [

@@ -30,8 +30,9 @@ def covers(*names: str):
 
 def test_every_rule_code_has_a_test():
     from test_rules_depth import COVERED as DEPTH  # noqa: PLC0415 - the rule-depth codes are pinned there
+    from test_rules_recall import COVERED as RECALL  # noqa: PLC0415 - issue 26's codes
 
-    covered = COVERED | DEPTH
+    covered = COVERED | DEPTH | RECALL
     assert set(RULES) - covered == set(), "codes without a rule test"
     assert covered - set(RULES) == set(), "tests for codes that no longer exist"
 
@@ -372,9 +373,9 @@ def test_version_not_semver():
 
 
 def test_version_as_number_suggests_a_quoted_semver():
-    _, fs = check(skill_text(extra="version: 1.0"))
+    _, fs = check(skill_text(extra="version: 1.20"))
     f = only(fs, "INVALID_VERSION")
-    assert '"1.0.0"' in f.message
+    assert '"1.20"' in f.message
 
 
 @pytest.mark.parametrize("version", ["1.2.0", "2.1.3-beta", "1.0.0+build.5"])
@@ -387,7 +388,7 @@ def test_semver_versions_pass(version: str):
 def test_unknown_license():
     doc, fs = check(skill_text(extra="license: Custom-License"))
     f = only(fs, "UNKNOWN_LICENSE")
-    assert f.severity is W
+    assert f.severity is Severity.INFO
     assert rng(doc, f) == ((3, 9), (3, 23))
     assert f.data == {"field": "license"}
 
@@ -408,7 +409,7 @@ def test_license_naming_a_bundled_file_passes():
 def test_metadata_number_is_flagged_with_quote_data():
     doc, fs = check(skill_text(extra="metadata:\n  revision: 3"))
     f = only(fs, "METADATA_NOT_STRING")
-    assert f.severity is W
+    assert f.severity is Severity.HINT
     assert rng(doc, f) == ((4, 12), (4, 13))
     assert f.data == {"key": "revision", "fixable": True, "value": "3"}
 
@@ -455,7 +456,8 @@ def test_trailing_whitespace_and_the_two_space_hard_break():
     doc, fs = check(skill_text(body="# T \nhard  \n  \nx\t\n"))
     ranges = [rng(doc, f) for f in fs]
     assert codes(fs) == ["TRAILING_WHITESPACE"] * 3
-    assert all(f.severity is W and f.data == {"fix": "trim"} for f in fs)
+    # A hint: the model reads the same text either way (issue 26).
+    assert all(f.severity is Severity.HINT and f.data == {"fix": "trim"} for f in fs)
     # "hard  " (line 5) is a Markdown hard break; a whitespace-only line is flagged whole.
     assert ranges == [((4, 3), (4, 4)), ((6, 0), (6, 2)), ((7, 1), (7, 2))]
 
@@ -522,15 +524,16 @@ def test_link_climbing_out_of_the_skill():
 
 @covers("BODY_TOO_LONG")
 def test_body_over_500_lines_points_at_line_501():
-    doc, fs = check(skill_text(body="line\n" * 501))
+    # Reported past 550 lines (10 % over, as SKILL_TOO_LARGE), at the 501st line.
+    doc, fs = check(skill_text(body="line\n" * 551))
     f = only(fs, "BODY_TOO_LONG")
     assert f.severity is W
     assert rng(doc, f) == ((504, 0), (504, 4))
-    assert f.data == {"lines": 501}
+    assert f.data == {"lines": 551}
 
 
 def test_body_of_exactly_500_lines_is_fine():
-    _, fs = check(skill_text(body="line\n" * 500))
+    _, fs = check(skill_text(body="line\n" * 550))
     assert fs == []
 
 
@@ -663,7 +666,8 @@ def test_unknown_skill_is_a_likely_typo_of_a_workspace_name(tmp_path):
     link_mentions(results, settings)
     caller = next(r for r in results if r.name == "caller")
     f = only(caller.graph, "UNKNOWN_SKILL")
-    assert f.severity == W and caller.doc.text[f.start:f.end] == "deplyo"
+    # A hint (issue 26): on unseen repositories most near misses were commands of other tools.
+    assert f.severity == Severity.HINT and caller.doc.text[f.start:f.end] == "deplyo"
     assert f.data["candidates"] == ["deploy"]  # 'unrelated-thing' resembles nothing: not reported
 
 

@@ -54,7 +54,10 @@ def test_targets_without_an_argument_hint_are_silent():
     ("\nUse $1, then $2.\n", ("$1", 4)),
     ("\nThe `x` $1 and `y` $2.\n", ("$1", 8)),  # after a closed code span
     ("\nCosts $5 and $6.\n", ("$5", 6)),  # a full stop is not a decimal point
-    ("\nA $1 b $1.\n", None),  # one placeholder, twice: could be a price
+    ("\nA $1 b $1.\n", ("$1", 2)),  # a lone placeholder with nothing about money on its line (issue 26)
+    ("\nDeploy $1 to staging.\n", ("$1", 7)),
+    ("\nIt costs $1 a month.\n", None),  # a money word on the line: a price
+    ("\nThe fee is $1. Then run $1.\n", None),
     ("\nCompare `$0` with `$1` and $2.\n", None),  # code spans are literal
     ("\nEscaped \\$ARGUMENTS and \\$1 and $$1 and a$1 and \\$0.\n", None),
     ("\nCosts $5.50 or $1,000 or $3 million or $2/mo or $4 per seat or $7 each or $9 billion.\n", None),

@@ -334,7 +334,10 @@ def test_backslash_paths_are_fixed_to_forward_slashes():
     doc, fs = check(text)
     found = [doc.text[f.start:f.end] for f in fs if f.code == "BACKSLASH_PATH"]
     assert found == ["scripts\\lint.py", "references\\style.md"]
-    assert "scripts/lint.py" in fixes.apply_edits(text, fixes.safe_edits(doc, fs))
+    # The path in prose is fixed; the one in inline code is code: its fix is unsafe.
+    fixed = fixes.apply_edits(text, fixes.safe_edits(doc, fs))
+    assert "read references/style.md" in fixed and "`python scripts\\lint.py`" in fixed
+    assert "scripts/lint.py" in fixes.apply_edits(text, fixes.safe_edits(doc, fs, unsafe=True))
 
 
 @covers("PERSONAL_PATH")
@@ -354,7 +357,7 @@ def test_mentioned_and_bundled_files(tmp_path):
                                                   "references/glossary.md": "see style.md\n"})
     missing = [f for f in fs if f.code == "MISSING_MENTIONED_FILE"]
     assert [doc.text[f.start:f.end] for f in missing] == ["scripts/summarize.py"]  # assets/ is not bundled
-    assert missing[0].severity is H
+    assert missing[0].severity is W
     lonely = [f.data["path"] for f in fs if f.code == "UNREFERENCED_FILE"]
     assert lonely == ["references/glossary.md"]  # style.md is named by glossary.md
 

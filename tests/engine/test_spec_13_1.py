@@ -40,12 +40,15 @@ def catalog_names(ws: Path) -> list[str]:
 
 
 def test_13_1_item_06_name_mismatch(tmp_path: Path):
+    # As the reference registry keys it (its own test activates "bar"): the folder's name is
+    # listed, with no description, and activating it returns the error; "foo" is unknown.
     write_skill(tmp_path / ".agents/skills", "bar", skill_text(name="foo"))
     _, (r,), _ = workspace(tmp_path)
     assert codes(r.findings) == ["NAME_MISMATCH"]
-    result = activate(tmp_path, "foo")
+    result = activate(tmp_path, "bar")
     assert isinstance(result, ErrorResult) and result.code == "NAME_MISMATCH"
-    assert catalog_names(tmp_path) == []
+    assert activate(tmp_path, "foo").kind == "not_found"
+    assert catalog_names(tmp_path) == ["bar"]
 
 
 def test_13_1_item_07_malformed_yaml(tmp_path: Path):
@@ -63,7 +66,7 @@ def test_13_1_item_08_missing_description(tmp_path: Path):
     assert f.data["field"] == "description"  # data also names the targets that list it anyway
     result = activate(tmp_path, "demo")
     assert isinstance(result, ErrorResult) and result.code == "INVALID_FRONTMATTER"
-    assert catalog_names(tmp_path) == []
+    assert catalog_names(tmp_path) == ["demo"]  # listed with no description, as the reference registry lists it
 
 
 def test_13_1_item_09_unknown_field_hooks_is_preserved(tmp_path: Path):

@@ -169,7 +169,7 @@ async def test_name_mismatch_offers_set_name_and_rename_folder(client, workspace
     text = await open_doc(client, path)
     fixes = await quickfixes(client, path, "NAME_MISMATCH")
     set_name = fixes["Set name to the folder name 'name-mismatch'"]
-    assert set_name.is_preferred
+    assert not set_name.is_preferred  # unsafe (which of name and folder is right is a guess): never auto-applied
     assert "name: name-mismatch\n" in apply(client, text, edits_of(set_name.edit))
     rename = fixes["Rename the folder to 'vercel-name-mismatch'"]
     op = rename.edit.document_changes[0]
@@ -331,6 +331,29 @@ async def test_light_bulb_offers_fix_all_and_resolves_its_edit_lazily(client, wo
     assert fix_all.edit is None  # computed on resolve, not on every cursor move
     resolved = await client.code_action_resolve_async(fix_all)
     assert "disable-model-invocation: true" in apply(client, text, edits_of(resolved.edit))
+
+
+async def test_a_fix_that_would_edit_code_is_an_unsafe_quick_fix_and_not_in_fix_all(client, workspace):
+    """The same guard as `check --fix`: offered, labelled unsafe, never preferred or in fix-all."""
+    path = workspace / ".agents/skills/release-notes/SKILL.md"
+    text = ("---\nname: release-notes\ndescription: Drafts release notes. Use when tagging a release.\n---\n\n"
+            "Run scripts\\notes.py first.\n\n```powershell\nImport-Module .\\scripts\\Notes.psm1\n```\n")
+    await open_doc(client, path, text)
+    diags = [d for d in await current(client, uri(path), 1) if d.code == "BACKSLASH_PATH"]
+    assert [d.range.start.line for d in diags] == [5, 8]
+    menus = []
+    for diag in diags:
+        actions = await client.text_document_code_action_async(t.CodeActionParams(
+            text_document=t.TextDocumentIdentifier(uri=uri(path)), range=diag.range,
+            context=t.CodeActionContext(diagnostics=[diag], only=[t.CodeActionKind.QuickFix])))
+        menus.append([(a.title, bool(a.is_preferred)) for a in actions])
+    assert menus == [[("Write 'scripts/notes.py'", True)],
+                     [("Write './scripts/Notes.psm1' (unsafe: inside a code block)", False)]]
+    actions = await client.text_document_code_action_async(t.CodeActionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri(path)), range=t.Range(t.Position(0, 0), t.Position(0, 0)),
+        context=t.CodeActionContext(diagnostics=[], only=["source.fixAll.skill-lsp"])))
+    fixed = apply(client, text, edits_of(actions[0].edit))
+    assert "Run scripts/notes.py first." in fixed and "Import-Module .\\scripts\\Notes.psm1\n" in fixed
 
 
 async def test_preview_with_a_bad_dialect_is_an_invalid_params_error(client, workspace):

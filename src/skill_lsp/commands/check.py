@@ -81,9 +81,18 @@ def check_once(args: Namespace) -> int:
         return 2
     settings = targets.settings
     # Results keep position tables, not texts: memory follows the findings, not the bytes read.
-    results = check_locations(targets.locations + targets.loose, settings, args.jobs)
-    link_skills(results[: len(targets.locations)], settings)
+    # JSON lists each finding's fixes, built from the text: keep it (the other formats do not).
+    results = check_locations(targets.locations + targets.loose, settings, args.jobs,
+                              keep_text=args.format == "json")
+    n = len(targets.locations)
+    link_skills(results[:n], settings, also=results[n:])
     link_mentions(results, settings)
+    context: list[SkillResult] = []
+    if targets.focus is not None:
+        # Files given (a pre-commit hook's changed files): the others are context only, never
+        # reported or fixed.
+        context = [r for r in results if not targets.in_focus(r.path)]
+        results = [r for r in results if targets.in_focus(r.path)]
     results.sort(key=lambda r: r.path)
     not_written = 0
     if args.fix:
@@ -93,9 +102,15 @@ def check_once(args: Namespace) -> int:
         # Only what the command line names is ever written (a repository's config cannot
         # widen it): each folder given, with what is inside it, and each file given.
         results, log = apply_fixes(results, settings, diff=args.diff, out=sys.stdout,
-                                   allowed=scope(args.paths or ["."]))
+                                   allowed=scope(args.paths or ["."]), unsafe=getattr(args, "unsafe_fixes", False))
         log.write_failures(sys.stderr)
         not_written = len(log.failed)
+        if context and not args.diff:
+            # The fixed files are linked again with the whole workspace, not among themselves.
+            everything = results + context
+            in_roots = [r for r in everything if r.location is not None and r.location.root_index >= 0]
+            link_skills(in_roots, settings, also=[r for r in everything if r not in in_roots])
+            link_mentions(everything, settings)
         if args.diff:
             # As `ruff --diff`: exit 1 while fixes are pending, so CI can gate on it.
             log.write(sys.stderr, pending=True)

@@ -1,4 +1,5 @@
-"""`check --fix` / `--fix --diff`: apply the same safe fixes as the editor's fix-all.
+"""`check --fix` / `--fix --diff`: apply the same safe fixes as the editor's fix-all (and the unsafe
+ones too with `--unsafe-fixes`; engine/fixes.py says which is which).
 
 Files are written only through :mod:`..engine.writes`: read once, fixed, and replaced
 atomically only if the disk still holds what was read and the file lies inside the
@@ -65,7 +66,7 @@ def _removed(before: list, after: list) -> Counter[str]:
 
 
 def apply_fixes(results: list[SkillResult], settings: Settings, *, diff: bool,
-                out: TextIO, allowed: tuple[str, ...]) -> tuple[list[SkillResult], FixLog]:
+                out: TextIO, allowed: tuple[str, ...], unsafe: bool = False) -> tuple[list[SkillResult], FixLog]:
     """Fix every result's file inside ``allowed`` (real paths: folders and files named on the
     command line); with ``diff``, print the changes instead of writing them."""
     fixed: list[SkillResult] = []
@@ -85,7 +86,7 @@ def apply_fixes(results: list[SkillResult], settings: Settings, *, diff: bool,
         if issue is not None:
             fixed.append(r)  # never rewrite a file we could not decode faithfully
             continue
-        new = fix_all_text(text, r.path, settings)
+        new = fix_all_text(text, r.path, settings, unsafe=unsafe)
         if new == text:
             fixed.append(r)
             continue

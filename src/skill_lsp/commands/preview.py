@@ -16,6 +16,7 @@ from ..engine.preview import (
     parse_arguments,
     records_for,
     result_json,
+    why_unmatched,
 )
 from ..engine.render.proof import proof
 from ..engine.workspace import SkillResult, check_file, link_skills
@@ -166,14 +167,22 @@ def run_preview(args: Namespace) -> int:
     shown = getattr(result, "path", None) or match
     rows = _finding_rows(checked.get(shown), settings) if shown else []
     commands = _dynamic_commands(results, shown)
+    # By name, a skill that is not found or fails: say which skill holds that name and why.
+    why = why_unmatched(records, target, dialect) if not path_like and result.kind not in ("ok", "already_loaded") \
+        else []
     if args.format == "json":
         json.dump({"kind": result.kind, "dialect": dialect, "text": result.output, "result": result_json(result),
                    "verified": verdict.verified, "proof": verdict.proof, "findings": rows, "installed": installed,
-                   **({"dynamicCommands": commands} if commands else {})},
+                   **({"dynamicCommands": commands} if commands else {}), **({"why": why} if why else {})},
                   sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:
         _write_exact(result.output)
+        if why:  # stderr: stdout stays exactly what the harness would send
+            print("", file=sys.stderr)
+        for sentence in why:
+            path, sep, rest = sentence.partition(" ")
+            print(f"skill-lsp: {os.path.relpath(path) if os.path.isabs(path) else path}{sep}{rest}", file=sys.stderr)
         if shown:
             _write_findings(shown, rows)
         if commands:  # on stderr: stdout stays exactly what the harness would send
@@ -235,8 +244,13 @@ def run_catalog(args: Namespace) -> int:
             print(f"{e['name'].ljust(width)}  {e['chars']:>5}  {e['tokens']:>6}{flag}", file=sys.stderr)
             for w in e["warnings"]:
                 print(f"{'':{width}}  ! {w}", file=sys.stderr)
-        if skipped:
+        broken = [e for e in entries if "error" in e]
+        if skipped or broken:
             print("", file=sys.stderr)
+        for e in broken:
+            # The skill tool's registry keeps a skill it rejects, so the model can be told why.
+            print(f"# listed by {dialect} with no description (activating it returns {e['error']['code']}): "
+                  f"{os.path.relpath(e['path'])}: {e['error']['message']}", file=sys.stderr)
         for s in skipped:
             print(f"# skipped by {dialect}: {os.path.relpath(s['path'])}: {s['reason']}", file=sys.stderr)
     return 2 if targets.problems else 0

@@ -12,8 +12,10 @@ from collections import Counter
 from typing import Any, TextIO
 
 from .. import __version__
+from ..engine import document
 from ..engine.config import Settings
 from ..engine.findings import RULES, Finding, Severity
+from ..engine.fixes import APPLICABILITIES, Fix, fixes_for, has_fixes
 from ..engine.text import Encoding, SourceText
 from ..engine.workspace import SkillResult
 
@@ -109,11 +111,39 @@ def _range(src: SourceText | None, f: Finding) -> dict[str, Any]:
     return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
 
 
+def _fix_menus(r: SkillResult, findings: list[Finding]) -> list[list[Fix]] | None:
+    """Each finding's fixes, from the checked text (None when no finding can have one, or
+    the text was not kept)."""
+    if not isinstance(r.src, SourceText) or not any(has_fixes(f.code) for f in findings):
+        return None
+    doc = r.doc if r.doc is not None else document.parse(r.src.text, r.path)
+    return [fixes_for(doc, f) if has_fixes(f.code) else [] for f in findings]
+
+
+def _fix_json(src: SourceText, fix: Fix) -> dict[str, Any]:
+    row: dict[str, Any] = {"title": fix.title, "applicability": fix.applicability}
+    if fix.unsafe_because:
+        row["unsafeBecause"] = fix.unsafe_because
+    if fix.rename is not None:
+        row["rename"] = {"from": fix.rename[0], "to": fix.rename[1]}
+    row["edits"] = [{"range": _range(src, Finding("", Severity.HINT, "", e.start, e.end)), "newText": e.text}
+                    for e in fix.edits]
+    return row
+
+
 def _json(rows: Rows, out: TextIO, color: bool, quiet: bool) -> None:
     srcs = {r.path: r.src for r, _ in rows}
     skills = [{"path": r.path, "name": r.name, "root": r.location.root if r.location and r.location.root_index >= 0 else None,
                "rootIndex": r.location.root_index if r.location else -1} for r, _ in rows]
-    head = json.dumps({"version": __version__, "summary": summary(rows), "skills": skills}, ensure_ascii=False)
+    menus = {r.path: _fix_menus(r, findings) for r, findings in rows}
+    # Findings by the best fix they offer (safe before unsafe before display-only).
+    fixable = dict.fromkeys(APPLICABILITIES, 0)
+    for menu in menus.values():
+        for fixes in menu or ():
+            if fixes:
+                fixable[min((f.applicability for f in fixes), key=APPLICABILITIES.index)] += 1
+    head = json.dumps({"version": __version__, "summary": {**summary(rows), "fixable": fixable},
+                       "skills": skills}, ensure_ascii=False)
     # Findings are streamed a skill at a time (json.dumps per chunk uses the C encoder):
     # memory stays with the results instead of doubling into one huge string.
     out.write(head[:-1] + ', "findings": [')
@@ -122,8 +152,9 @@ def _json(rows: Rows, out: TextIO, color: bool, quiet: bool) -> None:
         if not findings:
             continue
         src, path = r.src, r.path
-        rows = []
-        for f in findings:
+        menu = menus.get(path)
+        items = []
+        for i, f in enumerate(findings):
             sl, s32, s16 = src.columns(f.start) if src is not None else (0, 0, 0)
             el, e32, e16 = src.columns(f.end) if src is not None else (0, 0, 0)
             row = {
@@ -144,8 +175,10 @@ def _json(rows: Rows, out: TextIO, color: bool, quiet: bool) -> None:
                 row["related"] = [{"path": rel.path, "message": rel.message,
                                    "range": _range(srcs.get(rel.path), Finding(f.code, f.severity, "", rel.start, rel.end))}
                                   for rel in f.related]
-            rows.append(row)
-        chunk = json.dumps(rows, ensure_ascii=False)[1:-1]
+            if menu and menu[i] and isinstance(src, SourceText):
+                row["fixes"] = [_fix_json(src, fix) for fix in menu[i]]
+            items.append(row)
+        chunk = json.dumps(items, ensure_ascii=False)[1:-1]
         out.write(chunk if first else ", " + chunk)
         first = False
     out.write("]}\n")

@@ -17,6 +17,7 @@ from argparse import Namespace
 from typing import Any
 
 from ..engine.findings import RULES, Rule
+from ..engine.fixes import fix_safety
 from ..engine.harness import read_by
 from ..engine.profiles import DEFAULT_PROFILE, FIELDS, Profile
 from ..engine.rules.by_harness import HARNESSES, SEVERITY_BY_HARNESS
@@ -34,9 +35,20 @@ def _rule_json(rule: Rule) -> dict[str, Any]:
         "toolError": rule.tool_error,
         "doc": rule.doc,
         "fixes": list(rule.fixes),
+        "fixSafety": _safety_json(rule.code),
         "anchor": rule.code.lower(),
         **({"severityByHarness": SEVERITY_BY_HARNESS[rule.code]} if rule.code in SEVERITY_BY_HARNESS else {}),
     }
+
+
+def _safety_json(code: str) -> dict[str, Any]:
+    kinds, why = fix_safety(code)
+    return {"applicability": list(kinds), "why": why}
+
+
+def _safety_label(code: str) -> str:
+    """'safe', 'safe, unsafe', 'unsafe, display-only' or 'none'."""
+    return ", ".join(fix_safety(code)[0]) or "none"
 
 
 def _profile_notes(p: Profile) -> list[str]:
@@ -87,6 +99,8 @@ def render_text() -> str:
         lines.append(f"{r.code.ljust(width)}  {r.severity.label:<7}  {r.title}{tool}")
         for fix in r.fixes:
             lines.append(f"{'':{width}}  {'':7}  fix: {fix}")
+        if r.fixes:
+            lines.append(f"{'':{width}}  {'':7}  fix safety: {_safety_label(r.code)}")
     lines.append("")
     lines.append("Profiles:")
     for p in PROFILES.values():
@@ -111,13 +125,21 @@ def render_markdown() -> str:
         "settings); `off` drops the finding. *Skill-tool error* is the error the skill tool "
         "(spec 000 §3.4) returns when it refuses a skill for the same reason.",
         "",
-        "| code | default severity | title | skill-tool error | fixes |",
-        "|---|---|---|---|---|",
+        "*Fix safety* follows ruff: a **safe** fix keeps the meaning the author evidently wrote and is "
+        "applied by `skill-lsp check --fix` and the editor's fix-all (`source.fixAll.skill-lsp`); an "
+        "**unsafe** fix involves a guess or changes behaviour, so the editor offers it as a quick-fix "
+        "(never preferred) and the CLI applies it only with `--fix --unsafe-fixes`; a **display-only** fix "
+        "(a folder rename) is never applied by the CLI. A safe fix never edits code, raw HTML, HTML "
+        "comments or an example of what not to do: there it is unsafe. `check --format json` gives each "
+        "finding's fixes with their applicability.",
+        "",
+        "| code | default severity | title | skill-tool error | fixes | fix safety |",
+        "|---|---|---|---|---|---|",
     ]
     for r in RULES.values():
         fixes = "; ".join(r.fixes) if r.fixes else ""
         out.append(f"| [`{r.code}`](#{r.code.lower()}) | {r.severity.label} | {_cell(r.title)} | "
-                   f"{f'`{r.tool_error}`' if r.tool_error else ''} | {_cell(fixes)} |")
+                   f"{f'`{r.tool_error}`' if r.tool_error else ''} | {_cell(fixes)} | {_safety_label(r.code)} |")
     out.append("")
     for r in RULES.values():
         out += [f"### {r.code}", "", f"**{r.title}** — default severity: {r.severity.label}"
@@ -125,6 +147,9 @@ def render_markdown() -> str:
         if r.fixes:
             out.append("Fixes: " + "; ".join(r.fixes) + ".")
             out.append("")
+        kinds, why = fix_safety(r.code)
+        if kinds:
+            out += [f"Fix safety: {', '.join(kinds)}. {why}", ""]
         if r.code in SEVERITY_BY_HARNESS:
             row = SEVERITY_BY_HARNESS[r.code]
             out += ["Severity by harness: " + ", ".join(f"{h} {row[h]}" for h in HARNESSES) + ".", ""]

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 
 from ..engine import discovery, pathglobs
-from ..engine.config import Settings, load_workspace, merge
+from ..engine.config import DEFAULT_ROOTS, Settings, find_config_file, load_workspace, merge
 from ..engine.discover import discover
 
 
@@ -20,6 +20,12 @@ class Targets:
     notes: list[str] = field(default_factory=list)  # said on stderr; the exit code does not change
     locations: list[discovery.Location] = field(default_factory=list)  # in roots, with precedence
     loose: list[discovery.Location] = field(default_factory=list)  # found elsewhere by the recursive search
+    # With SKILL.md paths given (a pre-commit hook passes the changed files): those files. Every
+    # skill of their workspace is checked, for the cross-skill rules, but only these reported.
+    focus: set[str] | None = None
+
+    def in_focus(self, path: str) -> bool:
+        return self.focus is None or os.path.normpath(os.path.abspath(path)) in self.focus
 
 
 def missing_config(config: str | None) -> str | None:
@@ -47,6 +53,30 @@ def load_settings(workspace: str, config: str | None, profile: str | None,
     return settings, problems
 
 
+def workspace_of(skill_md: str) -> str:
+    """The workspace a SKILL.md given alone belongs to: the folder of the config that governs it,
+    else the repository root (the nearest folder holding `.git`), else the folder holding the
+    skills root it lives in (`ws/.claude/skills/x/SKILL.md` -> `ws`), else the folder holding
+    the skill folder."""
+    start = os.path.dirname(os.path.abspath(skill_md))
+    config = find_config_file(start)
+    if config is not None:
+        return os.path.dirname(config)
+    folder = start
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    root = os.path.dirname(start)
+    for default in sorted(DEFAULT_ROOTS, key=len, reverse=True):
+        if root.endswith(os.sep + default.replace("/", os.sep)):
+            return root[: -len(default) - 1] or os.sep
+    return root
+
+
 def collect(paths: list[str], config: str | None, profile: str | None, target: str | None = None, *,
             cli: dict | None = None, force_exclude: bool = False) -> Targets:
     """Resolve CLI paths into skill locations.
@@ -57,9 +87,17 @@ def collect(paths: list[str], config: str | None, profile: str | None, target: s
     the language server's scan uses too. `exclude` globs leave out what the search
     finds; a path named here is checked anyway unless ``force_exclude`` (as ruff does).
     A settings problem is an error: nothing is collected.
+
+    SKILL.md paths alone (no folder: what a pre-commit hook passes) are checked within their
+    workspace (``workspace_of``): it is discovered whole, so duplicate names, shadowing and
+    mentions see every skill, and ``focus`` keeps the report to the files given.
     """
     first_dir = next((p for p in paths if os.path.isdir(p)), None)
-    workspace = os.path.abspath(first_dir or os.path.dirname(os.path.abspath(paths[0])) if paths else ".")
+    files_only = bool(paths) and first_dir is None
+    if files_only and all(os.path.lexists(os.path.abspath(p)) for p in paths):
+        workspace = workspace_of(paths[0])
+    else:
+        workspace = os.path.abspath(first_dir or os.path.dirname(os.path.abspath(paths[0])) if paths else ".")
     errors = [m for m in (missing_config(config),) if m is not None]
     errors += [f"no such file or folder: {raw}" for raw in paths if not os.path.lexists(os.path.abspath(raw))]
     if errors:
@@ -81,6 +119,10 @@ def collect(paths: list[str], config: str | None, profile: str | None, target: s
             seen.add(key)
             into.append(loc)
 
+    if files_only:
+        files = [os.path.normpath(os.path.abspath(p)) for p in paths]
+        # --force-exclude: a named file is left out like one the search found.
+        return _with_context(t, [f for f in files if excluded is None or not pathglobs.matches(f, excluded)], add)
     for raw in paths:
         path = os.path.abspath(raw)
         if excluded is not None and pathglobs.matches(path, excluded):
@@ -97,4 +139,25 @@ def collect(paths: list[str], config: str | None, profile: str | None, target: s
             add(loc, t.locations)
         for loc in inv.loose:
             add(loc, t.loose)
+    return t
+
+
+def _with_context(t: Targets, files: list[str], add) -> Targets:
+    """Every skill of ``t.workspace``, with ``focus`` on ``files``; a file the workspace's
+    discovery does not list (outside it, in an ignored folder) is checked alone, as before."""
+    inv = discover(t.workspace, t.settings)
+    where = {os.path.normpath(loc.path): loc for loc in inv.all}
+    t.focus = set(files)
+    for loc in inv.locations:
+        add(loc, t.locations)
+    for loc in inv.loose:
+        add(loc, t.loose)
+    for path in files:
+        if path in where:
+            continue
+        d = os.path.dirname(path)
+        named = None
+        if discovery.is_case_variant(os.path.basename(path)):  # SKILL.MD named on the command line
+            named = discovery.locate(d, d, -1, [], t.settings.sensitive_patterns, skill_md=path)
+        add(named or discovery.Location(d, path, -1, d), t.loose)
     return t

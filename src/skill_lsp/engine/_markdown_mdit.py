@@ -14,7 +14,7 @@ from html import unescape
 
 from markdown_it import MarkdownIt
 
-from .markdown_base import _WEB, Body, Heading, Link, _destination
+from .markdown_base import _WEB, Body, Heading, Link, RawSpans, _destination
 
 _MD: MarkdownIt | None = None
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
@@ -141,3 +141,40 @@ def _close_paren(chunk: str, i: int) -> int | None:
         while i < len(chunk) and chunk[i] in " \t\n":
             i += 1
     return i if i < len(chunk) and chunk[i] == ")" else None
+
+
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_CODE_ELEMENT = re.compile(r"<(code|kbd|samp|pre|tt|var)\b[^>]*>.*?</\1\s*>", re.S | re.I)
+
+
+def raw_spans(body: str, base: int) -> RawSpans:
+    """``markdown.raw_spans`` from block line maps and a scan of the paragraph lines."""
+    code: list[tuple[int, int]] = []
+    html: list[tuple[int, int]] = []
+    if not body:
+        return RawSpans(code, html)
+    lines = body.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    text_lines: list[tuple[int, int]] = []
+    for tok in _md().parse(body):
+        if tok.map is None:
+            continue
+        first, last = tok.map
+        end = starts[last] - 1 if last < len(starts) else len(body)
+        if tok.type == "html_block":
+            html.append((base + starts[first], base + end))
+        elif tok.type in ("paragraph_open", "heading_open", "table_open"):
+            text_lines.append((first, last))
+    for first, last in _merge(text_lines):
+        start = starts[first]
+        chunk = body[start:starts[last] - 1 if last < len(starts) else len(body)]
+        for m in _CODE_SPAN.finditer(chunk):
+            code.append((base + start + m.start(), base + start + m.end()))
+        masked = _mask_code_spans(chunk)
+        for m in _COMMENT.finditer(masked):
+            html.append((base + start + m.start(), base + start + m.end()))
+        for m in _CODE_ELEMENT.finditer(masked):
+            code.append((base + start + m.start(), base + start + m.end()))
+    return RawSpans(sorted(code), sorted(html))

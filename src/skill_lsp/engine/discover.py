@@ -119,6 +119,8 @@ def discover(workspace: str, settings: Settings, cancelled: Callable[[], bool] |
         if md in seen or (regex is not None and inv.is_excluded(md)):
             continue
         seen.add(md)
+        if os.path.basename(md) == "skill.md" and not _looks_like_skill(md):
+            continue  # a page that happens to be named skill.md (a wiki's article about skills)
         d = os.path.dirname(md)
         known = walked.get(d)
         # Fenced to the workspace folder: a symlink leading out is reported, not read.
@@ -127,6 +129,21 @@ def discover(workspace: str, settings: Settings, cancelled: Callable[[], bool] |
         if found is not None:  # always, given skill_md; never a location without the fence's verdict
             inv.loose.append(found)
     return inv
+
+
+def _looks_like_skill(path: str) -> bool:
+    """A lowercase skill.md found outside the roots is a skill when it starts with frontmatter that
+    names it or describes it (issue 26: a wiki page `.wiki/wiki/skill.md` was checked as a skill)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(8192).decode("utf-8", "replace")
+    except OSError:
+        return True  # let the reader report what is wrong
+    if not head.lstrip("\ufeff").startswith("---"):
+        return False
+    end = head.find("\n---", 3)
+    block = head[:end if end >= 0 else len(head)]
+    return any(line.startswith(("name:", "description:")) for line in block.splitlines())
 
 
 def watch_globs(inv: Inventory) -> list[str]:

@@ -18,13 +18,25 @@ class Edit:
     text: str
 
 
+SAFE, UNSAFE, DISPLAY_ONLY = "safe", "unsafe", "display-only"
+APPLICABILITIES = (SAFE, UNSAFE, DISPLAY_ONLY)
+
+
 @dataclass(frozen=True, slots=True)
 class Fix:
     title: str
     edits: tuple[Edit, ...]
-    safe: bool = False  # part of fix-all
+    safe: bool = False  # part of fix-all and `check --fix`
     preferred: bool = False
     rename: tuple[str, str] | None = None  # (old folder, new folder): rename the skill folder
+    # Why a fix its builder called safe is not (a key of protected.REASONS), else None.
+    unsafe_because: str | None = None
+
+    @property
+    def applicability(self) -> str:
+        if self.rename is not None:
+            return DISPLAY_ONLY
+        return SAFE if self.safe else UNSAFE
 
 
 _PLAIN_OK = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _./()+-]*$")

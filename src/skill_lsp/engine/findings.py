@@ -158,19 +158,27 @@ RULES: dict[str, Rule] = {
              ("write the boolean unquoted", "separate allowed-tools with spaces")),
         Rule("INVALID_VERSION", W, "Version is not semver", None,
              "`version` should be a semantic version such as `1.2.0` or `2.1.3-beta` (spec 000 §4.2). "
-             "`1.0` and `2` are accepted: no harness reads `version` (the skill tool keeps it as metadata) and "
-             "semver tools coerce them to `1.0.0` and `2.0.0`. A bare number (`version: 1.0`, unquoted) is still "
-             "reported: YAML reads it as the float 1.0, which JavaScript prints as `1`."),
+             "`1.0` and `2` are accepted, quoted or not: no harness reads `version` (the skill tool keeps it as metadata) and "
+             "semver tools coerce them to `1.0.0` and `2.0.0`. An unquoted number that YAML changes (`1.10` reads "
+             "as 1.1) is reported."),
         Rule("UNKNOWN_LICENSE", W, "License is neither SPDX nor a bundled file", None,
-             "`license` should be an SPDX identifier (MIT, Apache-2.0) or the name of a license file bundled in the skill."),
+             "`license` should be an SPDX identifier (MIT, Apache-2.0) or the name of a license file bundled in the skill. "
+             "An identifier with words around it (`MIT license`, `Apache-2.0 (see NOTICE)`) and a sentence naming a "
+             "license file of the skill or of a folder above it (`SEE LICENSE IN LICENSE`) are accepted. No harness "
+             "reads `license`: information, a warning under `agentskills`."),
         Rule("METADATA_NOT_STRING", W, "Metadata value is not a string", None,
-             "`metadata` maps strings to strings. skills-ref turns other values into Python reprs (`{'a': 1}`); other tools reject them.",
+             "`metadata` maps strings to strings in the agentskills spec. skills-ref turns other values into Python reprs "
+             "(`{'a': 1}`); the skill tool keeps them verbatim and no captured harness rejects the skill, so this is a "
+             "hint, a warning under `agentskills`.",
              ("quote the value",)),
         Rule("INVALID_ARGUMENTS", E, "Malformed arguments declaration", "INVALID_FRONTMATTER",
              "`arguments` declares named arguments (spec 000 §4.3): a mapping of argument name to an optional mapping with `type`, `required`, `description`. Claude Code also accepts a string or list of names."),
         # --- body ---
-        Rule("TRAILING_WHITESPACE", W, "Trailing whitespace", None,
+        Rule("TRAILING_WHITESPACE", H, "Trailing whitespace", None,
              "Lines should not end in whitespace; exactly two spaces (a Markdown hard line break) are allowed. "
+             "A hint: the model reads the same instructions either way, and on skills this project never tuned on "
+             "every sampled warning was a whitespace-only line or a single space an author would not edit for "
+             "(issue 26). "
              "Lines inside fenced and indented code blocks are not checked, as markdownlint's MD009 does by default "
              "(`code_blocks: false`): some languages need the space and the model reads code verbatim.",
              ("trim this line", "trim all lines")),
@@ -179,26 +187,36 @@ RULES: dict[str, Rule] = {
              "`/plugin:skill` is a slash-command reference to another skill, not a path, and is not reported.",
              ("make it relative",)),
         Rule("BROKEN_LINK", W, "Link target not found", None,
-             "The relative link (percent-decoded) points at no file in the skill folder."),
+             "The relative link (percent-decoded) points at no file in the skill folder. Not reported: a placeholder "
+             "target (`[Smith et al.](url)`, `[x](link)`), a template (`task.{id}.md`, `<file>.md`), a glob the model "
+             "expands (`references/setup/*.md`) and a path into a hidden folder of the user's project (`.wiki/x.md`)."),
         Rule("LINK_OUTSIDE_SKILL", I, "Link leaves the skill folder", None,
              "A relative link climbs out of the skill folder with `..` to a file that exists. It resolves in this repository "
              "and inside a plugin installed whole, but not where the skill folder is installed alone. Information, not a "
              "warning: on the corpus nearly every one pointed at a sibling skill of the same plugin (issue 11 audit). "
              "A target that does not exist is BROKEN_LINK."),
         Rule("BODY_TOO_LONG", W, "Body over 500 lines", None,
-             "The agentskills spec recommends keeping SKILL.md under 500 lines; move detail into references/."),
+             "The agentskills spec recommends keeping SKILL.md under 500 lines; move detail into references/. "
+             "Reported past 550 lines: within 10 % nobody restructures a skill (issue 26 held-out audit)."),
         Rule("SKILL_TOO_LARGE", W, "Instructions over the recommended size", None,
              "The agentskills spec recommends instructions under 5,000 tokens. The count is an offline estimate, so "
              "only more than 10 % over (5,500) is reported."),
         # --- discovery and workspace ---
         Rule("SHADOWED", W, "Skill shadowed by a higher-precedence root", None,
-             "A skill with the same name lives in a root with lower index; harnesses load that one and never this one."),
+             "A skill with the same name lives in a root with lower index; harnesses load that one and never this one. "
+             "The `skills/` root of a Claude Code plugin (`.claude-plugin/` beside it) takes no part: Claude Code "
+             "names its skills `plugin:name` when the plugin is installed."),
         Rule("DUPLICATE_NAME", W, "Two skills share a name", None,
              "Two skill folders in one root declare the same name; which one a harness loads depends on directory order."),
-        Rule("UNKNOWN_SKILL", W, "Mention of a skill that does not exist", None,
+        Rule("UNKNOWN_SKILL", H, "Mention of a skill that does not exist", None,
              "A `/name` invocation, `$name` mention or `Skill(name)` rule names no skill in the workspace but is a few "
              "edits away from one that exists (a likely typo). Mentions of names nothing resembles are not reported: "
-             "they may be built-in commands or skills installed elsewhere.",
+             "they may be built-in commands or skills installed elsewhere. Not reported either: the harnesses' "
+             "built-in commands and skills (`/help`, `/compact`, `/security-review`), commands the plugin or project "
+             "defines (`commands/NAME.md`, `.claude/commands/`, `.gemini/commands/`, `.codex/prompts/`), HTTP routes "
+             "(`GET /users`, a line naming an endpoint or route) and query options (`$filter`, `$top`). A hint: on "
+             "skills this project never tuned on, the near misses left were mostly commands of other tools "
+             "(issue 26).",
              ("replace with a suggested name",)),
         Rule("OUTSIDE_WORKSPACE", E, "Skill resolves outside every root", "OUTSIDE_WORKSPACE",
              "Spec error code. The skill folder or its SKILL.md resolves (symlink, `..`) outside every configured root. The target is never read."),
@@ -210,8 +228,7 @@ RULES: dict[str, Rule] = {
              "OpenCode 1.18.33 globs `skills/**/SKILL.md` and Gemini CLI core 0.61.0 globs `SKILL.md`, `*/SKILL.md` "
              "(read from those releases' code, not run). On a case-sensitive file system (Linux, most CI) none of them "
              "finds the skill; on macOS and Windows the lookup happens to succeed. skill-lsp reports the file and does not "
-             "read it.",
-             ("rename the file to SKILL.md",)),
+             "read it."),
         Rule("IO_ERROR", E, "SKILL.md cannot be read", "IO_ERROR",
              "Spec error code. SKILL.md is not a regular file (a directory, FIFO, socket, device), is unreadable, or is a symlink loop."),
         # --- rule depth (issue 12): severity per harness in rules/by_harness.py ---
@@ -224,7 +241,8 @@ RULES: dict[str, Rule] = {
         Rule("FORK_NEEDS_SETTING", I, "`context: fork` needs VS Code's skill tool setting", None,
              "VS Code runs a `context: fork` skill in a subagent only with the setting `github.copilot.chat.skillTool.enabled` on; otherwise its editor warns \"The 'context: fork' attribute requires the skill tool to be enabled\". The lint cannot see the setting, so it says so once, as information, for the `vscode` target only. Source: microsoft/vscode@047238f9fe src/vs/workbench/contrib/chat/common/promptSyntax/languageProviders/promptValidator.ts validateSkillAttributes (source read, not captured: documented, not verified)."),
         Rule("INVALID_HOOKS", W, "Hooks do not have the shape Claude Code reads", None,
-             "Skill hooks are `EVENT: [{matcher, hooks: [{type, command|prompt|url, timeout}]}]`. The event must be one Claude Code dispatches (PreToolUse, PostToolUse, Stop, SessionStart, ... — each added in a CHANGELOG entry), the handler type one of command, prompt, agent, http, mcp_tool, with the key that type needs, and `timeout` a positive number. Source: anthropics/claude-code CHANGELOG.md (hook events and types), hooks documentation."),
+             "Skill hooks are `EVENT: [{matcher, hooks: [{type, command|prompt|url, timeout}]}]`. The event must be one Claude Code dispatches (PreToolUse, PostToolUse, Stop, SessionStart, ... — each added in a CHANGELOG entry), the handler type one of command, prompt, agent, http, mcp_tool, with the key that type needs, and `timeout` a positive number. Source: anthropics/claude-code CHANGELOG.md (hook events and types), hooks documentation.",
+             ("use the suggested hook event",)),
         Rule("UNKNOWN_TOOL", W, "Tool name is a near miss of a Claude Code tool", None,
              "A name in `allowed-tools` that differs from a built-in tool only by case or a typo (`Grepp`, `bash`) matches nothing: permission rules are case-sensitive, so the tool is not pre-approved. Unknown names that are not near misses stay silent (new tools arrive often); `mcp__server__tool` names are accepted. Source: Claude Code permissions documentation (tool names); documented, not verified against a release.",
              ("use the suggested tool name",)),
@@ -245,7 +263,7 @@ RULES: dict[str, Rule] = {
         Rule("DESCRIPTION_PERSON", H, "Description in the first or second person", None,
              "The description is injected into the model's prompt; Anthropic's best practices ask for the third person (\"Processes Excel files\", not \"I can help you\" or \"You can use this\")."),
         Rule("RISKY_DYNAMIC_COMMAND", W, "Risky `!` dynamic-context command", None,
-             "Claude Code runs every `` !`command` `` (at a line start or after a space or tab, code fences included) and every `` ```! `` fence in a skill body when the skill is invoked, in the session's working folder with `$ARGUMENTS` and `${CLAUDE_SKILL_DIR}` already substituted, and puts the output (stdout and stderr; `(Bash completed with no output)` when empty) in its place before the model sees the skill; a command that exits non-zero makes the Skill tool fail and nothing of the skill reaches the model (verified: capture claude-code@2.1.332 case dynamic-context). Other harnesses pass the text unchanged (captured: Codex, OpenCode, Gemini CLI, Copilot CLI). Downloads piped into a shell, `sudo`, `rm -rf`, writes outside the skill folder and `chmod 777` are reported; hover and preview list every command."),
+             "Claude Code runs every `` !`command` `` (at a line start or after a space or tab, code fences included) and every `` ```! `` fence in a skill body when the skill is invoked, in the session's working folder with `$ARGUMENTS` and `${CLAUDE_SKILL_DIR}` already substituted, and puts the output (stdout and stderr; `(Bash completed with no output)` when empty) in its place before the model sees the skill; a command that exits non-zero makes the Skill tool fail and nothing of the skill reaches the model (verified: capture claude-code@2.1.332 case dynamic-context). Other harnesses pass the text unchanged (captured: Codex, OpenCode, Gemini CLI, Copilot CLI). Downloads piped into a shell, `sudo`, `rm -rf`, writes outside the skill folder, `chmod 777`, a script run by a path relative to the session's folder (`./scripts/x.sh`, not `${CLAUDE_SKILL_DIR}/scripts/x.sh`) and a script named for a side effect (deploy, publish, migrate…) are reported, under the default target too: the syntax exists only in Claude Code, so a skill that uses it is written for it; hover and preview list every command."),
         Rule("DYNAMIC_COMMAND_NOT_ALLOWED", W, "`!` command not permitted by allowed-tools", None,
              "The skill declares `allowed-tools` but no `Bash` rule covers a `!` command in its body. Claude Code 2.1.332 checks each command before running it: one its read-only check passes (seen: `echo`, `printf`, `ls`, `pwd`, `date`, `cat`, `head`, `wc`, `git log`, `git status`) runs without a rule and is not reported; any other (seen: `touch`, `mkdir`, `npm`, a `>` redirection) fails with \"Shell command permission check failed\" and, under `-p`, the Skill tool refuses the whole skill (verified: capture claude-code@2.1.332, `-p` only; an interactive session may ask instead, not verified)."),
         Rule("INVISIBLE_CHARACTERS", W, "Invisible or bidirectional characters", None,
@@ -254,9 +272,10 @@ RULES: dict[str, Rule] = {
         Rule("HIDDEN_COMMENT", W, "Instruction hidden in an HTML comment", None,
              "HTML comments are invisible in rendered Markdown but harnesses pass the body to the model verbatim. A comment that tells the model to ignore instructions, keep something from the user, or fetch/send data is reported."),
         Rule("SECRET", E, "Secret in the skill", None,
-             "An API key, token or private key (AWS, GitHub, Anthropic, OpenAI, Slack, Google, Stripe, PEM private keys) is pasted into SKILL.md. Everyone who installs the skill gets it. The message shows only the first characters; placeholders (`xxxx`, `EXAMPLE`, `your-key`) are skipped."),
+             "An API key, token or private key (AWS, GitHub, Anthropic, OpenAI, Slack, Google, Stripe, PEM private keys) is pasted into SKILL.md. Everyone who installs the skill gets it. The message shows only the first characters; placeholders (`xxxx`, `EXAMPLE`, `your-key`, `REPLACE…`, a run of counting characters such as `abcde` or `12345`, one character six times) are skipped."),
         Rule("ARGUMENTS_WITHOUT_HINT", I, "Arguments used without `argument-hint`", None,
-             "The body uses `$ARGUMENTS` or `$N` but the frontmatter has no `argument-hint`; Claude Code and the skill tool show the hint in the slash menu so the user knows what to pass (spec 000 §4.2; CHANGELOG: argument-hint)."),
+             "The body uses `$ARGUMENTS`, two different `$N`, or a lone `$N` with no money on its line and no other dollar amount in the body, but the frontmatter has no `argument-hint`; Claude Code and the skill tool show the hint in the slash menu so the user knows what to pass (spec 000 §4.2; CHANGELOG: argument-hint).",
+             ("insert a placeholder argument-hint",)),
         Rule("PLACEHOLDER_IN_CODE", W, "`$N` inside a code block", None,
              "Claude Code substitutes `$0`, `$1`, ... (0-based: `$0` is the first argument) everywhere in the body, code blocks included, when the skill is run with arguments; an unmatched one is kept verbatim (CHANGELOG). In a skill that takes arguments, `awk '{print $2}'` then prints the third argument. Reported only for skills that take arguments (`argument-hint`, `arguments` or `$ARGUMENTS`). Write `\\$1` (CHANGELOG: `\\$` escape syntax).",
              ("escape as \\$N",)),
@@ -267,17 +286,66 @@ RULES: dict[str, Rule] = {
         Rule("UNREFERENCED_FILE", H, "Bundled file never mentioned", None,
              "A file in scripts/, references/ or assets/ is never named in SKILL.md (by path, name, or a folder holding it). The model only opens files the body points it to, so the file is dead weight (agentskills spec, progressive disclosure). Only files directly in those folders; a mention in an index in references/ counts. A hint for `agentskills` and `claude-code` (25 % actionable on the corpus: docs/precision-rules.md), off elsewhere."),
         Rule("BACKSLASH_PATH", W, "Backslash in a skill-relative path", None,
-             "`scripts\\lint.py` names a file called `scripts\\lint.py` on macOS and Linux. Skill paths are `/`-separated (agentskills spec: relative paths).",
+             "`scripts\\lint.py` names a file called `scripts\\lint.py` on macOS and Linux. Skill paths are `/`-separated (agentskills spec: relative paths). "
+             "Not reported in a Windows command (a PowerShell, cmd or bat block, a line with a cmdlet, `$env:` or a drive "
+             "letter) or in an example the prose marks as one to avoid (`✗`, `Avoid`, `Don't`, `Bad`).",
              ("use forward slashes",)),
         Rule("PERSONAL_PATH", I, "Path into one person's home folder", None,
              "`/Users/alice/...`, `/home/bob/...` or `C:\\Users\\carol\\...` exist only on the author's machine. Placeholder names (`user`, `you`, `runner`, ...) are skipped. "
              "Information: on the corpus a third were worked examples or provenance notes nobody would edit (issue 11 audit)."),
-        Rule("MISSING_MENTIONED_FILE", H, "Path in inline code does not exist", None,
-             "Inline code such as `` `scripts/extract.py` `` names a file under scripts/, references/, assets/, templates/ or examples/ that is not in the skill folder, although the skill bundles that folder. The model will try to open or run it and fail. A hint for `agentskills` and `claude-code` (21 % actionable on the corpus: paths in the user's project look the same), off elsewhere."),
+        Rule("MISSING_MENTIONED_FILE", W, "Body names a bundled file that does not exist", None,
+             "The body sends the model to `references/…`, `scripts/…`, `assets/…` or `templates/…` (in prose, inline "
+             "code or a shell block) but the file is neither in the skill folder nor relative to a folder above it "
+             "(a plugin's or project's own folder). The model will try to open it and fail. Not reported where the "
+             "path is not meant to exist yet or is an example: a line that creates, saves or generates it, says "
+             "e.g., if, may or your, holds `<…>`, `{…}`, `…` or a folder tree; a generic name (`scripts/example.py`); "
+             "a JSON, YAML or Markdown sample; a counter-example; a line that names other files of the project or the "
+             "sibling skill the path belongs to; skills about writing skills; a link (BROKEN_LINK's). A warning when "
+             "a sibling skill has the file (the path is written from the wrong skill) or the line tells the model to "
+             "use it (\"See …\", \"Load …\", \"Run …\"); a hint otherwise. Measured on held-out skills "
+             "(docs/precision.md)."),
         Rule("SCRIPT_NO_SHEBANG", W, "Script run directly has no shebang", None,
-             "A code block runs `scripts/x` (or `./scripts/x`) as a command, but the file has no `#!` line, so the shell cannot start it. Run it through its interpreter or add a shebang."),
+             "A code block runs `scripts/x` (or `./scripts/x`) as a command, but the file has no `#!` line, so the shell cannot start it. Run it through its interpreter or add a shebang. "
+             "Only blocks in a shell language (or none) are read, and not a block that draws a diagram or a folder tree."),
         Rule("SCRIPT_NOT_EXECUTABLE", H, "Script run directly is not executable", None,
              "A code block runs `scripts/x` as a command, the file has a shebang but no execute bit. `chmod +x` it and commit the mode."),
+        # --- recall (issue 26): defects a peer caught or every tool missed ---
+        Rule("DESCRIPTION_PLACEHOLDER", W, "Description is a template placeholder", None,
+             "The description still holds a template's words (`[TODO: …]`, `<description>`, \"Describe what this "
+             "skill does…\", \"Replace with description…\"). The model picks skills by the description alone, so "
+             "this skill is never chosen for the right task."),
+        Rule("DESCRIPTION_STUB", W, "Description names a topic, not a task", None,
+             "A description under 40 characters with no trigger clause (\"Spreadsheet utilities.\") says neither "
+             "what the skill does nor when to use it; the model picks skills by this text. Descriptions in scripts "
+             "that pack a sentence into few characters (CJK) are not judged by length."),
+        Rule("NOT_A_TOOL", W, "`allowed-tools` entry is no tool", None,
+             "A capitalised word such as `Shell`, `Terminal`, `Browser` or `FileSystem` is no tool name in any "
+             "harness (Claude Code: Bash, WebFetch, Read…; Copilot CLI and OpenCode: lowercase `shell`, `bash`; "
+             "Gemini CLI: snake_case), so the entry pre-approves nothing. The message names the tool meant."),
+        Rule("FORK_WITHOUT_TASK", W, "`context: fork` on a skill with no task", None,
+             "Claude Code runs a `context: fork` skill in a subagent whose prompt is the skill body; a body of "
+             "guidelines (no numbered steps, no heading naming a procedure, no `$ARGUMENTS`, no `!` command) gives "
+             "the subagent nothing to do (Claude Code skills documentation: fork only makes sense for skills with "
+             "explicit instructions; documented, not verified). `context` exists only in Claude Code, so a skill "
+             "that sets it is checked under every target but those that ignore it."),
+        Rule("MISSING_SCRIPT", W, "Command runs a script that does not exist", None,
+             "A command in a shell code block runs `scripts/…` (directly, or through python, bash, node…) but the "
+             "file is neither in the skill folder nor relative to a folder above it (a plugin's or project's "
+             "`scripts/`). The command fails when the model runs it. Skills about writing skills are not checked "
+             "(their paths are examples)."),
+        Rule("NESTED_REFERENCE", H, "Reference reached only through another reference", None,
+             "SKILL.md names `references/a.md`, which sends the model on to `references/b.md` that SKILL.md never "
+             "names. Anthropic's skill authoring best practices keep references one level deep from SKILL.md: the "
+             "model may preview a nested file in part. A hint: an index file in references/ is a deliberate layout "
+             "for some authors."),
+        Rule("DESCRIPTION_OVERLAP", W, "Two skills' descriptions are near-identical", None,
+             "Two skills of one workspace have descriptions a model cannot tell apart: both of 8 words or more, the "
+             "same text, or at most one content word apart with a rapidfuzz token-sort ratio of 90 or more, and the "
+             "differing word is not part of either skill's name (`Automate 21risk tasks` in `21risk-automation`). "
+             "The model picks one of them at random for the same request. Reported on both, naming the other. Not "
+             "compared: skills of the same name (copies) and skills in two different roots (each root is read by "
+             "its own harnesses); skills under a test folder outside the roots. Incremental and exact: each "
+             "description is found by hash lookups of its word set (docs/precision.md)."),
         Rule("INVALID_OPENAI_YAML", W, "Codex `agents/openai.yaml` value ignored", None,
              "Codex reads `agents/openai.yaml` beside SKILL.md (openai/codex, codex-rs skills loader): `interface` (display_name ≤ 64, short_description and default_prompt ≤ 1,024, icon_small/icon_large relative under assets/, brand_color `#RRGGBB`), `dependencies.tools[]` (type and value required; description, transport, command, url) and `policy` (allow_implicit_invocation boolean, products list). It fails open: invalid YAML or a wrong type drops the whole file, a bad value drops the value, unknown keys are ignored. Reported on the SKILL.md's first line with the YAML line number."),
         # --- suppressions (engine/suppress.py) ---

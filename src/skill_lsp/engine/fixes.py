@@ -1,20 +1,31 @@
 """Fixes derived from a finding's code and data (never from its message).
 
 Edits are minimal text replacements that keep comments, quoting and key order.
-Safe fixes (mechanical, meaning-preserving) make up fix-all; the rest are offered
-one by one as quick-fixes.
+Each fix has an applicability, as in ruff:
+
+- safe: mechanical and meaning-preserving; `check --fix` and the editor's fix-all apply it;
+- unsafe: offered one by one as a quick-fix, applied by the CLI only with `--unsafe-fixes`;
+- display-only: a folder rename, which the CLI never performs (the editor offers it as a
+  quick-fix where the client can rename folders).
+
+A fix its builder calls safe stays safe only when none of its edits touches code, raw HTML
+or an example of what not to do (engine/protected.py); ``fixes_for`` downgrades it
+otherwise, so the CLI, fix-all and the quick-fix menu all get the same answer.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
 from collections.abc import Callable
 
+from . import protected
 from .depth_fixes import BUILDERS as DEPTH_BUILDERS
 from .document import SkillDocument
-from .edits import Edit, Fix, _line_span, _newline, yaml_string
+from .edits import APPLICABILITIES as APPLICABILITIES  # re-exported: the CLI reports fixes by it
+from .edits import DISPLAY_ONLY, SAFE, UNSAFE, Edit, Fix, _line_span, _newline, yaml_string
 from .findings import Finding
 from .rules.name import ASCII_NAME
 from .yamlnodes import to_python
@@ -268,21 +279,61 @@ _BUILDERS: dict[str, Callable[[SkillDocument, Finding], list[Fix]]] = {
     "INVALID_VALUE": lambda d, f: _boolean_string(d, f) or _tools_form(d, f),
     "INVALID_TYPE": _tools_form,
     "MISSING_FIELD": _insert_field,
-    "EMPTY_FIELD": lambda d, f: [],
     "MISSING_FRONTMATTER": _insert_frontmatter,
 }
 
 
-def fixes_for(doc: SkillDocument, finding: Finding) -> list[Fix]:
-    builder = _BUILDERS.get(finding.code)
+def _builder(code: str) -> Callable[[SkillDocument, Finding], list[Fix]] | None:
+    builder = _BUILDERS.get(code)
     if builder is None:
-        builder = DEPTH_BUILDERS.get(finding.code)
+        builder = DEPTH_BUILDERS.get(code)
+    return builder
+
+
+def has_fixes(code: str) -> bool:
+    """Whether findings of ``code`` can have fixes at all (most codes have none)."""
+    return _builder(code) is not None
+
+
+def fixes_for(doc: SkillDocument, finding: Finding) -> list[Fix]:
+    builder = _builder(finding.code)
     if builder is None:
         return []
     try:
-        return builder(doc, finding)
+        fixes = builder(doc, finding)
     except (KeyError, ValueError, TypeError, IndexError):
         return []  # stale data never breaks a code-action request
+    return [guard(doc, fix) for fix in fixes]
+
+
+def guard(doc: SkillDocument, fix: Fix) -> Fix:
+    """``fix``, downgraded to unsafe (and not preferred) when an edit touches protected text."""
+    if not fix.safe:
+        return fix
+    body = doc.split.body_start if doc.split is not None else 0
+    for e in fix.edits:
+        if e.end < body or (e.end == body and e.start < body):
+            continue  # frontmatter: YAML, never code or an example
+        span = protected.covering(doc, e.start, e.end)
+        if span is not None:
+            return dataclasses.replace(fix, safe=False, preferred=False, unsafe_because=span.kind,
+                                       title=f"{fix.title} (unsafe: {protected.REASONS[span.kind]})")
+    return fix
+
+
+def chosen_fix(fixes: list[Fix], *, unsafe: bool = False) -> Fix | None:
+    """The fix `check --fix` applies from a finding's menu: its safe one; with ``unsafe``, else
+    the preferred unsafe one, or the only one. Folder renames never (display-only)."""
+    for fix in fixes:
+        if fix.applicability == SAFE:
+            return fix
+    if not unsafe:
+        return None
+    menu = [f for f in fixes if f.applicability == UNSAFE and f.edits]
+    preferred = [f for f in menu if f.preferred]
+    if len(preferred) == 1:
+        return preferred[0]
+    return menu[0] if len(menu) == 1 else None
 
 
 def apply_edits(text: str, edits: list[Edit]) -> str:
@@ -300,11 +351,63 @@ def apply_edits(text: str, edits: list[Edit]) -> str:
     return out
 
 
-def safe_edits(doc: SkillDocument, findings: list[Finding]) -> list[Edit]:
+def safe_edits(doc: SkillDocument, findings: list[Finding], *, unsafe: bool = False) -> list[Edit]:
+    """The edits of every finding's chosen fix (``chosen_fix``)."""
     edits: list[Edit] = []
     for f in findings:
-        for fix in fixes_for(doc, f):
-            if fix.safe and fix.rename is None:
-                edits.extend(fix.edits)
-                break
+        fix = chosen_fix(fixes_for(doc, f), unsafe=unsafe)
+        if fix is not None:
+            edits.extend(fix.edits)
     return edits
+
+
+# --- what docs/rules.md says about each code's fixes ---------------------------------------
+
+_GUARDED = ("It becomes unsafe where it would edit code (a code block, inline code, a `<code>` element), raw "
+            "HTML or an HTML comment, or an example the prose marks as what not to do (✗, ❌, \"Avoid\", "
+            "\"Don't\", \"Bad:\", \"Wrong:\" in a heading, label, line or table row): there the text is meant "
+            "literally, so `check --fix` and fix-all leave it and the editor offers the fix as an unsafe "
+            "quick-fix.")
+
+# Per code with fixes: the applicabilities its menu holds, and why (ruff's "Fix safety").
+FIX_SAFETY: dict[str, tuple[tuple[str, ...], str]] = {
+    "MISSING_FRONTMATTER": ((UNSAFE,), "The inserted frontmatter holds a placeholder description the author "
+                            "has to write."),
+    "INVALID_FRONTMATTER": ((SAFE, UNSAFE), "Quoting keeps the value's characters exactly and makes the YAML "
+                            "parse. Turning it into a block scalar re-wraps the text, so it is only offered."),
+    "MISSING_FIELD": ((UNSAFE,), "The inserted name (the folder's) or description (a placeholder) is a guess the "
+                      "author confirms."),
+    "INVALID_TYPE": ((SAFE,), "The space-separated string names the same tools as the list."),
+    "TOO_LONG": ((UNSAFE,), "A shorter name changes how users and other skills invoke the skill."),
+    "NAME_INVALID": ((UNSAFE,), "A new name changes how users and other skills invoke the skill."),
+    "NAME_SPOOFABLE": ((UNSAFE,), "A new name changes how users and other skills invoke the skill."),
+    "NAME_MISMATCH": ((UNSAFE, DISPLAY_ONLY), "Which of the name and the folder is right is the author's call. "
+                      "Renaming the folder is display-only: the CLI never moves folders; the editor offers it "
+                      "where the client can rename folders."),
+    "UNKNOWN_FIELD": ((UNSAFE,), "The field meant is a guess by spelling; moving a field under `metadata` "
+                      "changes where harnesses read it."),
+    "CAMELCASE_FIELD": ((SAFE,), "The documented spelling of the same field."),
+    "INVALID_VALUE": ((SAFE,), "`\"true\"` to `true`, commas to spaces: the same value in the form harnesses read."),
+    "METADATA_NOT_STRING": ((SAFE,), "Quoting keeps the value's characters; it becomes the string every "
+                            "harness expects."),
+    "TRAILING_WHITESPACE": ((SAFE,), "Whitespace at the end of a prose line changes nothing a reader or the "
+                            "model sees. " + _GUARDED),
+    "ABSOLUTE_LINK": ((SAFE,), "The relative link names the same file. " + _GUARDED),
+    "UNKNOWN_SKILL": ((UNSAFE,), "The skill meant is a guess by spelling."),
+    "UNKNOWN_MODEL": ((UNSAFE,), "The model meant is a guess by spelling."),
+    "UNKNOWN_TOOL": ((UNSAFE,), "The tool meant is a guess by spelling."),
+    "INVALID_HOOKS": ((UNSAFE,), "The hook event meant is a guess by spelling."),
+    "AGENT_WITHOUT_FORK": ((UNSAFE,), "`context: fork` changes how the skill runs (in a forked agent)."),
+    "ARGUMENTS_WITHOUT_HINT": ((UNSAFE,), "The inserted hint is a placeholder the author has to write."),
+    "PLACEHOLDER_IN_CODE": ((UNSAFE,), "Escaping `$N` changes the code the model reads."),
+    "INVISIBLE_CHARACTERS": ((SAFE,), "Deleting characters nobody can see changes nothing a reader sees in "
+                             "prose. " + _GUARDED),
+    "BACKSLASH_PATH": ((SAFE,), "`scripts/x.py` is the file the author meant on every system. " + _GUARDED),
+    "UNUSED_SUPPRESSION": ((SAFE,), "A YAML comment that silences nothing: removing it changes no finding and "
+                           "nothing a harness reads."),
+}
+
+
+def fix_safety(code: str) -> tuple[tuple[str, ...], str]:
+    """(applicabilities, sentence) for docs; ((), "") for a code without fixes."""
+    return FIX_SAFETY.get(code, ((), ""))

@@ -14,7 +14,7 @@ import re
 from bisect import bisect_right
 from typing import Any
 
-from .markdown_base import _WEB, Body, Heading, Link, _destination
+from .markdown_base import _WEB, Body, Heading, Link, RawSpans, _destination
 
 _UNLOADED: Any = object()
 # pulldown-cmark, imported by the first body that needs a parse (most skills need none, and a
@@ -274,3 +274,64 @@ def links_fast(body: str, base: int) -> list[Link] | None:
             out.append(Link("image" if image else "inline", d, base + start, base + end.end(), base + k, base + e))
     out.sort(key=lambda link: link.start)
     return out
+
+
+# --- code and raw HTML, for the fix guard ---------------------------------------------------
+#
+# Only fixes ask for these (engine/protected.py), so they come from a pass of their own and
+# cost a check nothing.
+
+# Inline elements whose text is code or literal input: their content is kept as written.
+_CODE_TAGS = ("code", "kbd", "samp", "pre", "tt", "var")
+
+
+def raw_spans(body: str, base: int) -> RawSpans:
+    """Inline code and raw HTML of ``body`` (which starts at document offset ``base``)."""
+    if _pyromark is None:
+        from ._markdown_mdit import raw_spans as raw_mdit  # noqa: PLC0415
+
+        return raw_mdit(body, base)
+    code: list[tuple[int, int]] = []
+    html: list[tuple[int, int]] = []
+    if not body:
+        return RawSpans(code, html)
+    if not body.isascii():
+        try:
+            body.encode("utf-8")
+        except UnicodeEncodeError:
+            body = _SURROGATE.sub("\ufffd", body)
+    src = body if body.isascii() else body.encode("utf-8").decode("latin-1")
+    to_char = _ByteMap(body)
+    open_tag: tuple[str, int] | None = None  # an inline <code>-like element waiting for its close
+    for ev, rng in _pyromark.events_with_range(body, options=_options()):
+        if ev.__class__ is not dict:
+            continue
+        start = ev.get("Start")
+        if start is not None:
+            if start == "HtmlBlock":
+                html.append((base + to_char(rng["start"]), base + to_char(rng["end"])))
+            continue
+        if "Code" in ev:
+            code.append((base + to_char(rng["start"]), base + to_char(rng["end"])))
+        elif "InlineHtml" in ev:
+            s, e = rng["start"], rng["end"]
+            raw = ev["InlineHtml"]
+            if raw.startswith("<!--"):
+                close = src.find("-->", s + 4)
+                html.append((base + to_char(s), base + to_char(max(e, close + 3 if close >= 0 else e))))
+                continue
+            tag = _tag_name(raw)
+            if open_tag is None and tag in _CODE_TAGS and not raw.startswith("</"):
+                open_tag = (tag, s)
+            elif open_tag is not None and raw.startswith("</") and tag == open_tag[0]:
+                code.append((base + to_char(open_tag[1]), base + to_char(e)))
+                open_tag = None
+    return RawSpans(sorted(code), sorted(html))
+
+
+_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)")
+
+
+def _tag_name(raw: str) -> str:
+    m = _TAG.match(raw)
+    return m.group(1).lower() if m else ""

@@ -68,3 +68,9 @@ def _destination(src: str, i: int, end: int) -> tuple[int, int] | None:
             depth -= 1
         j += 1
     return i, j
+
+
+@dataclass(frozen=True, slots=True)
+class RawSpans:
+    code: list[tuple[int, int]]  # code spans (backticks included) and <code>-like elements
+    html: list[tuple[int, int]]  # HTML blocks and inline comments

@@ -39,7 +39,22 @@ _DOLLAR = re.compile(r"\$([a-z][a-z0-9-]*)")
 _WORD = re.compile(r"[\w]")
 _SKILL_RULE = re.compile(r"\bSkill\(\s*(?:name:)?(" + NAME + r")(?:\s*\*|:\*)?\s*\)")
 # Common environment variables Codex never treats as mentions (lowercase here: names are lowercase).
-_ENV = frozenset({"path", "home", "user", "shell", "pwd", "tmpdir", "temp", "tmp", "lang", "term"})
+_ENV = frozenset({"path", "home", "user", "shell", "pwd", "tmpdir", "temp", "tmp", "lang", "term",
+                  # OData and similar query options (`$filter`, `$top`, `$skip`): issue 26
+                  "filter", "top", "skip", "select", "expand", "orderby", "count", "search", "format", "apply",
+                  "inlinecount", "skiptoken", "batch", "metadata", "value", "ref", "each", "this", "root"})
+
+
+# An HTTP route, not an invocation: `GET /users`, "the `/health` endpoint" (issue 26). The verbs
+# count only in capitals.
+_ROUTE = re.compile(r"\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b|\b(?i:end-?points?|routes?|webhooks?|url path)\b")
+
+
+def _route_context(text: str, at: int) -> bool:
+    """Whether the line around a slash word says it is an HTTP route."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    return _ROUTE.search(text, start, end if end >= 0 else len(text)) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +124,7 @@ def extract(doc: SkillDocument) -> list[Mention]:
         at = m.start()
         if _in(blocks, at) or _in(targets, at):
             continue
-        strict = at > 0 and text[at - 1] == "`"
+        strict = at > 0 and text[at - 1] == "`" and not _route_context(text, at)
         out.append(Mention(m.group(2), m.start(2), m.end(2), "slash", strict=strict))
     for m in dollar:
         if not _in(blocks, m.start()):

@@ -14,6 +14,7 @@ from typing import Any
 
 from .activation import SessionConfig, SkillRecord, SkillSession
 from .activation.results import Result
+from .activation.session import catalog_key
 from .config import Settings
 from .findings import RULES, base_message
 from .harness import HARNESSES, not_read, reads_root
@@ -125,8 +126,8 @@ def activate(records: list[SkillRecord], settings: Settings, *, name: str | None
             raise ValueError(f"no skill at {path}")
         target = mine[0]
         # The previewed file is what the author looks at: it wins its name.
-        records = [target] + [r for r in records if r.name != target.name]
-        name = target.name
+        name = catalog_key(target)
+        records = [target] + [r for r in records if catalog_key(r) != name]
     params: dict[str, Any] = {"name": name}
     if arguments is not None:
         params["arguments"] = arguments
@@ -159,6 +160,50 @@ def left_out(record: SkillRecord, dialect: str) -> str | None:
         return not_read(HARNESSES[d.harness], record.dir)
     got = d.listing(record)
     return None if got.listed else (got.reason or "not listed")
+
+
+def why_unmatched(records: list[SkillRecord], name: str, dialect: str) -> list[str]:
+    """Why activating ``name`` found no skill, or failed, although a skill of the workspace
+    declares that name or sits in a folder of that name: one sentence per such skill
+    (`preview "Academic Citation Mapper"` says its name is not a valid name, not only
+    "No skill matches")."""
+    d = get_dialect(dialect)
+    out = []
+    for r in records:
+        declared = r.frontmatter.get("name")
+        declared = declared.strip() if isinstance(declared, str) else None
+        if name not in (r.name, r.folder, declared):
+            continue
+        where = r.path
+        if d.harness:
+            # A harness's own listing decides (it may load what the skill-tool contract rejects).
+            h = HARNESSES[d.harness]
+            if reads_root(h, r.dir) is False:
+                out.append(f"{where}: {not_read(h, r.dir)}")
+                continue
+            got = d.listing(r)
+            if not got.listed:
+                out.append(f"{where}: {h.title} leaves it out: {got.reason or 'not listed'}")
+            elif got.name and got.name != name:
+                out.append(f"{where}: {h.title} lists it as '{got.name}', not '{name}'")
+            continue
+        listed = d.includes(r)
+        as_name = d.entry_name(r)
+        if r.error is not None:
+            blocking = getattr(r.checked, "blocking_error", None)
+            if declared == name and blocking is not None and blocking.code in ("NAME_INVALID", "NAME_SPOOFABLE"):
+                why = f"its name '{declared}' is not a valid name ({r.error[1]})"
+            else:
+                why = r.error[1]
+            sentence = f"{where} has that name, but it cannot be loaded: {why}"
+            if listed and as_name != name:
+                sentence += f"; the {d.name} catalog lists it as '{as_name}', and activating that returns {r.error[0]}"
+            out.append(sentence)
+        elif not listed:
+            out.append(f"{where}: the {d.name} catalog leaves it out: {left_out(r, dialect) or 'not listed'}")
+        elif as_name != name:
+            out.append(f"{where} is listed as '{as_name}', not '{name}'")
+    return out
 
 
 def _in_read_roots(records: list[SkillRecord], dialect: str) -> list[SkillRecord]:
@@ -202,25 +247,26 @@ def catalog_view(records: list[SkillRecord], dialect: str, *, update: bool = Fal
         # names and long descriptions included) and how same-name skills resolve.
         chosen = _previewable(records)
     else:
-        eligible = [r for r in records if r.error is None]
-        # One entry per name, lower root index first (as a harness builds it).
-        by_name: dict[str, SkillRecord] = {}
-        for r in sorted(eligible, key=lambda r: (r.root_index, r.path)):
-            by_name.setdefault(r.name, r)
-        chosen = list(by_name.values())
+        # The skill tool's registry, skills-ref's to-prompt, DSH: each dialect's own rule.
+        chosen, left = d.select(records)
+        skipped += left
     text = d.render_catalog(chosen, update=update) if update and d.name == "dsh" else d.render_catalog(chosen)  # type: ignore[call-arg]
     entries = []
-    for r in sorted(chosen, key=lambda r: r.name):
+    for r in sorted(chosen, key=lambda r: d.entry_name(r)):
         rep = catalog_report(r, d)
-        entries.append({
-            "name": r.name,
+        entry: dict[str, Any] = {
+            "name": d.entry_name(r),
             "path": r.path,
             "included": rep.included,
             "entry": rep.entry,
             "chars": rep.chars,
             "tokens": rep.tokens,
             "warnings": [w.message for w in rep.warnings],
-        })
+        }
+        error = d.entry_error(r) if rep.included else None
+        if error is not None:
+            entry["error"] = {"code": error[0], "message": error[1]}
+        entries.append(entry)
     if d.harness:
         shown = {r.path for r in d.order(chosen)}
         for r in sorted(chosen, key=lambda r: r.path):

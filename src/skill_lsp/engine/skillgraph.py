@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from .config import apply_settings
 from .findings import Finding, make
+from .harness.data import CLAUDE_CODE_BUILTINS, CODEX_BUILTINS, COPILOT_BUILTINS, HARNESS_COMMANDS
 from .mentions import Mention
 
 if TYPE_CHECKING:
@@ -75,6 +76,51 @@ class Near:
         return [h[0] for h in sorted(hits, key=lambda h: (h[1], h[0]))[:MAX_CANDIDATES]]
 
 
+BUILT_IN = HARNESS_COMMANDS | {n for n, _ in CLAUDE_CODE_BUILTINS} | {n for n, *_ in CODEX_BUILTINS} | {
+    n for n, _ in COPILOT_BUILTINS}
+# Where Claude Code (plugin and project), OpenCode, Gemini CLI and Codex keep custom commands,
+# relative to a folder at or above the skill.
+_COMMAND_DIRS = ("commands", ".claude/commands", ".opencode/command", ".opencode/commands", ".gemini/commands",
+                 ".codex/prompts")
+_COMMAND_EXTS = (".md", ".toml")
+
+
+def _command_names(folder: str) -> frozenset[str]:
+    """Command names defined in the command folders of ``folder`` (one level of subfolders too)."""
+    out: set[str] = set()
+    for sub in _COMMAND_DIRS:
+        base = os.path.join(folder, sub)
+        try:
+            entries = list(os.scandir(base))
+        except OSError:
+            continue
+        for e in entries[:2000]:
+            stem, ext = os.path.splitext(e.name)
+            if ext in _COMMAND_EXTS:
+                out.add(stem)
+            elif e.is_dir(follow_symlinks=False):
+                try:
+                    out.update(os.path.splitext(n)[0] for n in os.listdir(e.path)[:2000]
+                               if n.endswith(_COMMAND_EXTS))
+                except OSError:
+                    continue
+    return frozenset(out)
+
+
+def defines_command(skill_dir: str, name: str, levels: int = 6) -> bool:
+    """Whether a command folder at or above the skill's folder defines ``name`` (checked only for
+    a mention that would otherwise be reported, so the cost is a few directory reads)."""
+    d = os.path.dirname(skill_dir)
+    for _ in range(levels):
+        if name in _command_names(d):
+            return True
+        up = os.path.dirname(d)
+        if up == d:
+            break
+        d = up
+    return False
+
+
 def defines_name(r: SkillResult) -> bool:
     """Whether a result gives the workspace a name (an unreadable or fenced file does not)."""
     return not (r.location is not None and r.location.problem is not None) and (r.doc is not None or r.src is not None)
@@ -88,9 +134,13 @@ def unknown_findings(r: SkillResult, names: Counter[str] | set[str], settings: S
     for m in r.mentions:
         if m.kind not in NAMED or not m.strict or m.name in names:
             continue
+        if m.kind != "tool" and m.name in BUILT_IN:
+            continue  # `/help`, `/compact`, `/security-review`: the harness's own
         found = near(m.name)
         if not found:
             continue
+        if m.kind == "slash" and defines_command(os.path.dirname(r.path), m.name):
+            continue  # a command of the plugin or project (`commands/forget.md`), not a skill
         shown = " or ".join(f"'{c}'" for c in found)
         out.append(make("UNKNOWN_SKILL", f"no skill named '{m.name}' in this workspace; did you mean {shown}?",
                         m.start, m.end, {"name": m.name, "candidates": found, "kind": m.kind}))

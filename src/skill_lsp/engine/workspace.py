@@ -14,6 +14,7 @@ from . import document, rules, suppress
 from .config import Settings, apply_settings
 from .discovery import Location, ReadError, read_skill_file
 from .findings import Finding, Related, Severity, make
+from .overlap import OverlapIndex
 from .profiles import Profile
 from .result import SkillResult
 from .skillgraph import SkillGraph
@@ -79,6 +80,8 @@ def check_file(path: str, settings: Settings, location: Location | None = None,
     doc, findings = check_text(text, path, settings, decode_issue=issue, seen=seen)
     if location is not None and location.root_index < 0 and not _under_a_skills_folder(path):
         findings = [_fragment(f) if f.code == "MISSING_FRONTMATTER" else f for f in findings]
+    if location is not None and location.root_index < 0 and in_test_folder(path, location.root):
+        findings = [_fixture(f) if f.severity <= Severity.WARNING else f for f in findings]
     if size > len(data):
         doc.full_length = max(doc.full_length, size)
         if not any(f.code == "FILE_TOO_LARGE" for f in findings):
@@ -104,12 +107,37 @@ def _fragment(f: Finding) -> Finding:
                                "file (no skills/ folder above it), so it may be a fragment rather than a skill")
 
 
+# Folders of a repository's own tests: a SKILL.md there is test data of a tool that reads or
+# writes skills (issue 26: golden outputs under tests/golden/, eval fixtures; on the tune half
+# tests/fixtures/ of a plugin), found only by the recursive search.
+TEST_FOLDERS = frozenset(("tests", "test", "__tests__", "fixtures", "__fixtures__", "testdata", "golden", "goldens"))
+
+
+def in_test_folder(path: str, root: str) -> bool:
+    """Whether a folder between ``root`` (the workspace searched) and the skill is a test folder."""
+    rel = os.path.relpath(os.path.dirname(path), root)
+    return not rel.startswith("..") and any(p in TEST_FOLDERS for p in rel.split(os.sep))
+
+
+def _fixture(f: Finding) -> Finding:
+    return dataclasses.replace(f, severity=Severity.INFO, message=f.message + "; the file is under a test folder "
+                               "and no root holds it, so it is reported as test data")
+
+
 def _member(r: SkillResult) -> bool:
     """Takes part in cross-skill rules: in a configured root, and valid or only misnamed."""
     if r.location is None or r.location.root_index < 0:
         return False
     err = r.blocking_error
     return err is None or err.code == "NAME_MISMATCH"
+
+
+def _plugin_skill(r: SkillResult) -> bool:
+    """In the `skills/` root of a Claude Code plugin (`.claude-plugin/` beside it): Claude Code names
+    it `plugin:name` when the plugin is installed, so it shadows no project skill and none shadows
+    it (issue 26: a plugin repository that also keeps `.claude/skills/` copies for its own work)."""
+    root = r.location.root if r.location is not None else ""
+    return os.path.basename(root) == "skills" and os.path.isdir(os.path.join(os.path.dirname(root), ".claude-plugin"))
 
 
 def _link_group(name: str, members: list[SkillResult], settings: Settings) -> None:
@@ -131,6 +159,9 @@ def _link_group(name: str, members: list[SkillResult], settings: Settings) -> No
     valid = [m for m in members if m.blocking_error is None]
     if len(valid) < 2:
         return
+    valid = [m for m in valid if not _plugin_skill(m)]
+    if len(valid) < 2:
+        return
     winner = valid[0]
     for loser in valid[1:]:
         if loser.location.root_index == winner.location.root_index:  # type: ignore[union-attr]
@@ -150,8 +181,12 @@ def check_job(job: tuple[Location, Settings, bool]) -> SkillResult:
     return check_file(loc.path, settings, loc).slim(keep_text=keep_text)
 
 
-def link_skills(results: list[SkillResult], settings: Settings) -> None:
-    """Cross-skill findings among skills in configured roots: duplicate names and shadowing.
+def link_skills(results: list[SkillResult], settings: Settings, overlap: OverlapIndex | None = None,
+                also: list[SkillResult] | None = None) -> None:
+    """Cross-skill findings among skills in configured roots: duplicate names, shadowing and
+    near-identical descriptions (``overlap`` keeps the description index for later updates).
+    ``also``: skills found outside the roots (a recursive search), which take part in the
+    description overlap only.
 
     Lower root index wins; an invalid skill never displaces a valid one (it is not
     in the catalog at all), so only valid skills shadow or are shadowed.
@@ -164,6 +199,46 @@ def link_skills(results: list[SkillResult], settings: Settings) -> None:
     for name, members in groups.items():
         if len(members) > 1:
             _link_group(name, members, settings)
+    idx = overlap if overlap is not None else OverlapIndex()
+    for r in also or ():
+        r.cross = []
+    results = results + list(also or ())
+    by_path = {r.path: r for r in results}
+    for r in results:
+        if _describes(r):
+            idx.add(r.path, r.name, r.description, _root_of(r))
+    for path in list(idx.overlaps):
+        by_path[path].cross.extend(_overlap_findings(by_path[path], idx, by_path, settings))
+
+
+def _describes(r: SkillResult) -> bool:
+    """Takes part in DESCRIPTION_OVERLAP: any skill a harness can load (found in a root or by a
+    recursive search), valid or only misnamed."""
+    err = r.blocking_error
+    return (err is None or err.code == "NAME_MISMATCH") and r.location is not None and not (
+        r.location.root_index < 0 and in_test_folder(r.path, r.location.root))
+
+
+def _root_of(r: SkillResult) -> str | None:
+    loc = r.location
+    return loc.root if loc is not None and loc.root_index >= 0 else None
+
+
+def _overlap_findings(r: SkillResult, idx: OverlapIndex, by_path: dict[str, SkillResult],
+                      settings: Settings) -> list[Finding]:
+    """DESCRIPTION_OVERLAP on ``r``, naming every skill its description overlaps (at most three in the text)."""
+    others = [by_path[p] for p in idx.of(r.path) if p in by_path]
+    if not others:
+        return []
+    here = os.path.dirname(r.path)
+    shown = ", ".join(f"'{o.name}' ({os.path.relpath(o.path, here)})" for o in others[:3])
+    more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+    rel = tuple(Related(o.path, *o.anchor, f"description nearly the same as '{r.name}'") for o in others)
+    return apply_settings([make(
+        "DESCRIPTION_OVERLAP", f"the description is nearly the same as that of {shown}{more}: a model cannot tell "
+        "them apart and may pick either for the same request; say in each description what sets the skill apart "
+        "(its inputs, its task, when to use it), or merge the skills", *r.anchor,
+        {"others": [o.path for o in others]}, related=rel)], settings)
 
 
 class SkillIndex:
@@ -179,12 +254,14 @@ class SkillIndex:
         self._groups: dict[str, set[str]] = defaultdict(set)
         self._name_of: dict[str, str] = {}
         self.graph = SkillGraph(settings)
+        self.overlap = OverlapIndex()
 
     def rebuild(self, results: list[SkillResult]) -> None:
         self.results = {r.path: r for r in results}
         self._groups = defaultdict(set)
         self._name_of = {}
-        link_skills(results, self.settings)
+        self.overlap = OverlapIndex()
+        link_skills(results, self.settings, self.overlap)
         for r in results:
             if _member(r):
                 self._groups[r.name].add(r.path)
@@ -197,7 +274,7 @@ class SkillIndex:
             members = [self.results[p] for p in self._groups.get(name, ())]
             before = {m.path: m.cross for m in members}
             for m in members:
-                m.cross = []
+                m.cross = [f for f in m.cross if f.code == "DESCRIPTION_OVERLAP"]
             if len(members) > 1:
                 _link_group(name, members, self.settings)
             touched.update(m.path for m in members if m.cross != before[m.path])
@@ -220,12 +297,30 @@ class SkillIndex:
             names.add(result.name)
         touched = self._relink(names)
         touched |= self.graph.update(self.results, path, prev, result)
+        changed = self.overlap.add(path, result.name, result.description, _root_of(result)) if _describes(result) else \
+            self.overlap.remove(path)
+        touched |= self._reoverlap(changed | {path})
         return touched - {path}
+
+    def _reoverlap(self, paths: set[str]) -> set[str]:
+        """Recompute DESCRIPTION_OVERLAP on ``paths``; those whose findings changed."""
+        touched = set()
+        for p in paths:
+            r = self.results.get(p)
+            if r is None:
+                continue
+            keep = [f for f in r.cross if f.code != "DESCRIPTION_OVERLAP"]
+            new = keep + _overlap_findings(r, self.overlap, self.results, self.settings)
+            if new != r.cross:
+                r.cross = new
+                touched.add(p)
+        return touched
 
     def remove(self, path: str) -> set[str]:
         old = self._name_of.pop(path, None)
         prev = self.results.pop(path, None)
         touched = self.graph.update(self.results, path, prev, None) if prev is not None else set()
+        touched |= self._reoverlap(self.overlap.remove(path) - {path})
         if old is None:
             return touched - {path}
         self._groups[old].discard(path)
@@ -233,8 +328,10 @@ class SkillIndex:
 
 
 def fix_all_text(text: str, path: str, settings: Settings, *, on_disk: bool = True,
-                 max_passes: int = 16) -> str:
+                 max_passes: int = 16, unsafe: bool = False) -> str:
     """Apply every safe fix until none is left (a fixpoint, so a second run changes nothing).
+
+    ``unsafe`` (`check --unsafe-fixes`) applies unsafe fixes too (fixes.chosen_fix).
 
     Each pass applies all the non-overlapping safe fixes of one check together. A fix may
     reveal the next one (a YAML error hides the field rules), so passes go on while the
@@ -248,7 +345,7 @@ def fix_all_text(text: str, path: str, settings: Settings, *, on_disk: bool = Tr
         # What is reported is what is fixed: not a suppressed or unselected finding, and an unused
         # suppression only when this file alone tells (cross-skill codes wait for the others).
         findings = suppress.shown(findings, suppress.scan(doc), settings, path, "local" if on_disk else "none")
-        edits = safe_edits(doc, findings)
+        edits = safe_edits(doc, findings, unsafe=unsafe)
         if not edits:
             break
         if any(f.code == "INVALID_FRONTMATTER" and (f.data or {}).get("reason") == "unquoted-colon"

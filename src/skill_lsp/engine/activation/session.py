@@ -37,6 +37,7 @@ __all__ = [
     "SessionConfig",
     "SkillSession",
     "build_catalog",
+    "catalog_key",
     "suggest_siblings",
     "FUZZY_SIBLING_LIMIT",
     "FUZZY_SIBLING_THRESHOLD",
@@ -92,8 +93,21 @@ def _description(record: SkillRecord) -> str:
     return value if isinstance(value, str) else ""
 
 
+# Errors the reference registry keeps as an entry under the folder's name (registry.ts
+# discover): activating that name returns the error, the name written in the file is unknown.
+_FOLDER_KEYED = ("INVALID_FRONTMATTER", "NAME_MISMATCH")
+
+
+def catalog_key(record: SkillRecord) -> str:
+    """The name the session finds ``record`` by: its folder when its frontmatter is rejected
+    (as the reference registry keys it: `name: foo` in `bar/` is activated as "bar")."""
+    if record.error is not None and record.error[0] in _FOLDER_KEYED:
+        return record.folder
+    return record.name
+
+
 def build_catalog(records: Iterable[SkillRecord]) -> tuple[CatalogEntry, ...]:
-    """One entry per name, sorted by name.
+    """One entry per name (``catalog_key``), sorted by name.
 
     Lower ``root_index`` wins; a record with an ``error`` never displaces a
     valid record of the same name (the reference lets a later invalid skill
@@ -102,7 +116,7 @@ def build_catalog(records: Iterable[SkillRecord]) -> tuple[CatalogEntry, ...]:
     """
     groups: dict[str, list[SkillRecord]] = {}
     for record in records:
-        groups.setdefault(record.name, []).append(record)
+        groups.setdefault(catalog_key(record), []).append(record)
     entries: list[CatalogEntry] = []
     for name, group in groups.items():
         ranked = sorted(

@@ -81,7 +81,9 @@ SKILL_TOOL = Harness(
     unknown_note="'{key}' is not defined by the skill-tool spec; it is preserved but has no effect",
     name_rule="required; ASCII `^[a-z0-9]+(-[a-z0-9]+)*$`, at most 64; must equal the folder (NAME_MISMATCH)",
     description_rule="required; at most 1,024 characters (INVALID_FRONTMATTER beyond)",
-    listing="one entry per name, lower root index wins; invalid skills are left out",
+    listing="one entry per skill folder in a root whose SKILL.md opens with `---`, under the folder's name "
+            "(lower root index wins); a skill it rejects is listed with no description and activating it "
+            "returns the error (its reference registry; spec §5.2 says omitted)",
     listing_budget="none specified",
     arguments="string: $ARGUMENTS, $ARGUMENTS[N] (0-based), $N (1-based); object: ${name}, $ARGUMENTS = sorted k=v",
     hidden_by=("disable-model-invocation",),
@@ -475,3 +477,32 @@ CLAUDE_CODE_BUILTINS: tuple[tuple[str, int], ...] = (
     ("update-config", 707),
     ("workflow-authoring", 252),
 )
+
+
+# Slash commands the harnesses build in (issue 26: UNKNOWN_SKILL called `/help` a typo of a skill).
+# Claude Code 2.1.332: every `type:"local"|"local-jsx"|"prompt", name:"…"` record of the released
+# binary's command table (read from the release, not run), plus commands its documentation and
+# earlier releases name (cost, review, vim, pr-comments, bashes). Codex, Gemini CLI, OpenCode and
+# Copilot CLI: their documented built-in commands (documented, not verified).
+CLAUDE_CODE_COMMANDS = frozenset((
+    "access add-dir advisor agents artifacts auto-mode-setup autocompact autofix-pr background branch brief btw bug "
+    "cd clear cloud-plugins color compact config context copy daemon design-consent design-login design-revoke "
+    "desktop diff doctor effort exit export extra-usage fast feedback focus fork goal heapdump help hooks ide import "
+    "init insights install install-github-app install-slack-app list-agents login logout mcp memory mobile model "
+    "output-style passes pause-memory permissions plan plugin powerup privacy-settings pro-trial-expired project "
+    "radio rate-limit-options recap release-notes reload-plugins reload-skills remote-control remote-env rename "
+    "restart resume rewind sandbox scroll-speed session setup-bedrock setup-vertex skill-doctor skills status "
+    "statusline stickers stop subtask tasks team-onboarding teleport terminal-setup theme todos tui ultraplan "
+    "ultrareview upgrade usage usage-credits use-case version voice web-setup wellbeing workflow-launch-exec "
+    "workflows cost review vim pr-comments bashes quit").split())
+OTHER_HARNESS_COMMANDS = frozenset((
+    # Codex
+    "approvals new undo mention prompts status diff compact init model quit review logout mcp "
+    # Gemini CLI
+    "about auth chat compress copy directory docs editor extensions privacy restore settings setup-github stats "
+    "theme tools vim "
+    # OpenCode
+    "connect details editor export help init models new redo sessions share themes unshare undo "
+    # Copilot CLI
+    "agent clear cwd delegate feedback login logout mcp model reset-allowed-tools session usage user").split())
+HARNESS_COMMANDS = CLAUDE_CODE_COMMANDS | OTHER_HARNESS_COMMANDS

@@ -117,6 +117,32 @@ class Dialect:
         """Whether the harness lists this skill in its catalog."""
         return record.error is None
 
+    def select(self, records: Sequence[SkillRecord]) -> tuple[list[SkillRecord], list[dict[str, str]]]:
+        """The records this dialect's catalog is built from, and the others with the reason
+        (``{"name", "path", "reason"}``). By default: skills without errors, one per name,
+        the lower root index first (as the skill-tool contract builds its catalog)."""
+        chosen: dict[str, SkillRecord] = {}
+        skipped: list[dict[str, str]] = []
+        for r in sorted(records, key=lambda r: (r.root_index, r.path)):
+            if r.error is not None:
+                # The skill-tool contract's verdict: this dialect's own loader is not modelled.
+                skipped.append({"name": r.name, "path": r.path,
+                                "reason": f"left out as the skill-tool contract refuses it ({r.error[0]}): {r.error[1]}"})
+            elif r.name in chosen:
+                skipped.append({"name": r.name, "path": r.path,
+                                "reason": f"another skill of the same name wins: {chosen[r.name].path}"})
+            else:
+                chosen[r.name] = r
+        return list(chosen.values()), skipped
+
+    def entry_name(self, record: SkillRecord) -> str:
+        """The name the catalog lists ``record`` under."""
+        return record.name
+
+    def entry_error(self, record: SkillRecord) -> tuple[str, str] | None:
+        """(code, message) when the catalog lists ``record`` although activating it fails."""
+        return None
+
     def order(self, records: Iterable[SkillRecord]) -> list[SkillRecord]:
         return sorted((r for r in records if self.includes(r)), key=lambda r: r.name)
 

@@ -4,11 +4,22 @@ Byte-for-byte the TypeScript ``format.ts`` behaviour (see docs/dialects.md):
 lines joined by ``\\n`` after dropping empty ones, ``<resources>`` omitted when
 there are none, frontmatter re-serialised by a small YAML-ish writer.  Nothing
 is escaped (the name is kebab-validated; ``dir`` and the body go in raw).
+
+Catalog: who is listed follows the reference's registry (``FilesystemSkillRegistry.discover``
+in avifenesh/tools packages/skill, run on tests/odd_skills.py): every folder directly in a root
+whose ``SKILL.md`` opens with a ``---`` line is an entry, keyed by the folder. A skill whose
+frontmatter the tool rejects (INVALID_FRONTMATTER, NAME_MISMATCH) is still an entry, with an
+empty description, so that activating it returns the error (spec §5.2 says such skills are
+omitted; the reference keeps them). No ``SKILL.md``, another file name, or no frontmatter: not
+a skill, skipped. The text ``- name: description`` is skill-lsp's (the spec defines none).
 """
 
 from __future__ import annotations
 
+import os
 import re
+import unicodedata
+from collections.abc import Sequence
 
 from skill_lsp.engine.activation.jsstr import js_json_string, js_number, js_string
 from skill_lsp.engine.activation.records import SkillRecord
@@ -53,9 +64,70 @@ def serialize_frontmatter(frontmatter: dict) -> str:
     return "\n".join(_key_value(str(k), v, 0) for k, v in frontmatter.items())
 
 
+# The registry keeps these as entries (description ""); activating one returns the error.
+_ENTRY_ERRORS = ("INVALID_FRONTMATTER", "NAME_MISMATCH")
+
+
+def registry_skip(record: SkillRecord) -> str | None:
+    """Why the reference registry has no entry for ``record`` (None when it has one)."""
+    if record.error is not None and record.error[0] in ("OUTSIDE_WORKSPACE", "SENSITIVE"):
+        # skill-lsp's fence never reads these; the reference lists them and refuses to activate them.
+        return (f"skill-lsp does not read it ({record.error[1]}); the skill tool would list it and refuse "
+                f"to activate it ({record.error[0]})")
+    if record.text is None and record.error is not None:
+        return record.error[1]  # never read (a record built in memory has no text either)
+    if os.path.basename(record.path) != "SKILL.md":
+        return f"the skill tool reads only SKILL.md, not {os.path.basename(record.path)}"
+    loc = getattr(record.checked, "location", None)
+    in_root = loc is not None and loc.root_index >= 0  # else found outside the roots (`catalog x/skills`)
+    if in_root and os.path.normpath(os.path.dirname(record.dir)) != os.path.normpath(record.root):
+        return f"the skill tool lists only folders directly in a root ({record.root})"
+    text = (record.text if record.text is not None else "---\n").replace("\r\n", "\n")
+    if not (text.startswith("---\n") or text == "---"):
+        return "no frontmatter (the file does not start with a `---` line): the skill tool skips it as not a skill"
+    return None
+
+
+def locale_key(name: str) -> tuple:
+    """JavaScript's ``a.localeCompare(b)`` order (ICU root collation) for names: letters
+    compared without accents and case first, then accents, then lowercase before uppercase."""
+    folded = name.casefold()
+    base = "".join(c for c in unicodedata.normalize("NFD", folded) if not unicodedata.combining(c))
+    return base, folded, tuple(c.isupper() for c in name), name
+
+
 class SkillToolDialect(Dialect):
     name = "skill-tool"
     label = "skill tool (design spec reference implementation)"
+
+    def includes(self, record: SkillRecord) -> bool:
+        return registry_skip(record) is None
+
+    def select(self, records: Sequence[SkillRecord]) -> tuple[list[SkillRecord], list[dict[str, str]]]:
+        # One entry per folder, the lower root index first, a broken skill included (the
+        # reference lets a later broken one overwrite an earlier entry: not copied).
+        chosen: dict[str, SkillRecord] = {}
+        skipped: list[dict[str, str]] = []
+        for r in sorted(records, key=lambda r: (r.root_index, r.path)):
+            why = registry_skip(r)
+            if why is None and r.folder in chosen:
+                why = f"another skill folder of the same name wins: {chosen[r.folder].path}"
+            if why is not None:
+                skipped.append({"name": r.folder, "path": r.path, "reason": why})
+            else:
+                chosen[r.folder] = r
+        return list(chosen.values()), skipped
+
+    def order(self, records):  # type: ignore[override]
+        return sorted((r for r in records if self.includes(r)), key=lambda r: locale_key(r.folder))
+
+    def entry_name(self, record: SkillRecord) -> str:
+        return record.folder
+
+    def entry_error(self, record: SkillRecord) -> tuple[str, str] | None:
+        if record.error is not None and record.error[0] in _ENTRY_ERRORS:
+            return record.error
+        return None
 
     def render_ok(self, result: OkResult) -> str:
         resources = ""
@@ -103,5 +175,7 @@ class SkillToolDialect(Dialect):
         )
 
     def catalog_entry(self, record: SkillRecord) -> str:
-        # The spec defines no catalog template (§5.2 lists name + description).
-        return f"- {record.name}: {record_description(record)}"
+        # The spec defines no catalog template (§5.2 lists name + description); an entry the
+        # tool rejects has an empty description, as the reference registry gives it.
+        description = "" if self.entry_error(record) is not None else record_description(record)
+        return f"- {record.folder}: {description}"

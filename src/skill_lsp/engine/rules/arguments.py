@@ -19,6 +19,9 @@ from .context import Context
 _ARGS = re.compile(r"(?<!\\)\$ARGUMENTS\b|(?<![\\$\w])\$\d\b")
 _ANY_ARG = re.compile(r"\$(?:ARGUMENTS|\d)")  # literal-led: a fast first pass
 _MONEY = re.compile(r"[.,]\d|\d| ?(?:million|billion|per|each|/)")
+_DOLLAR_DIGIT = re.compile(r"\$\d")
+_MONEY_WORDS = re.compile(r"\b(?:costs?|pric\w*|pay\w*|fees?|usd|dollars?|budget|cheap\w*|spend\w*|charg\w*|"
+                          r"bill\w*|revenue|tips?|worth|save\w*|earn\w*|sells?|buy\w*|under|over|only|just)\b", re.I)
 _POSITIONAL = re.compile(r"(?<![\\$\w])\$(\d+)\b")
 _VARIABLE = re.compile(r"\$\{((?:CLAUDE|SKILL)_[A-Z0-9_]*)\}")
 # Substitutions Claude Code documents for skill content (CHANGELOG entries adding each).
@@ -79,6 +82,14 @@ def _argument_use(doc: SkillDocument, blocks: list[tuple[int, int]]) -> tuple[st
         first.setdefault(token, (token, s, s + len(token)))
     if len(first) >= 2:
         return min(first.values(), key=lambda t: t[1])
+    if len(first) == 1:
+        # A lone `$1` is an argument when nothing around it is about money (issue 26: `Deploy $1 to
+        # staging.` was missed): no other dollar amount in the body, no money word on its line.
+        token, s, e = next(iter(first.values()))
+        at = s - base
+        line = body[body.rfind("\n", 0, at) + 1:body.find("\n", at) if body.find("\n", at) >= 0 else len(body)]
+        if len(_DOLLAR_DIGIT.findall(body)) == body.count(token) and _MONEY_WORDS.search(line) is None:
+            return token, s, e
     return None
 
 

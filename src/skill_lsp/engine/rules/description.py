@@ -59,6 +59,16 @@ def _description(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         yield from emit(ctx, "DESCRIPTION_ANGLE_BRACKETS", f"description contains {what}: Codex's and Anthropic's "
                         "skill validators refuse '<' and '>', and the Claude API refuses XML tags", s, e,
                         {"text": shown})
+    placeholder = _PLACEHOLDER.search(value)
+    if placeholder is not None:
+        shown = placeholder.group(0).strip()
+        yield from emit(ctx, "DESCRIPTION_PLACEHOLDER", f"the description is still the template's placeholder "
+                        f"('{shown[:60]}'); write what the skill does and when to use it: the model picks skills by "
+                        "this text", node.start, max(node.end, node.start + 1), {"text": shown})
+    elif _is_stub(value):
+        yield from emit(ctx, "DESCRIPTION_STUB", f"the description '{value.strip()}' names a topic, not what the "
+                        "skill does or when to use it; the model picks skills by this text: say what it does and add "
+                        "\"Use when ...\"", node.start, max(node.end, node.start + 1), {"text": value.strip()})
     # A stub of a few words is not judged: the rule is about descriptions that explain only the "what".
     if active(ctx, "DESCRIPTION_NO_TRIGGER") and len(value.split()) >= MIN_WORDS and "when_to_use" not in doc.entries and "whenToUse" not in doc.entries \
             and not _has_trigger(value.lower()):
@@ -91,6 +101,40 @@ def _has_trigger(low: str) -> bool:
             return True
     # Whole words only ("after" but not "afterwards"); the split runs only when one occurs at all.
     return any(w in low for w in _TRIGGER_WORDS) and not _TRIGGER_WORDS.isdisjoint(low.translate(_PUNCT).split())
+
+
+# A template's words left in place of a description (issue 26: `[TODO: …]`, `<description>`,
+# "Describe what this skill does…", "Replace with description of the skill…").
+_PLACEHOLDER = re.compile(
+    r"^\s*(?:\[\s*(?:TODO|TBD|FIXME|INSERT|DESCRIBE|DESCRIPTION|ADD)\b[^\]]*\]|(?:TODO|TBD|FIXME)\b[:.!\s-]*|"
+    r"<\s*(?:description|describe[^>]*|your[- _]description|skill[- _]description|todo[^>]*)\s*>|"
+    r"\{\{?\s*(?:description|skill[_ ]description)\s*\}?\}|"
+    r"(?:Replace (?:this|with)\b|Describe (?:what|when|the|your|this)\b|(?:A |An )?(?:Brief|Short|One-line) "
+    r"description of\b|Description of (?:the|this|what) skill\b|Add (?:a|your) (?:short )?description\b|"
+    r"Your (?:skill )?description\b|Lorem ipsum\b|Explain what this skill does\b)[^\n]{0,120})"
+    r"|\[(?:describe|insert|add|your|todo)\b[^\]]{0,80}\]", re.I)
+# A description shorter than this, with no trigger, is a topic ("Spreadsheet utilities."), not a
+# description a model can route on.
+STUB_CHARS = 40
+
+
+_TOPIC_WORDS = frozenset(("utilities", "utility", "utils", "tools", "tool", "tooling", "helpers", "helper", "skill",
+                          "skills", "misc", "miscellaneous", "functions", "snippets", "notes", "stuff", "things",
+                          "support", "commands", "scripts", "toolkit", "kit", "library", "stuff", "resources"))
+
+
+def _is_stub(value: str) -> bool:
+    """A topic, not a description: short, no trigger, and only a noun phrase (`Spreadsheet utilities.`,
+    `PDF tools`, `Helpers`). A short sentence with a verb (`Send an email.`) is left alone."""
+    v = value.strip()
+    if len(v) >= STUB_CHARS or not v.isascii():
+        return False  # CJK and other scripts pack a sentence into few characters
+    low = v.lower()
+    if _has_trigger(low):
+        return False
+    words = low.translate(_PUNCT).split()
+    # One word of one or two letters is a test stub, not a topic.
+    return bool(words) and ((len(words) == 1 and len(words[0]) >= 3) or words[-1] in _TOPIC_WORDS)
 
 
 def _name(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:

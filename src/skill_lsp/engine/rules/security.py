@@ -39,6 +39,15 @@ _RISKY = (
     (re.compile(r"\brm\s+-(?:[a-zA-Z]*r[a-zA-Z]*f|[a-zA-Z]*f[a-zA-Z]*r)\b|\brm\s+-r\s+-f\b"), "deletes recursively (rm -rf)"),
     (re.compile(r"(?:>>?|\btee\s+(?:-a\s+)?)\s*(?:~|/(?!dev/null|tmp/)|\$HOME|\.\./)"), "writes outside the skill folder"),
     (re.compile(r"\bchmod\s+(?:-R\s+)?777\b"), "makes files world-writable"),
+    # Issue 26: `!`./scripts/deploy.sh`` runs in the session's working folder, not the skill's, and
+    # a script named for a side effect runs that side effect every time the skill loads.
+    (re.compile(r"(?:^|[\s;&|(])(?:(?:ba|z)?sh\s+|python3?\s+|node\s+|bun\s+|deno\s+run\s+)?(?:\./)?"
+                r"(?:scripts|bin|tools)/[\w.@+-]"),
+     "runs a script by a path relative to the session's working folder, not the skill folder (write "
+     "${CLAUDE_SKILL_DIR}/scripts/…)"),
+    (re.compile(r"(?:^|[\s/])(?:deploy|release|publish|migrate|migration|destroy|teardown|drop|rollback|"
+                r"provision|install|uninstall|push)[\w-]*\.(?:sh|py|js|mjs|ts|rb|ps1)\b", re.I),
+     "runs a script named for a side effect on every load, before anyone asked for it"),
 )
 
 
@@ -231,7 +240,9 @@ _SECRETS = (
     ("private key", ("PRIVATE KEY",), re.compile(r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY"
                                                  r"(?: BLOCK)?-----\s*(?:[A-Za-z0-9+/=]{40,}\s*){2,}")),
 )
-_PLACEHOLDER = re.compile(r"x{4,}|X{4,}|EXAMPLE|example|your|YOUR|\.\.\.|<|\*{3,}|0{8,}|1234567|abcdef", re.I)
+_PLACEHOLDER = re.compile(r"x{4,}|X{4,}|EXAMPLE|example|your|YOUR|\.\.\.|<|\*{3,}|0{8,}|1234567|abcdef|placeholder|"
+                          r"replace|dummy|fake|sample|redacted|changeme|insert|here|demo|test|secret|token|mykey|"
+                          r"apikey|api_key|api-key|key_?here|(.)\1{5,}", re.I)
 
 
 def _secrets(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
@@ -248,12 +259,23 @@ def _secrets(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             value = m.group(0)
             if m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_-"):
                 continue  # inside a longer word
-            if _PLACEHOLDER.search(value) or _low_entropy(value):
+            if _PLACEHOLDER.search(value) or _low_entropy(value) or _sequential(value):
                 continue
             shown = value[:6] + "…" if label != "private key" else "-----BEGIN … PRIVATE KEY-----"
             yield from emit(ctx, "SECRET", f"{label} in the skill ({shown}, {len(value)} characters): anyone who "
                             "installs the skill gets it; revoke it and load it from the environment instead",
                             m.start(), m.end(), {"kind": label})
+
+
+def _sequential(value: str) -> bool:
+    """A run of 5 characters counting up or down (`abcde`, `12345`, `9876`…): a made-up key
+    (issue 26: an obvious placeholder was reported as an error)."""
+    run = 1
+    for a, b in zip(value, value[1:], strict=False):
+        run = run + 1 if a.isalnum() and b.isalnum() and abs(ord(b) - ord(a)) == 1 else 1
+        if run >= 5:
+            return True
+    return False
 
 
 def _low_entropy(value: str) -> bool:

@@ -62,8 +62,10 @@ def register(server: SkillLanguageServer) -> None:
                     edit = fix_edit(ls, od, src, fix)
                     if edit is None:
                         continue
+                    # Only a safe fix is preferred (auto-fix applies it): an unsafe one guesses or
+                    # edits code or an example, so the user picks it (engine/fixes.py).
                     actions.append(t.CodeAction(title=fix.title, kind=t.CodeActionKind.QuickFix, diagnostics=[diag],
-                                                edit=edit, is_preferred=fix.preferred or None))
+                                                edit=edit, is_preferred=(fix.preferred and fix.safe) or None))
                 if finding.code == "TRAILING_WHITESPACE" and len(trailing) > 1:
                     edits = [t.TextEdit(range=convert.range_(src, f.start, f.end, enc), new_text="") for f in trailing]
                     actions.append(t.CodeAction(

@@ -1,0 +1,147 @@
+"""Description overlap: two skills of one workspace whose descriptions a model cannot tell apart.
+
+The model picks a skill by its description alone, so two near-identical descriptions (same
+triggers, same wording) leave the choice to chance. Two descriptions overlap when both have at
+least ``MIN_WORDS`` words and
+
+* they are the same text (case and spacing aside), or
+* rapidfuzz's token-sort ratio is at least ``RATIO`` and at most one content word (not a
+  stop word) is in one and not the other, and that word is not part of either skill's name:
+  "Deploy to staging" and "Deploy to production" differ by two distinctive words, "Automate
+  21risk tasks" names the skill `21risk-automation`, and a model routes on such words.
+
+Copies of one skill (the same name, e.g. `.claude/skills/x` and `.agents/skills/x`) are not
+overlaps: DUPLICATE_NAME and SHADOWED speak about them.
+
+Incremental and cheap for 10,000 skills: a new or changed description is compared only with the
+skills whose content words are the same set or differ from it by one word (see OverlapIndex),
+found by hash lookups; the result does not depend on the order skills are added in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from rapidfuzz import fuzz
+
+MIN_WORDS = 8
+RATIO = 90
+_WORD = re.compile(r"[^\W_]+", re.U)
+# Words every description uses: they say nothing about which skill to pick.
+STOP = frozenset("""
+a an the and or but if of to in on at by for from with without into onto over under about as is are be been being
+this that these those it its it's use used using uses when whenever while where which who what how why user users
+asks ask asked asking wants want needs need skill skills claude model agent you your i we our can will should may
+must do does done not no any all each every other such via e g eg etc also only more most some so than then there
+their them they
+""".split())
+
+
+class _Entry:
+    __slots__ = ("content", "group", "name", "name_flat", "norm", "words")
+
+    def __init__(self, name: str, description: str, group: str | None = None) -> None:
+        self.group = group
+        words = _WORD.findall(description.lower())
+        self.name = name
+        self.name_flat = "".join(_WORD.findall(name.lower()))  # `many-chat` -> `manychat`
+        self.words = len(words)
+        self.norm = " ".join(words)
+        self.content = frozenset(w for w in words if w not in STOP and len(w) > 1)
+
+
+def similar(a: _Entry, b: _Entry) -> bool:
+    if a.words < MIN_WORDS or b.words < MIN_WORDS:
+        return False
+    if a.norm == b.norm:
+        return True
+    diff = a.content ^ b.content
+    if len(diff) > 1:
+        return False
+    # The one word that differs names the skill's own subject ("Automate 21risk tasks" in
+    # `21risk-automation`): a model routes on it.
+    if any(len(w) >= 3 and (w in a.name_flat or w in b.name_flat) for w in diff):
+        return False
+    return fuzz.token_sort_ratio(a.norm, b.norm) >= RATIO
+
+
+class OverlapIndex:
+    """Who overlaps whom, kept up to date one skill at a time.
+
+    Two descriptions can overlap only when their content-word sets are equal or one is the other
+    plus one word. Each entry is indexed by a hash of its set (XOR of the words' hashes) and by the
+    hash of each set with one word left out, so the candidates of a new entry are found in
+    O(words) lookups, whatever the order the skills arrive in (the result must not depend on it:
+    the server adds skills one at a time, `check` all at once).
+    """
+
+    def __init__(self) -> None:
+        self.entries: dict[str, _Entry] = {}
+        self.overlaps: dict[str, set[str]] = defaultdict(set)
+        self._whole: dict[int, set[str]] = defaultdict(set)  # hash of the set -> paths
+        self._less: dict[int, set[str]] = defaultdict(set)  # hash of the set less one word -> paths
+        self._keys: dict[str, tuple[int, tuple[int, ...]]] = {}
+
+    @staticmethod
+    def _hashes(e: _Entry) -> tuple[int, tuple[int, ...]]:
+        words = [hash(w) for w in e.content]
+        whole = 0
+        for h in words:
+            whole ^= h
+        return whole, tuple(whole ^ h for h in words)
+
+    def _candidates(self, path: str, whole: int, less: tuple[int, ...]) -> set[str]:
+        out = set(self._whole.get(whole, ())) | self._less.get(whole, set())
+        for key in less:
+            out |= self._whole.get(key, set())
+        out.discard(path)
+        return out
+
+    def add(self, path: str, name: str, description: str, group: str | None = None) -> set[str]:
+        """Index a skill (replacing its previous entry); the paths whose overlaps changed.
+
+        ``group``: the configured root the skill lives in, None for one found elsewhere. Two skills
+        in different roots are never compared: each root is read by its own harnesses (a copy in
+        `.agents/skills` for Codex and one in `.claude/skills` for Claude Code meet in no listing).
+        """
+        changed = self.remove(path)
+        e = _Entry(name, description, group)
+        if e.words < MIN_WORDS:
+            return changed
+        whole, less = self._hashes(e)
+        for other in self._candidates(path, whole, less):
+            o = self.entries[other]
+            if o.name == name or (group is not None and o.group is not None and o.group != group):
+                continue
+            if similar(e, o):
+                self.overlaps[path].add(other)
+                self.overlaps[other].add(path)
+                changed |= {path, other}
+        self.entries[path] = e
+        self._keys[path] = (whole, less)
+        self._whole[whole].add(path)
+        for key in less:
+            self._less[key].add(path)
+        return changed
+
+    def remove(self, path: str) -> set[str]:
+        e = self.entries.pop(path, None)
+        if e is None:
+            return set()
+        whole, less = self._keys.pop(path)
+        for index, key in [(self._whole, whole), *((self._less, k) for k in less)]:
+            bucket = index.get(key)
+            if bucket is not None:
+                bucket.discard(path)
+                if not bucket:
+                    del index[key]
+        others = self.overlaps.pop(path, set())
+        for o in others:
+            self.overlaps[o].discard(path)
+            if not self.overlaps[o]:
+                del self.overlaps[o]
+        return others | {path} if others else set()
+
+    def of(self, path: str) -> list[str]:
+        return sorted(self.overlaps.get(path, ()))

@@ -1,0 +1,183 @@
+"""Fix applicability: a safe fix never edits code, raw HTML, comments or "what not to do" examples.
+
+The guard sits in fixes_for, so these tests go through the same call as the CLI,
+fix-all and the quick-fix menu. tests/cli/test_fix_safety_proof.py runs the real
+`check --fix` over the same skills.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from fix_safety_cases import FIXED, KEPT, SKILLS
+from helpers import check
+from skill_lsp.engine import _markdown_mdit, document, markdown, protected
+from skill_lsp.engine.config import Settings
+from skill_lsp.engine.fixes import (
+    DISPLAY_ONLY,
+    SAFE,
+    UNSAFE,
+    Edit,
+    Fix,
+    chosen_fix,
+    fixes_for,
+    guard,
+)
+from skill_lsp.engine.workspace import fix_all_text
+
+
+def _fixes(text: str, folder: str = "demo"):
+    doc, fs = check(text, folder=folder)
+    return doc, [(f, fx) for f in fs for fx in fixes_for(doc, f)]
+
+
+def _spans_of(text: str, needle: str) -> tuple[int, int]:
+    i = text.index(needle)
+    return i, i + len(needle)
+
+
+@pytest.mark.parametrize("name", list(SKILLS))
+def test_no_safe_fix_touches_kept_text(name: str):
+    text = SKILLS[name]
+    doc, pairs = _fixes(text, folder=name)
+    kept = [_spans_of(text, k) for k in KEPT[name]]
+    safe = [fx for _f, fx in pairs if fx.safe]
+    assert safe, "each case has fixes that must stay safe"
+    for fx in safe:
+        for e in fx.edits:
+            for s, t in kept:
+                assert not (e.start < t and e.end > s), (fx.title, text[e.start:e.end])
+    # And every fix that does touch kept text says why it is unsafe.
+    for f, fx in pairs:
+        if any(e.start < t and e.end > s for e in fx.edits for s, t in kept):
+            assert not fx.safe and not fx.preferred and fx.applicability == UNSAFE
+            assert fx.unsafe_because in protected.REASONS and "(unsafe: " in fx.title, (f.code, fx.title)
+
+
+@pytest.mark.parametrize("name", list(SKILLS))
+def test_fix_all_keeps_code_and_fixes_prose(name: str):
+    text = SKILLS[name]
+    fixed = fix_all_text(text, f"/w/skills/{name}/SKILL.md", Settings(), on_disk=False)
+    for k in KEPT[name]:
+        assert k in fixed, k
+    for before, after in FIXED[name]:
+        assert before in text and after in fixed and before not in fixed
+
+
+# windows-setup has no finding in its code at all now (PowerShell paths are no BACKSLASH_PATH).
+@pytest.mark.parametrize("name", [n for n in SKILLS if n != "windows-setup"])
+def test_unsafe_fixes_do_reach_the_code(name: str):
+    """With --unsafe-fixes the same edits apply: the guard changes applicability, not the fix."""
+    text = SKILLS[name]
+    fixed = fix_all_text(text, f"/w/skills/{name}/SKILL.md", Settings(), on_disk=False, unsafe=True)
+    assert any(k not in fixed for k in KEPT[name])
+
+
+def test_the_three_real_failures_are_unsafe_with_their_reason():
+    _doc, pairs = _fixes(SKILLS["injection-guard"], "injection-guard")
+    titles = {fx.title for _f, fx in pairs}
+    assert "Delete the invisible characters (unsafe: inside a code block)" in titles
+    assert "Delete the invisible characters" in titles  # the prose one stays safe
+    _doc, pairs = _fixes(SKILLS["path-style"], "path-style")
+    # "✗ Avoid: scripts\helper.py" is no BACKSLASH_PATH at all now (issue 26); the items of a
+    # "**Bad:**" list still are, and their fixes are held back as examples.
+    assert not [fx for _f, fx in pairs if fx.title.startswith("Write 'scripts/helper.py'")]
+    bad = [fx for _f, fx in pairs if fx.title.startswith("Write 'assets/logo.png'")]
+    assert [fx.unsafe_because for fx in bad] == ["example"]
+    # PowerShell's `Import-Module .\scripts\...`: BACKSLASH_PATH no longer reports PowerShell at all
+    # (issue 26), so there is no fix to hold back; a backslash path in other code is (test_protected_kinds).
+    _doc, pairs = _fixes(SKILLS["windows-setup"], "windows-setup")
+    assert not [fx for _f, fx in pairs if "Tools.psm1" in fx.title]
+
+
+@pytest.mark.parametrize(("body", "needle", "kind"), [
+    ("Run it:\n\n```sh\nx scripts\\a.py\n```\n", "scripts\\a.py", "code block"),
+    ("Run it:\n\n    x scripts\\a.py\n", "scripts\\a.py", "code block"),
+    ("Run `x scripts\\a.py` now.\n", "scripts\\a.py", "inline code"),
+    ("Run <samp>scripts\\a.py</samp> now.\n", "scripts\\a.py", "inline code"),
+    ("<!-- scripts\\a.py -->\n", "scripts\\a.py", "html"),
+    ("Text <!-- a\nscripts\\a.py --> more.\n", "scripts\\a.py", "html"),
+    ("<div>\nscripts\\a.py\n</div>\n", "scripts\\a.py", "html"),
+    ("## Anti-patterns\n\nSay scripts\\a.py.\n\n### Sub\n\nscripts\\b.py too.\n", "scripts\\b.py", "example"),
+    ("**Wrong:**\n\n1. scripts\\a.py\n2. scripts\\b.py\n", "scripts\\b.py", "example"),
+    ("- ❌ paths such as\n  scripts\\a.py\n- fine\n", "scripts\\a.py", "example"),
+    ("| Don't | Do |\n|---|---|\n| scripts\\a.py | scripts/a.py |\n", "scripts\\a.py", "example"),
+    ("Never call scripts\\a.py directly.\n", "scripts\\a.py", "example"),
+    ("Bad: scripts\\a.py\n", "scripts\\a.py", "example"),
+    ("Use scripts/b.py instead of scripts\\a.py.\n", "scripts\\a.py", "example"),
+    ("1. **Avoid** scripts\\a.py\n", "scripts\\a.py", "example"),
+    ("| x | y |\n|---|---|\n| one | Don't: scripts\\a.py |\n", "scripts\\a.py", "example"),
+    ("**Dry slides** (CRITICAL TO AVOID):\n- scripts\\a.py\n", "scripts\\a.py", "example"),
+])
+def test_protected_kinds(body: str, needle: str, kind: str):
+    text = "---\nname: demo\ndescription: d\n---\n" + body
+    doc = document.parse(text, "/w/demo/SKILL.md")
+    s, e = _spans_of(text, needle)
+    span = protected.covering(doc, s, e)
+    assert span is not None and span.kind == kind
+
+
+@pytest.mark.parametrize("body", [
+    "Run scripts\\a.py now.\n",
+    "## Usage\n\nRun scripts\\a.py now.\n\n## Bad inputs\n\nNone.\n",  # the section before the marked one
+    "✗ Avoid: scripts\\b.py\n✓ Good: scripts\\a.py\n",  # the recommended line after a bad one
+    "- ❌ Don't use b\n- use scripts\\a.py\n",  # the next list item
+    "`code` then scripts\\a.py and <!-- c --> after.\n",
+    # A marker word in running prose labels nothing (held-out: such lines only cost safe fixes).
+    "If the user says the rule is bad, open scripts\\a.py.\n",
+    "Rules use contrastive examples (Incorrect vs Correct); see scripts\\a.py.\n",
+    "Filter out issues that don't meet the bar in scripts\\a.py.\n",
+])
+def test_prose_next_to_protected_text_is_not_protected(body: str):
+    text = "---\nname: demo\ndescription: d\n---\n" + body
+    doc = document.parse(text, "/w/demo/SKILL.md")
+    s, e = _spans_of(text, "scripts\\a.py")
+    assert protected.covering(doc, s, e) is None
+
+
+def test_an_insertion_at_a_span_boundary_is_outside_it():
+    text = "---\nname: demo\ndescription: d\n---\nA `code` b\n"
+    doc = document.parse(text, "/w/demo/SKILL.md")
+    s, e = _spans_of(text, "`code`")
+    assert protected.covering(doc, s, s) is None and protected.covering(doc, e, e) is None
+    assert protected.covering(doc, s + 1, s + 1) is not None
+
+
+def test_frontmatter_edits_are_never_guarded():
+    text = "---\nname: demo\ndescription: Don't use it: ever\n---\n"
+    doc = document.parse(text, "/w/demo/SKILL.md")
+    fix = Fix("Quote", (Edit(text.index("Don't"), text.index("\n---"), '"x"'),), safe=True, preferred=True)
+    assert guard(doc, fix) is fix
+
+
+def test_applicability_and_the_fix_the_cli_chooses():
+    safe = Fix("s", (Edit(0, 1, ""),), safe=True, preferred=True)
+    guess = Fix("g", (Edit(0, 1, "x"),), preferred=True)
+    other = Fix("o", (Edit(0, 1, "y"),))
+    rename = Fix("r", (), rename=("/a", "/b"))
+    assert [f.applicability for f in (safe, guess, rename)] == [SAFE, UNSAFE, DISPLAY_ONLY]
+    assert chosen_fix([guess, safe]) is safe
+    assert chosen_fix([guess, other]) is None
+    assert chosen_fix([guess, other], unsafe=True) is guess  # the preferred one
+    assert chosen_fix([other], unsafe=True) is other  # the only one
+    assert chosen_fix([Fix("a", (Edit(0, 1, "a"),)), other], unsafe=True) is None  # a guess among guesses: none
+    assert chosen_fix([rename], unsafe=True) is None  # display-only: never applied by the CLI
+
+
+@pytest.mark.parametrize("name", list(SKILLS))
+def test_markdown_it_fallback_protects_the_same_code(name: str):
+    """Where pyromark has no wheel, markdown-it-py gives the raw spans: the kept code and HTML
+    of every case is covered by both."""
+    text = SKILLS[name].replace("\r\n", "\n")
+    doc = document.parse(text, f"/w/{name}/SKILL.md")
+    base = doc.body_start
+    fast = markdown.raw_spans(doc.body_text, base)
+    slow = _markdown_mdit.raw_spans(doc.body_text, base)
+    blocks = doc.body.code_blocks
+    for k in KEPT[name]:
+        s, e = _spans_of(text, k.replace("\r\n", "\n"))
+        if protected.covering(doc, s, e).kind == "example":
+            continue
+        for raw in (fast, slow):
+            covered = {i for a, b in raw.code + raw.html + blocks for i in range(a, b)}
+            assert set(range(s, e)) - {i for i in range(s, e) if text[i] == "\n"} <= covered, (k, raw)

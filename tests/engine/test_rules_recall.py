@@ -1,0 +1,465 @@
+"""Issue 26: recall on defects a peer caught or every tool missed, and the precision fixes the
+held-out tune half asked for. Each rule on both sides: a small skill with the defect, and clean
+skills (written here, in the shapes real skills take) it stays quiet on."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from helpers import check, skill_text, write_skill
+from skill_lsp.engine.config import Settings
+from skill_lsp.engine.discovery import scan_roots
+from skill_lsp.engine.findings import Severity
+from skill_lsp.engine.overlap import OverlapIndex
+from skill_lsp.engine.skillgraph import link_mentions
+from skill_lsp.engine.workspace import SkillIndex, check_file, link_skills
+
+W, H = Severity.WARNING, Severity.HINT
+COVERED: set[str] = set()
+
+
+def covers(*names: str):
+    COVERED.update(names)
+    return lambda fn: fn
+
+
+def codes_of(text: str, code: str, profile: str = "skill-tool", folder: str = "demo") -> list[str]:
+    _, fs = check(text, folder=folder, profile=profile)
+    return [f.code for f in fs if f.code == code]
+
+
+def on_disk(tmp_path: Path, text: str, files: dict[str, str] | None = None, folder: str = "demo",
+            profile: str = "skill-tool"):
+    p = write_skill(tmp_path, folder, text)
+    for rel, content in (files or {}).items():
+        f = tmp_path / folder / rel if not rel.startswith("/") else Path(rel)
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(content)
+    r = check_file(str(p), Settings(profile=profile))
+    return r.doc, r.findings
+
+
+# --------------------------------------------------------------------- description placeholder and stub
+
+@covers("DESCRIPTION_PLACEHOLDER")
+@pytest.mark.parametrize("description", [
+    "'[TODO: describe what this skill does]'",
+    "<description>",
+    "Describe what this skill does and when to use it.",
+    "Replace with a description of the skill and when to use it.",
+    "Brief description of what this skill does.",
+    "'TODO'",
+    "'{{description}}'",
+])
+def test_a_template_placeholder_left_as_the_description(description):
+    _, fs = check(skill_text(description=description))
+    f = next(f for f in fs if f.code == "DESCRIPTION_PLACEHOLDER")
+    assert f.severity is W and "placeholder" in f.message and "when to use it" in f.message
+
+
+@pytest.mark.parametrize("description", [
+    "Creates Todoist tasks from meeting notes. Use when the user asks to capture action items.",
+    "Moves cards through Todo, In Progress and Done. Use when a task changes state.",
+    "Describes database schemas as diagrams. Use when asked to document a schema.",
+    "Replaces deprecated API calls with their successors. Use when upgrading the SDK.",
+])
+def test_real_descriptions_with_template_words_are_not_placeholders(description):
+    assert codes_of(skill_text(description=description), "DESCRIPTION_PLACEHOLDER") == []
+
+
+@covers("DESCRIPTION_STUB")
+@pytest.mark.parametrize("description", ["Spreadsheet utilities.", "PDF tools", "Helpers", "Git helper scripts"])
+def test_a_topic_instead_of_a_description(description):
+    _, fs = check(skill_text(description=description))
+    f = next(f for f in fs if f.code == "DESCRIPTION_STUB")
+    assert f.severity is W and "Use when" in f.message
+
+
+@pytest.mark.parametrize("description", [
+    "Send an email.",  # short, but it says what the skill does
+    "Read and write Google Docs.",
+    "Use for spreadsheet utilities.",  # a trigger
+    "表計算のユーティリティ。",  # CJK packs a sentence into few characters
+    "d",  # a test stub of one letter
+    "Formats Markdown tables so columns line up. Use when a table is ragged.",
+])
+def test_short_descriptions_that_say_what_they_do_are_not_stubs(description):
+    assert codes_of(skill_text(description=description), "DESCRIPTION_STUB") == []
+
+
+# --------------------------------------------------------------------- allowed-tools entries that are no tool
+
+@covers("NOT_A_TOOL")
+def test_an_allowed_tools_entry_that_is_no_tool():
+    doc, fs = check(skill_text(extra="allowed-tools: Read Shell Grep"))
+    f = next(f for f in fs if f.code == "NOT_A_TOOL")
+    assert doc.text[f.start:f.end] == "Shell" and f.severity is W
+    assert "Bash" in f.message and f.data == {"tool": "Shell", "meant": "Bash in Claude Code, shell in Copilot CLI"}
+
+
+@pytest.mark.parametrize("tools", ["Read Grep Bash(git log:*)", "mcp__github__search Read", "WebFetch WebSearch",
+                                   "Skill(deploy) Read", "NewToolFromTomorrow"])
+def test_real_tools_and_unknown_names_are_not_flagged(tools):
+    assert codes_of(skill_text(extra=f"allowed-tools: {tools}"), "NOT_A_TOOL") == []
+
+
+# --------------------------------------------------------------------- context: fork with no task
+
+GUIDELINES = "\n# API conventions\n\n- Use camelCase for JSON fields.\n- Return 404 for a missing resource.\n"
+
+
+@covers("FORK_WITHOUT_TASK")
+@pytest.mark.parametrize("profile", ["skill-tool", "claude-code"])
+def test_a_forked_skill_of_guidelines_has_no_task(profile):
+    doc, fs = check(skill_text(extra="context: fork", body=GUIDELINES), profile=profile)
+    f = next(f for f in fs if f.code == "FORK_WITHOUT_TASK")
+    assert doc.text[f.start:f.end] == "fork" and f.severity is W and "Remove 'context: fork'" in f.message
+
+
+@pytest.mark.parametrize("body", [
+    "\n# Review\n\n1. Read the diff.\n2. List the risks.\n",
+    "\n## Steps\n\n- Read the diff\n- Report\n",
+    "\nReview $ARGUMENTS against the conventions below.\n",
+    "\n## Workflow\n\nRead, then write.\n",
+    "\nChanged files: !`git diff --name-only`\n",
+])
+def test_a_forked_skill_with_a_task_is_fine(body):
+    assert codes_of(skill_text(extra="context: fork", body=body), "FORK_WITHOUT_TASK") == []
+
+
+@pytest.mark.parametrize("profile", ["agentskills", "dsh", "codex"])
+def test_fork_without_task_is_off_where_context_means_nothing(profile):
+    assert codes_of(skill_text(extra="context: fork", body=GUIDELINES), "FORK_WITHOUT_TASK", profile) == []
+
+
+def test_guidelines_without_fork_are_fine():
+    assert codes_of(skill_text(body=GUIDELINES), "FORK_WITHOUT_TASK") == []
+
+
+# --------------------------------------------------------------------- lone $1, local scripts in ! commands
+
+def test_a_lone_positional_argument_without_a_hint():
+    _, fs = check(skill_text(body="\nDeploy the service named $1 to staging.\n"), profile="claude-code")
+    assert [f.code for f in fs] == ["ARGUMENTS_WITHOUT_HINT"]
+    assert check(skill_text(body="\nDeploy $1.\n", extra="argument-hint: '[service]'"), profile="claude-code")[1] == []
+    assert codes_of(skill_text(body="\nThe plan costs $1 a day.\n"), "ARGUMENTS_WITHOUT_HINT", "claude-code") == []
+
+
+@pytest.mark.parametrize("command, why", [
+    ("./scripts/deploy.sh", "relative to the session's working folder"),
+    ("bash scripts/setup.sh", "relative to the session's working folder"),
+    ("${CLAUDE_SKILL_DIR}/scripts/publish.py", "named for a side effect"),
+])
+def test_a_dynamic_command_that_runs_a_local_script(command, why):
+    _, fs = check(skill_text(body=f"\nStatus: !`{command}`\n"))
+    f = next(f for f in fs if f.code == "RISKY_DYNAMIC_COMMAND")
+    assert why in f.message
+
+
+@pytest.mark.parametrize("command", ["git status --short", "${CLAUDE_SKILL_DIR}/scripts/summary.sh",
+                                     "cat ${CLAUDE_SKILL_DIR}/references/api.md", "date"])
+def test_dynamic_commands_that_read_state_are_not_risky(command):
+    assert codes_of(skill_text(body=f"\nStatus: !`{command}`\n"), "RISKY_DYNAMIC_COMMAND") == []
+
+
+# --------------------------------------------------------------------- files the body names that do not exist
+
+@covers("MISSING_SCRIPT")
+def test_a_fenced_command_runs_a_script_that_does_not_exist(tmp_path):
+    body = "\n```bash\npython scripts/analyze.py data.csv\n./scripts/report.sh\n```\n"
+    doc, fs = on_disk(tmp_path, skill_text(body=body), {"scripts/report.sh": "#!/bin/sh\n"})
+    missing = [f for f in fs if f.code == "MISSING_SCRIPT"]
+    assert [doc.text[f.start:f.end] for f in missing] == ["scripts/analyze.py"]
+    assert missing[0].severity is W and "fails" in missing[0].message
+
+
+def test_a_script_of_a_sibling_skill_is_named(tmp_path):
+    (tmp_path / "charts" / "scripts").mkdir(parents=True)
+    (tmp_path / "charts" / "scripts" / "plot.py").write_text("print(1)\n")
+    body = "\n```bash\npython scripts/plot.py\n```\n"
+    _, fs = on_disk(tmp_path, skill_text(body=body), {"scripts/other.py": "x"})
+    assert "sibling skill 'charts'" in next(f for f in fs if f.code == "MISSING_SCRIPT").message
+
+
+@pytest.mark.parametrize("body, files", [
+    ("\n```bash\npython scripts/analyze.py\n```\n", {"scripts/analyze.py": "x"}),  # there
+    ("\n```bash\nnode scripts/migrate.js\n```\n", {}),  # the user's project script: no scripts/ bundled
+    ("\n```python\n# scripts/analyze.py\nprint(1)\n```\n", {"scripts/x.py": "x"}),  # a caption of a sample
+    ("\n```bash\npython ${CLAUDE_PLUGIN_ROOT}/scripts/analyze.py\n```\n", {"scripts/x.py": "x"}),
+    ("\n```\nmy-skill/\n├── scripts/analyze.py\n```\n", {"scripts/x.py": "x"}),  # a folder tree
+])
+def test_commands_that_are_fine(tmp_path, body, files):
+    _, fs = on_disk(tmp_path, skill_text(body=body), files)
+    assert [f.code for f in fs if f.code in ("MISSING_SCRIPT", "MISSING_MENTIONED_FILE")] == []
+
+
+def test_a_script_of_the_plugin_above_the_skill_is_found(tmp_path):
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "build.sh").write_text("#!/bin/sh\n")
+    body = "\n```bash\nbash scripts/build.sh\n```\n"
+    _, fs = on_disk(tmp_path / "skills", skill_text(body=body), {"scripts/x.sh": "x"})
+    assert [f.code for f in fs if f.code == "MISSING_SCRIPT"] == []
+
+
+def test_prose_that_sends_the_model_to_missing_references(tmp_path):
+    body = ("\nFor the schema, read references/schema.md before you query.\n"
+            "Style rules are in `references/style.md`.\n")
+    doc, fs = on_disk(tmp_path, skill_text(body=body), {"references/style.md": "x"})
+    missing = [f for f in fs if f.code == "MISSING_MENTIONED_FILE"]
+    assert [doc.text[f.start:f.end] for f in missing] == ["references/schema.md"]
+
+
+@pytest.mark.parametrize("body", [
+    "\nCreate references/notes.md with what you learned.\n",  # the model makes it
+    "\nSave the chart to assets/chart.png.\n",
+    "\nFor example, `references/your-topic.md`.\n",
+    "\nDon't point at references/old.md any more.\n",  # a counter-example
+    "\nSee the other skill's `references/shared.md`.\n",
+    "\nSee [the guide](references/guide.md).\n",  # a link: BROKEN_LINK's
+])
+def test_paths_that_need_not_exist(tmp_path, body):
+    _, fs = on_disk(tmp_path, skill_text(body=body), {"assets/logo.png": "x"})
+    assert [f.code for f in fs if f.code == "MISSING_MENTIONED_FILE"] == []
+
+
+def test_skills_about_writing_skills_name_example_files(tmp_path):
+    text = skill_text(name="skill-writer", description="Helps create new skills. Use when authoring a skill.",
+                      body="\nPut long material in references/api.md and load it on demand.\n")
+    _, fs = on_disk(tmp_path, text, folder="skill-writer")
+    assert [f.code for f in fs if f.code == "MISSING_MENTIONED_FILE"] == []
+
+
+# --------------------------------------------------------------------- reference chains
+
+@covers("NESTED_REFERENCE")
+def test_a_reference_reached_only_through_another(tmp_path):
+    body = "\nRead `references/index.md` first.\n"
+    files = {"references/index.md": "See [details](details.md).\n", "references/details.md": "x\n"}
+    doc, fs = on_disk(tmp_path, skill_text(body=body), files)
+    f = next(f for f in fs if f.code == "NESTED_REFERENCE")
+    assert f.severity is H and f.data == {"path": "references/index.md", "nested": "references/details.md"}
+
+
+def test_references_all_named_from_skill_md_are_one_level(tmp_path):
+    body = "\nRead `references/index.md`, then `references/details.md`.\n"
+    files = {"references/index.md": "See [details](details.md).\n", "references/details.md": "x\n"}
+    _, fs = on_disk(tmp_path, skill_text(body=body), files)
+    assert [f.code for f in fs if f.code == "NESTED_REFERENCE"] == []
+
+
+# --------------------------------------------------------------------- description overlap
+
+SAME = "Reviews pull requests for security problems and risky changes. Use when asked to review a PR."
+
+
+def _workspace(tmp_path: Path, skills: dict[str, str]):
+    root = tmp_path / ".agents/skills"
+    for name, description in skills.items():
+        write_skill(root, name, skill_text(name, description=description))
+    settings = Settings()
+    results = [check_file(loc.path, settings, loc) for loc in scan_roots([str(root)], settings.sensitive_patterns)]
+    link_skills(results, settings)
+    return results, settings
+
+
+@covers("DESCRIPTION_OVERLAP")
+def test_two_skills_a_model_cannot_tell_apart(tmp_path):
+    results, _ = _workspace(tmp_path, {
+        "pr-review": SAME,
+        "review-pr": SAME.replace("risky changes", "risky code changes"),  # one word more
+        "deploy": "Deploys the app to staging. Use when the user asks to ship a build.",
+    })
+    by = {r.name: [f for f in r.cross if f.code == "DESCRIPTION_OVERLAP"] for r in results}
+    assert [len(by[n]) for n in ("pr-review", "review-pr", "deploy")] == [1, 1, 0]
+    f = by["pr-review"][0]
+    assert "'review-pr'" in f.message and f.severity is W
+    assert [r.path for r in f.related] == [str(tmp_path / ".agents/skills/review-pr/SKILL.md")]
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Deploys the service to staging and checks its health. Use when asked to ship.",
+     "Deploys the service to production and checks its health. Use when asked to ship."),  # two words differ
+    ("Automate Zendesk tasks via the helpdesk API. Always search tools first for current schemas.",
+     "Automate Intercom tasks via the helpdesk API. Always search tools first for current schemas."),
+    ("Short one.", "Short one."),  # too short to judge
+])
+def test_descriptions_a_model_can_tell_apart(tmp_path, a, b):
+    results, _ = _workspace(tmp_path, {"zendesk": a, "intercom": b})
+    assert [f.code for r in results for f in r.cross if f.code == "DESCRIPTION_OVERLAP"] == []
+
+
+def test_copies_of_one_skill_are_not_overlaps(tmp_path):
+    for root in (".claude/skills", ".agents/skills"):
+        write_skill(tmp_path / root, "pr-review", skill_text("pr-review", description=SAME))
+    settings = Settings()
+    locs = scan_roots([str(tmp_path / ".claude/skills"), str(tmp_path / ".agents/skills")], settings.sensitive_patterns)
+    results = [check_file(loc.path, settings, loc) for loc in locs]
+    link_skills(results, settings)
+    assert [f.code for r in results for f in r.cross if f.code == "DESCRIPTION_OVERLAP"] == []
+
+
+def test_overlap_follows_edits_incrementally(tmp_path):
+    results, settings = _workspace(tmp_path, {"pr-review": SAME, "review-pr": SAME, "deploy": "Deploys. " * 9})
+    index = SkillIndex(settings)
+    index.rebuild(results)
+    by = {r.name: r for r in results}
+    assert any(f.code == "DESCRIPTION_OVERLAP" for f in by["review-pr"].cross)
+    # review-pr gets its own description: both findings go, and pr-review is reported as touched.
+    p = by["review-pr"].path
+    Path(p).write_text(skill_text("review-pr", description="Summarises a PR for release notes. Use when writing notes."))
+    touched = index.put(check_file(p, settings, by["review-pr"].location))
+    assert by["pr-review"].path in touched
+    assert not any(f.code == "DESCRIPTION_OVERLAP" for r in index.results.values() for f in r.cross)
+    # Back again: both reported; then removing one clears the other.
+    Path(p).write_text(skill_text("review-pr", description=SAME))
+    index.put(check_file(p, settings, by["review-pr"].location))
+    assert sum(f.code == "DESCRIPTION_OVERLAP" for r in index.results.values() for f in r.cross) == 2
+    assert index.remove(p) == {by["pr-review"].path}
+    assert not any(f.code == "DESCRIPTION_OVERLAP" for r in index.results.values() for f in r.cross)
+
+
+def test_the_overlap_index_compares_only_candidates_sharing_a_rare_word():
+    idx = OverlapIndex()
+    for i in range(50):
+        idx.add(f"/s{i}", f"s{i}", f"Handles topic{i} records and writes a summary report for the team each week.")
+    assert idx.overlaps == {}  # each differs in its own topic word
+    idx.add("/dup", "dup", "Handles topic7 records and writes a summary report for the team each week.")
+    assert idx.of("/dup") == ["/s7"] and idx.of("/s7") == ["/dup"]
+
+
+# --------------------------------------------------------------------- precision fixes from the tune half
+
+def test_backslash_paths_in_powershell_and_counter_examples_are_left_alone():
+    body = ("\n```powershell\nImport-Module .\\scripts\\tools.psm1\n```\n\n"
+            "Run `Import-Module .\\scripts\\other.psm1` on Windows.\n\n"
+            "✗ Avoid: scripts\\helper.py\n\n✓ Use: scripts/helper.py\n")
+    assert codes_of(skill_text(body=body), "BACKSLASH_PATH") == []
+    assert codes_of(skill_text(body="\nRun scripts\\helper.py next.\n"), "BACKSLASH_PATH") == ["BACKSLASH_PATH"]
+
+
+def test_a_diagram_naming_a_script_is_no_run(tmp_path):
+    p = write_skill(tmp_path, "demo", skill_text(body="\n```\n┌────────┐\nscripts/run.py ──> out\n```\n"))
+    (p.parent / "scripts").mkdir()
+    (p.parent / "scripts" / "run.py").write_text("print(1)\n")
+    r = check_file(str(p), Settings())
+    assert [f.code for f in r.findings if f.code.startswith("SCRIPT_")] == []
+
+
+@pytest.mark.parametrize("key", ["sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789ABCD",
+                                 "sk-proj-REPLACE_WITH_A_REAL_KEY_0000000000000000",
+                                 "ghp_1234567890abcdefghijklmnopqrstuvwxyz12"])
+def test_placeholder_keys_are_no_secret(key):
+    assert codes_of(skill_text(body=f"\nexport KEY={key}\n"), "SECRET") == []
+
+
+def test_a_real_looking_key_is_still_a_secret():
+    assert codes_of(skill_text(body="\nKEY=sk-ant-api03-Zq8Lr2Wm9Xk4Tv7Np3Hs6Jd1Fb5Gc0Ye8Ua2Ri\n"), "SECRET") == ["SECRET"]
+
+
+def _mentions(tmp_path: Path, body: str, extra_files: dict[str, str] | None = None):
+    root = tmp_path / "plugin" / "skills"
+    write_skill(root, "deploy", skill_text("deploy"))
+    write_skill(root, "caller", skill_text("caller", body=body))
+    for rel, content in (extra_files or {}).items():
+        (tmp_path / "plugin" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "plugin" / rel).write_text(content)
+    settings = Settings()
+    results = [check_file(loc.path, settings, loc) for loc in scan_roots([str(root)], settings.sensitive_patterns)]
+    link_mentions(results, settings)
+    return [f for r in results for f in r.graph]
+
+
+def test_unknown_skill_is_a_hint_and_skips_commands_routes_and_builtins(tmp_path):
+    assert [f.severity for f in _mentions(tmp_path, "\nRun `/deplyo` now.\n")] == [H]
+    # `/help` is Claude Code's; `/deploys` a command of the plugin; `/deply` an HTTP route.
+    body = "\nType `/help`. Run `/deploys`. Call GET `/deply` for status.\n"
+    assert _mentions(tmp_path, body, {"commands/deploys.md": "x\n"}) == []
+
+
+def test_a_plugin_skill_and_a_project_copy_do_not_shadow_each_other(tmp_path):
+    (tmp_path / ".claude-plugin").mkdir()
+    for root in (".claude/skills", "skills"):
+        write_skill(tmp_path / root, "review", skill_text("review"))
+    settings = Settings()
+    locs = scan_roots([str(tmp_path / ".claude/skills"), str(tmp_path / "skills")], settings.sensitive_patterns)
+    results = [check_file(loc.path, settings, loc) for loc in locs]
+    link_skills(results, settings)
+    assert [f.code for r in results for f in r.cross] == []
+    (tmp_path / ".claude-plugin").rmdir()  # no plugin: the project copy wins, the other is shadowed
+    link_skills(results, settings)
+    assert [f.code for r in results for f in r.cross] == ["SHADOWED"]
+
+
+def test_glob_links_and_installed_files_are_not_missing(tmp_path):
+    # Issue 26 (test half): a glob link hands the model a pattern; "Installed scripts" are the project's.
+    body = ("\nTopics: [references/setup/*.md](references/setup/*.md).\n\nInstalled scripts include:\n"
+            "- `scripts/xcbuild.sh`\n\nSee [references/gone.md](references/gone.md).\n")
+    _, fs = on_disk(tmp_path, skill_text(body=body), {"references/setup/a.md": "x", "scripts/install.sh": "x"})
+    assert [(f.code, f.data.get("path") if f.data else None) for f in fs
+            if f.code in ("BROKEN_LINK", "MISSING_MENTIONED_FILE")] == [("BROKEN_LINK", "references/gone.md")]
+
+
+def test_a_page_named_skill_md_without_frontmatter_is_no_skill(tmp_path):
+    from skill_lsp.engine.discover import discover  # noqa: PLC0415
+
+    (tmp_path / ".wiki" / "wiki").mkdir(parents=True)
+    (tmp_path / ".wiki" / "wiki" / "skill.md").write_text("---\nconcept: skill\n---\n# What a skill is\n")
+    (tmp_path / "notes" / "x").mkdir(parents=True)
+    (tmp_path / "notes" / "x" / "skill.md").write_text("---\nname: x\ndescription: Does x. Use when asked.\n---\n")
+    inv = discover(str(tmp_path), Settings())
+    assert [loc.path for loc in inv.loose] == [str(tmp_path / "notes" / "x" / "skill.md")]
+
+
+def test_a_bare_mention_is_a_hint_and_a_copy_table_is_not_the_skills(tmp_path):
+    body = ("\n- `references/schema.md` - table definitions\n\n"
+            "| from | to |\n|---|---|\n| `core/scripts/check.sh` | `scripts/check.sh` |\n")
+    _, fs = on_disk(tmp_path, skill_text(body=body), {"scripts/other.sh": "x"})
+    assert [(f.data["path"], f.severity) for f in fs if f.code == "MISSING_MENTIONED_FILE"] == [
+        ("references/schema.md", H)]
+
+
+def test_copies_for_two_harnesses_under_two_names_are_not_overlaps(tmp_path):
+    write_skill(tmp_path / ".claude/skills", "conventions", skill_text("conventions", description=SAME))
+    write_skill(tmp_path / ".agents/skills", "repo-conventions", skill_text("repo-conventions", description=SAME))
+    settings = Settings()
+    locs = scan_roots([str(tmp_path / ".claude/skills"), str(tmp_path / ".agents/skills")], settings.sensitive_patterns)
+    results = [check_file(loc.path, settings, loc) for loc in locs]
+    link_skills(results, settings)
+    assert [f.code for r in results for f in r.cross] == []
+
+
+def test_agents_is_not_a_misspelling_of_agent():
+    assert codes_of(skill_text(extra="agents:\n  - claude-code"), "UNKNOWN_FIELD", "claude-code") == []
+
+
+def test_skills_in_a_test_folder_outside_the_roots_are_test_data(tmp_path):
+    from skill_lsp.commands.targets import collect  # noqa: PLC0415
+
+    write_skill(tmp_path / "tests" / "golden", "html_multi", skill_text("golden-html-multi"))
+    write_skill(tmp_path / ".claude" / "skills", "real", skill_text("real-skill"))
+    t = collect([str(tmp_path)], None, None)
+    results = [check_file(loc.path, t.settings, loc) for loc in t.locations + t.loose]
+    by = {os.path.basename(os.path.dirname(r.path)): r for r in results}
+    assert [(f.code, f.severity) for f in by["html_multi"].findings] == [("NAME_MISMATCH", Severity.INFO)]
+    assert [(f.code, f.severity) for f in by["real"].findings] == [("NAME_MISMATCH", Severity.WARNING)]
+
+
+def test_a_workspace_inside_a_folder_named_test_is_not_test_data(tmp_path):
+    from skill_lsp.commands.targets import collect  # noqa: PLC0415
+
+    ws = tmp_path / "test" / "repo"
+    write_skill(ws / "plugin", "x", skill_text("not-x"))
+    t = collect([str(ws)], None, None)
+    (r,) = [check_file(loc.path, t.settings, loc) for loc in t.locations + t.loose]
+    assert [(f.code, f.severity) for f in r.findings] == [("NAME_MISMATCH", Severity.ERROR)]
+
+
+def test_a_path_the_line_gives_to_a_named_sibling_skill(tmp_path):
+    (tmp_path / "api" / "references").mkdir(parents=True)
+    (tmp_path / "api" / "references" / "files.md").write_text("x\n")
+    body = "\nSee the `api` skill's guide, `api` `references/files.md`, for retention.\n"
+    _, fs = on_disk(tmp_path, skill_text(body=body), {"references/events.md": "x"})
+    assert [f.code for f in fs if f.code == "MISSING_MENTIONED_FILE"] == []
