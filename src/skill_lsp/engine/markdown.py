@@ -26,10 +26,11 @@ def pyromark() -> Any:
     """The pyromark module, or None where it is not installed (markdown-it-py is used instead)."""
     global _pyromark
     if _pyromark is _UNLOADED:
+        module: Any = None
         try:
             import pyromark as module  # noqa: PLC0415
         except ImportError:  # pragma: no cover - exercised where pyromark has no wheel
-            module = None
+            pass
         _pyromark = module
     return _pyromark
 

@@ -16,7 +16,8 @@ from ..findings import Finding
 from .bodyscan import body_of
 from .context import Context, list_skill_files
 
-__all__ = ["RULE_MODULES", "Context", "check", "depth_check", "list_skill_files", "load_all"]
+__all__ = ["RULE_MODULES", "Context", "check", "depth_check", "first_check", "list_skill_files", "load_all",
+           "load_steps"]
 
 
 RULE_MODULES = ("structure", "name", "fields", "body", "harness_values", "description", "codex_openai_yaml",
@@ -43,17 +44,33 @@ def load_steps() -> list[Callable[[], object]]:
 
 
 def check(doc: SkillDocument, ctx: Context) -> list[Finding]:
-    from . import body, fields, name, structure  # noqa: PLC0415 - keeps module import cheap
+    from . import body  # noqa: PLC0415 - keeps module import cheap
 
-    out: list[Finding] = list(structure.check(doc, ctx))
-    if doc.frontmatter_ok:
-        out.extend(name.check(doc, ctx))
-        out.extend(fields.check(doc, ctx))
+    out = _stage_one(doc, ctx)
     if doc.split is not None and (doc.split.closed or not doc.split.has_frontmatter):
         out.extend(body.check(doc, ctx))
     out.extend(depth_check(doc, ctx))
     # Severities and harness notes follow the targets' facts (engine/harness), not the rule defaults.
     out = [ctx.profile.adjust(f) for f in out]
+    out.sort(key=lambda f: (f.start, f.end, f.code))
+    return out
+
+
+def _stage_one(doc: SkillDocument, ctx: Context) -> list[Finding]:
+    from . import fields, name, structure  # noqa: PLC0415
+
+    out: list[Finding] = list(structure.check(doc, ctx))
+    if doc.frontmatter_ok:
+        out.extend(name.check(doc, ctx))
+        out.extend(fields.check(doc, ctx))
+    return out
+
+
+def first_check(doc: SkillDocument, ctx: Context) -> list[Finding]:
+    """Stage one alone (structure, name, fields: what decides whether a harness lists the
+    skill at all), at the targets' severities: the findings a workspace scan publishes
+    first. ``check`` returns each of them too."""
+    out = [ctx.profile.adjust(f) for f in _stage_one(doc, ctx)]
     out.sort(key=lambda f: (f.start, f.end, f.code))
     return out
 

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING
 
 from ...engine.config import Settings
 from ...engine.discovery import Location
-from ...engine.text import Encoding
-from ...engine.workspace import SkillResult
-from .. import convert
+from ...engine.findings import Severity
+from ...engine.text import Encoding, SourceText
+from ...engine.workspace import SkillResult, check_file
+from ..diagjson import diagnostic_json
 
 if TYPE_CHECKING:
     from ...engine.resultcache import Stamp
@@ -55,8 +56,23 @@ def render(result: SkillResult, fl: Flavour, settings: Settings) -> str | None:
             sup is not None and sup.names_cross_codes):
         return None
     enc = Encoding[fl[0]]
-    diags = [convert.diagnostic_json(f, src, enc, {result.path: src}, fl[1]) for f in result.shown(settings, "local")]
+    diags = [diagnostic_json(f, src, enc, {result.path: src}, fl[1]) for f in result.shown(settings, "local")]
     return json.dumps(diags)[1:-1]
+
+
+def first_job(job: tuple[Location, Settings, Flavour]) -> str | None:
+    """Worker-process entry of a scan's first pass: the errors of stage one of the rules (what
+    makes a harness skip the skill: frontmatter, name, fields, a read or discovery problem) as
+    the diagnostics array's JSON inside, or None without any. Reported as the complete check
+    would report them (settings, suppressions, selection)."""
+    loc, settings, fl = job
+    result = check_file(loc.path, settings, loc, first=True)
+    errors = [f for f in result.shown(settings, "local") if f.severity == Severity.ERROR]
+    if not errors:
+        return None
+    src = result.doc.src if result.doc is not None else SourceText("")
+    enc = Encoding[fl[0]]
+    return json.dumps([diagnostic_json(f, src, enc, {result.path: src}, fl[1]) for f in errors])[1:-1]
 
 
 def check_job(job: tuple[Location, Settings, Stamp | None, Flavour | None]) -> tuple[Stamp | None, bytes | None]:
