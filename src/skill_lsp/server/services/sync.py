@@ -266,11 +266,14 @@ def _first_pass(locations: list, errors, on_first, cancelled) -> bool:
     when the scan was cancelled."""
     batch: list[tuple[str, str]] = []
     for n, (loc, text) in enumerate(zip(locations, errors, strict=True), start=1):
-        if cancelled():
-            return False
         if text is not None:
             batch.append((loc.path, text))
         if n % PROGRESS_EVERY == 0 or n == len(locations):
+            # Asked once a batch: ``cancelled()`` sleeps while the user types (to leave the GIL
+            # to the keystroke), and a first-pass result costs microseconds to take, so asked per
+            # result the pauses made the pass 7 s instead of 1 on 10,000 skills.
+            if cancelled():
+                return False
             on_first(batch, n, len(locations))
             batch = []
     return True
@@ -496,15 +499,16 @@ async def _publish_first(ls: SkillLanguageServer, batch: list, generation: int, 
     for path, text in batch:
         if generation != ls.scan_generation or ls.pull_mode or ls.shutting_down:
             return
-        if time.monotonic() - ls.last_edit < TYPING_S:
-            return  # as _publish_early: the edited document's diagnostics go first; the final publish follows
         uri = path_to_uri(path)
         if uri in ls.state.docs or path in published:
             continue
         publish.publish_rendered(ls, uri, text)
         first_published.add(path)
         if time.perf_counter() - turn > PUBLISH_TURN_S:
-            await asyncio.sleep(0)
+            # While the user types, a pause after each turn: a keystroke waits for at most one
+            # turn (these are few, short and already written: the errors alone), and the skip
+            # findings still go out while the scan runs instead of after it.
+            await asyncio.sleep(TYPING_PACE_S if time.monotonic() - ls.last_edit < TYPING_S else 0)
             turn = time.perf_counter()
 
 
