@@ -337,7 +337,7 @@ async def test_a_fix_that_would_edit_code_is_an_unsafe_quick_fix_and_not_in_fix_
     """The same guard as `check --fix`: offered, labelled unsafe, never preferred or in fix-all."""
     path = workspace / ".agents/skills/release-notes/SKILL.md"
     text = ("---\nname: release-notes\ndescription: Drafts release notes. Use when tagging a release.\n---\n\n"
-            "Run scripts\\notes.py first.\n\n```powershell\nImport-Module .\\scripts\\Notes.psm1\n```\n")
+            "Run scripts\\notes.py first.\n\n```sh\npython scripts\\notes.py --draft\n```\n")
     await open_doc(client, path, text)
     diags = [d for d in await current(client, uri(path), 1) if d.code == "BACKSLASH_PATH"]
     assert [d.range.start.line for d in diags] == [5, 8]
@@ -346,14 +346,15 @@ async def test_a_fix_that_would_edit_code_is_an_unsafe_quick_fix_and_not_in_fix_
         actions = await client.text_document_code_action_async(t.CodeActionParams(
             text_document=t.TextDocumentIdentifier(uri=uri(path)), range=diag.range,
             context=t.CodeActionContext(diagnostics=[diag], only=[t.CodeActionKind.QuickFix])))
-        menus.append([(a.title, bool(a.is_preferred)) for a in actions])
+        # (The suppression quick-fix every finding offers comes last: not this test's concern.)
+        menus.append([(a.title, bool(a.is_preferred)) for a in actions if not a.title.startswith("Suppress ")])
     assert menus == [[("Write 'scripts/notes.py'", True)],
-                     [("Write './scripts/Notes.psm1' (unsafe: inside a code block)", False)]]
+                     [("Write 'scripts/notes.py' (unsafe: inside a code block)", False)]]
     actions = await client.text_document_code_action_async(t.CodeActionParams(
         text_document=t.TextDocumentIdentifier(uri=uri(path)), range=t.Range(t.Position(0, 0), t.Position(0, 0)),
         context=t.CodeActionContext(diagnostics=[], only=["source.fixAll.skill-lsp"])))
     fixed = apply(client, text, edits_of(actions[0].edit))
-    assert "Run scripts/notes.py first." in fixed and "Import-Module .\\scripts\\Notes.psm1\n" in fixed
+    assert "Run scripts/notes.py first." in fixed and "python scripts\\notes.py --draft\n" in fixed
 
 
 async def test_preview_with_a_bad_dialect_is_an_invalid_params_error(client, workspace):

@@ -22,8 +22,8 @@ SKILLS = {
     ".agents/skills/notes": "---\nname: notes\ndescription: Takes notes. Use when asked.\n---\nBody\n",
     ".claude/skills/notes": "---\nname: notes  # skill-lsp: ignore[SHADOWED]\ndescription: Older copy.\n---\nBody\n",
     ".claude/skills/demo": ("---\n# skill-lsp: ignore[NAME_INVALID]\nname: Demo Skill\n"
-                            "description: Demo.  # skill-lsp: ignore[TRAILING_WHITESPACE]\n---\nBody\n"),
-    ".claude/skills/plain": "---\nname: Plain\ndescription: Plain.\n---\nBody\n",
+                            "description: Demonstrates suppressions. Use when testing them.  # skill-lsp: ignore[TRAILING_WHITESPACE]\n---\nBody\n"),
+    ".claude/skills/plain": "---\nname: Plain\ndescription: Formats plain text. Use when asked for plain output.\n---\nBody\n",
     "vendor/skills/theirs": "---\nname: Not Ours\ndescription: Vendored.\n---\nBody   \n",
 }
 
@@ -141,7 +141,7 @@ async def test_the_unused_suppression_quick_fix_removes_it(client):
     remove = next(a for a in actions if a.title == "Remove the unused suppression")
     assert remove.is_preferred
     new = apply(text, remove.edit, uri(demo))
-    assert new.splitlines()[3] == "description: Demo."
+    assert new.splitlines()[3] == "description: Demonstrates suppressions. Use when testing them."
     assert codes(await change(client, demo, new, 2)) == []
 
 
