@@ -177,8 +177,11 @@ def test_bench_server(tmp_path: Path) -> None:
         assert e["all"]["n"] > 0
     for k, v in ph["requests"].items():
         assert v["n"] > 0, k
-    (scan,) = ph["scan"].values()
-    assert scan["runs"][0]["vmrss_mib"] > 0
+    # --quick scans both kinds of workspace: one shaped like real repositories, the stress one.
+    assert {v["kind"] for v in ph["scan"].values()} == {"realistic", "stress"}
+    for scan in ph["scan"].values():
+        assert scan["runs"][0]["vmrss_mib"] > 0
+        assert scan["runs"][0]["complete_s"] is not None
     assert "## Budgets" in (tmp_path / "bench_server.md").read_text()
 
 
