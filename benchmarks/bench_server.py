@@ -43,6 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import gen_realistic  # noqa: E402
 import gen_workspace  # noqa: E402
 from _common import (  # noqa: E402
     DEFAULT_OUT,
@@ -74,6 +75,20 @@ def pct(vals: list[float], p: float) -> float | None:
     lo = int(k)
     hi = min(lo + 1, len(s) - 1)
     return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def scan_state(c: LspClient) -> tuple[str, float | None]:
+    """("none" | "pending" | "running" | "done", time of the status that finished it): the
+    server's skillLsp/status notifications in order; done is a scanning: false after a true."""
+    state, t_done = "none", None
+    for t, p in list(c.statuses):
+        if p.get("scanning") is True:
+            state, t_done = "running", None
+        elif state == "running" and p.get("scanning") is False:
+            state, t_done = "done", t
+        elif state == "none":
+            state = "pending"
+    return state, t_done
 
 
 def stats_ms(vals: list[float]) -> dict:
@@ -402,34 +417,28 @@ class ServerBench:
 
     # -- scan ------------------------------------------------------------------
     async def wait_scan(self, c: LspClient, timeout: float, quiet: float | None = None) -> dict:
-        """Until skillLsp/status scanning:false and `quiet` s without publishes (bounded)."""
+        """Until the scan is over, bounded by ``timeout``.
+
+        skill-lsp says ``skillLsp/status {scanning: true}`` when a scan starts and ``scanning:
+        false`` when it is complete: the scan is over at the first ``false`` after a ``true``,
+        then ``quiet`` s without publishes (what follows the scan). A quiet period alone never
+        ends it while the server has announced a scan: on a loaded machine the early publishes
+        pause for seconds (225 of 8,959 files were once taken for a finished scan). Only a
+        server that sends no status at all within ``--status-grace`` s is trusted on quiet.
+        """
         quiet = self.a.quiet if quiet is None else quiet
         t_start = time.perf_counter()
-        status_t = None
         while True:
             now = time.perf_counter()
-            if status_t is None:
-                for t, m, p in reversed(c.notifications):
-                    if (
-                        m == "skillLsp/status"
-                        and isinstance(p, dict)
-                        and p.get("scanning") is False
-                    ):
-                        status_t = t
-                        break
+            state, status_t = scan_state(c)
             last = max(c.last_publish_t, status_t or 0)
-            if status_t is not None and now - last >= quiet:
+            if state == "done" and now - last >= quiet:
                 return {"status": True, "status_t": status_t}
-            if (
-                # no skillLsp/status from this server: trust a quiet period after the last publish
-                status_t is None
-                and c.publish_count
-                and now - t_start >= self.a.status_grace
-                and now - last >= quiet
-            ):
+            if (state == "none" and c.publish_count and now - t_start >= self.a.status_grace
+                    and now - last >= quiet):
                 return {"status": False, "status_t": None}
             if now - t_start > timeout:
-                return {"status": status_t is not None, "status_t": status_t, "timed_out": True}
+                return {"status": state == "done", "status_t": status_t, "timed_out": True}
             await asyncio.sleep(0.02)
 
     async def type_while_scanning(self, c: LspClient, path: Path, text: str) -> dict:
@@ -444,9 +453,7 @@ class ServerBench:
         sent: list[float] = []
         during = 0
         for k in range(self.a.scan_typing):
-            scanning = not any(m == "skillLsp/status" and isinstance(p, dict) and p.get("scanning") is False
-                               for _, m, p in list(c.notifications)[-50:])
-            if not scanning and k > 0:
+            if k > 0 and scan_state(c)[0] == "done":
                 break
             lines[li] += TYPED[k % len(TYPED)]
             fut = c.expect("textDocument/publishDiagnostics",
@@ -466,16 +473,24 @@ class ServerBench:
         return {"edits": during, **stats_ms(lat), "timeline": [(round(t - c.t_spawn, 3), round(x * 1000, 2))
                                                                for t, x in zip(sent, lat, strict=True)]}
 
+    def scan_workspace(self, kind: str, n: int) -> Path:
+        if self.a.scan_workspace is not None:
+            return self.a.scan_workspace  # a given folder (e.g. real skills), used as it is
+        if kind == "realistic":
+            ws = self.a.work / f"real-{n}-s{self.a.seed}"
+            gen_realistic.generate(n, ws, seed=self.a.seed)
+            return ws
+        ws = self.a.work / f"ws-{n}-s{self.a.seed}"
+        if self.a.nested:
+            ws = self.a.work / f"ws-{n}-s{self.a.seed}-nested{self.a.nested}"
+        gen_workspace.generate(n, ws, seed=self.a.seed, nested=self.a.nested)
+        return ws
+
     async def scan(self) -> None:
         out: dict = {}
-        for n in [int(x) for x in self.a.scan_sizes.split(",") if x]:
-            if self.a.scan_workspace is not None:
-                ws = self.a.scan_workspace  # a given folder (e.g. real skills), used as it is
-            else:
-                ws = self.a.work / f"ws-{n}-s{self.a.seed}"
-                if self.a.nested:
-                    ws = self.a.work / f"ws-{n}-s{self.a.seed}-nested{self.a.nested}"
-                gen_workspace.generate(n, ws, seed=self.a.seed, nested=self.a.nested)
+        kinds_ws = ["given"] if self.a.scan_workspace is not None else self.a.scan_kind.split(",")
+        for kind, n in [(k, int(x)) for k in kinds_ws for x in self.a.scan_sizes.split(",") if x]:
+            ws = self.scan_workspace(kind, n)
             typing_doc = make_doc(ws / "bench-typing", "typing-200", 200, seed=200) if self.a.scan_typing else None
             runs = []
             # cold: no result cache (a workspace opened for the first time); warm: the cache the
@@ -484,11 +499,20 @@ class ServerBench:
             if kinds == ["warm"]:
                 await self.prime(ws)
             for rep, cache in [(rep, k) for rep in range(self.a.scan_reps) for k in kinds]:
-                self.log(f"scan: {n} skills, run {rep + 1}/{self.a.scan_reps} ({cache} result cache)")
+                self.log(f"scan: {kind} {n} skills, run {rep + 1}/{self.a.scan_reps} ({cache} result cache), "
+                         f"load {loadavg()}")
                 if cache == "cold":
                     shutil.rmtree(self.cache_dir, ignore_errors=True)
                 c = self.client(ws)
-                r: dict = {"cache": cache}
+                r: dict = {"cache": cache, "load_start": loadavg()}
+                first_error: dict[str, float] = {}
+
+                def on_publish(uri: str, params: dict, first_error: dict[str, float] = first_error) -> None:
+                    # When each file's worst problems (errors: what makes a harness skip it) arrived.
+                    if uri not in first_error and any(d.get("severity") == 1 for d in params.get("diagnostics", ())):
+                        first_error[uri] = time.perf_counter()
+
+                c.on_publish = on_publish
                 try:
                     await c.start()
                     dt, _ = await c.initialize(
@@ -512,6 +536,18 @@ class ServerBench:
                     r["first_publish_s"] = (min(pubs) - c.t_spawn) if pubs else None
                     r["last_publish_s"] = (max(pubs) - c.t_spawn) if pubs else None
                     r["status_s"] = (w["status_t"] - c.t_spawn) if w.get("status_t") else None
+                    # Complete: the server's scanning: false (sent after its last publish of the scan).
+                    r["complete_s"] = r["status_s"] if r["status_s"] is not None else r["last_publish_s"]
+                    # Every file that ends with an error had one published by then (since spawn).
+                    errors_at = [first_error.get(u) for u, (_, p) in c.diagnostics.items()
+                                 if any(d.get("severity") == 1 for d in p.get("diagnostics", ()))]
+                    r["files_with_errors"] = len(errors_at)
+                    r["errors_published_s"] = (max(t for t in errors_at if t is not None) - c.t_spawn) \
+                        if errors_at and None not in errors_at else None
+                    reports = [t for t, p in c.progress if (p.get("value") or {}).get("kind") in ("begin", "report")]
+                    gaps = [b - a for a, b in zip(reports, reports[1:], strict=False)]
+                    r["progress_reports"] = len(reports)
+                    r["progress_max_gap_s"] = max(gaps) if gaps else None
                     # The server's own account of the scan (discovery, checks, cross-skill, publish).
                     r["server_log"] = c.scan_log()
                     mem = c.memory()
@@ -520,22 +556,28 @@ class ServerBench:
                     kids = [q for q in descendants(c.pid) if q != c.pid]
                     r["children_pss_mib"] = round(sum(proc_mem_kib(q) for q in kids) / 1024, 1)
                 except Exception as e:  # noqa: BLE001
-                    self.results["errors"].append(f"scan {n}: {e!r}")
+                    self.results["errors"].append(f"scan {kind} {n}: {e!r}")
                     self.log(f"  error: {e!r}")
                 finally:
                     await c.stop()
+                r["load_end"] = loadavg()
                 for line in r.get("server_log") or []:
                     self.log(f"  server: {line}")
+                init = r.get("initialize_s") or 0
+                after = {k: (r[k] - init if r.get(k) is not None else None)
+                         for k in ("errors_published_s", "complete_s")}
                 self.log(
-                    f"  last publish {r.get('last_publish_s')}, status {r.get('status_s')}, "
-                    f"{r.get('uris')} uris, VmRSS {r.get('vmrss_mib')} MiB, VmHWM {r.get('vmhwm_mib')} MiB, "
-                    f"CPU s {r.get('cpu_s')}"
+                    f"  after initialized: errors published {after['errors_published_s']}, complete "
+                    f"{after['complete_s']}; {r.get('uris')} uris ({r.get('files_with_errors')} with errors), "
+                    f"VmHWM {r.get('vmhwm_mib')} MiB, CPU s {r.get('cpu_s')}, load {r['load_start']} → {r['load_end']}"
                 )
                 runs.append(r)
-            done = [x.get("last_publish_s") or x.get("status_s") for x in runs]
+            done = [x.get("complete_s") for x in runs]
             done = [d for d in done if d is not None]
-            out[str(n)] = {
+            out[f"{kind}-{n}"] = {
+                "kind": kind,
                 "skills": n,
+                "workspace": str(ws),
                 "runs": runs,
                 "median_done_s": statistics.median(done) if done else None,
                 "max_vmhwm_mib": max((x.get("vmhwm_mib") or 0 for x in runs), default=None),
@@ -658,72 +700,65 @@ class ServerBench:
         if "scan" in P:
             L += ["## Workspace scan", ""]
             rows = []
-            for n, s in P["scan"].items():
+            for key, s in P["scan"].items():
                 for i, r in enumerate(s["runs"]):
-                    rows.append(
-                        [
-                            n,
-                            i + 1,
-                            r.get("cache", "cold"),
-                            r.get("initialize_s"),
-                            r.get("first_publish_s"),
-                            r.get("last_publish_s"),
-                            r.get("status_s"),
-                            r.get("uris"),
-                            r.get("diagnostics"),
-                            r.get("vmrss_mib"),
-                            r.get("vmhwm_mib"),
-                            r.get("children_pss_mib"),
-                        ]
-                    )
-                if n == "10000" and s["median_done_s"] is not None:
-                    # Issue 13's budgets: complete diagnostics within 3 s of `initialized`,
-                    # server memory ≤ 200 MiB, keystrokes p95 ≤ 5 ms while the scan runs.
-                    for cache, what in (("cold", "first open, no result cache"),
-                                         ("warm", "reopened, result cache of the last session")):
-                        after = [x["last_publish_s"] - x["initialize_s"] for x in s["runs"]
-                                 if x.get("cache", "cold") == cache and x.get("last_publish_s") is not None
-                                 and x.get("initialize_s") is not None]
-                        if after:
-                            med = statistics.median(after)
-                            budgets.append([f"10,000-skill scan, initialized → complete diagnostics ≤ 3 s ({what})",
-                                            f"{med:.2f} s (median of {len(after)}; {min(after):.2f}–"
-                                            f"{max(after):.2f})", f"{med / 3:.2f}× budget", med <= 3])
-                    hwm = s["max_vmhwm_mib"] or 0
-                    budgets.append(["10,000-skill scan, server memory ≤ 200 MiB", f"{hwm:.0f} MiB (VmHWM)",
-                                    f"{hwm / 200:.2f}× budget", hwm <= 200])
-                    typing = [x["typing_while_scanning"] for x in s["runs"] if x.get("typing_while_scanning")]
-                    p95 = [x["p95_ms"] for x in typing if x.get("p95_ms") is not None]
-                    if p95:
-                        budgets.append(["keystroke → diagnostics p95 ≤ 5 ms while the scan runs (200 lines)",
-                                        f"{max(p95):.2f} ms ({sum(x['edits'] for x in typing)} edits)",
-                                        f"{max(p95) / 5:.2f}× budget", max(p95) <= 5])
-            L += [
-                md_table(
-                    [
-                        "skills",
-                        "run",
-                        "result cache",
-                        "initialize s",
-                        "first diag s",
-                        "last diag s",
-                        "status s",
-                        "uris",
-                        "diagnostics",
-                        "VmRSS MiB",
-                        "VmHWM MiB",
-                        "children PSS MiB",
-                    ],
-                    rows,
-                ),
-                "",
-            ]
-            L += ["Times are seconds since spawn.", ""]
+                    init = r.get("initialize_s")
+                    after = [None if r.get(k) is None or init is None else r[k] - init
+                             for k in ("errors_published_s", "complete_s")]
+                    typing = r.get("typing_while_scanning") or {}
+                    rows.append([key, i + 1, r.get("cache", "cold"), init, *after, r.get("files_with_errors"),
+                                 r.get("uris"), r.get("diagnostics"), r.get("progress_max_gap_s"),
+                                 typing.get("p95_ms"), (r.get("cpu_s") or {}).get("server"),
+                                 (r.get("cpu_s") or {}).get("children"), r.get("vmhwm_mib"),
+                                 f"{r.get('load_start')} → {r.get('load_end')}"])
+                budgets += scan_budgets(s)
+            L += [md_table(["workspace", "run", "result cache", "initialize s (since spawn)",
+                            "errors published s", "complete s", "files with errors", "uris", "diagnostics",
+                            "max progress gap s", "keystroke p95 ms", "server CPU s", "workers CPU s",
+                            "VmHWM MiB", "load"], rows), "",
+                  "Errors published and complete: seconds after `initialized`.", ""]
         if budgets:
             L += ["## Budgets", "", md_table(["budget", "figure", "ratio", "met"], budgets), ""]
         if R["errors"]:
             L += ["## Errors", ""] + [f"- {e}" for e in R["errors"]] + [""]
         return "\n".join(L)
+
+
+def scan_budgets(s: dict) -> list[list]:
+    """Issue 28's scan budgets for one workspace (10,000 skills): on the realistic one, errors
+    (what makes a harness skip a skill) within 2 s of `initialized` and complete diagnostics
+    within 3 s on a first open, within 2 s reopened; on the stress one complete within 8 s;
+    on both, keystrokes p95 ≤ 5 ms while the scan runs and server memory ≤ 200 MiB."""
+    if s["skills"] != 10000 or s["kind"] not in ("realistic", "stress", "given"):
+        return []
+    out = []
+    label = {"realistic": "real-size", "stress": "stress", "given": "given"}[s["kind"]]
+
+    def after(run: dict, key: str) -> float | None:
+        return None if run.get(key) is None or run.get("initialize_s") is None else run[key] - run["initialize_s"]
+
+    checks = [("cold", "errors_published_s", 2.0, "errors (skip findings) published, first open"),
+              ("cold", "complete_s", 3.0 if s["kind"] != "stress" else 8.0, "complete diagnostics, first open"),
+              ("warm", "complete_s", 2.0, "complete diagnostics, reopened (result cache)")]
+    if s["kind"] == "stress":
+        checks = checks[1:2]
+    for cache, key, limit, what in checks:
+        vals = [v for r in s["runs"] if r.get("cache", "cold") == cache and (v := after(r, key)) is not None]
+        if vals:
+            med = statistics.median(vals)
+            loads = ", ".join(sorted({r.get("load_start", "") for r in s["runs"] if r.get("cache") == cache}))
+            out.append([f"{label} 10,000: initialized → {what} ≤ {limit:g} s", f"{med:.2f} s (median of {len(vals)}; "
+                        f"{min(vals):.2f}–{max(vals):.2f}; load {loads})", f"{med / limit:.2f}× budget", med <= limit])
+    hwm = s["max_vmhwm_mib"] or 0
+    out.append([f"{label} 10,000: server memory ≤ 200 MiB", f"{hwm:.0f} MiB (VmHWM)", f"{hwm / 200:.2f}× budget",
+                hwm <= 200])
+    typing = [x["typing_while_scanning"] for x in s["runs"] if x.get("typing_while_scanning")]
+    p95 = [x["p95_ms"] for x in typing if x.get("p95_ms") is not None]
+    if p95:
+        out.append([f"{label} 10,000: keystroke → diagnostics p95 ≤ 5 ms while the scan runs (200 lines)",
+                    f"{max(p95):.2f} ms ({sum(x['edits'] for x in typing)} edits)", f"{max(p95) / 5:.2f}× budget",
+                    max(p95) <= 5])
+    return out
 
 
 async def amain(a: argparse.Namespace) -> ServerBench:
@@ -755,6 +790,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lines", default="20,200,2000")
     ap.add_argument("--requests", type=int, default=300)
     ap.add_argument("--scan-sizes", default="1000,10000")
+    ap.add_argument("--scan-kind", default="realistic,stress",
+                    help="scan phase: generated workspaces, comma-separated: realistic (gen_realistic.py, the "
+                         "shape of real repositories) and stress (gen_workspace.py: 4-5x their bytes, 12x links)")
     ap.add_argument("--scan-reps", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument(
@@ -770,8 +808,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--status-grace",
         type=float,
-        default=5.0,
-        help="without skillLsp/status, wait at least this long before trusting quiet, s",
+        default=30.0,
+        help="a server that sends no skillLsp/status at all: wait this long before trusting quiet, s",
     )
     ap.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run")
     ap.add_argument("--nested", type=float, default=0.0,

@@ -116,6 +116,9 @@ class LspClient:
         ] = {}  # uri -> (time, params) of the latest publish
         self.publish_count = 0
         self.last_publish_t = 0.0
+        # skillLsp/status and $/progress notifications in order (few: read them without the rest).
+        self.statuses: list[tuple[float, dict]] = []
+        self.progress: list[tuple[float, dict]] = []
         # Called with (uri, params) on each publishDiagnostics: lets a benchmark keep its own
         # account up to date instead of recomputing it over every file while it polls.
         self.on_publish: Callable[[str, dict], None] | None = None
@@ -230,6 +233,10 @@ class LspClient:
             self._send({"jsonrpc": "2.0", "id": msg["id"], "result": self._answer(method, params)})
             return
         self.notifications.append((t, method, params))
+        if method == "skillLsp/status" and isinstance(params, dict):
+            self.statuses.append((t, params))
+        elif method == "$/progress" and isinstance(params, dict):
+            self.progress.append((t, params))
         if method == "textDocument/publishDiagnostics" and isinstance(params, dict):
             self.diagnostics[params.get("uri", "")] = (t, params)
             self.publish_count += 1

@@ -7,6 +7,7 @@ as the interpreter allows.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from collections.abc import Sequence
@@ -16,32 +17,100 @@ from . import __version__
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
+@functools.cache
+def _help_width() -> int:
+    """What argparse's formatter asks shutil for (COLUMNS, else the terminal's, else 80), asked
+    once: argparse builds a formatter for every add_argument, and importing shutil for it (with
+    bz2 and lzma) was a tenth of a one-skill `check`."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return columns - 2
+
+
+class _Formatter(argparse.HelpFormatter):
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _help_width() if width is None else width)
+
+
+class _RawFormatter(_Formatter, argparse.RawDescriptionHelpFormatter):
+    pass
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003 - argparse's own signature
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # usage errors exit 2 with one line, as argparse does
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"skill-lsp: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from .engine.config import DIALECT_NAMES  # noqa: PLC0415
-    from .engine.harness import HARNESSES  # noqa: PLC0415
+COMMANDS = {
+    "check": "lint skills (workspace folders, skill folders or SKILL.md files)",
+    "preview": "print exactly what a harness hands the model when the skill activates",
+    "catalog": "print the skill catalog a harness shows the model, with per-entry sizes",
+    "serve": "run the language server (stdio by default)",
+    "schema": "print a JSON Schema: SKILL.md frontmatter (default) or .skill-lsp.toml",
+    "rules": "print the rule table",
+    "harnesses": "print what each harness reads, lists and refuses",
+    "capture": "run your installed harness against a loopback endpoint and compare what it sends the model "
+               "with skill-lsp's preview",
+    "completion": "print a shell completion script (bash, zsh or fish)",
+}
 
-    target_help = (f"harnesses to check for, comma-separated ({', '.join(HARNESSES)}); "
-                   "default: inferred from the root each skill lives in")
 
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or with ``only`` the arguments of that one subcommand (the others
+    are listed, with their help, but empty; ``only=""``: none, for --version, --help and a
+    mistyped command): a run pays for the options it can parse and the modules their
+    choices come from, not for every subcommand's."""
     p = _Parser(prog="skill-lsp", description="Language server, linter and activation previewer for Agent Skills.")
     p.add_argument("--version", action="version", version=f"skill-lsp {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, helptext in COMMANDS.items():
+        sp = sub.add_parser(name, help=helptext)
+        if only is not None and name != only:
+            continue
+        _ARGUMENTS[name](sp)
+        # The examples at the end of every subcommand's --help.
+        from .commands.examples import EXAMPLES  # noqa: PLC0415
 
-    c = sub.add_parser("check", help="lint skills (workspace folders, skill folders or SKILL.md files)")
+        sp.epilog = EXAMPLES.get(name)
+        sp.formatter_class = _RawFormatter
+    return p
+
+
+def _target_help() -> str:
+    from .engine.harness import HARNESSES  # noqa: PLC0415
+
+    return (f"harnesses to check for, comma-separated ({', '.join(HARNESSES)}); "
+            "default: inferred from the root each skill lives in")
+
+
+def _harness_names() -> list[str]:
+    from .engine.harness import HARNESSES  # noqa: PLC0415
+
+    return list(HARNESSES)
+
+
+def _check_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("paths", nargs="*", default=["."], metavar="PATH",
                    help="workspace folder, skill folder or SKILL.md (default: the current folder)")
     c.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text",
                    help="text (default), json, sarif (code scanning) or github (Actions annotations)")
     c.add_argument("--fail-on", choices=("error", "warning", "info", "hint", "never"), default="error",
                    help="exit 1 when a finding has at least this severity (default: error)")
-    c.add_argument("--target", metavar="NAME[,NAME...]", help=target_help)
-    c.add_argument("--profile", choices=list(HARNESSES), help="one target (alias of --target NAME)")
+    c.add_argument("--target", metavar="NAME[,NAME...]", help=_target_help())
+    c.add_argument("--profile", choices=_harness_names(), help="one target (alias of --target NAME)")
     c.add_argument("--config", help="config file (TOML; default: .skill-lsp.toml or pyproject.toml [tool.skill-lsp])")
     c.add_argument("--fix", action="store_true", help="apply every safe fix in place")
     c.add_argument("--unsafe-fixes", action="store_true",
@@ -66,62 +135,75 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--watch", "-w", action="store_true",
                    help="check again whenever a file changes (needs the watch extra: pip install 'skill-lsp[watch]')")
 
-    for name, helptext in (("preview", "print exactly what a harness hands the model when the skill activates"),
-                           ("catalog", "print the skill catalog a harness shows the model, with per-entry sizes")):
-        q = sub.add_parser(name, help=helptext)
-        if name == "preview":
-            q.add_argument("skill", metavar="NAME|PATH", help="skill name (from the workspace catalog) or a skill folder / SKILL.md")
-            q.add_argument("--arguments", help="arguments: a string, or a JSON object for named arguments")
-            q.add_argument("--as-user", action="store_true", help="user-initiated activation (passes disable-model-invocation)")
-            q.add_argument("--workspace", default=".", help="workspace folder for name lookup (default: .)")
-        else:
-            q.add_argument("paths", nargs="*", default=["."], metavar="PATH",
-                           help="workspace folder or skills folder (default: the current folder)")
-            q.add_argument("--state", choices=("first", "replacement"), default="first",
-                           help="DSH: first publication or replacement wording")
-        q.add_argument("--dialect", choices=DIALECT_NAMES, default=None,
-                       help="the harness whose wording to reproduce (default: the configured dialect)")
-        q.add_argument("--format", choices=("text", "json"), default="text",
-                       help="text: exactly what the model sees (default); json: with the details")
-        q.add_argument("--config", help="config file (TOML; default: .skill-lsp.toml or pyproject.toml [tool.skill-lsp])")
-        q.add_argument("--profile", choices=list(HARNESSES), help="one target (alias of --target NAME)")
-        q.add_argument("--target", metavar="NAME[,NAME...]", help=target_help)
 
-    s = sub.add_parser("serve", help="run the language server (stdio by default)")
+def _preview_arguments(q: argparse.ArgumentParser, name: str) -> None:
+    from .engine.config import DIALECT_NAMES  # noqa: PLC0415
+
+    if name == "preview":
+        q.add_argument("skill", metavar="NAME|PATH", help="skill name (from the workspace catalog) or a skill folder / SKILL.md")
+        q.add_argument("--arguments", help="arguments: a string, or a JSON object for named arguments")
+        q.add_argument("--as-user", action="store_true", help="user-initiated activation (passes disable-model-invocation)")
+        q.add_argument("--workspace", default=".", help="workspace folder for name lookup (default: .)")
+    else:
+        q.add_argument("paths", nargs="*", default=["."], metavar="PATH",
+                       help="workspace folder or skills folder (default: the current folder)")
+        q.add_argument("--state", choices=("first", "replacement"), default="first",
+                       help="DSH: first publication or replacement wording")
+    q.add_argument("--dialect", choices=DIALECT_NAMES, default=None,
+                   help="the harness whose wording to reproduce (default: the configured dialect)")
+    q.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text: exactly what the model sees (default); json: with the details")
+    q.add_argument("--config", help="config file (TOML; default: .skill-lsp.toml or pyproject.toml [tool.skill-lsp])")
+    q.add_argument("--profile", choices=_harness_names(), help="one target (alias of --target NAME)")
+    q.add_argument("--target", metavar="NAME[,NAME...]", help=_target_help())
+
+
+def _serve_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
     s.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead")
 
-    sc = sub.add_parser("schema", help="print a JSON Schema: SKILL.md frontmatter (default) or .skill-lsp.toml")
+
+def _schema_arguments(sc: argparse.ArgumentParser) -> None:
     sc.add_argument("which", nargs="?", choices=("frontmatter", "config"), default="frontmatter",
                     help="frontmatter: SKILL.md frontmatter, for yaml-language-server (default); "
                          "config: .skill-lsp.toml and [tool.skill-lsp], for Even Better TOML / taplo")
-    r = sub.add_parser("rules", help="print the rule table")
+
+
+def _table_arguments(r: argparse.ArgumentParser, what: str) -> None:
     r.add_argument("--format", choices=("text", "markdown", "json"), default="text",
-                   help="text (default), markdown (docs/rules.md) or json")
+                   help=f"text (default), markdown (docs/{what}.md) or json")
 
-    h = sub.add_parser("harnesses", help="print what each harness reads, lists and refuses")
-    h.add_argument("--format", choices=("text", "markdown", "json"), default="text",
-                   help="text (default), markdown (docs/harnesses.md) or json")
 
-    from .commands.capture import add_parser as add_capture  # noqa: PLC0415
+def _capture_arguments(k: argparse.ArgumentParser) -> None:
+    from .commands.capture import add_arguments  # noqa: PLC0415
 
-    add_capture(sub)
+    add_arguments(k)
 
-    # Shell completion and the examples at the end of every subcommand's --help.
+
+def _completion_arguments(k: argparse.ArgumentParser) -> None:
     from .commands.completion import SHELLS  # noqa: PLC0415
-    from .commands.examples import EXAMPLES  # noqa: PLC0415
 
-    k = sub.add_parser("completion", help="print a shell completion script (bash, zsh or fish)")
     k.add_argument("shell", choices=SHELLS, help="the shell to print the script for")
-    for name, sp in sub.choices.items():
-        sp.epilog = EXAMPLES.get(name)
-        sp.formatter_class = argparse.RawDescriptionHelpFormatter
-    return p
+
+
+_ARGUMENTS = {
+    "check": _check_arguments,
+    "preview": lambda q: _preview_arguments(q, "preview"),
+    "catalog": lambda q: _preview_arguments(q, "catalog"),
+    "serve": _serve_arguments,
+    "schema": _schema_arguments,
+    "rules": lambda r: _table_arguments(r, "rules"),
+    "harnesses": lambda h: _table_arguments(h, "harnesses"),
+    "capture": _capture_arguments,
+    "completion": _completion_arguments,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args_in = sys.argv[1:] if argv is None else list(argv)
+    # The top level has no option taking a value: a first word naming a command is that command.
+    parser = build_parser(args_in[0] if args_in and args_in[0] in COMMANDS else "")
+    args = parser.parse_args(args_in)
     if args.command == "check" and args.diff and not args.fix:
         parser.error("--diff needs --fix (check --fix --diff shows the fixes without writing them)")
     if args.command == "check" and args.statistics and args.format not in ("text", "json"):

@@ -177,8 +177,11 @@ def test_bench_server(tmp_path: Path) -> None:
         assert e["all"]["n"] > 0
     for k, v in ph["requests"].items():
         assert v["n"] > 0, k
-    (scan,) = ph["scan"].values()
-    assert scan["runs"][0]["vmrss_mib"] > 0
+    # --quick scans both kinds of workspace: one shaped like real repositories, the stress one.
+    assert {v["kind"] for v in ph["scan"].values()} == {"realistic", "stress"}
+    for scan in ph["scan"].values():
+        assert scan["runs"][0]["vmrss_mib"] > 0
+        assert scan["runs"][0]["complete_s"] is not None
     assert "## Budgets" in (tmp_path / "bench_server.md").read_text()
 
 
@@ -227,3 +230,32 @@ def test_fix_safety_audit_on_a_generated_workspace(tmp_path: Path):
     out = run_script(str(BENCH / "fix_safety.py"), str(tmp_path / "ws"), "--json", str(tmp_path / "a.json")).stdout
     data = json.loads((tmp_path / "a.json").read_text())
     assert data["ok"] and data["regions"] > 0 and data["in_code"] == 0 and data["outside"] == 0, out
+
+
+def test_gen_realistic_deterministic(tmp_path: Path) -> None:
+    run_script(str(BENCH / "gen_realistic.py"), "30", str(tmp_path / "a"), "--seed", "2")
+    run_script(str(BENCH / "gen_realistic.py"), "30", str(tmp_path / "b"), "--seed", "2")
+    a, b = tree(tmp_path / "a"), tree(tmp_path / "b")
+    assert a == b
+    skills = [k for k in a if k.endswith("SKILL.md")]
+    assert len(skills) == 30
+    assert len(a) > len(skills)  # bundled files beside the skills
+
+
+def test_measure_repos_round_trip(tmp_path: Path) -> None:
+    """The shape measured from a generated workspace (one repository) is well-formed JSON, and
+    --compare prints a workspace beside it."""
+    run_script(str(BENCH / "gen_realistic.py"), "25", str(tmp_path / "repos" / "one"), "--seed", "1")
+    shape = tmp_path / "shape.json"
+    run_script(str(BENCH / "measure_repos.py"), str(tmp_path / "repos"), "--out", str(shape))
+    data = json.loads(shape.read_text())
+    assert data
+    out = run_script(str(BENCH / "measure_repos.py"), str(tmp_path / "repos"), "--compare", str(shape)).stdout
+    assert out.strip()
+
+
+def test_bench_startup(tmp_path: Path) -> None:
+    run_script(str(BENCH / "bench_startup.py"), "--quick", "--no-peers", "--out", str(tmp_path))
+    data = json.loads((tmp_path / "bench_startup.json").read_text())
+    assert data
+    assert (tmp_path / "bench_startup.md").read_text().strip()

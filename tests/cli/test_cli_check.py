@@ -399,6 +399,40 @@ def test_check_import_time_has_no_lsp_modules(tmp_path: Path):
     assert not {m for m in imported if m.split(".")[0] in ("pygls", "lsprotocol")}
 
 
+# Modules a one-skill `check` of a plain skill must not load: each is needed only by a run that
+# meets what it is for (a config file, a misspelt key, a body whose links need the Markdown
+# parse, a git repository, a frontmatter the simple reader cannot take, many skills).
+HEAVY_FOR_ONE_SKILL = ("pygls", "lsprotocol", "rapidfuzz", "yaml", "ruamel", "markdown_it", "pyromark", "tomllib",
+                       "difflib", "subprocess", "tempfile", "shutil", "urllib", "concurrent", "multiprocessing",
+                       "importlib.resources", "skill_lsp.engine.rules.codex_openai_yaml",
+                       "skill_lsp.engine.rules.arguments")
+
+
+def test_one_skill_check_imports_only_what_it_needs(tmp_path: Path):
+    folder = tmp_path / ".claude/skills/release-notes"
+    (folder / "references").mkdir(parents=True)
+    (folder / "references/FORMAT.md").write_text("# Format\n", encoding="utf-8")
+    (folder / "SKILL.md").write_text(
+        "---\nname: release-notes\ndescription: Drafts release notes from merged pull requests. Use when "
+        "preparing a release.\nlicense: MIT\n---\n\n# Release notes\n\nRead [the format](references/FORMAT.md).\n\n"
+        "```sh\ngit log --merges --oneline\n```\n", encoding="utf-8")
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "skill_lsp", "check", "--format", "json", "."],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          env={"PYTHONPATH": str(REPO / "src"), "PATH": ""})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert json.loads(proc.stdout)["summary"]["skills"] == 1
+    imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if "|" in line}
+    assert "skill_lsp.engine.rules.files" in imported  # the check ran its rules
+    assert not {m for m in imported for h in HEAVY_FOR_ONE_SKILL if m == h or m.startswith(h + ".")}
+    # --version, --help and a mistyped command build no subcommand's options, so load no engine.
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "skill_lsp", "--version"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60, env={"PYTHONPATH": str(REPO / "src")})
+    assert proc.returncode == 0 and not [line for line in proc.stderr.splitlines() if "skill_lsp.engine" in line]
+
+
 def test_parallel_workers_report_exactly_what_a_single_process_reports():
     import subprocess
     import sys

@@ -291,7 +291,7 @@ def test_outside_a_git_work_tree_git_is_not_run(tmp_path: Path, monkeypatch) -> 
     def no_git(*args, **kwargs):
         raise AssertionError(f"git was run: {args}")
 
-    monkeypatch.setattr(discovery.subprocess, "run", no_git)
+    monkeypatch.setattr(subprocess, "run", no_git)  # discovery imports it when it asks git
     assert git_ignored_dirs(str(tmp_path)) == frozenset()
 
 

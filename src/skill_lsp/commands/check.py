@@ -6,7 +6,6 @@ import contextlib
 import gc
 import os
 import sys
-import tempfile
 from argparse import Namespace
 from collections.abc import Iterator
 from typing import TextIO
@@ -144,6 +143,8 @@ def _output(path: str | None) -> Iterator[TextIO]:
     if path is None:
         yield sys.stdout
         return
+    import tempfile  # noqa: PLC0415
+
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".skill-lsp-", suffix=".tmp", dir=folder)
     try:

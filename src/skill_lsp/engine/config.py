@@ -9,7 +9,6 @@ the caller decides: `check` stops with exit 2, the server shows them and goes on
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import sys
@@ -24,10 +23,14 @@ from .profiles import DEFAULT_PROFILE
 from .selection import Layer
 from .targets import parse as parse_targets
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+
+def _toml():  # only a folder with a config file pays for the TOML parser
+    if sys.version_info >= (3, 11):
+        import tomllib  # noqa: PLC0415
+    else:  # pragma: no cover
+        import tomli as tomllib  # noqa: PLC0415
+    return tomllib
+
 
 DIALECT_NAMES = ("skill-tool", "dsh", "agentskills", "claude-code", "codex", "opencode", "gemini", "copilot")
 # Roots scanned when none are configured, in precedence order (lower index wins a name):
@@ -254,6 +257,8 @@ _SELECTION_ATTRS = ("select", "extend_select", "ignore")
 
 def _unknown(key: str, source: str, toml: bool) -> str:
     """'unknown setting', with the spelling meant when it is close (or the kebab-case of a camelCase key)."""
+    import difflib  # noqa: PLC0415 - only a misspelt setting needs it
+
     if toml:
         camel = next((k.name for k in KEYS if k.camel == key), None)
         close = [camel] if camel else difflib.get_close_matches(key, list(KEY_BY_NAME), n=1, cutoff=0.75)
@@ -321,6 +326,7 @@ def find_config_file(start: str) -> str | None:
             path = os.path.join(folder, name)
             if os.path.isfile(path):
                 if name == "pyproject.toml":
+                    tomllib = _toml()
                     try:
                         with open(path, "rb") as fh:
                             if "skill-lsp" not in tomllib.load(fh).get("tool", {}):
@@ -336,6 +342,7 @@ def find_config_file(start: str) -> str | None:
 
 def load_file(path: str, base: Settings | None = None) -> tuple[Settings, list[str]]:
     base = base or Settings()
+    tomllib = _toml()
     try:
         with open(path, "rb") as fh:
             data = tomllib.load(fh)

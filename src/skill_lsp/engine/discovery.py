@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -198,6 +197,8 @@ def git_ignored_dirs(top: str) -> frozenset[str]:
         if parent == probe:
             return frozenset()
         probe = parent
+    import subprocess  # noqa: PLC0415 - only a walk inside a git repository asks git
+
     try:
         res = subprocess.run(
             # An untrusted repository's .git/config must not run anything: core.fsmonitor names a

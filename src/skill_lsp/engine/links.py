@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-from urllib.parse import unquote
 
 from .document import SkillDocument
 
@@ -41,6 +40,15 @@ def classify(target: str) -> str:
 # Placeholders harnesses replace with the skill folder before the model reads the body:
 # Claude Code `${CLAUDE_SKILL_DIR}` (render/claude_code.py), OpenClaw `{baseDir}`.
 _SKILL_DIR_PLACEHOLDER = re.compile(r"^(?:\$\{CLAUDE_SKILL_DIR\}|\{baseDir\})/+")
+
+
+def unquote(text: str) -> str:
+    """Percent-decoding (urllib.parse imported only when a target holds a '%')."""
+    if "%" not in text:
+        return text
+    from urllib.parse import unquote as _unquote  # noqa: PLC0415
+
+    return _unquote(text)
 
 
 def relative_path(target: str) -> str:

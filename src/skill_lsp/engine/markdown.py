@@ -17,13 +17,25 @@ from typing import Any
 
 from .markdown_base import _WEB, Body, Heading, Link, RawSpans, _destination
 
-_pyromark: Any
-try:
-    import pyromark as _pyromark
+_UNLOADED: Any = object()
+# pulldown-cmark, imported by the first body that needs a parse (most skills need none, and a
+# one-skill `check` should not pay for it); None where it has no (recent) wheel.
+_pyromark: Any = _UNLOADED
 
-    _pyromark.events_with_range("", merge_text=True)  # TypeError before 0.10
-except (ImportError, TypeError):  # pragma: no cover - exercised where pyromark has no (recent) wheel
-    _pyromark = None
+
+def pyromark() -> Any:
+    """The pyromark module, or None where it is not installed or too old (markdown-it-py is used instead)."""
+    global _pyromark
+    if _pyromark is _UNLOADED:
+        module: Any = None
+        try:
+            import pyromark as module  # noqa: PLC0415
+
+            module.events_with_range("", merge_text=True)  # TypeError before 0.10
+        except (ImportError, TypeError):  # pragma: no cover - exercised where pyromark has no (recent) wheel
+            module = None
+        _pyromark = module
+    return _pyromark
 
 
 class _ByteMap:
@@ -66,7 +78,7 @@ def _recorded(target: str) -> bool:
 
 def _options() -> Any:
     global _OPTIONS
-    if _OPTIONS is None and _pyromark is not None:
+    if _OPTIONS is None and pyromark() is not None:
         o = _pyromark.Options
         _OPTIONS = o.ENABLE_TABLES | o.ENABLE_STRIKETHROUGH | o.ENABLE_TASKLISTS | o.ENABLE_FOOTNOTES
     return _OPTIONS
@@ -74,7 +86,7 @@ def _options() -> Any:
 
 def parse(body: str, base: int) -> Body:
     """Parse ``body`` (which starts at document offset ``base``)."""
-    if _pyromark is None:
+    if pyromark() is None:
         from ._markdown_mdit import parse as parse_mdit  # noqa: PLC0415
 
         return parse_mdit(body, base)
@@ -210,7 +222,7 @@ def links_fast(body: str, base: int) -> list[Link] | None:
     """The links ``parse(body, base)`` finds, or None when only the full parse can tell."""
     # Definitions and reference links ("]:"), raw HTML tags in the form the writer emits, and
     # file: autolinks (kept targets that are no `](` candidate).
-    if _pyromark is None or "]:" in body or '<a href="' in body or '<img src="' in body or (
+    if pyromark() is None or "]:" in body or '<a href="' in body or '<img src="' in body or (
             "<file:" in body or "<FILE:" in body):
         return None
     if not body.isascii():

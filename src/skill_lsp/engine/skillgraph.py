@@ -18,9 +18,6 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from rapidfuzz import process
-from rapidfuzz.distance import OSA
-
 from .config import apply_settings
 from .findings import Finding, make
 from .harness.data import CLAUDE_CODE_BUILTINS, CODEX_BUILTINS, COPILOT_BUILTINS, HARNESS_COMMANDS
@@ -72,6 +69,9 @@ class Near:
         for k in range(n - cutoff, n + cutoff + 1):
             pool += self._by_len.get(k, ())
         # Every hit, then the nearest by distance and name: the same three whatever the order.
+        from rapidfuzz import process  # noqa: PLC0415 - only an unknown mention needs it
+        from rapidfuzz.distance import OSA  # noqa: PLC0415
+
         hits = process.extract(name, pool, scorer=OSA.distance, score_cutoff=cutoff, limit=None)
         return [h[0] for h in sorted(hits, key=lambda h: (h[1], h[0]))[:MAX_CANDIDATES]]
 

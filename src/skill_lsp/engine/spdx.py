@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
-from importlib import resources
 
 
 @lru_cache(maxsize=1)
 def ids() -> tuple[str, ...]:
-    text = resources.files("skill_lsp.engine").joinpath("data/spdx.txt").read_text("utf-8")
+    try:  # beside this module (importlib.resources, for a zipped package, costs pathlib and more)
+        with open(os.path.join(os.path.dirname(__file__), "data", "spdx.txt"), encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        from importlib import resources  # noqa: PLC0415
+
+        text = resources.files("skill_lsp.engine").joinpath("data/spdx.txt").read_text("utf-8")
     return tuple(line for line in text.splitlines() if line and not line.startswith("#"))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections import defaultdict
 
 from . import document, rules, suppress
@@ -38,17 +39,19 @@ def context_for(settings: Settings, skill_dir: str | None, skill_md: str | None 
 
 def check_text(text: str, path: str, settings: Settings, *, on_disk: bool = True,
                decode_issue: document.DecodeIssue | None = None,
-               seen: dict[str, bool] | None = None) -> tuple[document.SkillDocument, list[Finding]]:
+               seen: dict[str, bool] | None = None, first: bool = False) -> tuple[document.SkillDocument,
+                                                                                    list[Finding]]:
     """Parse and check one SKILL.md text. ``on_disk`` enables folder-relative checks (links, license files).
 
     ``seen`` receives every path existence the checks looked up (relative to the skill
     folder) and what they found: what a cached result depends on beyond its folder.
+    ``first``: stage one of the rules alone (``rules.first_check``).
     """
     doc = document.parse(text, path, decode_issue)
     ctx = context_for(settings, os.path.dirname(path) if on_disk and path else None, path or None)
     if seen is not None:
         ctx._exists = seen
-    return doc, apply_settings(rules.check(doc, ctx), settings)
+    return doc, apply_settings((rules.first_check if first else rules.check)(doc, ctx), settings)
 
 
 def _decode_prefix(data: bytes, size: int) -> tuple[str, document.DecodeIssue | None]:
@@ -64,10 +67,10 @@ def _decode_prefix(data: bytes, size: int) -> tuple[str, document.DecodeIssue | 
 
 
 def check_file(path: str, settings: Settings, location: Location | None = None,
-               seen: dict[str, bool] | None = None) -> SkillResult:
+               seen: dict[str, bool] | None = None, first: bool = False) -> SkillResult:
     """Read and check one SKILL.md on disk. Read failures and fence problems are findings.
 
-    ``seen``: as for ``check_text``.
+    ``seen``, ``first``: as for ``check_text``.
     """
     if location is not None and location.problem is not None:
         code, message = location.problem
@@ -77,12 +80,14 @@ def check_file(path: str, settings: Settings, location: Location | None = None,
     except ReadError as exc:
         return SkillResult(path, None, apply_settings([make(exc.code, exc.message, 0, 0)], settings), location)
     text, issue = _decode_prefix(data, size)
-    doc, findings = check_text(text, path, settings, decode_issue=issue, seen=seen)
+    if first and issue is None:
+        text = _head(text)
+    doc, findings = check_text(text, path, settings, decode_issue=issue, seen=seen, first=first)
     if location is not None and location.root_index < 0 and not _under_a_skills_folder(path):
         findings = [_fragment(f) if f.code == "MISSING_FRONTMATTER" else f for f in findings]
     if location is not None and location.root_index < 0 and in_test_folder(path, location.root):
         findings = [_fixture(f) if f.severity <= Severity.WARNING else f for f in findings]
-    if size > len(data):
+    if size > len(data) and not first:
         doc.full_length = max(doc.full_length, size)
         if not any(f.code == "FILE_TOO_LARGE" for f in findings):
             end = len(doc.text)
@@ -91,6 +96,20 @@ def check_file(path: str, settings: Settings, location: Location | None = None,
     return SkillResult(path, doc, findings, location)
 
 
+
+
+_CLOSING_FENCE = re.compile(r"(?:\r\n|\r|\n)---[ \t]*(?:\r\n|\r|\n|$)")
+
+
+def _head(text: str) -> str:
+    """The text down to its frontmatter's closing line: all stage one of the rules reads (the
+    body's line index and parse are a scan's first pass's largest cost). The whole text when
+    the frontmatter does not close early enough (structure.check tells how it fails)."""
+    if not text.startswith(("---", "\ufeff---")):
+        return text
+    first_end = min((i for i in (text.find("\n"), text.find("\r")) if i >= 0), default=-1)
+    m = _CLOSING_FENCE.search(text, first_end) if first_end >= 0 else None
+    return text[:m.end()] if m is not None and m.end() <= document.MAX_FRONTMATTER_CHARS else text
 
 
 def _under_a_skills_folder(path: str) -> bool:

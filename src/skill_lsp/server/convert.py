@@ -6,10 +6,11 @@ from lsprotocol import types as t
 
 from ..engine.findings import RULES, Finding
 from ..engine.text import Encoding, SourceText
+from .diagjson import DOCS_URL, SOURCE, diagnostic_json
 from .uris import path_to_uri
 
-DOCS_URL = "https://github.com/skill-lsp/skill-lsp/blob/main/docs/rules.md"
-SOURCE = "skill-lsp"
+__all__ = ["DOCS_URL", "SOURCE", "diagnostic", "diagnostic_json", "encoding_of", "offset", "position", "range_",
+           "rule_title"]
 
 _ENCODINGS = {
     t.PositionEncodingKind.Utf8: Encoding.UTF8,
@@ -66,37 +67,3 @@ def diagnostic(f: Finding, src: SourceText, enc: Encoding, sources: dict[str, So
 def rule_title(code: str) -> str:
     rule = RULES.get(code)
     return rule.title if rule else code
-
-
-def diagnostic_json(f: Finding, src: SourceText, enc: Encoding, sources: dict | None = None,
-                    related_support: bool = True) -> dict:
-    """``diagnostic()`` already in its JSON form, for bulk publishing (a workspace scan
-    publishes tens of thousands): skips building and unstructuring lsprotocol objects.
-    A test keeps the two identical."""
-    sl, sc = src.position(f.start, enc)
-    el, ec = src.position(max(f.start, f.end), enc)
-    out: dict = {
-        "range": {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}},
-        "message": f.message,
-        "severity": int(f.severity),
-        "code": f.code,
-        "codeDescription": {"href": f"{DOCS_URL}#{f.code.lower()}"},
-        "source": SOURCE,
-        "data": {"code": f.code, **(f.data or {})},
-    }
-    tags = [int(_TAGS[x]) for x in f.tags if x in _TAGS]
-    if tags:
-        out["tags"] = tags
-    if related_support and f.related:
-        rel = []
-        for r in f.related:
-            rsrc = (sources or {}).get(r.path)
-            if rsrc is not None:
-                rs, re_ = rsrc.position(r.start, enc), rsrc.position(max(r.start, r.end), enc)
-            else:
-                rs = re_ = (0, 0)
-            rel.append({"location": {"uri": path_to_uri(r.path), "range": {
-                "start": {"line": rs[0], "character": rs[1]}, "end": {"line": re_[0], "character": re_[1]}}},
-                "message": r.message})
-        out["relatedInformation"] = rel
-    return out

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from lsprotocol import types as t
@@ -35,6 +37,13 @@ class Rejected:
     jsonrpc: str = "2.0"
 
 
+def _quietly(hook: Callable[[Any], object], typ: Any) -> None:
+    try:
+        hook(typ)
+    except Exception:  # noqa: BLE001 - built on first use instead, as before
+        pass
+
+
 class SkillProtocol(LanguageServerProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -42,6 +51,24 @@ class SkillProtocol(LanguageServerProtocol):
         # LSP: `exit` after `shutdown` exits 0, without it 1. pygls raises SystemExit with that
         # code inside asyncio.run, where it is swallowed; `serve` returns this instead.
         self.exit_code = 0
+
+    def hook_steps(self) -> list[Callable[[], object]]:
+        """Steps that build the converter's (de)serialisation functions of every method the server
+        handles, keystroke methods first.
+
+        cattrs generates and compiles them on first use: the first keystroke after start-up paid
+        6-8 ms for didChange's (its content-change union among them).
+        """
+        conv = self._converter
+        first = (t.TEXT_DOCUMENT_DID_CHANGE, t.TEXT_DOCUMENT_DID_OPEN)
+        methods = dict.fromkeys([*first, *self.fm.features, *self.fm.builtin_features])
+        steps: list[Callable[[], object]] = []
+        for method in methods:
+            for typ, hook in ((self.get_message_type(method), conv.get_structure_hook),
+                              (self.get_result_type(method), conv.get_unstructure_hook)):
+                if typ is not None:
+                    steps.append(partial(_quietly, hook, typ))
+        return steps
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         if not isinstance(data, dict) or "jsonrpc" not in data:

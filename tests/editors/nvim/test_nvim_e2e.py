@@ -466,7 +466,8 @@ def test_fix_all_command(editor) -> None:
         what="the fix-all edit",
     )
     after = nv.buf_text(buf).split("\n")
-    assert all(a == a.rstrip(" \t") for a in after), after
+    # A Markdown hard line break (exactly two spaces after text) is not trailing whitespace.
+    assert all(a == a.rstrip(" \t") or (a.endswith("  ") and a[-3] not in " \t") for a in after), after
 
 
 def test_key_completion_inserts_the_key_and_its_colon(editor) -> None:

@@ -31,7 +31,7 @@ KNOWN_VARIABLES = ("CLAUDE_SKILL_DIR", "CLAUDE_SESSION_ID", "CLAUDE_EFFORT", "CL
 
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     body = body_of(doc)
-    if "$" not in body:
+    if "$" not in body:  # (rules.depth_check makes the same test before importing this module)
         return
     base = doc.body_start
     if _ANY_ARG.search(body) is not None and active(ctx, "ARGUMENTS_WITHOUT_HINT", "PLACEHOLDER_IN_CODE"):

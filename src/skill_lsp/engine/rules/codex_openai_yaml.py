@@ -37,6 +37,7 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     if ctx.skill_dir is None:
         return
     # A stat first: a failed open raises, and nearly every skill has no such file (3x cheaper).
+    # (rules.depth_check makes the same test before importing this module.)
     if ctx.exists(PATH) is False:
         return
     path = os.path.join(ctx.skill_dir, "agents", "openai.yaml")

@@ -8,9 +8,6 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from rapidfuzz import fuzz, process
-from rapidfuzz.distance import Levenshtein
-
 from ..document import Entry, SkillDocument
 from ..findings import Finding, Severity, make
 from ..harness import HARNESSES
@@ -137,6 +134,9 @@ def _nearest_field(wanted: str, fields: tuple[str, ...]) -> str | None:
     candidates = {f.replace("_", "-"): f for f in fields}
     if wanted in candidates:
         return candidates[wanted]
+    from rapidfuzz import fuzz, process  # noqa: PLC0415 - loaded by the first unknown key
+    from rapidfuzz.distance import Levenshtein  # noqa: PLC0415
+
     match = process.extractOne(wanted, list(candidates), scorer=fuzz.ratio, score_cutoff=80)
     if match is not None:
         return candidates[match[0]]

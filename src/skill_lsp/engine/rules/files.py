@@ -322,6 +322,39 @@ _NAMED_DIRS = ("references", "reference", "scripts", "assets", "templates")
 _ANY_PATH = re.compile(r"(?<![\w./~$}-])(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\$CLAUDE_SKILL_DIR/|\{baseDir\}/)?"
                        r"((?:references|reference|scripts|assets|templates)/[\w.@+-]+(?:/[\w.@+-]+)*\.[A-Za-z0-9]{1,8})"
                        r"(?![\w/*{<-])")
+_ANY_PATH_DIRS = ("references/", "reference/", "scripts/", "assets/", "templates/")
+_ANY_PATH_PREFIXES = ("./", "${CLAUDE_SKILL_DIR}/", "$CLAUDE_SKILL_DIR/", "{baseDir}/")
+
+
+def any_paths(doc: SkillDocument, body: str) -> list[re.Match[str]]:
+    """``_ANY_PATH.finditer(body)``, found from the folder names. The pattern opens with a
+    lookbehind, so the regex engine tried it at every character: 0.6 ms a link-heavy body,
+    most of what the missing-file and reference-chain rules cost (issue 28 item 5). Every
+    match's path starts with one of ``_ANY_PATH_DIRS``; ``str.find`` locates those, and the
+    pattern is matched at each (from the optional prefix before it, where it opens the match,
+    as the leftmost search would). Memoized per document: both rules read it."""
+    memo = doc.memo.get("any_paths")
+    if memo is not None:
+        return memo  # type: ignore[no-any-return]
+    starts: set[int] = set()
+    for needle in _ANY_PATH_DIRS:
+        i = body.find(needle)
+        while i >= 0:
+            starts.add(i)
+            i = body.find(needle, i + 1)
+    out: list[re.Match[str]] = []
+    end = 0
+    for p in sorted(starts):
+        if p < end:
+            continue  # inside the last match: the search resumes after it
+        # At most one prefix ends at p.
+        q = next((p - len(x) for x in _ANY_PATH_PREFIXES if p >= len(x) and body.startswith(x, p - len(x))), p)
+        m = _ANY_PATH.match(body, q) if q >= end else None
+        if m is not None:
+            out.append(m)
+            end = m.end()
+    doc.memo["any_paths"] = out
+    return out
 # What runs a script: an interpreter, or the path itself first on the line (after a prompt).
 _RUNS = re.compile(r"(?:^|[;&|(]\s*|\$\s+)(?:(?:sudo\s+)?(?:python3?|bash|sh|zsh|node|bun|deno\s+run|ruby|perl|pwsh|"
                    r"uv\s+run(?:\s+python3?)?|npx\s+tsx|tsx|ts-node|Rscript|php)\s+(?:-\S+\s+)*)?"
@@ -366,7 +399,7 @@ def _missing(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
     base = doc.body_start
     blocks = code_blocks(doc)
     seen: set[str] = set()
-    for m in _ANY_PATH.finditer(body):
+    for m in any_paths(doc, body):
         rel = posixpath.normpath(m.group(1))
         if rel in seen or rel.split("/")[-1].split(".")[0].lower() in _GENERIC_STEMS:
             continue
@@ -512,7 +545,7 @@ def _chains(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
     assert ctx.skill_dir is not None
     base = doc.body_start
     named: dict[str, tuple[int, int]] = {}
-    for m in _ANY_PATH.finditer(body):
+    for m in any_paths(doc, body):
         rel = posixpath.normpath(m.group(1))
         if rel.startswith("references/") and rel.endswith(".md"):
             named.setdefault(rel, (base + m.start(1), base + m.end(1)))

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
+from functools import partial
+from importlib import import_module
 
 from lsprotocol import types as t
 
@@ -11,7 +14,7 @@ from ...engine.discover import Inventory, watch_globs
 from ..server import SkillLanguageServer, guarded
 from ..services import publish
 from ..services.publish import pulled_changed
-from ..services.sync import refresh, reload_settings, settings_section
+from ..services.sync import TYPING_S, refresh, reload_settings, settings_section
 from ..state import Folder
 from ..uris import path_to_uri, uri_to_path
 
@@ -60,12 +63,13 @@ def register(server: SkillLanguageServer) -> None:
         if ws and ws.configuration:
             ls.settings_ready = False
             asyncio.get_event_loop().call_later(SETTINGS_WAIT_S, _settings_ready_anyway, ls)
+        gc.enable()  # off while the modules loaded (commands/serve.py); `initialized` collects and freezes
 
     @server.feature(t.INITIALIZED)
     @guarded()
     async def initialized(ls: SkillLanguageServer, params: t.InitializedParams) -> None:
         # Modules kept off the start-up path load now, in a thread, before a request needs them.
-        asyncio.get_running_loop().run_in_executor(None, _warm_imports)
+        asyncio.get_running_loop().run_in_executor(None, _warm_imports, ls)
         await _register_watchers(ls)
         # Start-up objects are long-lived: freezing them keeps later collections short
         # (p99 keystroke latency fell from ~60 ms to ~14 ms in a prototype, NOTES §8). Done
@@ -142,10 +146,23 @@ def _settings_ready_anyway(ls: SkillLanguageServer) -> None:
             refresh(ls, uri)
 
 
-def _warm_imports() -> None:
-    import yaml  # noqa: F401, PLC0415
+def _warm_imports(ls: SkillLanguageServer) -> None:
+    """What is built or loaded on first use, done before the first keystroke needs it: the
+    protocol's message converters (didChange's first), every rule module and the parsers they
+    use (a one-skill `check` must not pay for those: ``rules.load_steps``), the activation
+    engine. One step at a time, paused while the user types: a keystroke that needs a step
+    takes it itself, and never waits for the others."""
+    from ...engine import rules  # noqa: PLC0415
 
-    from ...engine import preview  # noqa: F401, PLC0415
+    hooks = ls.protocol.hook_steps()
+    steps = [*hooks[:2], *rules.load_steps(), *hooks[2:],
+             partial(import_module, "yaml"), partial(import_module, "skill_lsp.engine.preview")]
+    for step in steps:
+        while time.monotonic() - ls.last_edit < TYPING_S and not ls.shutting_down:
+            time.sleep(0.05)
+        if ls.shutting_down:
+            return
+        step()
 
 
 async def _register_watchers(ls: SkillLanguageServer) -> None:

@@ -116,10 +116,17 @@ def publish_result(ls: SkillLanguageServer, result: SkillResult, scope: str = "a
     # waits for them (scanjob.render leaves those to the server).
     if rendered is not None and rendered[0] is result and not result.cross and not result.graph:
         # Written by a scan worker for exactly this result: only the framing is left.
-        _write(ls, f'{{"jsonrpc": "2.0", "method": "{t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}", "params": {{"uri": '
-                   f'{json.dumps(path_to_uri(result.path))}, "diagnostics": [{rendered[1]}]}}}}')
+        publish_rendered(ls, path_to_uri(result.path), rendered[1])
         return
     send(ls, path_to_uri(result.path), closed_diagnostics(ls, result, as_json=True, scope=scope))
+
+
+def publish_rendered(ls: SkillLanguageServer, uri: str, diagnostics: str) -> None:
+    """Publish diagnostics a scan worker wrote as JSON (the array's inside): only the framing is left."""
+    if ls.shutting_down:
+        return
+    _write(ls, f'{{"jsonrpc": "2.0", "method": "{t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}", "params": {{"uri": '
+               f'{json.dumps(uri)}, "diagnostics": [{diagnostics}]}}}}')
 
 
 def _write(ls: SkillLanguageServer, body: str) -> None:

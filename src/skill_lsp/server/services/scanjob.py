@@ -13,13 +13,17 @@ from __future__ import annotations
 import json
 import os
 import pickle
+from typing import TYPE_CHECKING
 
 from ...engine.config import Settings
 from ...engine.discovery import Location
-from ...engine.resultcache import Stamp, check_stamped, tree_digest
-from ...engine.text import Encoding
-from ...engine.workspace import SkillResult
-from .. import convert
+from ...engine.findings import Severity
+from ...engine.text import Encoding, SourceText
+from ...engine.workspace import SkillResult, check_file
+from ..diagjson import diagnostic_json
+
+if TYPE_CHECKING:
+    from ...engine.resultcache import Stamp
 
 Flavour = tuple[str, bool]  # (position encoding name, related information shown)
 
@@ -36,6 +40,8 @@ def cache_extra(fl: Flavour | None) -> str:
     code that writes the JSON."""
     global _CODE
     if _CODE is None:
+        from ...engine.resultcache import tree_digest  # noqa: PLC0415
+
         _CODE = tree_digest(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     return f"{fl[0]}:{int(fl[1])}:{_CODE}" if fl is not None else f"unrendered:{_CODE}"
 
@@ -50,13 +56,30 @@ def render(result: SkillResult, fl: Flavour, settings: Settings) -> str | None:
             sup is not None and sup.names_cross_codes):
         return None
     enc = Encoding[fl[0]]
-    diags = [convert.diagnostic_json(f, src, enc, {result.path: src}, fl[1]) for f in result.shown(settings, "local")]
+    diags = [diagnostic_json(f, src, enc, {result.path: src}, fl[1]) for f in result.shown(settings, "local")]
     return json.dumps(diags)[1:-1]
+
+
+def first_job(job: tuple[Location, Settings, Flavour]) -> str | None:
+    """Worker-process entry of a scan's first pass: the errors of stage one of the rules (what
+    makes a harness skip the skill: frontmatter, name, fields, a read or discovery problem) as
+    the diagnostics array's JSON inside, or None without any. Reported as the complete check
+    would report them (settings, suppressions, selection)."""
+    loc, settings, fl = job
+    result = check_file(loc.path, settings, loc, first=True)
+    errors = [f for f in result.shown(settings, "local") if f.severity == Severity.ERROR]
+    if not errors:
+        return None
+    src = result.doc.src if result.doc is not None else SourceText("")
+    enc = Encoding[fl[0]]
+    return json.dumps([diagnostic_json(f, src, enc, {result.path: src}, fl[1]) for f in errors])[1:-1]
 
 
 def check_job(job: tuple[Location, Settings, Stamp | None, Flavour | None]) -> tuple[Stamp | None, bytes | None]:
     """Worker-process entry: (stamp, pickled (slim result, rendered diagnostics)), or (stamp, None)
     when the cached payload still holds."""
+    from ...engine.resultcache import check_stamped  # noqa: PLC0415 - loaded by the first scan
+
     loc, settings, cached, fl = job
     stamp, result = check_stamped(loc, settings, cached)
     if result is None:

@@ -16,19 +16,23 @@ import pickle
 import threading
 import time
 import uuid
+from typing import TYPE_CHECKING
 
 from lsprotocol import types as t
 
 from ...engine.discover import Inventory, discover
-from ...engine.discovery import Cancelled, is_inside
-from ...engine.resultcache import ResultCache, ShardWriter, open_cache, shard_of
-from ...engine.rules import RULE_MODULES
+from ...engine.discovery import CANCEL_EVERY, Cancelled, is_inside
 from ...engine.workspace import SkillIndex, SkillResult, check_file
 from ..server import SkillLanguageServer
 from ..state import Folder
 from ..uris import path_to_uri
 from . import publish, scanjob
 from .scanjob import Flavour, check_job
+
+if TYPE_CHECKING:
+    # The result cache (and pickle, hashlib, shutil, tempfile with it) loads with the first
+    # scan, not before the server answers `initialize`.
+    from ...engine.resultcache import ResultCache
 
 # Above this many skills the scan runs in worker processes.
 PARALLEL_MIN = 300
@@ -47,11 +51,16 @@ PUBLISH_TURN_S = 0.001
 TYPING_S = 0.5
 TYPING_PACE_S = 0.005
 SCAN_PACE_S = 0.0005
+# Small chunks: the pool's result thread unpickles a whole chunk at once holding the GIL
+# (625 results took ~30 ms: a keystroke waited for it); 16 take well under a millisecond.
+CHUNK = 16
+# A first-pass result is a short string or None: larger chunks, fewer round trips.
+FIRST_CHUNK = 64
 
 
 def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancelled=lambda: False,
                  reuse=None, cache: ResultCache | None = None, fl: Flavour | None = None,
-                 changed: int = 0, nested: tuple[str, ...] = ()) -> list | None:
+                 changed: int = 0, nested: tuple[str, ...] = (), on_first=None) -> list | None:
     """Blocking: discover and check every skill of the folder (runs in a thread).
 
     Results keep only the positions their findings need, not the text: a
@@ -67,10 +76,14 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
     (``folder.rendered``); None when nothing is pushed.
     ``changed``: how many paths file events named (a rescan checks at most about that many).
     ``nested``: workspace folders inside this one; their skills are theirs, not checked here.
+    ``on_first(batch, done, count)``: receives the first pass's (path, errors as JSON) while a
+    large scan checks, before the complete checks (``_first_pass``).
     Returns None when ``cancelled()`` turned true (a newer scan owns the folder).
     ``times`` adds up the seconds of discovery and of the checks, and the results reused.
     """
     if cache is None:
+        from ...engine.resultcache import ResultCache  # noqa: PLC0415
+
         cache = ResultCache(None, ("", ""))
     elif reuse is None and not cache.loaded:
         # Read first: how many results it holds says whether to start workers before discovery.
@@ -94,18 +107,33 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
     # How many skills this scan will likely check: what the last scans found, or what changed.
     expected = changed if reuse is not None else max(
         len(cache.index), len(folder.index.results) if folder.index is not None else 0)
-    if expected >= PARALLEL_MIN and WORKERS > 1:
-        # Starting the forkserver (it imports the engine) takes ~0.5 s: alongside discovery.
-        starting.append(threading.Thread(target=start_early, name="skill-lsp-pool", daemon=True))
-        starting[0].start()
+    def start_pool_now() -> None:
+        # Starting the forkserver (it imports the engine) takes 0.1-0.2 s: alongside discovery.
+        if not starting and WORKERS > 1:
+            starting.append(threading.Thread(target=start_early, name="skill-lsp-pool", daemon=True))
+            starting[0].start()
+
+    if expected >= PARALLEL_MIN:
+        start_pool_now()
+    listed = [0]
+
+    def walking() -> bool:
+        # Asked every discovery.CANCEL_EVERY folders listed. A tree of this many folders opened
+        # for the first time most likely holds enough skills for the workers: they start now.
+        listed[0] += 1
+        if listed[0] == PARALLEL_MIN // CANCEL_EVERY + 1:
+            start_pool_now()
+        return cancelled()
+
     t0 = t1 = time.perf_counter()
     try:
         # A superseded scan stops within a few hundred folders, not after the whole walk:
         # during a checkout whose events come in bursts, each burst starts a scan anew.
-        inventory = discover(folder.path, folder.settings, cancelled)
+        inventory = discover(folder.path, folder.settings, walking)
         t1 = time.perf_counter()
         times["discover"] = times.get("discover", 0.0) + t1 - t0
-        return _check_inventory(folder, inventory, times, on_batch, cancelled, reuse, cache, pool, fl, nested)
+        return _check_inventory(folder, inventory, times, on_batch, cancelled, reuse, cache, pool, fl, nested,
+                                on_first)
     except Cancelled:
         return None
     finally:
@@ -118,7 +146,10 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
 
 
 def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, float], on_batch, cancelled, reuse,
-                     cache: ResultCache, pool, fl: Flavour | None, nested: tuple[str, ...] = ()) -> list | None:
+                     cache: ResultCache, pool, fl: Flavour | None, nested: tuple[str, ...] = (),
+                     on_first=None) -> list | None:
+    from ...engine.resultcache import ShardWriter, shard_of  # noqa: PLC0415
+
     if cancelled():
         return None
     folder.inventory = inventory
@@ -161,7 +192,22 @@ def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, floa
     try:
         if len(todo) >= PARALLEL_MIN and WORKERS > 1:
             try:
-                return _scan_parallel(work, pool(), results, take, on_batch, cancelled)
+                workers = pool()
+                # Skills the cache knows nothing of get a first pass (a reopen vouches for its
+                # cached results in about the time a first pass would take).
+                fresh = [job[0] for job in work if job[2] is None]
+                first = None
+                if on_first is not None and fl is not None and len(fresh) >= PARALLEL_MIN:
+                    first = (fresh, workers.map(scanjob.first_job, [(loc, folder.settings, fl) for loc in fresh],
+                                                chunksize=FIRST_CHUNK))
+                # Queued behind the first pass: the workers go on to it without a pause.
+                checked = workers.map(check_job, work, chunksize=CHUNK)
+                if first is not None:
+                    t0 = time.perf_counter()
+                    if not _first_pass(*first, on_first, cancelled):
+                        return None
+                    times["first"] = times.get("first", 0.0) + time.perf_counter() - t0
+                return _scan_parallel(work, checked, results, take, on_batch, cancelled)
             except Exception:  # noqa: BLE001 - no processes (sandbox, limits): scan in this thread
                 del results[len(locations) - len(todo):]
                 writer = ShardWriter(cache, [loc.path for loc in locations], [loc.path for loc in todo])
@@ -207,19 +253,36 @@ def _start_pool(workers: int):
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     ctx = multiprocessing.get_context(method)
     if method == "forkserver":
-        ctx.set_forkserver_preload([scanjob.__name__, *(f"skill_lsp.engine.rules.{m}" for m in RULE_MODULES)])
+        ctx.set_forkserver_preload([scanjob.__name__, "skill_lsp.engine.resultcache", "skill_lsp.engine.rules.preload"])
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_lower_priority)
     for _ in range(workers):
         pool.submit(os.getpid)
     return pool
 
 
-def _scan_parallel(work: list, pool, results: list, take, on_batch=None, cancelled=lambda: False) -> list | None:
+def _first_pass(locations: list, errors, on_first, cancelled) -> bool:
+    """Hand the first pass's results to ``on_first`` in batches, as they come: every skill's
+    errors of stage one (what makes a harness skip it), before any complete check. False
+    when the scan was cancelled."""
+    batch: list[tuple[str, str]] = []
+    for n, (loc, text) in enumerate(zip(locations, errors, strict=True), start=1):
+        if text is not None:
+            batch.append((loc.path, text))
+        if n % PROGRESS_EVERY == 0 or n == len(locations):
+            # Asked once a batch: ``cancelled()`` sleeps while the user types (to leave the GIL
+            # to the keystroke), and a first-pass result costs microseconds to take, so asked per
+            # result the pauses made the pass 7 s instead of 1 on 10,000 skills.
+            if cancelled():
+                return False
+            on_first(batch, n, len(locations))
+            batch = []
+    return True
+
+
+def _scan_parallel(work: list, checked, results: list, take, on_batch=None, cancelled=lambda: False) -> list | None:
+    """Take the workers' results (``checked``: their map over ``work``) as they come."""
     total = len(results) + len(work)
-    # Small chunks: the pool's result thread unpickles a whole chunk at once holding the GIL
-    # (625 results took ~30 ms: a keystroke waited for it); 16 take well under a millisecond.
-    chunk = 16
-    for job, (stamp, payload) in zip(work, pool.map(check_job, work, chunksize=chunk), strict=True):
+    for job, (stamp, payload) in zip(work, checked, strict=True):
         if cancelled():
             return None
         take(job[0], stamp, payload)
@@ -323,15 +386,29 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
                     loop.call_soon_threadsafe(ls.work_done_progress.report, token, t.WorkDoneProgressReport(
                         message=f"{name}: {done:,} of {count:,} skills", percentage=pct))
 
+            first_published: set[str] = set()
+
+            def on_first(batch: list, done: int, count: int, name: str = name, published: set[str] = published,
+                         first_published: set[str] = first_published) -> None:
+                # Called from the scan thread during a large scan's first pass: every skill's
+                # worst problems (what makes a harness skip it) go out before the complete checks.
+                asyncio.run_coroutine_threadsafe(_publish_first(ls, batch, generation, published, first_published),
+                                                 loop)
+                if progress:
+                    loop.call_soon_threadsafe(ls.work_done_progress.report, token, t.WorkDoneProgressReport(
+                        message=f"{name}: names and frontmatter of {done:,} of {count:,} skills"))
+
             reuse = _reuser(folder, changed)
             # A pulling client asks for diagnostics itself: nothing is pushed, nothing rendered ahead.
             fl = None if ls.pull_mode else scanjob.flavour(ls.encoding, publish.related_support(ls))
+            from ...engine.resultcache import open_cache  # noqa: PLC0415
+
             cache = open_cache(folder.path, folder.settings, scanjob.cache_extra(fl))
             folder.rendered = {}
             nested = tuple(f.path for f in folders if f is not folder and f.path != folder.path
                            and is_inside(f.path, folder.path))
             results = await loop.run_in_executor(None, _scan_folder, folder, times, on_batch, cancelled, reuse,
-                                                 cache, fl, len(changed or ()), nested)
+                                                 cache, fl, len(changed or ()), nested, on_first)
             if results is None or cancelled():
                 return  # a newer scan (settings or files changed) owns publishing
             old_results = folder.index.results if folder.index is not None else {}
@@ -355,11 +432,12 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
             todo = []
             # A pulling client asks for what it shows (request_refresh below): nothing to push.
             candidates = () if ls.pull_mode else sorted(
-                set(old_results) | {p for p, r in index.results.items() if r.reportable})
+                set(old_results) | first_published | {p for p, r in index.results.items() if r.reportable})
             for path in candidates:
                 r = index.results.get(path)
                 if r is not None and path_to_uri(path) not in ls.state.docs and not _changed(r, old_results.get(path),
-                                                                                              path in published):
+                                                                                              path in published) \
+                        and not (path in first_published and path not in published):
                     continue
                 todo.append(path)
             turn = time.perf_counter()
@@ -381,7 +459,8 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
             gc.freeze()
         publish.status(ls)
         ls.log(f"scan: {total:,} skills in {time.perf_counter() - t_start:.2f} s (discovery "
-               f"{times.get('discover', 0):.2f}, checks {times.get('check', 0):.2f}, cross-skill "
+               f"{times.get('discover', 0):.2f}, checks {times.get('check', 0):.2f} (first pass "
+               f"{times.get('first', 0):.2f}), cross-skill "
                f"{times.get('cross', 0):.2f}, final publish {times.get('publish', 0):.2f}, cache index read "
                f"{times.get('cache', 0):.2f}, {int(times.get('writes', 0))} cache shards written; "
                f"{int(times.get('reused', 0)):,} results reused, {int(times.get('cached', 0)):,} from the cache)")
@@ -408,6 +487,29 @@ def _changed(r, prev, published_early: bool) -> bool:
             or sup != prev.suppressions):
         return True
     return r.reportable and r.src is not prev.src  # same offsets, other lines
+
+
+async def _publish_first(ls: SkillLanguageServer, batch: list, generation: int, published: set[str],
+                         first_published: set[str]) -> None:
+    """A first-pass batch: (path, its errors as the diagnostics array's JSON inside). Each file
+    gets its complete diagnostics later (early, or in the final publish: ``first_published``).
+    A file whose complete diagnostics went out already (``published``: this coroutine yields
+    between files) keeps them: its first-pass errors would replace them until the next scan."""
+    turn = time.perf_counter()
+    for path, text in batch:
+        if generation != ls.scan_generation or ls.pull_mode or ls.shutting_down:
+            return
+        uri = path_to_uri(path)
+        if uri in ls.state.docs or path in published:
+            continue
+        publish.publish_rendered(ls, uri, text)
+        first_published.add(path)
+        if time.perf_counter() - turn > PUBLISH_TURN_S:
+            # While the user types, a pause after each turn: a keystroke waits for at most one
+            # turn (these are few, short and already written: the errors alone), and the skip
+            # findings still go out while the scan runs instead of after it.
+            await asyncio.sleep(TYPING_PACE_S if time.monotonic() - ls.last_edit < TYPING_S else 0)
+            turn = time.perf_counter()
 
 
 async def _publish_early(ls: SkillLanguageServer, batch: list, generation: int, published: set[str]) -> None:

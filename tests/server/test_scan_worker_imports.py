@@ -1,0 +1,18 @@
+"""A scan's worker processes import ``services.scanjob`` (the forkserver preloads it): it must
+not load pygls or lsprotocol, which would multiply the time before the first worker runs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from helpers import SRC
+
+
+def test_scan_worker_module_loads_no_lsp_package() -> None:
+    code = ("import sys\nimport skill_lsp.server.services.scanjob\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'cattrs')))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={"PYTHONPATH": str(SRC)})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
