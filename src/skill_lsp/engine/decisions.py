@@ -20,10 +20,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from .activation.records import SkillRecord
 from .harness import HARNESSES, not_read, reads_root
-from .render import get_dialect
+
+if TYPE_CHECKING:
+    from .activation.records import SkillRecord
 
 LISTED, CUT, NAME_ONLY, DROPPED, SKIPPED, SHADOWED, NOT_READ = (
     "listed", "cut", "name-only", "dropped", "skipped", "shadowed", "not-read")
@@ -87,6 +89,8 @@ class Decision:
 
 def decide(records: Sequence[SkillRecord], dialect: str) -> list[Decision]:
     """The decision of ``dialect``'s harness (or reference) on every record, in path order."""
+    from .render import get_dialect  # noqa: PLC0415 - the dialects (and rapidfuzz) only when a listing is built
+
     d = get_dialect(dialect)
     label = d.label or dialect
     h = HARNESSES.get(d.harness) if d.harness else None
@@ -203,16 +207,19 @@ def budget_findings(results: list, settings) -> None:  # (SkillResult, Settings)
 
     Results whose targets include the harness are re-read whole only when their catalog entries
     could fill the budget (the common workspace never gets near it)."""
-    from .config import apply_settings  # noqa: PLC0415
-    from .findings import make  # noqa: PLC0415
-    from .preview import records_for  # noqa: PLC0415
-    from .workspace import check_file, targets_for  # noqa: PLC0415
+    from .workspace import targets_for  # noqa: PLC0415
 
     for harness in _BUDGETED:
         mine = [r for r in results if r.location is not None and r.location.root_index >= 0
                 and harness in targets_for(settings, r.path)]
         if not _could_reach(harness, mine):
             continue
+        # The listing's modules only when one is built (a one-skill `check` loads none of them).
+        from .config import apply_settings  # noqa: PLC0415
+        from .findings import make  # noqa: PLC0415
+        from .preview import records_for  # noqa: PLC0415
+        from .workspace import check_file  # noqa: PLC0415
+
         full = [r if r.doc is not None else check_file(r.path, settings, r.location) for r in mine]
         by_path = {r.path: r for r in mine}
         roots = 1 + max((r.location.root_index for r in mine), default=0)
