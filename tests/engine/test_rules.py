@@ -479,6 +479,16 @@ def test_absolute_link_forms():
     assert fs[0].data == {"target": "/x/y.md"}
 
 
+def test_a_link_quoted_as_an_example_is_no_link_of_the_skill():
+    """Held-out test half: a table cell quoting the text a page should hold ("Learn more about
+    [analytics](/features/analytics)") shows the model an example; the skill links nowhere."""
+    body = ('| Contextual | "Learn more about [analytics](/features/analytics)" |\n'
+            "Write \u201cSee [pricing](/pricing)\u201d on the page.\n"
+            '[real](/x/y.md) and "a quote" then [also real](/z.md)\n')
+    doc, fs = check(skill_text(body=body))
+    assert [f.data["target"] for f in fs if f.code == "ABSOLUTE_LINK"] == ["/x/y.md", "/z.md"]
+
+
 def test_absolute_link_into_the_skill_gets_relative_data(tmp_path: Path):
     skill = write_skill(tmp_path, "demo", "")
     target = f"{tmp_path}/demo/notes.md"

@@ -7,6 +7,7 @@ trigger clause, first/second person and vague names are guidance (hints).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 
 from ..document import SkillDocument
@@ -127,7 +128,11 @@ def _is_stub(value: str) -> bool:
     """A topic, not a description: short, no trigger, and only a noun phrase (`Spreadsheet utilities.`,
     `PDF tools`, `Helpers`). A short sentence with a verb (`Send an email.`) is left alone."""
     v = value.strip()
-    if len(v) >= STUB_CHARS or not v.isascii():
+    if len(v) >= STUB_CHARS:
+        return False
+    # Invisible characters (INVISIBLE_CHARACTERS removes them) do not make a stub a sentence.
+    v = "".join(ch for ch in v if unicodedata.category(ch) != "Cf")
+    if not v.isascii():
         return False  # CJK and other scripts pack a sentence into few characters
     low = v.lower()
     if _has_trigger(low):
