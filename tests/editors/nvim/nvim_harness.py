@@ -356,7 +356,9 @@ BAD_SKILL = (
     "description: A deliberately broken skill used by the Neovim end-to-end test. Use when testing.\n"
     "---\n"
     "\n"
-    "# Bad skill\n"
+    # (Not "Bad …": a heading that starts with Bad marks its section as an example of what not to
+    # do, whose whitespace fix-all leaves alone.)
+    "# Broken skill\n"
     "\n"
     "This line ends with trailing spaces.   \n"
     "Run the steps below.\n"
