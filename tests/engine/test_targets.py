@@ -271,6 +271,26 @@ def test_disable_model_invocation_keeps_a_skill_out_of_the_catalog(tmp_path: Pat
     assert not got.listed and got.reason == "disable-model-invocation: true keeps it out of the model's catalog"
 
 
+# Spellings of disable-model-invocation as each release reads them (capture cases claude-flag-spellings,
+# copilot-flag-spellings); Codex, OpenCode and Gemini CLI do not read the field.
+@pytest.mark.parametrize(("value", "claude", "copilot"), [
+    ("true", True, True), ("false", False, False), ('"true"', True, True), ('"false"', False, True),
+    ("yes", True, True), ("Yes", True, True), ("'TRUE'", True, True), ("on", True, True), ("off", False, True),
+    ("1", True, True), ('"1"', True, True), ("0", False, True), ("2", False, True), ("y", False, True),
+    ("[true]", False, True), ('""', False, True), ("~", False, True), ("FALSE", False, False),
+])
+def test_each_release_reads_disable_model_invocation_its_own_way(tmp_path: Path, value: str, claude: bool,
+                                                                   copilot: bool):
+    md = write_skill(tmp_path / ".claude/skills", "deploy",
+                     skill_text(name="deploy", extra=f"disable-model-invocation: {value}"))
+    result = check_file(str(md), Settings())
+    for harness, hidden in (("claude-code", claude), ("copilot", copilot), ("codex", False), ("opencode", False)):
+        got = listing(result, harness, roots=False)
+        assert got.listed is not hidden, (harness, value, got.reason)
+        if hidden:
+            assert got.reason == f"disable-model-invocation: {value} keeps it out of the model's catalog"
+
+
 def test_listing_needs_the_document_and_says_so(tmp_path: Path):
     md = write_skill(tmp_path / ".claude/skills", "pdf", PDF)
     slim = check_file(str(md), Settings()).slim(keep_text=False)

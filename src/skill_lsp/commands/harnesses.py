@@ -15,7 +15,7 @@ from argparse import Namespace
 from typing import Any
 
 from ..engine.config import DEFAULT_ROOTS
-from ..engine.harness import HARNESSES, Harness
+from ..engine.harness import FLAG_READINGS, HARNESSES, Harness
 from ..engine.profiles import DEFAULT_PROFILE, FIELDS
 from ..engine.targets import infer
 
@@ -53,7 +53,9 @@ def harness_json(h: Harness) -> dict[str, Any]:
         "listing": h.listing,
         "listingBudget": h.listing_budget,
         "arguments": h.arguments,
-        "hiddenBy": list(h.hidden_by),
+        "hiddenBy": [f.key for f in h.hidden_by],
+        "hiddenWhen": {f.key: {"reading": f.reads, "text": FLAG_READINGS[f.reads], "source": f.source}
+                       for f in h.hidden_by},
         "verified": h.verified,
         "flags": list(h.flags),
         "facts": [{"topic": f.topic, "text": f.text, "source": f.source, "status": f.shown} for f in h.facts],
@@ -165,7 +167,7 @@ def render_markdown() -> str:
             f"- Arguments: {h.arguments}.",
         ]
         if h.hidden_by:
-            out.append(f"- Left out of the model's catalog when true: {', '.join(f'`{k}`' for k in h.hidden_by)}.")
+            out.append(f"- Left out of the model's catalog: {'; '.join(f.rule for f in h.hidden_by)}.")
         if h.flags:
             out.append(f"- Reported as unsupported (so the lint reports them for this target): "
                        f"{', '.join(f'`{k}`' for k in h.flags)}.")

@@ -21,7 +21,7 @@ from .harness import HARNESSES, Harness, not_read, reads_root
 from .lenient import simple_frontmatter
 from .result import SkillResult
 from .targets import view
-from .yamlnodes import resolve_scalar
+from .yamlnodes import Node, resolve_scalar
 
 if TYPE_CHECKING:
     from .activation.records import SkillRecord
@@ -85,15 +85,21 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) 
                 assert effect is not None
                 return Listing(h.name, False, f"{h.title} {effect.note}: no '{key}' in the `key: value` lines it "
                                               f"reads when the YAML fails")
-    for key in h.hidden_by:
+    for flag in h.hidden_by:
         if doc.frontmatter_ok:
-            entry = doc.entries.get(key)
-            hidden = entry is not None and entry.value.target().kind == "scalar" and \
-                resolve_scalar(entry.value.target()) is True
+            entry = doc.entries.get(flag.key)
+            if entry is None:
+                continue
+            node = entry.value.target()
+            scalar = node.kind == "scalar"
+            hidden = flag.hides(resolve_scalar(node) if scalar else None, scalar=scalar)
+            written = doc.text[entry.value.start:entry.value.end].strip() or "(empty)"
         else:
-            hidden = lenient and _lenient_values(doc.text).get(key) == "true"
+            value = _lenient_values(doc.text).get(flag.key) if lenient else None
+            hidden = value is not None and flag.hides(resolve_scalar(Node("scalar", 0, 0, value=value)))
+            written = value or "(empty)"
         if hidden:
-            return Listing(h.name, False, f"{key}: true keeps it out of the model's catalog")
+            return Listing(h.name, False, f"{flag.key}: {written} keeps it out of the model's catalog")
     name = result.name
     if name != result.folder:
         name = h.mismatch_listed_as.format(name=name, folder=result.folder)

@@ -11,7 +11,7 @@ release against a recording endpoint, see docs/harnesses.md), ``<repo> <path>``
 from __future__ import annotations
 
 from ..findings import RULES, Severity
-from .model import Effect, Fact, Harness, Root
+from .model import Effect, Fact, Flag, Harness, Root
 
 # Fields of the agentskills spec (003) and of Claude Code's skills documentation.
 SPEC_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
@@ -86,7 +86,7 @@ SKILL_TOOL = Harness(
             "returns the error (its reference registry; spec §5.2 says omitted)",
     listing_budget="none specified",
     arguments="string: $ARGUMENTS, $ARGUMENTS[N] (0-based), $N (1-based); object: ${name}, $ARGUMENTS = sorted k=v",
-    hidden_by=("disable-model-invocation",),
+    hidden_by=(Flag("disable-model-invocation", "yaml-true", f"{_SPEC000} §4.4"),),
     effects=_skill_tool_effects(),
     sources=(_SPEC000, "NOTES.md §2 (reference implementation)"),
 )
@@ -131,7 +131,7 @@ CLAUDE_CODE = Harness(
     listing_budget="a share of the context window (skillListingBudgetFraction, about 1 %)",
     arguments="$ARGUMENTS, $ARGUMENTS[N] (0-based), $0 = first argument, $1 = second (shell-style split); "
               "${CLAUDE_SKILL_DIR}, ${CLAUDE_SESSION_ID}; no placeholder: `ARGUMENTS: <args>` appended",
-    hidden_by=("disable-model-invocation",),
+    hidden_by=(Flag("disable-model-invocation", "string-true", f"{_CC} case claude-flag-spellings (26 spellings)"),),
     mismatch_listed_as="{folder} ({name})",  # capture: claude-code@2.1.332 case name-mismatch
     effects={
         **_structure(_CC),
@@ -286,7 +286,7 @@ COPILOT = Harness(
             "past the budget the rest are named on one `Additional skills available` line",
     listing_budget="about 15,000 characters of <skill> blocks, built-in skills (listed last) included",
     arguments="none: the skill tool takes only a name; the body is not substituted",
-    hidden_by=("disable-model-invocation",),
+    hidden_by=(Flag("disable-model-invocation", "not-false", f"{_COPILOT} case copilot-flag-spellings (26 spellings)"),),
     effects={
         **_structure(f"{_COPILOT} case broken-frontmatter"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_COPILOT} case missing-fields"),
@@ -296,8 +296,12 @@ COPILOT = Harness(
         "MISSING_FIELD:description": Effect("changes", "lists the first three body lines that are not headings "
                                             "as its description", f"{_COPILOT} cases missing-fields, listing-fallbacks"),
         "EMPTY_FIELD:name": Effect("skips", "does not load it", f"{_COPILOT} (a name must be a non-empty string)"),
-        "INVALID_TYPE": Effect("skips", "does not load it (name and description must be strings)",
-                               f"{_COPILOT} case broken-frontmatter"),
+        # Proven for name and description only: a flag of another type is disable-model-invocation's
+        # own reading (hidden_by).
+        "INVALID_TYPE:name": Effect("skips", "does not load it (name and description must be strings)",
+                                    f"{_COPILOT} case broken-frontmatter"),
+        "INVALID_TYPE:description": Effect("skips", "does not load it (name and description must be strings)",
+                                           f"{_COPILOT} case broken-frontmatter"),
         "TOO_LONG:description": Effect("skips", "does not load it (over 1,024 characters)",
                                        f"{_COPILOT} case long-description-1100"),
     },
@@ -333,7 +337,7 @@ VSCODE = Harness(
     listing="not verified (the request that lists skills needs a signed-in Copilot Chat)",
     listing_budget="not verified",
     arguments="not verified (`argument-hint` is shown in the / menu)",
-    hidden_by=("disable-model-invocation",),
+    hidden_by=(Flag("disable-model-invocation", "yaml-true", _VSC_ATTRS),),
     mismatch_listed_as="{folder}",
     effects={
         "UNKNOWN_FIELD": _vsc("ignores", "ignores it; its editor fades it as not supported (a hint)",
@@ -397,7 +401,7 @@ DSH = Harness(
     listing="<system-reminder> with <available_skills> and ``- `name`: description`` lines, sorted",
     listing_budget="per description (catalogDescriptionMaxLength, default 500)",
     arguments="none",
-    hidden_by=("disable-model-invocation",),
+    hidden_by=(Flag("disable-model-invocation", "yaml-true", _DSH),),
     effects={
         **_structure(_DSH),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", _DSH),
