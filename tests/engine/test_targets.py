@@ -291,6 +291,18 @@ def test_each_release_reads_disable_model_invocation_its_own_way(tmp_path: Path,
             assert got.reason == f"disable-model-invocation: {value} keeps it out of the model's catalog"
 
 
+def test_only_the_exact_skill_file_name_is_read(tmp_path: Path):
+    # Capture case skill-file-names: the five releases list SKILL.md only; skills-ref also reads skill.md.
+    md = tmp_path / ".claude/skills/deploy/skill.md"
+    md.parent.mkdir(parents=True)
+    md.write_text(skill_text(name="deploy"), encoding="utf-8")
+    result = check_file(str(md), Settings())
+    for harness in ("claude-code", "codex", "opencode", "gemini", "copilot"):
+        got = listing(result, harness, roots=False)
+        assert not got.listed and got.reason is not None and "reads only SKILL.md, never skill.md" in got.reason
+    assert listing(result, "agentskills").listed
+
+
 def test_listing_needs_the_document_and_says_so(tmp_path: Path):
     md = write_skill(tmp_path / ".claude/skills", "pdf", PDF)
     slim = check_file(str(md), Settings()).slim(keep_text=False)

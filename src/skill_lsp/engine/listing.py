@@ -57,6 +57,11 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) 
     skill_dir = os.path.dirname(result.path)
     if roots and not h.any_root and reads_root(h, skill_dir) is False:
         return Listing(h.name, False, not_read(h, skill_dir))
+    base = result.path.replace("\\", "/").rsplit("/", 1)[-1]  # a Windows path too
+    if base not in h.skill_files:
+        # skill.md and other spellings (capture case skill-file-names): the harness opens the exact name.
+        return Listing(h.name, False, f"{h.title} reads only {' or '.join(h.skill_files)}, never {base}: it "
+                                      "does not find this skill")
     for f in result.findings:
         if f.code in ("OUTSIDE_WORKSPACE", "SENSITIVE", "IO_ERROR"):
             return Listing(h.name, False, f.message)

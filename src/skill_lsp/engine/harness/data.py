@@ -40,15 +40,20 @@ _COPILOT = "capture: copilot@1.0.102"
 _NO_METADATA = "inferred: without parsed frontmatter there is no name or description to list"
 
 
-def _structure(source: str = _NO_METADATA) -> dict[str, Effect]:
-    """A file that cannot be read or parsed is never listed (every harness, unless it says otherwise)."""
+def _structure(source: str = _NO_METADATA, file_names: str = "") -> dict[str, Effect]:
+    """A file that cannot be read or parsed is never listed (every harness, unless it says otherwise).
+    ``file_names``: the proof that it reads no other spelling of the file than ``skill_files``."""
     out = {code: Effect("skips", "cannot read it and leaves it out", source)
            for code in ("INVALID_ENCODING", "IO_ERROR", "MISSING_FRONTMATTER", "INVALID_FRONTMATTER",
                         "FRONTMATTER_LIMIT")}
-    # Claude Code, Codex, OpenCode and Gemini CLI open the exact name (their pinned release code).
     out["SKILL_FILE_CASE"] = Effect("skips", "looks for the exact name SKILL.md and never finds this file",
-                                    "release code of the pinned versions (not captured)")
+                                    file_names or "documented, not verified")
     return out
+
+
+def _names_case(release: str) -> str:
+    """Capture case skill-file-names: the release lists SKILL.md only (not skill.md, Skill.md, SKILL.MD, skill.MD)."""
+    return f"capture: {release} case skill-file-names"
 
 
 def _lenient(source: str) -> dict[str, Effect]:
@@ -106,7 +111,7 @@ AGENTSKILLS = Harness(
     listing_budget="none",
     arguments="none (no skill tool)",
     effects={
-        **_structure(_SKILLS_REF),
+        **_structure(_SKILLS_REF, _SKILLS_REF),
         **{code: Effect("rejects", "rejects it", _SKILLS_REF)
            for code in ("MISSING_FIELD", "EMPTY_FIELD", "TOO_LONG", "NAME_INVALID", "NAME_MISMATCH")},
         "UNKNOWN_FIELD": Effect("rejects", "rejects it (Unexpected fields in frontmatter)", _SKILLS_REF),
@@ -134,7 +139,7 @@ CLAUDE_CODE = Harness(
     hidden_by=(Flag("disable-model-invocation", "string-true", f"{_CC} case claude-flag-spellings (26 spellings)"),),
     mismatch_listed_as="{folder} ({name})",  # capture: claude-code@2.1.332 case name-mismatch
     effects={
-        **_structure(_CC),
+        **_structure(_CC, _names_case("claude-code@2.1.332")),
         "MISSING_FRONTMATTER": Effect("changes", "lists it with the first line of the body as its description",
                                       f"{_CC} case missing-fields", Severity.ERROR),
         "INVALID_FRONTMATTER": Effect("changes", "reads `key: value` lines instead (unclosed: lists the first line)",
@@ -186,7 +191,7 @@ CODEX = Harness(
     listing_budget="a share of the model's context window",
     arguments="none: a `$name` mention injects the whole SKILL.md",
     effects={
-        **_structure(_CODEX_SRC),
+        **_structure(_CODEX_SRC, _names_case("codex@0.171.0")),
         **_lenient(f"{_CODEX} case broken-frontmatter"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_CODEX_SRC} SkillFrontmatter"),
         "INVALID_TYPE:description": Effect("skips", "leaves it out", f"{_CODEX} case broken-frontmatter"),
@@ -221,7 +226,7 @@ OPENCODE = Harness(
     listing_budget="none",
     arguments="none: the skill tool takes only a name; $ARGUMENTS reaches the model unchanged",
     effects={
-        **_structure(_OPENCODE_SRC),
+        **_structure(_OPENCODE_SRC, _names_case("opencode@1.18.33")),
         **_lenient("capture: opencode@1.18.33 case broken-frontmatter"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_OPENCODE_SRC} Info.pick(name, description)"),
         "INVALID_TYPE": Effect("skips", "leaves it out (name and description must be strings)",
@@ -253,7 +258,7 @@ GEMINI = Harness(
     listing_budget="none",
     arguments="none: activate_skill takes only a name",
     effects={
-        **_structure(_GEMINI_SRC),
+        **_structure(_GEMINI_SRC, _names_case("gemini@0.61.0")),
         **_lenient(f"{_GEMINI_SRC} parseSimpleFrontmatter; capture: gemini@0.61.0 case broken-frontmatter"),
         "EMPTY_FIELD:name": Effect("skips", "leaves it out", f"{_GEMINI_SRC} parseFrontmatter"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_GEMINI_SRC} parseFrontmatter"),
@@ -288,7 +293,7 @@ COPILOT = Harness(
     arguments="none: the skill tool takes only a name; the body is not substituted",
     hidden_by=(Flag("disable-model-invocation", "not-false", f"{_COPILOT} case copilot-flag-spellings (26 spellings)"),),
     effects={
-        **_structure(f"{_COPILOT} case broken-frontmatter"),
+        **_structure(f"{_COPILOT} case broken-frontmatter", _names_case("copilot@1.0.102")),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_COPILOT} case missing-fields"),
         "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_COPILOT} case name-mismatch"),
         "NAME_INVALID": Effect("ignores", "lists the name as written", f"{_COPILOT} case invalid-names"),
@@ -403,7 +408,7 @@ DSH = Harness(
     arguments="none",
     hidden_by=(Flag("disable-model-invocation", "yaml-true", _DSH),),
     effects={
-        **_structure(_DSH),
+        **_structure(_DSH, _DSH),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", _DSH),
         "CAMELCASE_FIELD": Effect("skips", "rejects the skill (invalid invocation frontmatter)", _DSH),
         "NAME_MISMATCH": Effect("ignores", "does not compare the name with the folder", _DSH),
