@@ -303,6 +303,21 @@ def test_only_the_exact_skill_file_name_is_read(tmp_path: Path):
     assert listing(result, "agentskills").listed
 
 
+def test_a_byte_order_mark_at_the_start_is_skipped_by_codex_and_gemini_only(tmp_path: Path):
+    # Capture case bom-start: Codex 0.171.0 and Gemini CLI 0.61.0 skip it, the others read past it.
+    md = write_skill(tmp_path / ".agents/skills", "deploy", skill_text(name="deploy"))
+    md.write_bytes(b"\xef\xbb\xbf" + md.read_bytes())
+    result = check_file(str(md), Settings())
+    assert result.doc is not None and result.doc.bom and not result.doc.text.startswith("\ufeff")
+    for harness, listed in (("codex", False), ("gemini", False), ("claude-code", True), ("copilot", True),
+                            ("opencode", True)):
+        got = listing(result, harness, roots=False)
+        assert got.listed is listed, (harness, got.reason)
+        if not listed:
+            assert got.reason is not None and got.reason.endswith("skips a SKILL.md that starts with a byte order "
+                                                                  "mark (U+FEFF)")
+
+
 def test_listing_needs_the_document_and_says_so(tmp_path: Path):
     md = write_skill(tmp_path / ".claude/skills", "pdf", PDF)
     slim = check_file(str(md), Settings()).slim(keep_text=False)

@@ -56,6 +56,7 @@ def harness_json(h: Harness) -> dict[str, Any]:
         "hiddenBy": [f.key for f in h.hidden_by],
         "hiddenWhen": {f.key: {"reading": f.reads, "text": FLAG_READINGS[f.reads], "source": f.source}
                        for f in h.hidden_by},
+        "byteOrderMark": None if h.bom is None else {"action": h.bom.action, "note": h.bom.note, "source": h.bom.source},
         "verified": h.verified,
         "flags": list(h.flags),
         "facts": [{"topic": f.topic, "text": f.text, "source": f.source, "status": f.shown} for f in h.facts],
@@ -168,6 +169,8 @@ def render_markdown() -> str:
         ]
         if h.hidden_by:
             out.append(f"- Left out of the model's catalog: {'; '.join(f.rule for f in h.hidden_by)}.")
+        if h.bom is not None:
+            out.append(f"- Byte order mark: {h.bom.note} ({h.bom.source}).")
         if h.flags:
             out.append(f"- Reported as unsupported (so the lint reports them for this target): "
                        f"{', '.join(f'`{k}`' for k in h.flags)}.")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from . import document, rules
 from .findings import base_message
-from .harness import HARNESSES, Harness, not_read, reads_root
+from .harness import BLOCKING_ACTIONS, HARNESSES, Harness, not_read, reads_root
 from .lenient import simple_frontmatter
 from .result import SkillResult
 from .targets import view
@@ -69,6 +69,8 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) 
     if doc is None:
         # Read failures returned above; a slim result (worker output) carries no document to judge.
         raise ValueError(f"{result.path}: listing needs the checked document (use check_file, not a slim result)")
+    if doc.bom and h.bom is not None and h.bom.action in BLOCKING_ACTIONS:
+        return Listing(h.name, False, f"{h.title} {h.bom.note}")
     ctx = rules.Context(profile=view((h.name,)), check_links=False)
     lenient = False
     for f in rules.check(doc, ctx):
@@ -111,7 +113,7 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) 
     return Listing(h.name, True, None, name)
 
 
-_SEEN: dict[tuple[str, str, str], Listing] = {}
+_SEEN: dict[tuple[str, str, str, bool], Listing] = {}
 
 
 @lru_cache(maxsize=1024)
@@ -142,7 +144,7 @@ def record_listing(record: SkillRecord, harness: Harness | str) -> Listing:
     doc = getattr(checked, "doc", None)
     if doc is not None:
         # A catalog asks several times per skill (order, sizes, skipped): once per text is enough.
-        key = (h, record.path, doc.text)
+        key = (h, record.path, doc.text, doc.bom)
         got = _SEEN.get(key)
         if got is None:
             got = listing(checked, h, roots=False)  # type: ignore[arg-type]

@@ -78,6 +78,7 @@ def check_file(path: str, settings: Settings, location: Location | None = None,
         return SkillResult(path, None, apply_settings([make(exc.code, exc.message, 0, 0)], settings), location)
     text, issue = _decode_prefix(data, size)
     doc, findings = check_text(text, path, settings, decode_issue=issue, seen=seen)
+    doc.bom = doc.bom or data.startswith(b"\xef\xbb\xbf")  # decode() leaves it out of the text
     if location is not None and location.root_index < 0 and not _under_a_skills_folder(path):
         findings = [_fragment(f) if f.code == "MISSING_FRONTMATTER" else f for f in findings]
     if location is not None and location.root_index < 0 and in_test_folder(path, location.root):

@@ -51,6 +51,13 @@ def _structure(source: str = _NO_METADATA, file_names: str = "") -> dict[str, Ef
     return out
 
 
+def _bom(release: str, action: str) -> Effect:
+    """Capture case bom-start: a SKILL.md opening with a UTF-8 byte order mark, beside one without."""
+    note = {"skips": "skips a SKILL.md that starts with a byte order mark (U+FEFF)",
+            "ignores": "reads a SKILL.md that starts with a byte order mark as if the mark were not there"}[action]
+    return Effect(action, note, f"capture: {release} case bom-start")
+
+
 def _names_case(release: str) -> str:
     """Capture case skill-file-names: the release lists SKILL.md only (not skill.md, Skill.md, SKILL.MD, skill.MD)."""
     return f"capture: {release} case skill-file-names"
@@ -138,6 +145,7 @@ CLAUDE_CODE = Harness(
               "${CLAUDE_SKILL_DIR}, ${CLAUDE_SESSION_ID}; no placeholder: `ARGUMENTS: <args>` appended",
     hidden_by=(Flag("disable-model-invocation", "string-true", f"{_CC} case claude-flag-spellings (26 spellings)"),),
     mismatch_listed_as="{folder} ({name})",  # capture: claude-code@2.1.332 case name-mismatch
+    bom=_bom("claude-code@2.1.332", "ignores"),
     effects={
         **_structure(_CC, _names_case("claude-code@2.1.332")),
         "MISSING_FRONTMATTER": Effect("changes", "lists it with the first line of the body as its description",
@@ -190,6 +198,7 @@ CODEX = Harness(
             "ordered by scope (system, admin, repo, user) then name",
     listing_budget="a share of the model's context window",
     arguments="none: a `$name` mention injects the whole SKILL.md",
+    bom=_bom("codex@0.171.0", "skips"),
     effects={
         **_structure(_CODEX_SRC, _names_case("codex@0.171.0")),
         **_lenient(f"{_CODEX} case broken-frontmatter"),
@@ -225,6 +234,7 @@ OPENCODE = Harness(
             "per skill, ordered with localeCompare",
     listing_budget="none",
     arguments="none: the skill tool takes only a name; $ARGUMENTS reaches the model unchanged",
+    bom=_bom("opencode@1.18.33", "ignores"),
     effects={
         **_structure(_OPENCODE_SRC, _names_case("opencode@1.18.33")),
         **_lenient("capture: opencode@1.18.33 case broken-frontmatter"),
@@ -257,6 +267,7 @@ GEMINI = Harness(
     listing="`# Available Agent Skills` prose, then <available_skills> with indented <skill> blocks",
     listing_budget="none",
     arguments="none: activate_skill takes only a name",
+    bom=_bom("gemini@0.61.0", "skips"),
     effects={
         **_structure(_GEMINI_SRC, _names_case("gemini@0.61.0")),
         **_lenient(f"{_GEMINI_SRC} parseSimpleFrontmatter; capture: gemini@0.61.0 case broken-frontmatter"),
@@ -292,6 +303,7 @@ COPILOT = Harness(
     listing_budget="about 15,000 characters of <skill> blocks, built-in skills (listed last) included",
     arguments="none: the skill tool takes only a name; the body is not substituted",
     hidden_by=(Flag("disable-model-invocation", "not-false", f"{_COPILOT} case copilot-flag-spellings (26 spellings)"),),
+    bom=_bom("copilot@1.0.102", "ignores"),
     effects={
         **_structure(f"{_COPILOT} case broken-frontmatter", _names_case("copilot@1.0.102")),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_COPILOT} case missing-fields"),

@@ -149,6 +149,9 @@ class Harness:
     # says "documented, not verified" and the target is only checked for when asked for.
     verified: bool = True
     mismatch_listed_as: str = "{name}"  # how a skill whose name differs from its folder is listed
+    # What it does with a SKILL.md that starts with a UTF-8 byte order mark ("skips", or "ignores":
+    # reads it as if the mark were not there); None when not known (skill-lsp reads past it).
+    bom: Effect | None = None
     effects: dict[str, Effect] = field(default_factory=dict)  # finding code (or CODE:field) -> effect
     facts: tuple[Fact, ...] = ()  # behaviours beyond the findings' effects
     flags: tuple[str, ...] = ()  # agentskills spec fields it reports as unsupported (the lint then does too)
