@@ -57,6 +57,7 @@ def harness_json(h: Harness) -> dict[str, Any]:
         "hiddenWhen": {f.key: {"reading": f.reads, "text": FLAG_READINGS[f.reads], "source": f.source}
                        for f in h.hidden_by},
         "byteOrderMark": None if h.bom is None else {"action": h.bom.action, "note": h.bom.note, "source": h.bom.source},
+        "followsLinks": h.follows_links,
         "verified": h.verified,
         "flags": list(h.flags),
         "facts": [{"topic": f.topic, "text": f.text, "source": f.source, "status": f.shown} for f in h.facts],
@@ -169,6 +170,9 @@ def render_markdown() -> str:
         ]
         if h.hidden_by:
             out.append(f"- Left out of the model's catalog: {'; '.join(f.rule for f in h.hidden_by)}.")
+        if h.follows_links:
+            out.append(f"- Skill folders that are symbolic links (into the workspace or out of it): listed and "
+                       f"activated ({h.follows_links}); skill-lsp does not read those that leave their skill roots.")
         if h.bom is not None:
             out.append(f"- Byte order mark: {h.bom.note} ({h.bom.source}).")
         if h.flags:

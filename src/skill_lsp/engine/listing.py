@@ -113,6 +113,17 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) 
     return Listing(h.name, True, None, name)
 
 
+def unread_link(h: Harness | None, path: str, error: tuple[str, str] | None) -> str | None:
+    """Why ``h`` lists a skill skill-lsp does not read: its folder is a symbolic link the harness
+    follows (capture case skill-links) and skill-lsp's fence keeps out (OUTSIDE_WORKSPACE). None
+    otherwise. Only the link itself is looked at, never what it leads to."""
+    if h is None or not h.follows_links or error is None or error[0] != "OUTSIDE_WORKSPACE":
+        return None
+    if not os.path.islink(os.path.dirname(path)):
+        return None  # a SKILL.md that leads out of its folder, or a `..` path: not what was proven
+    return f"its folder is a link, which {h.title} follows (not read by skill-lsp: {error[1]})"
+
+
 _SEEN: dict[tuple[str, str, str, bool], Listing] = {}
 
 

@@ -58,6 +58,12 @@ def _bom(release: str, action: str) -> Effect:
     return Effect(action, note, f"capture: {release} case bom-start")
 
 
+def _links(release: str) -> str:
+    """Capture case skill-links: folders linked from elsewhere in the workspace and from outside it are listed
+    and activated like any other."""
+    return f"capture: {release} case skill-links"
+
+
 def _names_case(release: str) -> str:
     """Capture case skill-file-names: the release lists SKILL.md only (not skill.md, Skill.md, SKILL.MD, skill.MD)."""
     return f"capture: {release} case skill-file-names"
@@ -146,6 +152,7 @@ CLAUDE_CODE = Harness(
     hidden_by=(Flag("disable-model-invocation", "string-true", f"{_CC} case claude-flag-spellings (26 spellings)"),),
     mismatch_listed_as="{folder} ({name})",  # capture: claude-code@2.1.332 case name-mismatch
     bom=_bom("claude-code@2.1.332", "ignores"),
+    follows_links=_links("claude-code@2.1.332"),
     effects={
         **_structure(_CC, _names_case("claude-code@2.1.332")),
         "MISSING_FRONTMATTER": Effect("changes", "lists it with the first line of the body as its description",
@@ -199,6 +206,7 @@ CODEX = Harness(
     listing_budget="a share of the model's context window",
     arguments="none: a `$name` mention injects the whole SKILL.md",
     bom=_bom("codex@0.171.0", "skips"),
+    follows_links=_links("codex@0.171.0"),
     effects={
         **_structure(_CODEX_SRC, _names_case("codex@0.171.0")),
         **_lenient(f"{_CODEX} case broken-frontmatter"),
@@ -235,6 +243,7 @@ OPENCODE = Harness(
     listing_budget="none",
     arguments="none: the skill tool takes only a name; $ARGUMENTS reaches the model unchanged",
     bom=_bom("opencode@1.18.33", "ignores"),
+    follows_links=_links("opencode@1.18.33"),
     effects={
         **_structure(_OPENCODE_SRC, _names_case("opencode@1.18.33")),
         **_lenient("capture: opencode@1.18.33 case broken-frontmatter"),
@@ -268,6 +277,7 @@ GEMINI = Harness(
     listing_budget="none",
     arguments="none: activate_skill takes only a name",
     bom=_bom("gemini@0.61.0", "skips"),
+    follows_links=_links("gemini@0.61.0"),
     effects={
         **_structure(_GEMINI_SRC, _names_case("gemini@0.61.0")),
         **_lenient(f"{_GEMINI_SRC} parseSimpleFrontmatter; capture: gemini@0.61.0 case broken-frontmatter"),
@@ -304,6 +314,7 @@ COPILOT = Harness(
     arguments="none: the skill tool takes only a name; the body is not substituted",
     hidden_by=(Flag("disable-model-invocation", "not-false", f"{_COPILOT} case copilot-flag-spellings (26 spellings)"),),
     bom=_bom("copilot@1.0.102", "ignores"),
+    follows_links=_links("copilot@1.0.102"),
     effects={
         **_structure(f"{_COPILOT} case broken-frontmatter", _names_case("copilot@1.0.102")),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_COPILOT} case missing-fields"),

@@ -152,6 +152,9 @@ class Harness:
     # What it does with a SKILL.md that starts with a UTF-8 byte order mark ("skips", or "ignores":
     # reads it as if the mark were not there); None when not known (skill-lsp reads past it).
     bom: Effect | None = None
+    # The proof that it lists a skill folder that is a symbolic link, wherever it leads (inside the
+    # workspace or outside it); "" when not known (skill-lsp's own fence then decides).
+    follows_links: str = ""
     effects: dict[str, Effect] = field(default_factory=dict)  # finding code (or CODE:field) -> effect
     facts: tuple[Fact, ...] = ()  # behaviours beyond the findings' effects
     flags: tuple[str, ...] = ()  # agentskills spec fields it reports as unsupported (the lint then does too)
