@@ -318,6 +318,18 @@ def test_a_byte_order_mark_at_the_start_is_skipped_by_codex_and_gemini_only(tmp_
                                                                   "mark (U+FEFF)")
 
 
+def test_a_key_given_twice_and_an_empty_name_as_each_release_does(tmp_path: Path):
+    # Capture case empty-and-duplicate-fields.
+    dup = write_skill(tmp_path / "a", "dup", "---\nname: dup\ndescription: one\ndescription: two\n---\nbody\n")
+    nested = write_skill(tmp_path / "b", "nested", "---\nname: nested\ndescription: d\nmetadata:\n  a: x\n  a: y\n"
+                                                   "---\nbody\n")
+    empty = write_skill(tmp_path / "c", "empty", '---\nname: ""\ndescription: d\n---\nbody\n')
+    got = {h: [listing(check_file(str(md), Settings()), h, roots=False).listed for md in (dup, nested, empty)]
+           for h in ("codex", "copilot", "opencode", "claude-code", "gemini")}
+    assert got == {"codex": [False, True, True], "copilot": [False, True, False], "opencode": [False, True, True],
+                   "claude-code": [True, True, True], "gemini": [True, True, True]}
+
+
 def test_listing_needs_the_document_and_says_so(tmp_path: Path):
     md = write_skill(tmp_path / ".claude/skills", "pdf", PDF)
     slim = check_file(str(md), Settings()).slim(keep_text=False)

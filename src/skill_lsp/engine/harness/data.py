@@ -64,6 +64,12 @@ def _links(release: str) -> str:
     return f"capture: {release} case skill-links"
 
 
+def _duplicate_keys(verb: str, source: str) -> dict[str, Effect]:
+    """A key given twice: proven for `name` and `description` (a nested key was not captured)."""
+    effect = Effect("skips", f"{verb} (its YAML parser rejects a key given twice)", source)
+    return {"DUPLICATE_KEY:name": effect, "DUPLICATE_KEY:description": effect}
+
+
 def _names_case(release: str) -> str:
     """Capture case skill-file-names: the release lists SKILL.md only (not skill.md, Skill.md, SKILL.MD, skill.MD)."""
     return f"capture: {release} case skill-file-names"
@@ -213,6 +219,7 @@ CODEX = Harness(
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_CODEX_SRC} SkillFrontmatter"),
         "INVALID_TYPE:description": Effect("skips", "leaves it out", f"{_CODEX} case broken-frontmatter"),
         "EMPTY_FIELD:description": Effect("skips", "leaves it out", f"{_CODEX} case missing-fields"),
+        **_duplicate_keys("leaves it out", f"{_CODEX} case empty-and-duplicate-fields"),
         "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_CODEX} case name-mismatch"),
         "NAME_INVALID": Effect("ignores", "lists the name as written", f"{_CODEX} case uppercase-name"),
         "MISSING_FIELD:name": Effect("ignores", "uses the folder name", f"{_CODEX_SRC} default_skill_name"),
@@ -250,7 +257,10 @@ OPENCODE = Harness(
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_OPENCODE_SRC} Info.pick(name, description)"),
         "INVALID_TYPE": Effect("skips", "leaves it out (name and description must be strings)",
                                "capture: opencode@1.18.33 case broken-frontmatter"),
-        "EMPTY_FIELD:name": Effect("skips", "leaves it out", f"{_OPENCODE_SRC} add()"),
+        "EMPTY_FIELD:name": Effect("changes", "lists it with an empty <name>",
+                                   "capture: opencode@1.18.33 case empty-and-duplicate-fields"),
+        **_duplicate_keys("leaves it out", "capture: opencode@1.18.33 cases empty-and-duplicate-fields, "
+                          "gen-opencode-skill-listing-invalid-yaml-duplicate-key"),
         "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_OPENCODE_SRC} add()"),
         "NAME_INVALID": Effect("ignores", "lists the name as written", f"{_OPENCODE_SRC} z.string()"),
         "TOO_LONG": Effect("ignores", "has no length limit", f"{_OPENCODE_SRC} z.string()"),
@@ -281,7 +291,8 @@ GEMINI = Harness(
     effects={
         **_structure(_GEMINI_SRC, _names_case("gemini@0.61.0")),
         **_lenient(f"{_GEMINI_SRC} parseSimpleFrontmatter; capture: gemini@0.61.0 case broken-frontmatter"),
-        "EMPTY_FIELD:name": Effect("skips", "leaves it out", f"{_GEMINI_SRC} parseFrontmatter"),
+        "EMPTY_FIELD:name": Effect("changes", "lists it with an empty <name>",
+                                   "capture: gemini@0.61.0 case empty-and-duplicate-fields"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_GEMINI_SRC} parseFrontmatter"),
         "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_GEMINI_SRC} loadSkillFromFile"),
         "NAME_INVALID": Effect("changes", "lists the name with : \\ / < > * ? \" | replaced by '-'",
@@ -323,9 +334,9 @@ COPILOT = Harness(
         "MISSING_FIELD:name": Effect("ignores", "uses the folder name", f"{_COPILOT} case missing-fields"),
         "MISSING_FIELD:description": Effect("changes", "lists the first three body lines that are not headings "
                                             "as its description", f"{_COPILOT} cases missing-fields, listing-fallbacks"),
-        "EMPTY_FIELD:name": Effect("skips", "does not load it", f"{_COPILOT} (a name must be a non-empty string)"),
-        # Proven for name and description only: a flag of another type is disable-model-invocation's
-        # own reading (hidden_by).
+        "EMPTY_FIELD:name": Effect("skips", "does not load it", f"{_COPILOT} case empty-and-duplicate-fields"),
+        **_duplicate_keys("does not load it", f"{_COPILOT} cases empty-and-duplicate-fields, "
+                          "gen-copilot-skill-listing-invalid-yaml-duplicate-key"),
         "INVALID_TYPE:name": Effect("skips", "does not load it (name and description must be strings)",
                                     f"{_COPILOT} case broken-frontmatter"),
         "INVALID_TYPE:description": Effect("skips", "does not load it (name and description must be strings)",
