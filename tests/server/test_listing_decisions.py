@@ -28,10 +28,6 @@ async def client(lsp_client: LanguageClient, tmp_path: Path):
     lsp_client.root = ws  # type: ignore[attr-defined]
     record_status(lsp_client)
 
-    @lsp_client.feature(t.WORKSPACE_CODE_LENS_REFRESH)
-    def _refresh(_params: None) -> None:  # the server asks after a scan or a name/description change
-        return None
-
     await lsp_client.initialize_session(t.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"),
         workspace_folders=[t.WorkspaceFolder(uri=ws.as_uri(), name="ws")]))
