@@ -9,6 +9,7 @@ render the same workspace with skill-lsp.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -58,6 +59,16 @@ class Case:
     @property
     def description(self) -> str:
         return str(tomllib.loads((self.folder / "case.toml").read_text(encoding="utf-8")).get("about", ""))
+
+
+def findings(folder: Path) -> list[dict]:
+    """A case's known disagreements (``finding.json``): one object per release, or a list of them
+    when the case disagrees with several releases (a probe run on every release)."""
+    path = folder / "finding.json"
+    if not path.is_file():
+        return []
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return data if isinstance(data, list) else [data]
 
 
 def cases() -> list[Case]:

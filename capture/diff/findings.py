@@ -7,7 +7,6 @@ file, bytes made visible), what the release sent and what skill-lsp says.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from .. import layout
@@ -57,11 +56,7 @@ def _files(case: Path) -> list[str]:
 
 def entries() -> list[str]:
     out = []
-    for case in layout.cases():
-        finding = case.folder / "finding.json"
-        if not finding.is_file():
-            continue
-        data = json.loads(finding.read_text(encoding="utf-8"))
+    for case, data in ((c, d) for c in layout.cases() for d in layout.findings(c.folder)):
         fails = [k for k, v in data["agrees"].items() if not v]
         out.append(f"### `{case.name}` ({data['harness']})\n")
         if data.get("note"):

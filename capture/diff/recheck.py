@@ -52,28 +52,47 @@ def recheck() -> int:
     changed = 0
     for case in layout.cases():
         finding = case.folder / "finding.json"
-        if not finding.is_file():
+        known = layout.findings(case.folder)
+        if not known:
             continue
-        data = json.loads(finding.read_text(encoding="utf-8"))
-        label = data["harness"]
-        harness = label.split("@")[0]
-        folder = layout.GOLDEN / label / case.name
-        if not (folder / "meta.json").is_file():
-            print(f"{case.name}: no stored capture under {folder}", file=sys.stderr)
-            continue
-        now = _compare(folder, harness, case)
-        if now == data["agrees"]:
-            continue
-        changed += 1
-        if all(now.values()):
+        kept = []
+        for data in known:
+            label = data["harness"]
+            harness = label.split("@")[0]
+            folder = layout.GOLDEN / label / case.name
+            if not (folder / "meta.json").is_file():
+                print(f"{case.name}: no stored capture under {folder}", file=sys.stderr)
+                kept.append(data)
+                continue
+            now = _compare(folder, harness, case)
+            if now != data["agrees"]:
+                changed += 1
+                if all(now.values()):
+                    print(f"{case.name}: skill-lsp now agrees with {label}; kept as a regression capture",
+                          file=sys.stderr)
+                    _unmark(case, harness)
+                    continue
+                print(f"{case.name}: now agrees on {[k for k, v in now.items() if v]}", file=sys.stderr)
+                data = {**data, "agrees": now}
+            kept.append(data)
+        if not kept:
             finding.unlink()
-            toml = (case.folder / "case.toml").read_text(encoding="utf-8")
-            toml = re.sub(r"\n\[disagrees\]\n(?:[^\[].*\n?)*", "\n", toml).rstrip("\n") + "\n"
-            (case.folder / "case.toml").write_text(toml, encoding="utf-8")
-            print(f"{case.name}: skill-lsp now agrees with {label}; kept as a regression capture", file=sys.stderr)
-        else:
-            data["agrees"] = now
-            finding.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-            print(f"{case.name}: now agrees on {[k for k, v in now.items() if v]}", file=sys.stderr)
+        elif kept != known:
+            out = kept[0] if len(kept) == 1 else kept
+            finding.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"capture diff --recheck: {changed} case(s) changed", file=sys.stderr)
     return 0
+
+
+def _unmark(case: layout.Case, harness: str) -> None:
+    """Drop ``harness`` from the case's ``[disagrees]`` table (the table too, once empty)."""
+    path = case.folder / "case.toml"
+    toml = path.read_text(encoding="utf-8")
+    m = re.search(r"(?m)^\[disagrees\]\n((?:[^\[].*\n?)*)", toml)
+    if m is None:
+        return
+    rest = [ln for ln in m.group(1).splitlines()
+            if ln.strip() and not re.match(rf'"?{re.escape(harness)}"?\s*=', ln)]
+    table = "[disagrees]\n" + "".join(f"{ln}\n" for ln in rest) if rest else ""
+    toml = (toml[:m.start()] + table + toml[m.end():]).rstrip("\n") + "\n"
+    path.write_text(toml.replace("\n\n\n", "\n\n"), encoding="utf-8")

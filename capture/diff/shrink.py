@@ -17,6 +17,7 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
+from .. import layout
 from ..drivers import pinned
 from ..install import Pin
 from ..layout import CASES, REPO
@@ -154,14 +155,12 @@ def _capture(pin: Pin, case: str) -> bool:
 
 def shrink_all(pin: Pin, seed: int, bad: list[tuple[Batch, Outcome]], limit: int, out: Path) -> list[dict]:
     """Shrink up to ``limit`` disagreements of distinct signatures; store each as a capture case."""
-    from .. import layout  # noqa: PLC0415
 
     every = list(layout.PROJECT_ROOT)
     done: set[str] = {p.name for p in CASES.iterdir()}
     # Kinds already stored for this release (an earlier run's shrinks) are not shrunk again.
     seen: set[str] = set()
-    for f in CASES.glob("*/finding.json"):
-        data = json.loads(f.read_text(encoding="utf-8"))
+    for data in (d for f in CASES.glob("*/finding.json") for d in layout.findings(f.parent)):
         if data.get("harness") == pin.label and data.get("signature"):
             seen.add(data["signature"])
     stored: list[dict] = []

@@ -88,18 +88,21 @@ def test_capture_text_output_shows_catalog_activation_and_verdict(tmp_path):
 
 
 def test_capture_shows_a_difference_as_a_diff(tmp_path):
-    """A SKILL.md starting with a byte order mark: Gemini CLI's loader does not list it; skill-lsp's
-    preview (capture/diff/FINDINGS.md) still does, so the comparison shows the difference."""
+    """A block scalar holding U+2028: Gemini CLI's YAML 1.2 parser reads it as written; skill-lsp's
+    YAML 1.1 parser breaks the line there and lists the `key: value` fallback (capture/diff/FINDINGS.md,
+    still open), so the comparison shows the difference."""
     core = install_dir(pins()["gemini"]) / "node_modules" / "@google" / "gemini-cli-core"
     require(core.is_dir(), "the pinned gemini-cli-core release", "python -m capture install")
     ws = tmp_path / "project"
-    folder = ws / ".gemini/skills/bom-skill"
+    folder = ws / ".gemini/skills/line-sep"
     folder.mkdir(parents=True)
-    (folder / "SKILL.md").write_bytes(b"\xef\xbb\xbf---\nname: bom-skill\ndescription: Starts with a BOM.\n---\nBody\n")
+    (folder / "SKILL.md").write_text("---\nname: line-sep\ndescription: >\n  audit notes \u2028check docs\n---\nBody\n",
+                                     encoding="utf-8")
     proc = run_cli("capture", "--harness", "gemini", "--command", str(core), str(ws), timeout=300)
     assert proc.returncode == 1, proc.stderr + proc.stdout
     assert "== skill-lsp's preview differs ==" in proc.stdout
-    assert "-    <name>bom-skill</name>" in proc.stdout  # skill-lsp lists it, the release does not
+    assert "-    <description>> audit notes \u2028" in proc.stdout  # skill-lsp's side: the fallback's `>`
+    assert "+    <description>audit notes \u2028" in proc.stdout
     assert "DIFFERS" in proc.stderr
 
 

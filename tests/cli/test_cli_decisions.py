@@ -49,6 +49,9 @@ def test_check_reports_the_budget_with_the_harness_named(tmp_path: Path):
     assert {f["data"]["harness"] for f in every} == {"claude-code", "copilot"}
     found = [f for f in every if f["data"]["harness"] == "claude-code"]
     assert sorted(Path(f["path"]).parent.name for f in found) == ["b23", "b24"]
+    # .claude/skills is a root of Copilot CLI too: its 15,000 characters run out at the 14th skill.
+    assert sorted(Path(f["path"]).parent.name for f in every if f["data"]["harness"] == "copilot") == \
+        [f"b{i}" for i in range(13, 26) if i != 20]
     assert all(f["severity"] == "warning" and f["message"].startswith("Claude Code 2.1.332 lists this skill by name only")
                for f in found)
     assert found[0]["data"] == {"harness": "claude-code", "state": "name-only"}

@@ -50,7 +50,12 @@ def test_catalog_lists_skipped_skills_with_the_reason_beside_the_exact_text():
                              cwd=REPO).stdout)
     skipped = {Path(s["path"]).parent.name: s["reason"] for s in got["skipped"]}
     assert "does not read .agents/skills" in skipped["api-conventions"]
-    assert skipped["linked-outside"].startswith("Skill directory is outside")
+    # A linked skill folder: listed by the release (capture case skill-links), not read by skill-lsp.
+    assert "linked-outside" not in skipped
+    (linked,) = [d for d in got["decisions"] if Path(d["path"]).parent.name == "linked-outside"]
+    assert linked["state"] == "listed" and "(not read by skill-lsp: Skill directory is outside" in linked["reason"]
+    assert "# listed by claude-code, not shown here: sample-workspace/.claude/skills/linked-outside/SKILL.md" \
+        in proc.stderr
     assert got["text"] == proc.stdout  # stdout is exactly the catalog text
     assert got["verified"] is True and got["proof"].startswith("capture: claude-code@2.1.332")
 

@@ -129,3 +129,35 @@ def test_one_skills_decisions_name_the_copy_that_wins(tmp_path: Path):
     beta = skill_decisions(str(tmp_path / ".claude/skills/beta/SKILL.md"), results, settings)
     assert beta and {d.state for d in beta} == {LISTED}
     assert skill_decisions(str(tmp_path / "nowhere/SKILL.md"), results, settings) == []
+
+
+def test_a_linked_skill_folder_is_listed_by_the_harnesses_that_follow_links_but_never_read(tmp_path: Path,
+                                                                                           monkeypatch):
+    # Capture case skill-links: all five releases list and activate a skill folder that is a link, inside
+    # the workspace or outside it. skill-lsp's fence does not read it; the decision says what the harness does.
+    import os
+
+    from skill_lsp.engine import discovery
+    from skill_lsp.engine.preview import catalog_view
+
+    good = "---\nname: {n}\ndescription: Does {n}. Use when testing.\n---\nbody\n"
+    _write(tmp_path, "outside", "far", good.format(n="far"))
+    roots = [str(tmp_path / "ws" / rel) for rel in (".claude/skills", ".agents/skills")]
+    for root in roots:
+        _write(Path(root), ".", "plain", good.format(n="plain"))
+        os.symlink(tmp_path / "outside" / "far", Path(root) / "far")
+    opened: list[str] = []
+    real = discovery.read_skill_file
+    monkeypatch.setattr("skill_lsp.engine.workspace.read_skill_file", lambda p: opened.append(p) or real(p))
+    recs = records_for([check_file(loc.path, Settings(), loc)
+                        for loc in discovery.scan_roots(roots, Settings().sensitive_patterns)], 2)
+    assert len(recs) == 4 and not any("far" in p for p in opened)
+    for dialect in ("claude-code", "codex", "opencode", "gemini", "copilot"):
+        got = {Path(d.path).parent.name: d for d in decide(recs, dialect) if d.state != NOT_READ}
+        assert got["far"].state == LISTED and got["far"].seen, dialect
+        assert "its folder is a link, which" in got["far"].sentence()
+        assert "(not read by skill-lsp: Skill directory is outside all configured workspace roots" in got["far"].reason
+        # Not among the catalog's skips: the harness lists it (skill-lsp cannot show its entry).
+        assert [s for s in catalog_view(recs, dialect)[2] if "outside all configured" in s["reason"]] == []
+    # The skill tool's contract refuses it.
+    assert {Path(d.path).parent.name: d for d in decide(recs, "skill-tool")}["far"].state == SKIPPED

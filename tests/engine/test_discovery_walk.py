@@ -25,8 +25,8 @@ from skill_lsp.engine.discovery import (
     scan_roots,
 )
 
-CASE_MESSAGE = ("'Skill.md' is not 'SKILL.md': Claude Code, Codex, OpenCode and Gemini CLI look for the exact "
-                "name, so on a case-sensitive file system (Linux) this skill is not found; rename it to SKILL.md")
+CASE_MESSAGE = ("'Skill.md' is not 'SKILL.md': Claude Code, Codex, OpenCode, Gemini CLI and Copilot CLI look for "
+                "the exact name, so on a case-sensitive file system (Linux) this skill is not found; rename it to SKILL.md")
 
 
 # --------------------------------------------------------------------- path predicates

@@ -59,11 +59,9 @@ def _known(part: str, strict: bool = True):  # type: ignore[no-untyped-def]
     The disagreements were found and shrunk by `python -m capture diff`; capture/diff/FINDINGS.md."""
     out = []
     for folder in CAPTURES:
-        finding = layout.CASES / folder.name / "finding.json"
         harness = folder.parent.name.split("@")[0]
         marks = []
-        if finding.is_file():
-            data = json.loads(finding.read_text(encoding="utf-8"))
+        for data in layout.findings(layout.CASES / folder.name):
             if data["harness"] == folder.parent.name and not data["agrees"][part]:
                 marks.append(pytest.mark.xfail(strict=strict, reason=f"{harness}: known {data['what']} "
                                                                     f"disagreement ({data['kind']})"))

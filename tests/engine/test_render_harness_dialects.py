@@ -49,7 +49,9 @@ def test_claude_code_lookups_and_empty_catalog():
     assert cc.activation_record([record("a")], "b") is None
     assert cc.render(NotFoundResult(name="b")) == "Unknown skill: b"
     hidden = record("h", "x", **{"disable-model-invocation": True})
-    assert cc.render_catalog([hidden]) == "" and cc.render_catalog([]) == ""
+    # Its built-in skills follow the user's (left out here): the header is always sent.
+    header = "The following skills are available for use with the Skill tool:\n"
+    assert cc.render_catalog([hidden]) == header and cc.render_catalog([]) == header
 
 
 def test_claude_code_entry_shows_a_differing_declared_name():

@@ -234,8 +234,8 @@ def test_every_duplicate_top_level_key_points_at_its_first_definition():
     doc, fs = check(fm("name: demo", "description: d", "list: [1, 2]", "list: [3]", "name: again"))
     dups = [f for f in fs if f.code == "DUPLICATE_KEY"]
     assert [(rng(doc, f), f.message, f.data) for f in dups] == [
-        (((4, 0), (4, 4)), "duplicate key 'list' (first defined on line 4)", {"key": "list"}),
-        (((5, 0), (5, 4)), "duplicate key 'name' (first defined on line 2)", {"key": "name"})]
+        (((4, 0), (4, 4)), "duplicate key 'list' (first defined on line 4)", {"key": "list", "field": "list"}),
+        (((5, 0), (5, 4)), "duplicate key 'name' (first defined on line 2)", {"key": "name", "field": "name"})]
     assert [(doc.src.position(f.related[0].start), doc.src.position(f.related[0].end), f.related[0].message)
             for f in dups] == [((3, 0), (3, 4), "first definition"), ((1, 0), (1, 4), "first definition")]
     assert all(f.related[0].path == doc.path and f.severity is E for f in dups)
@@ -247,6 +247,8 @@ def test_duplicates_one_level_down_each_point_at_their_own_first():
     assert [(rng(doc, f), f.message) for f in dups] == [
         (((6, 2), (6, 3)), "duplicate key 'a' (first defined on line 5)"),
         (((7, 2), (7, 3)), "duplicate key 'b' (first defined on line 6)")]
+    # Not a field: harness effects keyed by a field (DUPLICATE_KEY:name) do not apply.
+    assert all("field" not in f.data for f in dups)
 
 
 def test_a_quoted_and_a_plain_spelling_of_one_key_are_duplicates():

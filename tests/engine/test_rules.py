@@ -151,7 +151,7 @@ def test_duplicate_top_level_key_spans_the_second_key_and_relates_the_first():
     f = only(fs, "DUPLICATE_KEY")
     assert f.severity is E
     assert rng(doc, f) == ((3, 0), (3, 4))
-    assert f.data == {"key": "name"}
+    assert f.data == {"key": "name", "field": "name"}
     assert len(f.related) == 1
     assert doc.src.position(f.related[0].start) == (1, 0)
 

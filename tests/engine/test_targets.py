@@ -271,6 +271,65 @@ def test_disable_model_invocation_keeps_a_skill_out_of_the_catalog(tmp_path: Pat
     assert not got.listed and got.reason == "disable-model-invocation: true keeps it out of the model's catalog"
 
 
+# Spellings of disable-model-invocation as each release reads them (capture cases claude-flag-spellings,
+# copilot-flag-spellings); Codex, OpenCode and Gemini CLI do not read the field.
+@pytest.mark.parametrize(("value", "claude", "copilot"), [
+    ("true", True, True), ("false", False, False), ('"true"', True, True), ('"false"', False, True),
+    ("yes", True, True), ("Yes", True, True), ("'TRUE'", True, True), ("on", True, True), ("off", False, True),
+    ("1", True, True), ('"1"', True, True), ("0", False, True), ("2", False, True), ("y", False, True),
+    ("[true]", False, True), ('""', False, True), ("~", False, True), ("FALSE", False, False),
+])
+def test_each_release_reads_disable_model_invocation_its_own_way(tmp_path: Path, value: str, claude: bool,
+                                                                   copilot: bool):
+    md = write_skill(tmp_path / ".claude/skills", "deploy",
+                     skill_text(name="deploy", extra=f"disable-model-invocation: {value}"))
+    result = check_file(str(md), Settings())
+    for harness, hidden in (("claude-code", claude), ("copilot", copilot), ("codex", False), ("opencode", False)):
+        got = listing(result, harness, roots=False)
+        assert got.listed is not hidden, (harness, value, got.reason)
+        if hidden:
+            assert got.reason == f"disable-model-invocation: {value} keeps it out of the model's catalog"
+
+
+def test_only_the_exact_skill_file_name_is_read(tmp_path: Path):
+    # Capture case skill-file-names: the five releases list SKILL.md only; skills-ref also reads skill.md.
+    md = tmp_path / ".claude/skills/deploy/skill.md"
+    md.parent.mkdir(parents=True)
+    md.write_text(skill_text(name="deploy"), encoding="utf-8")
+    result = check_file(str(md), Settings())
+    for harness in ("claude-code", "codex", "opencode", "gemini", "copilot"):
+        got = listing(result, harness, roots=False)
+        assert not got.listed and got.reason is not None and "reads only SKILL.md, never skill.md" in got.reason
+    assert listing(result, "agentskills").listed
+
+
+def test_a_byte_order_mark_at_the_start_is_skipped_by_codex_and_gemini_only(tmp_path: Path):
+    # Capture case bom-start: Codex 0.171.0 and Gemini CLI 0.61.0 skip it, the others read past it.
+    md = write_skill(tmp_path / ".agents/skills", "deploy", skill_text(name="deploy"))
+    md.write_bytes(b"\xef\xbb\xbf" + md.read_bytes())
+    result = check_file(str(md), Settings())
+    assert result.doc is not None and result.doc.bom and not result.doc.text.startswith("\ufeff")
+    for harness, listed in (("codex", False), ("gemini", False), ("claude-code", True), ("copilot", True),
+                            ("opencode", True)):
+        got = listing(result, harness, roots=False)
+        assert got.listed is listed, (harness, got.reason)
+        if not listed:
+            assert got.reason is not None and got.reason.endswith("skips a SKILL.md that starts with a byte order "
+                                                                  "mark (U+FEFF)")
+
+
+def test_a_key_given_twice_and_an_empty_name_as_each_release_does(tmp_path: Path):
+    # Capture case empty-and-duplicate-fields.
+    dup = write_skill(tmp_path / "a", "dup", "---\nname: dup\ndescription: one\ndescription: two\n---\nbody\n")
+    nested = write_skill(tmp_path / "b", "nested", "---\nname: nested\ndescription: d\nmetadata:\n  a: x\n  a: y\n"
+                                                   "---\nbody\n")
+    empty = write_skill(tmp_path / "c", "empty", '---\nname: ""\ndescription: d\n---\nbody\n')
+    got = {h: [listing(check_file(str(md), Settings()), h, roots=False).listed for md in (dup, nested, empty)]
+           for h in ("codex", "copilot", "opencode", "claude-code", "gemini")}
+    assert got == {"codex": [False, True, True], "copilot": [False, True, False], "opencode": [False, True, True],
+                   "claude-code": [True, True, True], "gemini": [True, True, True]}
+
+
 def test_listing_needs_the_document_and_says_so(tmp_path: Path):
     md = write_skill(tmp_path / ".claude/skills", "pdf", PDF)
     slim = check_file(str(md), Settings()).slim(keep_text=False)

@@ -27,6 +27,7 @@ async def client(lsp_client: LanguageClient, tmp_path: Path):
     shutil.copytree(BUDGET_CASE, ws / ".claude" / "skills")
     lsp_client.root = ws  # type: ignore[attr-defined]
     record_status(lsp_client)
+
     await lsp_client.initialize_session(t.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"),
         workspace_folders=[t.WorkspaceFolder(uri=ws.as_uri(), name="ws")]))
@@ -101,3 +102,18 @@ async def test_typing_a_shorter_description_frees_the_budget(client):
         await asyncio.sleep(0.1)
     assert await listed()
     await wait_for(lambda: client.code_lens_refresh_count > refreshed, timeout=10)
+
+
+@pytest.mark.asyncio
+async def test_a_byte_order_mark_on_disk_is_what_codex_and_gemini_skip(client):
+    """The editor's buffer holds no byte order mark; the file does (capture case bom-start)."""
+    md = client.root / ".agents" / "skills" / "bom" / "SKILL.md"
+    md.parent.mkdir(parents=True)
+    text = "---\nname: bom\ndescription: Starts with a byte order mark. Use when testing.\n---\nbody\n"
+    md.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    client.text_document_did_open(t.DidOpenTextDocumentParams(text_document=t.TextDocumentItem(
+        uri=md.as_uri(), language_id="markdown", version=1, text=text)))
+    value = await _hover(client, md, text)
+    assert "- Codex skips a SKILL.md that starts with a byte order mark (U+FEFF)" in value
+    assert "- Gemini CLI skips a SKILL.md that starts with a byte order mark (U+FEFF)" in value
+    assert "- OpenCode 1.18.33 lists this skill" in value

@@ -15,7 +15,7 @@ from argparse import Namespace
 from typing import Any
 
 from ..engine.config import DEFAULT_ROOTS
-from ..engine.harness import HARNESSES, Harness
+from ..engine.harness import FLAG_READINGS, HARNESSES, Harness
 from ..engine.profiles import DEFAULT_PROFILE, FIELDS
 from ..engine.targets import infer
 
@@ -53,7 +53,11 @@ def harness_json(h: Harness) -> dict[str, Any]:
         "listing": h.listing,
         "listingBudget": h.listing_budget,
         "arguments": h.arguments,
-        "hiddenBy": list(h.hidden_by),
+        "hiddenBy": [f.key for f in h.hidden_by],
+        "hiddenWhen": {f.key: {"reading": f.reads, "text": FLAG_READINGS[f.reads], "source": f.source}
+                       for f in h.hidden_by},
+        "byteOrderMark": None if h.bom is None else {"action": h.bom.action, "note": h.bom.note, "source": h.bom.source},
+        "followsLinks": h.follows_links,
         "verified": h.verified,
         "flags": list(h.flags),
         "facts": [{"topic": f.topic, "text": f.text, "source": f.source, "status": f.shown} for f in h.facts],
@@ -165,7 +169,12 @@ def render_markdown() -> str:
             f"- Arguments: {h.arguments}.",
         ]
         if h.hidden_by:
-            out.append(f"- Left out of the model's catalog when true: {', '.join(f'`{k}`' for k in h.hidden_by)}.")
+            out.append(f"- Left out of the model's catalog: {'; '.join(f.rule for f in h.hidden_by)}.")
+        if h.follows_links:
+            out.append(f"- Skill folders that are symbolic links (into the workspace or out of it): listed and "
+                       f"activated ({h.follows_links}); skill-lsp does not read those that leave their skill roots.")
+        if h.bom is not None:
+            out.append(f"- Byte order mark: {h.bom.note} ({h.bom.source}).")
         if h.flags:
             out.append(f"- Reported as unsupported (so the lint reports them for this target): "
                        f"{', '.join(f'`{k}`' for k in h.flags)}.")

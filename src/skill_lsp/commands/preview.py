@@ -263,6 +263,9 @@ def run_catalog(args: Namespace) -> int:
             print(f"# skipped by {dialect}: {os.path.relpath(s['path'])}: {s['reason']}", file=sys.stderr)
         # What the budget did to the skills it lists (the skips are above).
         for d in decisions:
+            if d.state == "listed" and d.reason:  # listed by the harness, not read by skill-lsp
+                print(f"# listed by {dialect}, not shown here: {os.path.relpath(d.path)}: {d.sentence()}",
+                      file=sys.stderr)
             if d.state in (NAME_ONLY, CUT, DROPPED):
                 print(f"# {d.state} by {dialect}: {os.path.relpath(d.path)}: {d.sentence()}", file=sys.stderr)
     return 2 if targets.problems else 0

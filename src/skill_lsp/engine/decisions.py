@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .harness import HARNESSES, not_read, reads_root
+from .listing import unread_link
 
 if TYPE_CHECKING:
     from .activation.records import SkillRecord
@@ -65,7 +66,7 @@ class Decision:
     def sentence(self) -> str:
         """One line for people: "Claude Code 2.1.332 lists this skill by name only: …"."""
         if self.state == LISTED:
-            return f"{self.label} lists this skill"
+            return f"{self.label} lists this skill: {self.reason}" if self.reason else f"{self.label} lists this skill"
         if self.state == SHADOWED:
             return f"{self.label} lists another skill of the same name instead ({self.winner})"
         if self.reason.startswith(self.label.split(" ")[0]) or self.reason.startswith(self.label):
@@ -99,6 +100,8 @@ def decide(records: Sequence[SkillRecord], dialect: str) -> list[Decision]:
     for r in records:
         if h is not None and reads_root(h, r.dir) is False:
             out[r.path] = Decision(dialect, label, r.path, r.name, NOT_READ, not_read(h, r.dir))
+        elif (link := unread_link(h, r.path, r.error)) is not None:
+            out[r.path] = Decision(dialect, label, r.path, r.name, LISTED, link)
         elif r.error is not None and r.error[0] in _FENCED:
             out[r.path] = Decision(dialect, label, r.path, r.name, SKIPPED, r.error[1])
         else:

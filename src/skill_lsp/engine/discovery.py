@@ -134,8 +134,8 @@ def locate(dir_path: str, root: str, root_index: int, fence: list[str],
     base = os.path.basename(skill_md)
     if is_case_variant(base):
         return Location(dir_path, skill_md, root_index, root, (
-            "SKILL_FILE_CASE", f"'{base}' is not 'SKILL.md': Claude Code, Codex, OpenCode and Gemini CLI look for the "
-            "exact name, so on a case-sensitive file system (Linux) this skill is not found; rename it to SKILL.md"))
+            "SKILL_FILE_CASE", f"'{base}' is not 'SKILL.md': Claude Code, Codex, OpenCode, Gemini CLI and Copilot "
+            "CLI look for the exact name, so on a case-sensitive file system (Linux) this skill is not found; rename it to SKILL.md"))
     return Location(dir_path, skill_md, root_index, root)
 
 

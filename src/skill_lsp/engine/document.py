@@ -72,6 +72,7 @@ class SkillDocument:
     root: yamlnodes.Node | None = None
     yaml_error: yamlnodes.YamlError | None = None
     too_large_frontmatter: bool = False
+    bom: bool = False  # the file (or buffer) starts with a UTF-8 byte order mark; not part of ``text``
     entries: dict[str, Entry] = field(default_factory=dict)
     duplicates: list[tuple[yamlnodes.Node, yamlnodes.Node]] = field(default_factory=list)
     tagged: list[yamlnodes.Node] = field(default_factory=list)
@@ -157,7 +158,7 @@ def parse(text: str, path: str, decode_issue: DecodeIssue | None = None) -> Skil
         cut = text.rfind("\n", 0, MAX_ANALYSED_CHARS) + 1 or MAX_ANALYSED_CHARS
         text = text[:cut]
     src = SourceText(text)
-    doc = SkillDocument(path=path, src=src, full_length=full, decode_issue=decode_issue)
+    doc = SkillDocument(path=path, src=src, full_length=full, decode_issue=decode_issue, bom=text.startswith("\ufeff"))
     sp = frontmatter.split(src)
     doc.split = sp
     if not sp.has_frontmatter or not sp.closed:

@@ -232,11 +232,10 @@ RULES: dict[str, Rule] = {
              "Spec error code. The skill folder matches a sensitive pattern (default `**/.env/**`, `**/secrets/**`); the skill tool refuses to activate it."),
         Rule("SKILL_FILE_CASE", E, "Skill file is a case variant of SKILL.md", None,
              "The folder holds `SKILL.MD` (or `Skill.md`, ...) but no `SKILL.md`. The harnesses look for the exact name: "
-             "Claude Code 2.1.332 joins `<folder>/SKILL.md`, Codex 0.171.0 matches the literal `SKILL.md`, "
-             "OpenCode 1.18.33 globs `skills/**/SKILL.md` and Gemini CLI core 0.61.0 globs `SKILL.md`, `*/SKILL.md` "
-             "(read from those releases' code, not run). On a case-sensitive file system (Linux, most CI) none of them "
-             "finds the skill; on macOS and Windows the lookup happens to succeed. skill-lsp reports the file and does not "
-             "read it."),
+             "on a case-sensitive file system (Linux) Claude Code 2.1.332, Codex 0.171.0, OpenCode 1.18.33, Gemini CLI "
+             "core 0.61.0 and Copilot CLI 1.0.102 list only `SKILL.md`, not `skill.md`, `Skill.md`, `SKILL.MD` or "
+             "`skill.MD` (capture case skill-file-names); on macOS and Windows the lookup happens to succeed. skill-lsp "
+             "reports the file and does not read it; the listing decisions say which harness never finds it."),
         Rule("IO_ERROR", E, "SKILL.md cannot be read", "IO_ERROR",
              "Spec error code. SKILL.md is not a regular file (a directory, FIFO, socket, device), is unreadable, or is a symlink loop."),
         # --- rule depth (issue 12): severity per harness in rules/by_harness.py ---

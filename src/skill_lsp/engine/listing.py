@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 
 from . import document, rules
 from .findings import base_message
-from .harness import HARNESSES, Harness, not_read, reads_root
+from .harness import BLOCKING_ACTIONS, HARNESSES, Harness, not_read, reads_root
 from .lenient import simple_frontmatter
 from .result import SkillResult
 from .targets import view
-from .yamlnodes import resolve_scalar
+from .yamlnodes import Node, resolve_scalar
 
 if TYPE_CHECKING:
     from .activation.records import SkillRecord
@@ -57,6 +57,11 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) 
     skill_dir = os.path.dirname(result.path)
     if roots and not h.any_root and reads_root(h, skill_dir) is False:
         return Listing(h.name, False, not_read(h, skill_dir))
+    base = result.path.replace("\\", "/").rsplit("/", 1)[-1]  # a Windows path too
+    if base not in h.skill_files:
+        # skill.md and other spellings (capture case skill-file-names): the harness opens the exact name.
+        return Listing(h.name, False, f"{h.title} reads only {' or '.join(h.skill_files)}, never {base}: it "
+                                      "does not find this skill")
     for f in result.findings:
         if f.code in ("OUTSIDE_WORKSPACE", "SENSITIVE", "IO_ERROR"):
             return Listing(h.name, False, f.message)
@@ -64,6 +69,8 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) 
     if doc is None:
         # Read failures returned above; a slim result (worker output) carries no document to judge.
         raise ValueError(f"{result.path}: listing needs the checked document (use check_file, not a slim result)")
+    if doc.bom and h.bom is not None and h.bom.action in BLOCKING_ACTIONS:
+        return Listing(h.name, False, f"{h.title} {h.bom.note}")
     ctx = rules.Context(profile=view((h.name,)), check_links=False)
     lenient = False
     for f in rules.check(doc, ctx):
@@ -85,22 +92,39 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) 
                 assert effect is not None
                 return Listing(h.name, False, f"{h.title} {effect.note}: no '{key}' in the `key: value` lines it "
                                               f"reads when the YAML fails")
-    for key in h.hidden_by:
+    for flag in h.hidden_by:
         if doc.frontmatter_ok:
-            entry = doc.entries.get(key)
-            hidden = entry is not None and entry.value.target().kind == "scalar" and \
-                resolve_scalar(entry.value.target()) is True
+            entry = doc.entries.get(flag.key)
+            if entry is None:
+                continue
+            node = entry.value.target()
+            scalar = node.kind == "scalar"
+            hidden = flag.hides(resolve_scalar(node) if scalar else None, scalar=scalar)
+            written = doc.text[entry.value.start:entry.value.end].strip() or "(empty)"
         else:
-            hidden = lenient and _lenient_values(doc.text).get(key) == "true"
+            value = _lenient_values(doc.text).get(flag.key) if lenient else None
+            hidden = value is not None and flag.hides(resolve_scalar(Node("scalar", 0, 0, value=value)))
+            written = value or "(empty)"
         if hidden:
-            return Listing(h.name, False, f"{key}: true keeps it out of the model's catalog")
+            return Listing(h.name, False, f"{flag.key}: {written} keeps it out of the model's catalog")
     name = result.name
     if name != result.folder:
         name = h.mismatch_listed_as.format(name=name, folder=result.folder)
     return Listing(h.name, True, None, name)
 
 
-_SEEN: dict[tuple[str, str, str], Listing] = {}
+def unread_link(h: Harness | None, path: str, error: tuple[str, str] | None) -> str | None:
+    """Why ``h`` lists a skill skill-lsp does not read: its folder is a symbolic link the harness
+    follows (capture case skill-links) and skill-lsp's fence keeps out (OUTSIDE_WORKSPACE). None
+    otherwise. Only the link itself is looked at, never what it leads to."""
+    if h is None or not h.follows_links or error is None or error[0] != "OUTSIDE_WORKSPACE":
+        return None
+    if not os.path.islink(os.path.dirname(path)):
+        return None  # a SKILL.md that leads out of its folder, or a `..` path: not what was proven
+    return f"its folder is a link, which {h.title} follows (not read by skill-lsp: {error[1]})"
+
+
+_SEEN: dict[tuple[str, str, str, bool], Listing] = {}
 
 
 @lru_cache(maxsize=1024)
@@ -131,7 +155,7 @@ def record_listing(record: SkillRecord, harness: Harness | str) -> Listing:
     doc = getattr(checked, "doc", None)
     if doc is not None:
         # A catalog asks several times per skill (order, sizes, skipped): once per text is enough.
-        key = (h, record.path, doc.text)
+        key = (h, record.path, doc.text, doc.bom)
         got = _SEEN.get(key)
         if got is None:
             got = listing(checked, h, roots=False)  # type: ignore[arg-type]

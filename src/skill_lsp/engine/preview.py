@@ -18,6 +18,7 @@ from .activation.session import catalog_key
 from .config import Settings
 from .findings import RULES, base_message
 from .harness import HARNESSES, not_read, reads_root
+from .listing import unread_link
 from .render import catalog_report, get_dialect, render_result
 from .workspace import SkillResult
 
@@ -222,6 +223,8 @@ def catalog_skips(records: list[SkillRecord], dialect: str) -> tuple[list[SkillR
     for r in records:
         if h is not None and reads_root(h, r.dir) is False:
             skipped.append({"name": r.name, "path": r.path, "reason": not_read(h, r.dir)})
+        elif unread_link(h, r.path, r.error) is not None:
+            continue  # listed by the harness, but not read here: the listing decision says so
         elif r.error is not None and r.error[0] in _NOT_PREVIEWED:
             skipped.append({"name": r.name, "path": r.path, "reason": r.error[1]})
         else:

@@ -83,6 +83,7 @@ def check_file(path: str, settings: Settings, location: Location | None = None,
     if first and issue is None:
         text = _head(text)
     doc, findings = check_text(text, path, settings, decode_issue=issue, seen=seen, first=first)
+    doc.bom = doc.bom or data.startswith(b"\xef\xbb\xbf")  # decode() leaves it out of the text
     if location is not None and location.root_index < 0 and not _under_a_skills_folder(path):
         findings = [_fragment(f) if f.code == "MISSING_FRONTMATTER" else f for f in findings]
     if location is not None and location.root_index < 0 and in_test_folder(path, location.root):

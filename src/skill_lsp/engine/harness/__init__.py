@@ -9,7 +9,7 @@ and previews. Nothing here imports anything above it.
 from __future__ import annotations
 
 from .data import CLAUDE_FIELDS, DEFERRED_FIELDS, HARNESSES, SPEC_FIELDS
-from .model import ACTIONS, BLOCKING_ACTIONS, Effect, Fact, Harness, Root
+from .model import ACTIONS, BLOCKING_ACTIONS, FLAG_READINGS, Effect, Fact, Flag, Harness, Root
 from .roots import not_read, reads_root, roots_reading
 
 __all__ = [
@@ -20,7 +20,9 @@ __all__ = [
     "HARNESSES",
     "SPEC_FIELDS",
     "Effect",
+    "FLAG_READINGS",
     "Fact",
+    "Flag",
     "Harness",
     "Root",
     "get",

@@ -11,7 +11,7 @@ release against a recording endpoint, see docs/harnesses.md), ``<repo> <path>``
 from __future__ import annotations
 
 from ..findings import RULES, Severity
-from .model import Effect, Fact, Harness, Root
+from .model import Effect, Fact, Flag, Harness, Root
 
 # Fields of the agentskills spec (003) and of Claude Code's skills documentation.
 SPEC_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
@@ -40,15 +40,39 @@ _COPILOT = "capture: copilot@1.0.102"
 _NO_METADATA = "inferred: without parsed frontmatter there is no name or description to list"
 
 
-def _structure(source: str = _NO_METADATA) -> dict[str, Effect]:
-    """A file that cannot be read or parsed is never listed (every harness, unless it says otherwise)."""
+def _structure(source: str = _NO_METADATA, file_names: str = "") -> dict[str, Effect]:
+    """A file that cannot be read or parsed is never listed (every harness, unless it says otherwise).
+    ``file_names``: the proof that it reads no other spelling of the file than ``skill_files``."""
     out = {code: Effect("skips", "cannot read it and leaves it out", source)
            for code in ("INVALID_ENCODING", "IO_ERROR", "MISSING_FRONTMATTER", "INVALID_FRONTMATTER",
                         "FRONTMATTER_LIMIT")}
-    # Claude Code, Codex, OpenCode and Gemini CLI open the exact name (their pinned release code).
     out["SKILL_FILE_CASE"] = Effect("skips", "looks for the exact name SKILL.md and never finds this file",
-                                    "release code of the pinned versions (not captured)")
+                                    file_names or "documented, not verified")
     return out
+
+
+def _bom(release: str, action: str) -> Effect:
+    """Capture case bom-start: a SKILL.md opening with a UTF-8 byte order mark, beside one without."""
+    note = {"skips": "skips a SKILL.md that starts with a byte order mark (U+FEFF)",
+            "ignores": "reads a SKILL.md that starts with a byte order mark as if the mark were not there"}[action]
+    return Effect(action, note, f"capture: {release} case bom-start")
+
+
+def _links(release: str) -> str:
+    """Capture case skill-links: folders linked from elsewhere in the workspace and from outside it are listed
+    and activated like any other."""
+    return f"capture: {release} case skill-links"
+
+
+def _duplicate_keys(verb: str, source: str) -> dict[str, Effect]:
+    """A key given twice: proven for `name` and `description` (a nested key was not captured)."""
+    effect = Effect("skips", f"{verb} (its YAML parser rejects a key given twice)", source)
+    return {"DUPLICATE_KEY:name": effect, "DUPLICATE_KEY:description": effect}
+
+
+def _names_case(release: str) -> str:
+    """Capture case skill-file-names: the release lists SKILL.md only (not skill.md, Skill.md, SKILL.MD, skill.MD)."""
+    return f"capture: {release} case skill-file-names"
 
 
 def _lenient(source: str) -> dict[str, Effect]:
@@ -86,7 +110,7 @@ SKILL_TOOL = Harness(
             "returns the error (its reference registry; spec §5.2 says omitted)",
     listing_budget="none specified",
     arguments="string: $ARGUMENTS, $ARGUMENTS[N] (0-based), $N (1-based); object: ${name}, $ARGUMENTS = sorted k=v",
-    hidden_by=("disable-model-invocation",),
+    hidden_by=(Flag("disable-model-invocation", "yaml-true", f"{_SPEC000} §4.4"),),
     effects=_skill_tool_effects(),
     sources=(_SPEC000, "NOTES.md §2 (reference implementation)"),
 )
@@ -106,7 +130,7 @@ AGENTSKILLS = Harness(
     listing_budget="none",
     arguments="none (no skill tool)",
     effects={
-        **_structure(_SKILLS_REF),
+        **_structure(_SKILLS_REF, _SKILLS_REF),
         **{code: Effect("rejects", "rejects it", _SKILLS_REF)
            for code in ("MISSING_FIELD", "EMPTY_FIELD", "TOO_LONG", "NAME_INVALID", "NAME_MISMATCH")},
         "UNKNOWN_FIELD": Effect("rejects", "rejects it (Unexpected fields in frontmatter)", _SKILLS_REF),
@@ -131,10 +155,12 @@ CLAUDE_CODE = Harness(
     listing_budget="a share of the context window (skillListingBudgetFraction, about 1 %)",
     arguments="$ARGUMENTS, $ARGUMENTS[N] (0-based), $0 = first argument, $1 = second (shell-style split); "
               "${CLAUDE_SKILL_DIR}, ${CLAUDE_SESSION_ID}; no placeholder: `ARGUMENTS: <args>` appended",
-    hidden_by=("disable-model-invocation",),
+    hidden_by=(Flag("disable-model-invocation", "string-true", f"{_CC} case claude-flag-spellings (26 spellings)"),),
     mismatch_listed_as="{folder} ({name})",  # capture: claude-code@2.1.332 case name-mismatch
+    bom=_bom("claude-code@2.1.332", "ignores"),
+    follows_links=_links("claude-code@2.1.332"),
     effects={
-        **_structure(_CC),
+        **_structure(_CC, _names_case("claude-code@2.1.332")),
         "MISSING_FRONTMATTER": Effect("changes", "lists it with the first line of the body as its description",
                                       f"{_CC} case missing-fields", Severity.ERROR),
         "INVALID_FRONTMATTER": Effect("changes", "reads `key: value` lines instead (unclosed: lists the first line)",
@@ -185,12 +211,15 @@ CODEX = Harness(
             "ordered by scope (system, admin, repo, user) then name",
     listing_budget="a share of the model's context window",
     arguments="none: a `$name` mention injects the whole SKILL.md",
+    bom=_bom("codex@0.171.0", "skips"),
+    follows_links=_links("codex@0.171.0"),
     effects={
-        **_structure(_CODEX_SRC),
+        **_structure(_CODEX_SRC, _names_case("codex@0.171.0")),
         **_lenient(f"{_CODEX} case broken-frontmatter"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_CODEX_SRC} SkillFrontmatter"),
         "INVALID_TYPE:description": Effect("skips", "leaves it out", f"{_CODEX} case broken-frontmatter"),
         "EMPTY_FIELD:description": Effect("skips", "leaves it out", f"{_CODEX} case missing-fields"),
+        **_duplicate_keys("leaves it out", f"{_CODEX} case empty-and-duplicate-fields"),
         "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_CODEX} case name-mismatch"),
         "NAME_INVALID": Effect("ignores", "lists the name as written", f"{_CODEX} case uppercase-name"),
         "MISSING_FIELD:name": Effect("ignores", "uses the folder name", f"{_CODEX_SRC} default_skill_name"),
@@ -220,13 +249,18 @@ OPENCODE = Harness(
             "per skill, ordered with localeCompare",
     listing_budget="none",
     arguments="none: the skill tool takes only a name; $ARGUMENTS reaches the model unchanged",
+    bom=_bom("opencode@1.18.33", "ignores"),
+    follows_links=_links("opencode@1.18.33"),
     effects={
-        **_structure(_OPENCODE_SRC),
+        **_structure(_OPENCODE_SRC, _names_case("opencode@1.18.33")),
         **_lenient("capture: opencode@1.18.33 case broken-frontmatter"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_OPENCODE_SRC} Info.pick(name, description)"),
         "INVALID_TYPE": Effect("skips", "leaves it out (name and description must be strings)",
                                "capture: opencode@1.18.33 case broken-frontmatter"),
-        "EMPTY_FIELD:name": Effect("skips", "leaves it out", f"{_OPENCODE_SRC} add()"),
+        "EMPTY_FIELD:name": Effect("changes", "lists it with an empty <name>",
+                                   "capture: opencode@1.18.33 case empty-and-duplicate-fields"),
+        **_duplicate_keys("leaves it out", "capture: opencode@1.18.33 cases empty-and-duplicate-fields, "
+                          "gen-opencode-skill-listing-invalid-yaml-duplicate-key"),
         "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_OPENCODE_SRC} add()"),
         "NAME_INVALID": Effect("ignores", "lists the name as written", f"{_OPENCODE_SRC} z.string()"),
         "TOO_LONG": Effect("ignores", "has no length limit", f"{_OPENCODE_SRC} z.string()"),
@@ -252,10 +286,13 @@ GEMINI = Harness(
     listing="`# Available Agent Skills` prose, then <available_skills> with indented <skill> blocks",
     listing_budget="none",
     arguments="none: activate_skill takes only a name",
+    bom=_bom("gemini@0.61.0", "skips"),
+    follows_links=_links("gemini@0.61.0"),
     effects={
-        **_structure(_GEMINI_SRC),
+        **_structure(_GEMINI_SRC, _names_case("gemini@0.61.0")),
         **_lenient(f"{_GEMINI_SRC} parseSimpleFrontmatter; capture: gemini@0.61.0 case broken-frontmatter"),
-        "EMPTY_FIELD:name": Effect("skips", "leaves it out", f"{_GEMINI_SRC} parseFrontmatter"),
+        "EMPTY_FIELD:name": Effect("changes", "lists it with an empty <name>",
+                                   "capture: gemini@0.61.0 case empty-and-duplicate-fields"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_GEMINI_SRC} parseFrontmatter"),
         "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_GEMINI_SRC} loadSkillFromFile"),
         "NAME_INVALID": Effect("changes", "lists the name with : \\ / < > * ? \" | replaced by '-'",
@@ -286,18 +323,24 @@ COPILOT = Harness(
             "past the budget the rest are named on one `Additional skills available` line",
     listing_budget="about 15,000 characters of <skill> blocks, built-in skills (listed last) included",
     arguments="none: the skill tool takes only a name; the body is not substituted",
-    hidden_by=("disable-model-invocation",),
+    hidden_by=(Flag("disable-model-invocation", "not-false", f"{_COPILOT} case copilot-flag-spellings (26 spellings)"),),
+    bom=_bom("copilot@1.0.102", "ignores"),
+    follows_links=_links("copilot@1.0.102"),
     effects={
-        **_structure(f"{_COPILOT} case broken-frontmatter"),
+        **_structure(f"{_COPILOT} case broken-frontmatter", _names_case("copilot@1.0.102")),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_COPILOT} case missing-fields"),
         "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_COPILOT} case name-mismatch"),
         "NAME_INVALID": Effect("ignores", "lists the name as written", f"{_COPILOT} case invalid-names"),
         "MISSING_FIELD:name": Effect("ignores", "uses the folder name", f"{_COPILOT} case missing-fields"),
         "MISSING_FIELD:description": Effect("changes", "lists the first three body lines that are not headings "
                                             "as its description", f"{_COPILOT} cases missing-fields, listing-fallbacks"),
-        "EMPTY_FIELD:name": Effect("skips", "does not load it", f"{_COPILOT} (a name must be a non-empty string)"),
-        "INVALID_TYPE": Effect("skips", "does not load it (name and description must be strings)",
-                               f"{_COPILOT} case broken-frontmatter"),
+        "EMPTY_FIELD:name": Effect("skips", "does not load it", f"{_COPILOT} case empty-and-duplicate-fields"),
+        **_duplicate_keys("does not load it", f"{_COPILOT} cases empty-and-duplicate-fields, "
+                          "gen-copilot-skill-listing-invalid-yaml-duplicate-key"),
+        "INVALID_TYPE:name": Effect("skips", "does not load it (name and description must be strings)",
+                                    f"{_COPILOT} case broken-frontmatter"),
+        "INVALID_TYPE:description": Effect("skips", "does not load it (name and description must be strings)",
+                                           f"{_COPILOT} case broken-frontmatter"),
         "TOO_LONG:description": Effect("skips", "does not load it (over 1,024 characters)",
                                        f"{_COPILOT} case long-description-1100"),
     },
@@ -333,7 +376,7 @@ VSCODE = Harness(
     listing="not verified (the request that lists skills needs a signed-in Copilot Chat)",
     listing_budget="not verified",
     arguments="not verified (`argument-hint` is shown in the / menu)",
-    hidden_by=("disable-model-invocation",),
+    hidden_by=(Flag("disable-model-invocation", "yaml-true", _VSC_ATTRS),),
     mismatch_listed_as="{folder}",
     effects={
         "UNKNOWN_FIELD": _vsc("ignores", "ignores it; its editor fades it as not supported (a hint)",
@@ -397,9 +440,9 @@ DSH = Harness(
     listing="<system-reminder> with <available_skills> and ``- `name`: description`` lines, sorted",
     listing_budget="per description (catalogDescriptionMaxLength, default 500)",
     arguments="none",
-    hidden_by=("disable-model-invocation",),
+    hidden_by=(Flag("disable-model-invocation", "yaml-true", _DSH),),
     effects={
-        **_structure(_DSH),
+        **_structure(_DSH, _DSH),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", _DSH),
         "CAMELCASE_FIELD": Effect("skips", "rejects the skill (invalid invocation frontmatter)", _DSH),
         "NAME_MISMATCH": Effect("ignores", "does not compare the name with the folder", _DSH),

@@ -43,6 +43,53 @@ class Root:
         return self.scope == "project"
 
 
+#: How a release reads the value of a field that keeps a skill out of the model's catalog
+#: (``Flag.reads``), and the words ``skill-lsp harnesses`` shows for it.
+FLAG_READINGS: dict[str, str] = {
+    "yaml-true": "when it is the YAML boolean true",
+    # JavaScript's String(value).toLowerCase(): YAML 1.2 true/True/TRUE give "true", 1 gives "1";
+    # a list or a mapping never hides.
+    "string-true": "when its text, lowercased, is true, yes, on or 1 (quoted or not)",
+    "not-false": "unless it is the YAML boolean false (any other value, null and \"false\" included, hides it)",
+}
+_STRING_TRUE = frozenset({"true", "yes", "on", "1"})
+
+
+def _js_string(value: object) -> str:
+    """JavaScript's String() of a YAML 1.2 scalar's value."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """A field that, set, keeps the skill out of the model's catalog (the user may still invoke it)."""
+
+    key: str
+    reads: str  # a key of FLAG_READINGS
+    source: str
+
+    def hides(self, value: object, *, scalar: bool = True) -> bool:
+        """Whether the field's value (YAML 1.2 core resolution; ``scalar`` False for a list or
+        mapping) keeps the skill out."""
+        if self.reads == "not-false":
+            return not (scalar and value is False)
+        if not scalar:
+            return False
+        if self.reads == "string-true":
+            return _js_string(value).lower() in _STRING_TRUE
+        return value is True
+
+    @property
+    def rule(self) -> str:
+        return f"`{self.key}` {FLAG_READINGS[self.reads]}"
+
+
 @dataclass(frozen=True, slots=True)
 class Effect:
     """What the harness does about one finding code (or ``CODE:field``)."""
@@ -96,12 +143,18 @@ class Harness:
     listing: str = ""  # how the catalog is built and cut
     listing_budget: str = ""
     arguments: str = ""  # argument syntax of its skill tool
-    hidden_by: tuple[str, ...] = ()  # boolean fields that, when true, keep the skill out of the model's catalog
+    hidden_by: tuple[Flag, ...] = ()  # fields that, set, keep the skill out of the model's catalog
     any_root: bool = False  # the caller configures its roots (a session, a validator's argument)
     # False: the facts come from reading the source of a release that was not run here; output
     # says "documented, not verified" and the target is only checked for when asked for.
     verified: bool = True
     mismatch_listed_as: str = "{name}"  # how a skill whose name differs from its folder is listed
+    # What it does with a SKILL.md that starts with a UTF-8 byte order mark ("skips", or "ignores":
+    # reads it as if the mark were not there); None when not known (skill-lsp reads past it).
+    bom: Effect | None = None
+    # The proof that it lists a skill folder that is a symbolic link, wherever it leads (inside the
+    # workspace or outside it); "" when not known (skill-lsp's own fence then decides).
+    follows_links: str = ""
     effects: dict[str, Effect] = field(default_factory=dict)  # finding code (or CODE:field) -> effect
     facts: tuple[Fact, ...] = ()  # behaviours beyond the findings' effects
     flags: tuple[str, ...] = ()  # agentskills spec fields it reports as unsupported (the lint then does too)

@@ -370,7 +370,9 @@ class ClaudeCodeDialect(Dialect):
         lines = self._lines(records)
         short = name_only([(r.path, full, brief) for r, full, brief in lines])
         shown = [brief if r.path in short else full for r, full, brief in lines]
-        return "\n".join([_HEADER, "", *shown]) if shown else ""
+        # Its built-in skills are always listed after these (not rendered here), so the header is
+        # always sent (capture case gen-claude-code-skill-listing-disable-model-invocation-quoted).
+        return "\n".join([_HEADER, "", *shown])
 
     def catalog_warnings(self, records: Sequence[SkillRecord]) -> list[BudgetWarning]:
         out = super().catalog_warnings(records)

@@ -32,7 +32,13 @@ _HEADING = (
 
 
 def _name(record: SkillRecord) -> str | None:
-    return text_value(fields(record).get("name")) or None
+    """The name as written; "" is listed as an empty <name> (capture case empty-and-duplicate-fields)."""
+    return text_value(fields(record).get("name"))
+
+
+def _listed_name(record: SkillRecord) -> str:
+    name = _name(record)
+    return record.folder if name is None else name
 
 
 def _description(record: SkillRecord) -> str | None:
@@ -57,7 +63,7 @@ def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
     for index in sorted(roots):
         for r in sorted(roots[index], key=lambda r: r.folder, reverse=True):
             if record_listing(r, "gemini").listed:
-                by_name[_name(r) or r.folder] = r
+                by_name[_listed_name(r)] = r
     return list(by_name.values())
 
 
@@ -147,7 +153,7 @@ class GeminiDialect(Dialect):
     def catalog_entry(self, record: SkillRecord) -> str:
         return (
             "  <skill>\n"
-            f"    <name>{_name(record) or record.folder}</name>\n"
+            f"    <name>{_listed_name(record)}</name>\n"
             f"    <description>{_description(record) or ''}</description>\n"
             f"    <location>{record.path}</location>\n"
             "  </skill>"

@@ -32,8 +32,14 @@ MAX_FILES = 10
 
 
 def _name(record: SkillRecord) -> str | None:
+    """The name as written; "" is listed as an empty <name> (capture case empty-and-duplicate-fields)."""
     value = fields(record).get("name")
-    return value if isinstance(value, str) and value else None
+    return value if isinstance(value, str) else None
+
+
+def _listed_name(record: SkillRecord) -> str:
+    name = _name(record)
+    return record.folder if name is None else name
 
 
 def _description(record: SkillRecord) -> str | None:
@@ -53,7 +59,7 @@ def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
     by_name: dict[str, SkillRecord] = {}
     for r in sorted(records, key=lambda r: (r.root_index, r.folder)):
         if record_listing(r, "opencode").listed:
-            by_name[_name(r) or r.folder] = r
+            by_name[_listed_name(r)] = r
     return [by_name[n] for n in sorted(by_name, key=_locale_key)]
 
 
@@ -109,7 +115,7 @@ class OpenCodeDialect(Dialect):
     def catalog_entry(self, record: SkillRecord) -> str:
         return (
             "  <skill>\n"
-            f"    <name>{_name(record) or record.folder}</name>\n"
+            f"    <name>{_listed_name(record)}</name>\n"
             f"    <description>{_description(record) or ''}</description>\n"
             f"    <location>{record.path}</location>\n"
             "  </skill>"

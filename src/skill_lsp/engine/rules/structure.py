@@ -65,7 +65,7 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         # Empty frontmatter: a mapping with no fields; field rules report what is missing.
         return
     for dup, first in doc.duplicates:
-        yield _duplicate(doc, dup, first)
+        yield _duplicate(doc, dup, first, top=True)
     for entry in doc.entries.values():
         value = entry.value.target()
         if value.kind == "map":
@@ -82,14 +82,18 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
                    node.start, max(node.end, node.start + 1))
 
 
-def _duplicate(doc: SkillDocument, dup: object, first: object) -> Finding:
+def _duplicate(doc: SkillDocument, dup: object, first: object, top: bool = False) -> Finding:
     from ..findings import Related  # noqa: PLC0415
 
     start, end = dup.start, dup.end  # type: ignore[attr-defined]
     key = doc.text[start:end]
     line = doc.src.line_of(first.start) + 1  # type: ignore[attr-defined]
-    return make("DUPLICATE_KEY", f"duplicate key '{key}' (first defined on line {line})", start, end,
-                {"key": key},
+    # A top-level key is a field: harness effects may be keyed by it (DUPLICATE_KEY:name).
+    data: dict[str, str] = {"key": key}
+    target = dup.target()  # type: ignore[attr-defined]
+    if top and target.kind == "scalar":
+        data["field"] = target.value
+    return make("DUPLICATE_KEY", f"duplicate key '{key}' (first defined on line {line})", start, end, data,
                 related=(Related(doc.path, first.start, first.end, "first definition"),))  # type: ignore[attr-defined]
 
 

@@ -25,6 +25,10 @@ async def decisions_for(ls: SkillLanguageServer, od: OpenDoc, analysis: Analysis
         return []
     folder = ls.state.folder_for(od.path)
     me = ls.state.result_for(od, analysis)
+    if me.doc is not None and not me.doc.bom and _bom_on_disk(od.path):
+        # Editors keep a byte order mark out of the buffer but write it back on save; Codex and
+        # Gemini CLI skip such a file (capture case bom-start), so the decision follows the disk.
+        me.doc.bom = True
     indexed = dict(folder.index.results) if folder.index is not None else {}
     indexed[me.path] = me
     results = list(indexed.values())
@@ -43,3 +47,11 @@ async def decisions_for(ls: SkillLanguageServer, od: OpenDoc, analysis: Analysis
 
     return await asyncio.get_running_loop().run_in_executor(
         None, lambda: skill_decisions(me.path, results, settings, record_of))
+
+
+def _bom_on_disk(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(3) == b"\xef\xbb\xbf"
+    except OSError:
+        return False
