@@ -23,7 +23,6 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .harness import HARNESSES, not_read, reads_root
-from .listing import unread_link
 
 if TYPE_CHECKING:
     from .activation.records import SkillRecord
@@ -90,7 +89,8 @@ class Decision:
 
 def decide(records: Sequence[SkillRecord], dialect: str) -> list[Decision]:
     """The decision of ``dialect``'s harness (or reference) on every record, in path order."""
-    from .render import get_dialect  # noqa: PLC0415 - the dialects (and rapidfuzz) only when a listing is built
+    from .listing import unread_link  # noqa: PLC0415 - the dialects (and rapidfuzz) only when a listing is built
+    from .render import get_dialect  # noqa: PLC0415
 
     d = get_dialect(dialect)
     label = d.label or dialect
