@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -74,6 +74,16 @@ def _any_pattern(patterns: tuple[str, ...]) -> re.Pattern[str]:
 
 def is_inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def ancestors(folder: str, levels: int = 6) -> Iterator[str]:
+    """``folder`` and the folders above it, at most ``levels`` of them, stopping at the top."""
+    for _ in range(levels):
+        yield folder
+        up = os.path.dirname(folder)
+        if up == folder:
+            return
+        folder = up
 
 
 @lru_cache(maxsize=256)

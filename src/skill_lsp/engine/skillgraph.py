@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from .config import apply_settings
+from .discovery import ancestors
 from .findings import Finding, make
 from .harness.data import CLAUDE_CODE_BUILTINS, CODEX_BUILTINS, COPILOT_BUILTINS, HARNESS_COMMANDS
 from .mentions import Mention
@@ -110,15 +111,7 @@ def _command_names(folder: str) -> frozenset[str]:
 def defines_command(skill_dir: str, name: str, levels: int = 6) -> bool:
     """Whether a command folder at or above the skill's folder defines ``name`` (checked only for
     a mention that would otherwise be reported, so the cost is a few directory reads)."""
-    d = os.path.dirname(skill_dir)
-    for _ in range(levels):
-        if name in _command_names(d):
-            return True
-        up = os.path.dirname(d)
-        if up == d:
-            break
-        d = up
-    return False
+    return any(name in _command_names(d) for d in ancestors(os.path.dirname(skill_dir), levels))
 
 
 def defines_name(r: SkillResult) -> bool:

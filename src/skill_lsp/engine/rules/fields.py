@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from ..discovery import ancestors
 from ..document import Entry, SkillDocument
 from ..findings import Finding, Severity, make
 from ..harness import HARNESSES
@@ -354,12 +355,4 @@ def _license(ctx: Context, value: str, start: int, end: int) -> Iterator[Finding
 
 def _in_ancestors(skill_dir: str, name: str, levels: int = 6) -> bool:
     """Whether ``name`` is a file in the skill folder or one of the folders above it."""
-    d = skill_dir
-    for _ in range(levels):
-        if os.path.isfile(os.path.join(d, name)):
-            return True
-        up = os.path.dirname(d)
-        if up == d:
-            break
-        d = up
-    return False
+    return any(os.path.isfile(os.path.join(d, name)) for d in ancestors(skill_dir, levels))

@@ -13,6 +13,7 @@ import posixpath
 import re
 from collections.abc import Iterator
 
+from ..discovery import ancestors
 from ..document import SkillDocument
 from ..findings import Finding, Severity
 from .bodyscan import body_of, code_blocks, inside
@@ -384,15 +385,7 @@ def _exists_up(ctx: Context, rel: str, levels: int = 6) -> bool:
     if ctx.exists(rel) is not False:
         return True
     assert ctx.skill_dir is not None
-    d = os.path.dirname(ctx.skill_dir)
-    for _ in range(levels):
-        if os.path.exists(os.path.join(d, rel)):
-            return True
-        up = os.path.dirname(d)
-        if up == d:
-            break
-        d = up
-    return False
+    return any(os.path.exists(os.path.join(d, rel)) for d in ancestors(os.path.dirname(ctx.skill_dir), levels))
 
 
 def _missing(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:

@@ -33,6 +33,8 @@ async def decisions_for(ls: SkillLanguageServer, od: OpenDoc, analysis: Analysis
     indexed[me.path] = me
     results = list(indexed.values())
     cache = folder.records
+    for gone in [p for p in cache if p not in indexed] if len(cache) > len(indexed) else ():
+        del cache[gone]  # skills deleted or moved since
     settings = folder.settings
 
     def record_of(r):
