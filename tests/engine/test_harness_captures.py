@@ -26,16 +26,12 @@ sys.path.insert(0, str(REPO))
 from capture import layout  # noqa: E402
 
 from skill_lsp.capture import expect  # noqa: E402
-from skill_lsp.engine import discovery  # noqa: E402
 from skill_lsp.engine.activation import SessionConfig, SkillSession  # noqa: E402
 from skill_lsp.engine.activation.records import SkillRecord  # noqa: E402
 from skill_lsp.engine.activation.results import OkResult  # noqa: E402
-from skill_lsp.engine.config import Settings  # noqa: E402
-from skill_lsp.engine.preview import record_for  # noqa: E402
 from skill_lsp.engine.render import get_dialect  # noqa: E402
 from skill_lsp.engine.render.codex import codex_name  # noqa: E402
 from skill_lsp.engine.rules.security import dynamic_spans  # noqa: E402
-from skill_lsp.engine.workspace import check_file  # noqa: E402
 
 listing_roots = expect.listing_roots
 catalog_roots = expect.catalog_roots
@@ -66,15 +62,6 @@ def _known(part: str, strict: bool = True):  # type: ignore[no-untyped-def]
                 marks.append(pytest.mark.xfail(strict=strict, reason=f"{harness}: known {data['what']} "
                                                                     f"disagreement ({data['kind']})"))
         out.append(pytest.param(folder, id=_id(folder), marks=marks))
-    return out
-
-
-def _records(groups: list[list[str]]):
-    settings = Settings()
-    out = []
-    for index, group in enumerate(groups):
-        for loc in discovery.scan_roots(group, settings.sensitive_patterns):
-            out.append(replace(record_for(check_file(loc.path, settings, loc)), root_index=index))
     return out
 
 
@@ -166,7 +153,7 @@ def test_catalog_matches_capture(laid_out):
     dialect = get_dialect(harness)
     if harness == "copilot":  # user or project scope is told by the home folder
         dialect = type(dialect)(home=str(home))  # type: ignore[call-arg]
-    records = _records(listing_roots(harness, workspace, home))
+    records = expect.records(harness, workspace, home)
     roots = catalog_roots(harness, workspace, home)
     if roots is not None:  # codex
         hidden = _hidden_builtins(folder, roots, home)
@@ -185,7 +172,7 @@ def test_codex_default_roots_and_system_skills_match_capture(codex_laid_out, mon
     holding the release's built-ins) after the home roots: the capture's table when the skills sit in
     one project root."""
     folder, meta, workspace, home = codex_laid_out
-    records = _records(listing_roots("codex", workspace, home))
+    records = expect.records("codex", workspace, home)
     assert len({r.root for r in records}) == 1
     monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
     text = get_dialect("codex").render_catalog(records)
@@ -199,7 +186,7 @@ def test_activation_matches_capture(laid_out_activation):
     folder, meta, workspace, home = laid_out_activation
     harness = meta["harness"]
     dialect = get_dialect(harness)
-    records = _records(listing_roots(harness, workspace, home))
+    records = expect.records(harness, workspace, home)
     expected = (folder / "activation.txt").read_text(encoding="utf-8")
     record = activation_name(harness, records, meta["skill"])
     if record is None:
@@ -278,7 +265,7 @@ def test_each_entry_and_the_order_match_capture(laid_out_entries):
     dialect = get_dialect(harness)
     if harness == "copilot":
         dialect = type(dialect)(home=str(home))  # type: ignore[call-arg]
-    records = _records(listing_roots(harness, workspace, home))
+    records = expect.records(harness, workspace, home)
     ordered = dialect.order(records)
     expected = (folder / "catalog.txt").read_text(encoding="utf-8")
     if harness == "codex":  # entries carry absolute paths there; the catalog a short root label

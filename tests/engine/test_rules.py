@@ -111,7 +111,7 @@ def test_unquoted_colon_spans_the_value_with_fix_data():
 def test_yaml_syntax_error_carries_parser_message_and_position():
     doc, fs = check("---\nname: demo\ndescription: d\nbad: [unclosed\n---\n")
     f = only(fs, "INVALID_FRONTMATTER")
-    assert f.data == {"reason": "yaml"}
+    assert f.data == {"reason": "yaml", "yaml": "unclosed-flow"}
     assert "flow sequence" in f.message
     assert rng(doc, f)[0][0] in (3, 4)
 

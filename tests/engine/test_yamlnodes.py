@@ -169,3 +169,39 @@ def test_the_pure_python_fallback_composes_like_the_c_parser(text: str, monkeypa
         assert to_python(p_root) == to_python(c_root)
         assert [(k.start, v.start, v.end) for k, v in p_root.items] == [(k.start, v.start, v.end) for k, v in c_root.items] \
             if p_root.kind == "map" else [(i.start, i.end) for i in p_root.items] == [(i.start, i.end) for i in c_root.items]
+
+
+@pytest.mark.parametrize("text, value", [
+    ('d: "a \x85b"\n', "a \x85b"),  # YAML 1.1 folds a quoted line at NEL: "a b"
+    ("d: one\u2028two three\n", "one\u2028two three"),  # 1.1: a plain scalar ends, "two three" is an error
+    ("d: |\n  p\u2028q\n  r\n", "p\u2028q\nr\n"),
+    ("d: 'x \u2029 y'\n", "x \u2029 y"),
+])
+def test_nel_ls_and_ps_are_ordinary_characters_as_in_yaml_1_2(text: str, value: str):
+    # Claude Code, Gemini CLI and OpenCode (capture case yaml-line-breaks); the stand-ins used for the
+    # parse never leak into a value, and offsets are the text's own.
+    root, err, _ = compose(text)
+    assert err is None and root is not None
+    (key, node), = root.items
+    assert node.value == value
+    assert text[node.start:node.end].startswith(("'", '"', "|", "o"))
+
+
+def test_stand_ins_already_in_the_text_are_kept_apart():
+    text = 'd: "\ue000 \u2028 \ue001"\n'
+    root, err, _ = compose(text)
+    assert err is None and root is not None
+    assert root.items[0][1].value == "\ue000 \u2028 \ue001"
+
+
+@pytest.mark.parametrize("text, value, error", [
+    ('d: "a \x85b"\n', "a b", None),  # folded at the break, as Codex and Copilot CLI read it
+    ('d: "a \u2028b"\n', "a\u2028b", None),  # LS is kept, the space before it is not
+    ("d: one\u2028two three\n", None, "could not find expected ':'"),
+])
+def test_yaml11_reads_them_as_line_breaks(text: str, value: str | None, error: str | None):
+    root, err, _ = compose(text, yaml11=True)
+    if error is None:
+        assert err is None and root is not None and root.items[0][1].value == value
+    else:
+        assert err is not None and error in err.message

@@ -19,6 +19,7 @@ from ..engine.activation import SessionConfig, SkillSession
 from ..engine.activation.records import SkillRecord
 from ..engine.activation.results import OkResult
 from ..engine.config import Settings
+from ..engine.listing import records_read_by
 from ..engine.preview import record_for
 from ..engine.render import get_dialect
 from ..engine.workspace import check_file
@@ -65,7 +66,7 @@ def records(harness: str, ws: Path, home: Path) -> list[SkillRecord]:
     for index, group in enumerate(listing_roots(harness, ws, home)):
         for loc in discovery.scan_roots(group, settings.sensitive_patterns):
             out.append(replace(record_for(check_file(loc.path, settings, loc)), root_index=index))
-    return out
+    return records_read_by(out, harness)
 
 
 def _hidden_codex(builtins: list[dict[str, Any]], home: Path) -> list[tuple[str, str, str]]:

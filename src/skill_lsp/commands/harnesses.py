@@ -58,6 +58,9 @@ def harness_json(h: Harness) -> dict[str, Any]:
                        for f in h.hidden_by},
         "byteOrderMark": None if h.bom is None else {"action": h.bom.action, "note": h.bom.note, "source": h.bom.source},
         "followsLinks": h.follows_links,
+        "yaml11LineBreaks": h.yaml11_breaks,
+        "unreadYaml": list(h.unread_yaml),
+        "lastDuplicateWins": h.last_duplicate_wins,
         "verified": h.verified,
         "flags": list(h.flags),
         "facts": [{"topic": f.topic, "text": f.text, "source": f.source, "status": f.shown} for f in h.facts],
@@ -175,6 +178,11 @@ def render_markdown() -> str:
                        f"activated ({h.follows_links}); skill-lsp does not read those that leave their skill roots.")
         if h.bom is not None:
             out.append(f"- Byte order mark: {h.bom.note} ({h.bom.source}).")
+        if h.yaml11_breaks:
+            out.append(f"- YAML line breaks: NEL, LS and PS (U+0085, U+2028, U+2029) end a line, as in YAML 1.1 "
+                       f"({h.yaml11_breaks}); skill-lsp reads the frontmatter so for this harness.")
+        if h.last_duplicate_wins:
+            out.append(f"- A key given twice: the last value is read ({h.last_duplicate_wins}).")
         if h.flags:
             out.append(f"- Reported as unsupported (so the lint reports them for this target): "
                        f"{', '.join(f'`{k}`' for k in h.flags)}.")

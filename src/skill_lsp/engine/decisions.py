@@ -89,10 +89,11 @@ class Decision:
 
 def decide(records: Sequence[SkillRecord], dialect: str) -> list[Decision]:
     """The decision of ``dialect``'s harness (or reference) on every record, in path order."""
-    from .listing import unread_link  # noqa: PLC0415 - the dialects (and rapidfuzz) only when a listing is built
+    from .listing import records_read_by, unread_link  # noqa: PLC0415 - the dialects (and rapidfuzz) only when a listing is built
     from .render import get_dialect  # noqa: PLC0415
 
     d = get_dialect(dialect)
+    records = records_read_by(records, d.harness)
     label = d.label or dialect
     h = HARNESSES.get(d.harness) if d.harness else None
     out: dict[str, Decision] = {}

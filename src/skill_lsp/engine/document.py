@@ -73,6 +73,7 @@ class SkillDocument:
     yaml_error: yamlnodes.YamlError | None = None
     too_large_frontmatter: bool = False
     bom: bool = False  # the file (or buffer) starts with a UTF-8 byte order mark; not part of ``text``
+    yaml11: bool = False  # parsed with YAML 1.1's line breaks (NEL, LS, PS), as some harnesses read it
     entries: dict[str, Entry] = field(default_factory=dict)
     duplicates: list[tuple[yamlnodes.Node, yamlnodes.Node]] = field(default_factory=list)
     tagged: list[yamlnodes.Node] = field(default_factory=list)
@@ -151,14 +152,15 @@ def complex_key(text: str, node: yamlnodes.Node) -> str:
     return _TRAILING_BLANKS.sub("", text[node.start:node.end]).strip()
 
 
-def parse(text: str, path: str, decode_issue: DecodeIssue | None = None) -> SkillDocument:
+def parse(text: str, path: str, decode_issue: DecodeIssue | None = None, *, yaml11: bool = False) -> SkillDocument:
     full = len(text)
     full_text = text
     if full > MAX_ANALYSED_CHARS:
         cut = text.rfind("\n", 0, MAX_ANALYSED_CHARS) + 1 or MAX_ANALYSED_CHARS
         text = text[:cut]
     src = SourceText(text)
-    doc = SkillDocument(path=path, src=src, full_length=full, decode_issue=decode_issue, bom=text.startswith("\ufeff"))
+    doc = SkillDocument(path=path, src=src, full_length=full, decode_issue=decode_issue, bom=text.startswith("\ufeff"),
+                        yaml11=yaml11)
     sp = frontmatter.split(src)
     doc.split = sp
     if not sp.has_frontmatter or not sp.closed:
@@ -178,7 +180,7 @@ def parse(text: str, path: str, decode_issue: DecodeIssue | None = None) -> Skil
     if simple is not None:
         root, err, tagged = simple, None, []
     else:
-        root, err, tagged = yamlnodes.compose(yaml_text, sp.yaml_start)
+        root, err, tagged = yamlnodes.compose(yaml_text, sp.yaml_start, yaml11=yaml11)
     doc.root, doc.yaml_error, doc.tagged = root, err, tagged
     if err is None and root is not None and root.kind == "map":
         for k, v in root.target().items:

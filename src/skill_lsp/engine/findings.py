@@ -392,6 +392,15 @@ def with_note(f: Finding, severity: Severity, note: str) -> Finding:
     return Finding(f.code, severity, f"{f.message}; {note}", f.start, f.end, data, f.related, f.tags)
 
 
+def qualifier(data: object) -> str | None:
+    """What a harness effect may be keyed by beyond the finding's code (``CODE:qualifier``): the
+    field, else the kind of YAML error, else the reason."""
+    if not isinstance(data, dict):
+        return None
+    value = data.get("field") or data.get("yaml") or data.get("reason")
+    return value if isinstance(value, str) else None
+
+
 def base_message(f: Finding) -> str:
     """The message without the harness sentence (what the skill tool itself would say)."""
     note = f.data.get(NOTE_KEY) if isinstance(f.data, dict) else None

@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from . import document, rules
 from .findings import base_message
+from .findings import qualifier as qualifier_of
 from .harness import BLOCKING_ACTIONS, HARNESSES, Harness, not_read, reads_root
 from .lenient import simple_frontmatter
 from .result import SkillResult
 from .targets import view
-from .yamlnodes import Node, resolve_scalar
+from .yamlnodes import YAML11_BREAKS, Node, resolve_scalar, to_python
 
 if TYPE_CHECKING:
     from .activation.records import SkillRecord
@@ -35,16 +37,55 @@ class Listing:
     name: str | None = None  # the name the harness lists it under
 
 
-def _qualifier(data: object) -> str | None:
-    """What a finding's effect may be keyed by beyond its code: the field, else the reason."""
-    if not isinstance(data, dict):
-        return None
-    value = data.get("field") or data.get("reason")
-    return value if isinstance(value, str) else None
-
-
 def _lenient_values(text: str) -> dict[str, str]:
     return simple_frontmatter(text) or {}
+
+
+def read_by(doc: document.SkillDocument, h: Harness) -> document.SkillDocument:
+    """``doc`` as ``h``'s YAML parser reads it: parsed again with YAML 1.1's line breaks when the
+    harness uses them and the frontmatter holds NEL, LS or PS (rare: the document itself otherwise)."""
+    sp = doc.split
+    if not h.yaml11_breaks or doc.yaml11 or sp is None or not sp.has_frontmatter or not sp.closed:
+        return doc
+    head = doc.text[sp.yaml_start:sp.yaml_end]
+    if not any(c in head for c in YAML11_BREAKS):
+        return doc
+    key = (doc.path, doc.text)
+    hit = _YAML11_DOCS.get(key)
+    if hit is None:
+        hit = document.parse(doc.text, doc.path, doc.decode_issue, yaml11=True)
+        hit.bom = doc.bom
+        if len(_YAML11_DOCS) >= 256:
+            _YAML11_DOCS.clear()
+        _YAML11_DOCS[key] = hit
+    return hit
+
+
+_YAML11_DOCS: dict[tuple[str, str], document.SkillDocument] = {}
+
+
+def record_read_by(record: SkillRecord, harness: Harness | str | None) -> SkillRecord:
+    """``record`` with its frontmatter as ``harness`` parses it (:func:`read_by`); itself when the same."""
+    h = HARNESSES.get(harness) if isinstance(harness, str) else harness
+    checked = record.checked
+    doc = getattr(checked, "doc", None)
+    if h is None or doc is None:
+        return record
+    theirs = read_by(doc, h)
+    if h.last_duplicate_wins and theirs.duplicates and theirs.frontmatter_ok and theirs.root is not None:
+        # A key given twice: the last value, in the first one's place (a JavaScript object's assignment).
+        values = {}
+        for k, v in theirs.root.target().items:
+            if k.target().kind == "scalar":
+                values[k.target().value] = to_python(v)
+        return replace(record, frontmatter=values, checked=replace(checked, doc=theirs))  # type: ignore[type-var]
+    if theirs is doc:
+        return record
+    return replace(record, frontmatter=theirs.frontmatter_values(), checked=replace(checked, doc=theirs))  # type: ignore[type-var]
+
+
+def records_read_by(records: Sequence[SkillRecord], harness: Harness | str | None) -> list[SkillRecord]:
+    return [record_read_by(r, harness) for r in records]
 
 
 def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) -> Listing:
@@ -69,12 +110,13 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) 
     if doc is None:
         # Read failures returned above; a slim result (worker output) carries no document to judge.
         raise ValueError(f"{result.path}: listing needs the checked document (use check_file, not a slim result)")
+    doc = read_by(doc, h)
     if doc.bom and h.bom is not None and h.bom.action in BLOCKING_ACTIONS:
         return Listing(h.name, False, f"{h.title} {h.bom.note}")
     ctx = rules.Context(profile=view((h.name,)), check_links=False)
     lenient = False
     for f in rules.check(doc, ctx):
-        qualifier = _qualifier(f.data)
+        qualifier = qualifier_of(f.data)
         if h.blocks(f.code, qualifier):
             effect = h.effect(f.code, qualifier)
             assert effect is not None

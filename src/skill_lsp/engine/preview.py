@@ -18,7 +18,7 @@ from .activation.session import catalog_key
 from .config import Settings
 from .findings import RULES, base_message
 from .harness import HARNESSES, not_read, reads_root
-from .listing import unread_link
+from .listing import record_read_by, records_read_by, unread_link
 from .render import catalog_report, get_dialect, render_result
 from .workspace import SkillResult
 
@@ -114,6 +114,7 @@ def activate(records: list[SkillRecord], settings: Settings, *, name: str | None
              dialect: str | None = None, arguments: str | dict[str, str] | None = None,
              as_user: bool = False) -> Result:
     """Activate one skill by name, or the skill whose SKILL.md is ``path`` (it wins over same-name skills)."""
+    records = records_read_by(records, get_dialect(dialect or settings.dialect).harness)
     if path is None:
         # By name, a skill in a root the harness does not read is not found.
         records = _in_read_roots(records, dialect or settings.dialect)
@@ -142,7 +143,7 @@ def not_listed(records: list[SkillRecord], path: str, dialect: str, *, as_user: 
     skill-lsp's own fence (IO_ERROR, SENSITIVE, OUTSIDE_WORKSPACE) is left to the session.
     """
     d = get_dialect(dialect)
-    record = next((r for r in records if r.path == path), None)
+    record = next((record_read_by(r, d.harness) for r in records if r.path == path), None)
     if not d.harness or record is None or (record.error is not None and record.error[0] in _NOT_PREVIEWED):
         return None
     h = HARNESSES[d.harness]
@@ -157,6 +158,7 @@ def not_listed(records: list[SkillRecord], path: str, dialect: str, *, as_user: 
 def left_out(record: SkillRecord, dialect: str) -> str | None:
     """Why the dialect leaves ``record`` out of its catalog (its harness's root or listing); None when listed."""
     d = get_dialect(dialect)
+    record = record_read_by(record, d.harness)
     if d.harness and reads_root(HARNESSES[d.harness], record.dir) is False:
         return not_read(HARNESSES[d.harness], record.dir)
     got = d.listing(record)
@@ -170,7 +172,7 @@ def why_unmatched(records: list[SkillRecord], name: str, dialect: str) -> list[s
     "No skill matches")."""
     d = get_dialect(dialect)
     out = []
-    for r in records:
+    for r in records_read_by(records, d.harness):
         declared = r.frontmatter.get("name")
         declared = declared.strip() if isinstance(declared, str) else None
         if name not in (r.name, r.folder, declared):
@@ -242,6 +244,7 @@ def catalog_view(records: list[SkillRecord], dialect: str, *, update: bool = Fal
                  ) -> tuple[str, list[dict[str, Any]], list[dict[str, str]]]:
     """:func:`catalog` and the skills the harness skips, each with the reason (``skipped``)."""
     d = get_dialect(dialect)
+    records = records_read_by(records, d.harness)
     skipped: list[dict[str, str]] = []
     if d.harness:
         records, skipped = catalog_skips(records, dialect)

@@ -8,9 +8,8 @@ fields, name charset and booleans (NOTES.md §1), so those are profile settings.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from .findings import Finding, Severity, with_note
+from .findings import Finding, Severity, qualifier, with_note
 from .harness.data import CLAUDE_FIELDS as _CLAUDE_FIELDS
 from .harness.data import DEFERRED_FIELDS as _DEFERRED_FIELDS
 from .harness.data import SPEC_FIELDS as _SPEC_FIELDS
@@ -111,7 +110,7 @@ class Profile:
         """A finding at the targets' severity, naming the harnesses where they differ."""
         if f.code == "UNKNOWN_FIELD" and isinstance(f.data, dict) and "suggestion" in f.data:
             return f  # a likely misspelling: a warning whatever the targets do with unknown fields
-        fld: Any = f.data.get("field") if isinstance(f.data, dict) else None
+        fld = qualifier(f.data)
         key = f"{f.code}:{fld}" if fld is not None and f"{f.code}:{fld}" in self.severities else f.code
         sev = self.severities.get(key)
         if sev is None:

@@ -192,12 +192,45 @@ def _message(exc: Any) -> str:
     return str(exc).split("\n")[0]
 
 
-def compose(text: str, base: int = 0) -> tuple[Node | None, YamlError | None, list[Node]]:
-    """Compose the first YAML document of ``text``.
+# NEL, LS and PS are line breaks to YAML 1.1 (PyYAML, libyaml) but ordinary characters to
+# YAML 1.2, which every captured release parses with: a scalar holding one keeps it
+# (capture/diff/FINDINGS.md). They are swapped for private-use stand-ins of the same length
+# for the parse, so offsets hold, and swapped back in the values.
+YAML11_BREAKS = "\x85\u2028\u2029"
+
+
+def compose(text: str, base: int = 0, *, yaml11: bool = False) -> tuple[Node | None, YamlError | None, list[Node]]:
+    """Compose the first YAML document of ``text``: YAML 1.2 line breaks, or 1.1's with ``yaml11``
+    (the parsers of Codex and Copilot CLI).
 
     Returns (root, error, tagged) where offsets are shifted by ``base``; root is
     None for an empty document. ``tagged`` lists nodes with explicit tags.
     """
+    if not yaml11 and ("\x85" in text or "\u2028" in text or "\u2029" in text):
+        return _compose_with_stand_ins(text, base)
+    return _compose_either(text, base)
+
+
+def _compose_with_stand_ins(text: str, base: int) -> tuple[Node | None, YamlError | None, list[Node]]:
+    present = set(text)
+    stand_ins = "".join([c for c in map(chr, range(0xE000, 0xF900)) if c not in present][:3])
+    if len(stand_ins) < 3:  # a text holding nearly every private-use character: parse as YAML 1.1
+        return _compose_either(text, base)
+    root, err, tagged = _compose_either(text.translate(str.maketrans(YAML11_BREAKS, stand_ins)), base)
+    back = str.maketrans(stand_ins, YAML11_BREAKS)
+    todo: list[Node] = ([root] if root is not None else []) + tagged
+    while todo:
+        node = todo.pop()
+        node.value = node.value.translate(back)
+        if node.alias_of is None:  # an alias shares its target's items, visited there
+            for item in node.items:
+                todo.extend(item if isinstance(item, tuple) else (item,))
+    if err is not None:
+        err = YamlError(err.message.translate(back), err.offset, err.limit)
+    return root, err, tagged
+
+
+def _compose_either(text: str, base: int) -> tuple[Node | None, YamlError | None, list[Node]]:
     if _c_parser_class():
         fast = _compose(text, base, libyaml=True)
         if (fast[1] is not None and fast[1].limit) or len(text) > PURE_PARSER_LIMIT:

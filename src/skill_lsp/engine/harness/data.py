@@ -70,6 +70,12 @@ def _duplicate_keys(verb: str, source: str) -> dict[str, Effect]:
     return {"DUPLICATE_KEY:name": effect, "DUPLICATE_KEY:description": effect}
 
 
+def _yaml11(release: str) -> str:
+    """Capture case yaml-line-breaks: NEL, LS and PS inside plain, quoted and block scalars. A YAML 1.1
+    parser folds or ends the line there; YAML 1.2 (Claude Code, Gemini CLI, OpenCode) keeps them."""
+    return f"capture: {release} case yaml-line-breaks"
+
+
 def _names_case(release: str) -> str:
     """Capture case skill-file-names: the release lists SKILL.md only (not skill.md, Skill.md, SKILL.MD, skill.MD)."""
     return f"capture: {release} case skill-file-names"
@@ -82,6 +88,19 @@ def _lenient(source: str) -> dict[str, Effect]:
         "INVALID_FRONTMATTER:unclosed": Effect("skips", "cannot read it and leaves it out", source),
         "INVALID_FRONTMATTER:not-mapping": Effect("skips", "cannot read it and leaves it out", _NO_METADATA),
     }
+
+
+def _yaml_kinds(release: str, lenient: tuple[str, ...]) -> dict[str, Effect]:
+    """Capture case invalid-yaml-kinds: a harness whose YAML parser rejects invalid frontmatter and leaves
+    the skill out, except for the ``lenient`` kinds of error (rules/structure.py ``_yaml_kind``), which it
+    reads as `key: value` lines."""
+    source = f"capture: {release} case invalid-yaml-kinds"
+    out = {"INVALID_FRONTMATTER": Effect("skips", "cannot parse its YAML and leaves it out", source)}
+    for kind in lenient:
+        out[f"INVALID_FRONTMATTER:{kind}"] = Effect("changes", "reads its `key: value` lines all the same", source,
+                                                   Severity.ERROR)
+    out["INVALID_FRONTMATTER:unclosed"] = Effect("skips", "cannot read it and leaves it out", source)
+    return out
 
 
 def _skill_tool_effects() -> dict[str, Effect]:
@@ -159,12 +178,17 @@ CLAUDE_CODE = Harness(
     mismatch_listed_as="{folder} ({name})",  # capture: claude-code@2.1.332 case name-mismatch
     bom=_bom("claude-code@2.1.332", "ignores"),
     follows_links=_links("claude-code@2.1.332"),
+    unread_yaml=("colon-continued", "unclosed-quote"),  # capture: claude-code@2.1.332 case invalid-yaml-kinds
+    last_duplicate_wins=f"{_CC} cases empty-and-duplicate-fields, invalid-yaml-kinds",
     effects={
         **_structure(_CC, _names_case("claude-code@2.1.332")),
         "MISSING_FRONTMATTER": Effect("changes", "lists it with the first line of the body as its description",
                                       f"{_CC} case missing-fields", Severity.ERROR),
         "INVALID_FRONTMATTER": Effect("changes", "reads `key: value` lines instead (unclosed: lists the first line)",
                                       f"{_CC} case broken-frontmatter", Severity.ERROR),
+        **{f"INVALID_FRONTMATTER:{kind}": Effect(
+            "changes", "reads none of its fields: lists it with the first line of the body as its description",
+            f"{_CC} case invalid-yaml-kinds", Severity.ERROR) for kind in ("colon-continued", "unclosed-quote")},
         "UNKNOWN_FIELD": Effect("ignores", "ignores it and never shows it to the model",
                                 "anthropics/claude-code#13005"),
         "NAME_MISMATCH": Effect("changes", "lists it under the folder name (`- folder (name): …`)",
@@ -213,9 +237,10 @@ CODEX = Harness(
     arguments="none: a `$name` mention injects the whole SKILL.md",
     bom=_bom("codex@0.171.0", "skips"),
     follows_links=_links("codex@0.171.0"),
+    yaml11_breaks=_yaml11("codex@0.171.0"),
     effects={
         **_structure(_CODEX_SRC, _names_case("codex@0.171.0")),
-        **_lenient(f"{_CODEX} case broken-frontmatter"),
+        **_yaml_kinds("codex@0.171.0", ("colon", "unclosed-flow")),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_CODEX_SRC} SkillFrontmatter"),
         "INVALID_TYPE:description": Effect("skips", "leaves it out", f"{_CODEX} case broken-frontmatter"),
         "EMPTY_FIELD:description": Effect("skips", "leaves it out", f"{_CODEX} case missing-fields"),
@@ -253,7 +278,7 @@ OPENCODE = Harness(
     follows_links=_links("opencode@1.18.33"),
     effects={
         **_structure(_OPENCODE_SRC, _names_case("opencode@1.18.33")),
-        **_lenient("capture: opencode@1.18.33 case broken-frontmatter"),
+        **_yaml_kinds("opencode@1.18.33", ("colon", "tab")),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_OPENCODE_SRC} Info.pick(name, description)"),
         "INVALID_TYPE": Effect("skips", "leaves it out (name and description must be strings)",
                                "capture: opencode@1.18.33 case broken-frontmatter"),
@@ -288,6 +313,7 @@ GEMINI = Harness(
     arguments="none: activate_skill takes only a name",
     bom=_bom("gemini@0.61.0", "skips"),
     follows_links=_links("gemini@0.61.0"),
+    last_duplicate_wins="capture: gemini@0.61.0 cases empty-and-duplicate-fields, invalid-yaml-kinds",
     effects={
         **_structure(_GEMINI_SRC, _names_case("gemini@0.61.0")),
         **_lenient(f"{_GEMINI_SRC} parseSimpleFrontmatter; capture: gemini@0.61.0 case broken-frontmatter"),
@@ -326,8 +352,11 @@ COPILOT = Harness(
     hidden_by=(Flag("disable-model-invocation", "not-false", f"{_COPILOT} case copilot-flag-spellings (26 spellings)"),),
     bom=_bom("copilot@1.0.102", "ignores"),
     follows_links=_links("copilot@1.0.102"),
+    yaml11_breaks=_yaml11("copilot@1.0.102"),
     effects={
         **_structure(f"{_COPILOT} case broken-frontmatter", _names_case("copilot@1.0.102")),
+        "INVALID_FRONTMATTER:not-mapping": Effect("changes", "reads no fields from it: lists it under the folder name",
+                                                  f"{_COPILOT} case invalid-yaml-kinds", Severity.ERROR),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_COPILOT} case missing-fields"),
         "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_COPILOT} case name-mismatch"),
         "NAME_INVALID": Effect("ignores", "lists the name as written", f"{_COPILOT} case invalid-names"),

@@ -155,6 +155,15 @@ class Harness:
     # The proof that it lists a skill folder that is a symbolic link, wherever it leads (inside the
     # workspace or outside it); "" when not known (skill-lsp's own fence then decides).
     follows_links: str = ""
+    # The proof that its YAML parser breaks lines at NEL, LS and PS (U+0085, U+2028, U+2029) as YAML
+    # 1.1 does; "" when it reads them as ordinary characters (YAML 1.2, skill-lsp's own reading).
+    yaml11_breaks: str = ""
+    # Kinds of YAML error (INVALID_FRONTMATTER:<kind>) after which it lists the skill but reads none of
+    # its fields, instead of its `key: value` lines.
+    unread_yaml: tuple[str, ...] = ()
+    # The proof that, of a top-level key given twice, it reads the last value ("" when it reads the first
+    # or skips the skill: DUPLICATE_KEY effects).
+    last_duplicate_wins: str = ""
     effects: dict[str, Effect] = field(default_factory=dict)  # finding code (or CODE:field) -> effect
     facts: tuple[Fact, ...] = ()  # behaviours beyond the findings' effects
     flags: tuple[str, ...] = ()  # agentskills spec fields it reports as unsupported (the lint then does too)

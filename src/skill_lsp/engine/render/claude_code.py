@@ -236,7 +236,7 @@ def shows_declared(declared: str | None, folder: str) -> bool:
 
 def listing_text(record: SkillRecord) -> str:
     """Description (or first body line) and when_to_use, as one listing line."""
-    fm = fields(record)
+    fm = fields(record, "claude-code")
     description = fm.get("description")
     text = js_trim(description) if isinstance(description, str) else ""
     if not text:
@@ -336,7 +336,7 @@ class ClaudeCodeDialect(Dialect):
         return next((r for r in listed(records) if r.folder == name), None)
 
     def catalog_entry(self, record: SkillRecord) -> str:
-        declared = text_value(fields(record).get("name"))
+        declared = text_value(fields(record, "claude-code").get("name"))
         return self._entry(record, shows_declared(declared, record.folder))
 
     def _entry(self, record: SkillRecord, show_declared: bool) -> str:
@@ -347,7 +347,7 @@ class ClaudeCodeDialect(Dialect):
             text = utf16_slice(text, MAX_LISTING_DESCRIPTION_CHARS - 1) + "\u2026"
         label = record.folder
         if show_declared:
-            label = f"{record.folder} ({text_value(fields(record).get('name'))})"
+            label = f"{record.folder} ({text_value(fields(record, 'claude-code').get('name'))})"
         return f"- {label}: {text}"
 
     def _lines(self, records: Sequence[SkillRecord]) -> list[tuple[SkillRecord, str, str]]:
@@ -358,7 +358,7 @@ class ClaudeCodeDialect(Dialect):
         claimed = {r.folder for r in chosen}
         out = []
         for r in chosen:
-            declared = text_value(fields(r).get("name"))
+            declared = text_value(fields(r, "claude-code").get("name"))
             shown = shows_declared(declared, r.folder) and declared not in claimed
             if shown:
                 claimed.add(declared or "")

@@ -105,13 +105,28 @@ def _syntax_finding(doc: SkillDocument, message: str, offset: int) -> Finding:
     start, end = offset, min(offset + 1, src.line_end(line))
     if end <= start:
         start, end = src.line_start(line), src.line_end(line)
+    kind = _yaml_kind(message)
     if any(p in message for p in _COLON_PROBLEMS):
         colon = _unquoted_colon(doc, line)
         if colon is not None:
             data.update(colon)
             message += f"; the value of '{colon['key']}' contains ': ' -- quote it or make it a block scalar"
             start, end = colon["valueStart"], colon["valueEnd"]  # type: ignore[assignment]
+            # On the key's own line, or on a line that continues the value: harness parsers differ there.
+            kind = "colon" if src.line_of(start) == src.line_of(offset) else "colon-continued"
+    if kind:
+        data["yaml"] = kind
     return make("INVALID_FRONTMATTER", f"invalid YAML: {message}", start, end, data)
+
+
+# Kinds of YAML error the harnesses' parsers (or their fallbacks) treat differently (capture case
+# invalid-yaml-kinds); harness effects are keyed INVALID_FRONTMATTER:<kind>.
+_YAML_KINDS = (("'\\t'", "tab"), ("while scanning a quoted scalar", "unclosed-quote"),
+               ("while parsing a flow", "unclosed-flow"))
+
+
+def _yaml_kind(message: str) -> str:
+    return next((kind for needle, kind in _YAML_KINDS if needle in message), "")
 
 
 def unquoted_colons(doc: SkillDocument) -> list[dict[str, object]]:
