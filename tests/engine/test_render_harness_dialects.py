@@ -226,8 +226,10 @@ def test_codex_entry_and_description_cap():
     assert CodexDialect().catalog_entry(rec) == entry
     long = _codex_record("a", "x" * 1025, root="/ws/BOX")
     assert CodexDialect().catalog_entry(long) == "- a: " + "x" * 1021 + "... (file: /ws/BOX/a/SKILL.md)"
+    # A number is listed as its text (capture case non-string-values); a list keeps the skill out.
     odd = CodexDialect().report(_codex_record("num", 42, root="/ws/BOX"))
-    assert not odd.included and odd.entry == "- num: (file: /ws/BOX/num/SKILL.md)"
+    assert odd.included and odd.entry == "- num: 42 (file: /ws/BOX/num/SKILL.md)"
+    assert not CodexDialect().report(_codex_record("seq", ["a"], root="/ws/BOX")).included
 
 
 def test_codex_activation_without_the_file_text_uses_the_body():

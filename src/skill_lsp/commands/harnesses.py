@@ -15,7 +15,7 @@ from argparse import Namespace
 from typing import Any
 
 from ..engine.config import DEFAULT_ROOTS
-from ..engine.harness import FLAG_READINGS, HARNESSES, Harness
+from ..engine.harness import FLAG_READINGS, HARNESSES, NON_STRING_READINGS, Harness
 from ..engine.profiles import DEFAULT_PROFILE, FIELDS
 from ..engine.targets import infer
 
@@ -61,6 +61,8 @@ def harness_json(h: Harness) -> dict[str, Any]:
         "yaml11LineBreaks": h.yaml11_breaks,
         "unreadYaml": list(h.unread_yaml),
         "lastDuplicateWins": h.last_duplicate_wins,
+        "nonString": None if not h.non_string else {"reading": h.non_string, "text": NON_STRING_READINGS[h.non_string],
+                                                    "dates": h.yaml_dates, "source": h.non_string_source},
         "verified": h.verified,
         "flags": list(h.flags),
         "facts": [{"topic": f.topic, "text": f.text, "source": f.source, "status": f.shown} for f in h.facts],
@@ -181,6 +183,10 @@ def render_markdown() -> str:
         if h.yaml11_breaks:
             out.append(f"- YAML line breaks: NEL, LS and PS (U+0085, U+2028, U+2029) end a line, as in YAML 1.1 "
                        f"({h.yaml11_breaks}); skill-lsp reads the frontmatter so for this harness.")
+        if h.non_string:
+            dates = "; a plain date (2024-01-01) is a date, not a string" if h.yaml_dates else ""
+            out.append(f"- A `name` or `description` that is not a YAML string: {NON_STRING_READINGS[h.non_string]}"
+                       f"{dates} ({h.non_string_source}).")
         if h.last_duplicate_wins:
             out.append(f"- A key given twice: the last value is read ({h.last_duplicate_wins}).")
         if h.flags:

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from . import document, rules
+from .activation.jsstr import js_string
 from .findings import base_message
 from .findings import qualifier as qualifier_of
 from .harness import BLOCKING_ACTIONS, HARNESSES, Harness, not_read, reads_root
@@ -72,20 +74,78 @@ def record_read_by(record: SkillRecord, harness: Harness | str | None) -> SkillR
     if h is None or doc is None:
         return record
     theirs = read_by(doc, h)
+    values = record.frontmatter if theirs is doc else theirs.frontmatter_values()
     if h.last_duplicate_wins and theirs.duplicates and theirs.frontmatter_ok and theirs.root is not None:
         # A key given twice: the last value, in the first one's place (a JavaScript object's assignment).
         values = {}
         for k, v in theirs.root.target().items:
             if k.target().kind == "scalar":
                 values[k.target().value] = to_python(v)
-        return replace(record, frontmatter=values, checked=replace(checked, doc=theirs))  # type: ignore[type-var]
-    if theirs is doc:
+    if h.non_string and theirs.frontmatter_ok and any(
+            k in values and not isinstance(values[k], str) for k in ("name", "description")):
+        values = dict(values)
+        for key in ("name", "description"):
+            if key in values and not isinstance(values[key], str):
+                read = value_read_by(h, theirs, key)
+                if isinstance(read, str):
+                    values[key] = read
+                else:
+                    del values[key]
+    if theirs is doc and values is record.frontmatter:
         return record
-    return replace(record, frontmatter=theirs.frontmatter_values(), checked=replace(checked, doc=theirs))  # type: ignore[type-var]
+    return replace(record, frontmatter=values, checked=replace(checked, doc=theirs))  # type: ignore[type-var]
 
 
 def records_read_by(records: Sequence[SkillRecord], harness: Harness | str | None) -> list[SkillRecord]:
     return [record_read_by(r, harness) for r in records]
+
+
+SKIP = object()  # value_read_by: the harness keeps the skill out for this value
+# A YAML 1.1 timestamp (js-yaml's default schema resolves it to a Date).
+_DATE = re.compile(r"\d{4}-\d\d?-\d\d?(?:(?:[Tt]|[ \t]+)\d\d?:\d\d:\d\d(?:\.\d*)?"
+                   r"(?:[ \t]*(?:Z|[-+]\d\d?(?::\d\d)?))?)?")
+
+
+def value_read_by(h: Harness, doc: document.SkillDocument, key: str) -> object:
+    """The string ``h`` reads for the top-level ``key`` (``Harness.non_string``): the text, None when
+    it reads nothing (absent), or SKIP when the value keeps the skill out."""
+    entry = doc.entries.get(key)
+    if entry is None:
+        return None
+    node = entry.value.target()
+    value = resolve_scalar(node) if node.kind == "scalar" else None
+    if isinstance(value, str):
+        if h.yaml_dates and node.style == "" and node.tag is None and _DATE.fullmatch(value):
+            return SKIP
+        return value
+    mode = h.non_string
+    if mode == "js-string":
+        return None if value is None else js_string(value)
+    if mode == "text":
+        if node.kind == "scalar" or node.kind == "map" and node.style == "{":
+            return None if node.kind == "scalar" and value is None else doc.text[node.start:node.end].strip()
+        return SKIP
+    if mode == "line":
+        return _lenient_values(doc.text).get(key)
+    return SKIP if mode == "strings" else value
+
+
+def _non_string(h: Harness, doc: document.SkillDocument) -> Listing | None:
+    """A `name` or `description` that is not a YAML string, as ``h`` reads it: None when that keeps it listed."""
+    for key in ("name", "description"):
+        entry = doc.entries.get(key)
+        if entry is None:
+            continue
+        read = value_read_by(h, doc, key)
+        if read is SKIP:
+            written = doc.text[entry.value.start:entry.value.end].strip() or "(empty)"
+            return Listing(h.name, False, f"{h.title} keeps it out: its '{key}' ({written}) is not a string "
+                                          f"({h.non_string_source})")
+        if read is None and h.blocks("MISSING_FIELD", key):
+            effect = h.effect("MISSING_FIELD", key)
+            assert effect is not None
+            return Listing(h.name, False, f"{h.title} {effect.note}: its '{key}' is not a string, so it has none")
+    return None
 
 
 def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) -> Listing:
@@ -114,9 +174,16 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) 
     if doc.bom and h.bom is not None and h.bom.action in BLOCKING_ACTIONS:
         return Listing(h.name, False, f"{h.title} {h.bom.note}")
     ctx = rules.Context(profile=view((h.name,)), check_links=False)
+    if h.non_string and doc.frontmatter_ok:
+        skipped = _non_string(h, doc)
+        if skipped is not None:
+            return skipped
     lenient = False
     for f in rules.check(doc, ctx):
         qualifier = qualifier_of(f.data)
+        if h.non_string and qualifier in ("name", "description") and f.code in ("INVALID_TYPE", "EMPTY_FIELD") \
+                and not isinstance(doc.value(qualifier), str):
+            continue  # read as _non_string says
         if h.blocks(f.code, qualifier):
             effect = h.effect(f.code, qualifier)
             assert effect is not None

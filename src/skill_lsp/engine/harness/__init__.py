@@ -9,7 +9,17 @@ and previews. Nothing here imports anything above it.
 from __future__ import annotations
 
 from .data import CLAUDE_FIELDS, DEFERRED_FIELDS, HARNESSES, SPEC_FIELDS
-from .model import ACTIONS, BLOCKING_ACTIONS, FLAG_READINGS, Effect, Fact, Flag, Harness, Root
+from .model import (
+    ACTIONS,
+    BLOCKING_ACTIONS,
+    FLAG_READINGS,
+    NON_STRING_READINGS,
+    Effect,
+    Fact,
+    Flag,
+    Harness,
+    Root,
+)
 from .roots import not_read, reads_root, roots_reading
 
 __all__ = [
@@ -21,6 +31,7 @@ __all__ = [
     "SPEC_FIELDS",
     "Effect",
     "FLAG_READINGS",
+    "NON_STRING_READINGS",
     "Fact",
     "Flag",
     "Harness",

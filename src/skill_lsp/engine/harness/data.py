@@ -180,6 +180,7 @@ CLAUDE_CODE = Harness(
     follows_links=_links("claude-code@2.1.332"),
     unread_yaml=("colon-continued", "unclosed-quote"),  # capture: claude-code@2.1.332 case invalid-yaml-kinds
     last_duplicate_wins=f"{_CC} cases empty-and-duplicate-fields, invalid-yaml-kinds",
+    non_string="js-string", non_string_source=f"{_CC} case non-string-values",
     effects={
         **_structure(_CC, _names_case("claude-code@2.1.332")),
         "MISSING_FRONTMATTER": Effect("changes", "lists it with the first line of the body as its description",
@@ -238,6 +239,7 @@ CODEX = Harness(
     bom=_bom("codex@0.171.0", "skips"),
     follows_links=_links("codex@0.171.0"),
     yaml11_breaks=_yaml11("codex@0.171.0"),
+    non_string="text", non_string_source=f"{_CODEX} case non-string-values",
     effects={
         **_structure(_CODEX_SRC, _names_case("codex@0.171.0")),
         **_yaml_kinds("codex@0.171.0", ("colon", "unclosed-flow")),
@@ -276,6 +278,7 @@ OPENCODE = Harness(
     arguments="none: the skill tool takes only a name; $ARGUMENTS reaches the model unchanged",
     bom=_bom("opencode@1.18.33", "ignores"),
     follows_links=_links("opencode@1.18.33"),
+    non_string="strings", non_string_source="capture: opencode@1.18.33 case non-string-values", yaml_dates=True,
     effects={
         **_structure(_OPENCODE_SRC, _names_case("opencode@1.18.33")),
         **_yaml_kinds("opencode@1.18.33", ("colon", "tab")),
@@ -314,6 +317,7 @@ GEMINI = Harness(
     bom=_bom("gemini@0.61.0", "skips"),
     follows_links=_links("gemini@0.61.0"),
     last_duplicate_wins="capture: gemini@0.61.0 cases empty-and-duplicate-fields, invalid-yaml-kinds",
+    non_string="line", non_string_source="capture: gemini@0.61.0 case non-string-values",
     effects={
         **_structure(_GEMINI_SRC, _names_case("gemini@0.61.0")),
         **_lenient(f"{_GEMINI_SRC} parseSimpleFrontmatter; capture: gemini@0.61.0 case broken-frontmatter"),
@@ -353,6 +357,7 @@ COPILOT = Harness(
     bom=_bom("copilot@1.0.102", "ignores"),
     follows_links=_links("copilot@1.0.102"),
     yaml11_breaks=_yaml11("copilot@1.0.102"),
+    non_string="strings", non_string_source=f"{_COPILOT} case non-string-values",
     effects={
         **_structure(f"{_COPILOT} case broken-frontmatter", _names_case("copilot@1.0.102")),
         "INVALID_FRONTMATTER:not-mapping": Effect("changes", "reads no fields from it: lists it under the folder name",

@@ -54,6 +54,19 @@ FLAG_READINGS: dict[str, str] = {
 }
 _STRING_TRUE = frozenset({"true", "yes", "on", "1"})
 
+#: How a release reads a `name` or `description` whose YAML value is not a string (``Harness.non_string``).
+NON_STRING_READINGS: dict[str, str] = {
+    # JavaScript's String() of the YAML 1.2 value: 0x1F is "31", .inf "Infinity"; a list, a mapping or
+    # null counts as absent.
+    "js-string": "a number or boolean as JavaScript's String() gives it; a list, mapping or null as absent",
+    # serde: any scalar, and a flow mapping, is taken as its text as written; a list keeps the skill out.
+    "text": "a scalar or a flow mapping as its text as written (0x1F, .inf, {k: v}); a list keeps the skill out",
+    # the line's text after `key:`, as its fallback line parser reads it
+    "line": "the text after `key:` on its lines, as written (~, [a, b], {k: v})",
+    # only strings: anything else, null and (OpenCode) a date included, keeps the skill out
+    "strings": "only a string: a number, boolean, list, mapping or null keeps the skill out",
+}
+
 
 def _js_string(value: object) -> str:
     """JavaScript's String() of a YAML 1.2 scalar's value."""
@@ -164,6 +177,11 @@ class Harness:
     # The proof that, of a top-level key given twice, it reads the last value ("" when it reads the first
     # or skips the skill: DUPLICATE_KEY effects).
     last_duplicate_wins: str = ""
+    # How it reads a `name` or `description` that YAML does not give as a string (NON_STRING_READINGS);
+    # "" when the INVALID_TYPE effects alone decide.
+    non_string: str = ""
+    non_string_source: str = ""
+    yaml_dates: bool = False  # a plain YYYY-MM-DD value is a date, not a string (js-yaml's default schema)
     effects: dict[str, Effect] = field(default_factory=dict)  # finding code (or CODE:field) -> effect
     facts: tuple[Fact, ...] = ()  # behaviours beyond the findings' effects
     flags: tuple[str, ...] = ()  # agentskills spec fields it reports as unsupported (the lint then does too)

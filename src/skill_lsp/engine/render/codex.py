@@ -20,7 +20,7 @@ injects the whole SKILL.md file.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from skill_lsp.engine.activation.records import SkillRecord
@@ -55,8 +55,9 @@ def codex_name(record: SkillRecord) -> str:
 
 
 def _description(record: SkillRecord) -> str:
-    value = fields(record).get("description")
-    return value if isinstance(value, str) else ""
+    # A record read from a file holds Codex's reading already (listing.record_read_by: the text as
+    # written); one built in memory may hold a number or boolean.
+    return text_value(fields(record).get("description")) or ""
 
 
 def codex_description(record: SkillRecord) -> str:
@@ -190,6 +191,10 @@ class CodexDialect(Dialect):
 
     def _budget_text(self) -> str:
         return f"{self.budget} {'characters' if self.measure == 'chars' else 'tokens'}"
+
+    def order(self, records: Iterable[SkillRecord]) -> list[SkillRecord]:
+        """The catalog's order: scope, then the name as Codex reads it (``listed``)."""
+        return listed(list(records))
 
     def _items(self, records: Sequence[SkillRecord]) -> list[tuple[str, str, str]]:
         return [(codex_name(r), codex_description(r), r.path.replace("\\", "/")) for r in listed(records)]

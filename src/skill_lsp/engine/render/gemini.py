@@ -11,6 +11,7 @@ blocks; nothing escaped, descriptions as parsed).  Activation:
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 
 from skill_lsp.engine.activation.jsstr import js_trim
@@ -31,9 +32,16 @@ _HEADING = (
 )
 
 
+# Characters a file name may not hold on Windows: each becomes '-' in the listed name
+# (`a:b` -> `a-b`, `{a: 1}` -> `{a- 1}`; capture case non-string-values, the differential tester).
+_NAME_UNSAFE = re.compile(r'[:\\/<>*?"|]')
+
+
 def _name(record: SkillRecord) -> str | None:
-    """The name as written; "" is listed as an empty <name> (capture case empty-and-duplicate-fields)."""
-    return text_value(fields(record).get("name"))
+    """The name as written, with `:\\/<>*?"|` as '-'; "" is listed as an empty <name> (capture case
+    empty-and-duplicate-fields)."""
+    name = text_value(fields(record).get("name"))
+    return None if name is None else _NAME_UNSAFE.sub("-", name)
 
 
 def _listed_name(record: SkillRecord) -> str:
