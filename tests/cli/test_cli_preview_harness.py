@@ -50,14 +50,36 @@ def test_catalog_lists_skipped_skills_with_the_reason_beside_the_exact_text():
                              cwd=REPO).stdout)
     skipped = {Path(s["path"]).parent.name: s["reason"] for s in got["skipped"]}
     assert "does not read .agents/skills" in skipped["api-conventions"]
-    # A linked skill folder: listed by the release (capture case skill-links), not read by skill-lsp.
+    # A skill folder that is a link into the workspace: read through it, as every release reads it
+    # (capture case skill-links).
     assert "linked-outside" not in skipped
     (linked,) = [d for d in got["decisions"] if Path(d["path"]).parent.name == "linked-outside"]
-    assert linked["state"] == "listed" and "(not read by skill-lsp: Skill directory is outside" in linked["reason"]
-    assert "# listed by claude-code, not shown here: sample-workspace/.claude/skills/linked-outside/SKILL.md" \
-        in proc.stderr
+    assert linked["state"] == "listed" and not linked.get("reason")
+    assert "- linked-outside: Reached through a symlink from .claude/skills" in proc.stdout
     assert got["text"] == proc.stdout  # stdout is exactly the catalog text
     assert got["verified"] is True and got["proof"].startswith("capture: claude-code@2.1.332")
+
+
+def test_a_skill_folder_linked_from_outside_the_workspace_is_listed_but_not_read(tmp_path: Path):
+    """Every release lists it (capture case skill-links); skill-lsp reads nothing outside the workspace,
+    so the catalog names it apart and the check grades the link by what the targets do with it."""
+    outside = tmp_path / "elsewhere" / "far"
+    outside.mkdir(parents=True)
+    (outside / "SKILL.md").write_text("---\nname: far\ndescription: Far away. Use it.\n---\n# x\n", encoding="utf-8")
+    ws = tmp_path / "ws"
+    (ws / ".claude/skills").mkdir(parents=True)
+    (ws / ".claude/skills/far").symlink_to(outside, target_is_directory=True)
+    inside = ws / "shared" / "near"
+    inside.mkdir(parents=True)
+    (inside / "SKILL.md").write_text("---\nname: near\ndescription: Near. Use it.\n---\n# x\n", encoding="utf-8")
+    (ws / ".claude/skills/near").symlink_to(Path("../../shared/near"), target_is_directory=True)
+    proc = run_cli("catalog", ".", "--dialect", "claude-code", cwd=ws)
+    assert "- near: Near. Use it." in proc.stdout and "- far" not in proc.stdout
+    assert ("# listed by claude-code, not shown here: .claude/skills/far/SKILL.md: Claude Code 2.1.332 lists this "
+            "skill: its folder is a link, which Claude Code follows (not read by skill-lsp") in proc.stderr
+    check = run_cli("check", ".", "--target", "claude-code", cwd=ws)
+    assert "info OUTSIDE_WORKSPACE" in check.stdout and "Claude Code lists the skill through the link" in check.stdout
+    assert run_cli("check", ".", "--target", "skill-tool", cwd=ws).returncode == 1  # the skill tool refuses it
 
 
 def test_copilot_catalog_skips_a_description_over_1024_with_the_reason(tmp_path: Path):

@@ -35,9 +35,11 @@ def test_every_golden_file_has_a_case() -> None:
 # a name that differs from its folder and invalid YAML read as `key: value` lines still activate
 # (capture cases name-mismatch, broken-frontmatter) where the harness reads the root at all;
 # Claude Code does not read .agents/skills, Codex and Gemini CLI do not read .claude/skills, and
-# Copilot CLI does not load invalid YAML (capture case broken-frontmatter).
+# Copilot CLI does not load invalid YAML (capture case broken-frontmatter). A skill folder that is a
+# link into the workspace is followed by every release (capture case skill-links).
 AGENTS = {".agents/skills/api-conventions", ".agents/skills/release-notes"}
-CLAUDE = {".claude/skills/pdf-toolkit", ".claude/skills/name-mismatch", ".claude/skills/unquoted-colon"}
+CLAUDE = {".claude/skills/pdf-toolkit", ".claude/skills/name-mismatch", ".claude/skills/unquoted-colon",
+          ".claude/skills/linked-outside"}
 ACTIVATES = {
     "claude-code": CLAUDE,
     "codex": AGENTS,

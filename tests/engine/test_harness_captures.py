@@ -15,7 +15,6 @@ import re
 import shutil
 import sys
 import tempfile
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,6 @@ sys.path.insert(0, str(REPO))
 from capture import layout  # noqa: E402
 
 from skill_lsp.capture import expect  # noqa: E402
-from skill_lsp.engine.activation import SessionConfig, SkillSession  # noqa: E402
 from skill_lsp.engine.activation.records import SkillRecord  # noqa: E402
 from skill_lsp.engine.activation.results import OkResult  # noqa: E402
 from skill_lsp.engine.render import get_dialect  # noqa: E402
@@ -66,14 +64,9 @@ def _known(part: str, strict: bool = True):  # type: ignore[no-untyped-def]
 
 
 def _ok(record, arguments: str) -> OkResult:
-    # The harness activates what it lists; skill-lsp's own findings do not block the preview.
-    # skill-lsp's session only takes kebab-case names; the harnesses take any listed name.
-    session = SkillSession([replace(record, name="capture-key", error=None)], SessionConfig(
-        untrusted_project_skills="allow", unsafe_allow_skill_without_hook=True))
-    params = {"name": "capture-key", "arguments": arguments} if arguments else {"name": "capture-key"}
-    result = session.activate(params)
-    assert isinstance(result, OkResult), result
-    return replace(result, name=record.name)
+    # The harness activates what it lists (skill-lsp's own findings do not block the preview), as
+    # skill_lsp.capture.expect asks it.
+    return expect._ok(record, arguments)
 
 
 def _files_unordered(text: str) -> str:

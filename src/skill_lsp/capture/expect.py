@@ -20,7 +20,7 @@ from ..engine.activation.records import SkillRecord
 from ..engine.activation.results import OkResult
 from ..engine.config import Settings
 from ..engine.listing import records_read_by
-from ..engine.preview import record_for
+from ..engine.preview import followed_roots, link_targets, read_through_links, record_for
 from ..engine.render import get_dialect
 from ..engine.workspace import check_file
 from .normalise import normalise
@@ -61,12 +61,18 @@ def catalog_roots(harness: str, ws: Path, home: Path) -> list[str] | None:
 
 
 def records(harness: str, ws: Path, home: Path) -> list[SkillRecord]:
+    """The records of the roots ``harness`` reads, as `skill-lsp catalog` builds them (a skill folder
+    that is a link into the workspace read through it)."""
     settings = Settings()
     out = []
+    results = []
     for index, group in enumerate(listing_roots(harness, ws, home)):
         for loc in discovery.scan_roots(group, settings.sensitive_patterns):
-            out.append(replace(record_for(check_file(loc.path, settings, loc)), root_index=index))
-    return records_read_by(out, harness)
+            result = check_file(loc.path, settings, loc)
+            results.append(result)
+            out.append(replace(record_for(result), root_index=index))
+    linked = link_targets(results, str(ws), settings)
+    return records_read_by(read_through_links(out, [*results, *linked]), harness)
 
 
 def _hidden_codex(builtins: list[dict[str, Any]], home: Path) -> list[tuple[str, str, str]]:
@@ -106,7 +112,7 @@ def _ok(record: SkillRecord, arguments: str) -> OkResult:
     # The harness activates what it lists; skill-lsp's own findings do not block the preview.
     # skill-lsp's session only takes kebab-case names; the harnesses take any listed name.
     session = SkillSession([replace(record, name="capture-key", error=None)], SessionConfig(
-        untrusted_project_skills="allow", unsafe_allow_skill_without_hook=True))
+        untrusted_project_skills="allow", unsafe_allow_skill_without_hook=True, workspace_roots=followed_roots(record)))
     params = {"name": "capture-key", "arguments": arguments} if arguments else {"name": "capture-key"}
     result = session.activate(params)
     if not isinstance(result, OkResult):

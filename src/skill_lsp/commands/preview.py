@@ -13,6 +13,7 @@ from ..engine.decisions import CUT, DROPPED, NAME_ONLY, decide
 from ..engine.preview import (
     activate,
     catalog_view,
+    link_targets,
     not_listed,
     parse_arguments,
     records_for,
@@ -135,7 +136,7 @@ def run_preview(args: Namespace) -> int:
         loc = discovery.locate(os.path.dirname(p), os.path.dirname(os.path.dirname(p)), -1, [],
                                settings.sensitive_patterns) or discovery.Location(os.path.dirname(p), p, -1, os.path.dirname(p))
         results.append(check_file(p, settings, loc))
-    records = records_for(results, len(roots))
+    records = records_for(results, len(roots), link_targets(results, workspace, settings))
     dialect = args.dialect or settings.dialect
     checked = {r.path: r for r in results}
     verdict = proof(dialect, "activation")
@@ -229,7 +230,7 @@ def run_catalog(args: Namespace) -> int:
     settings = targets.settings
     results = _listed(targets, settings)
     roots = settings.resolved_roots(targets.workspace)
-    records = records_for(results, len(roots))
+    records = records_for(results, len(roots), link_targets(results, targets.workspace, settings))
     dialect = args.dialect or settings.dialect
     text, entries, skipped = catalog_view(records, dialect, update=args.state == "replacement")
     decisions = decide(records, dialect)

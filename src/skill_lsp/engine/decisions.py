@@ -174,7 +174,7 @@ def skill_decisions(path: str, results: Sequence, settings, record_of: Callable 
     Each harness decides among the skills of its roots. Only a budget makes the others matter
     beyond the skill's namesakes, so the whole listing is built (``record_of`` re-reading the
     skills without a document) only when their descriptions could reach a budget."""
-    from .preview import record_for  # noqa: PLC0415
+    from .preview import read_through_links, record_for  # noqa: PLC0415
     from .workspace import targets_for  # noqa: PLC0415
 
     me = next((r for r in results if r.path == path), None)
@@ -195,6 +195,7 @@ def skill_decisions(path: str, results: Sequence, settings, record_of: Callable 
             rec = record_of(r)
             in_root = r.location is not None and r.location.root_index >= 0
             records.append(rec if in_root else replace(rec, root_index=roots))
+        records = read_through_links(records, results, record_of)  # skill folders that are links
         out += [d for d in decide(records, harness) if d.path == path]
     return out
 

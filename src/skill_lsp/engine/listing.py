@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from . import document, rules
 from .activation.jsstr import js_string
-from .findings import base_message
+from .findings import RULES, base_message
 from .findings import qualifier as qualifier_of
 from .harness import BLOCKING_ACTIONS, HARNESSES, Harness, not_read, reads_root
 from .lenient import simple_frontmatter
@@ -73,6 +73,7 @@ def record_read_by(record: SkillRecord, harness: Harness | str | None) -> SkillR
     doc = getattr(checked, "doc", None)
     if h is None or doc is None:
         return record
+    record = _followed(record, h) or record
     theirs = read_by(doc, h)
     values = record.frontmatter if theirs is doc else theirs.frontmatter_values()
     if h.last_duplicate_wins and theirs.duplicates and theirs.frontmatter_ok and theirs.root is not None:
@@ -94,6 +95,24 @@ def record_read_by(record: SkillRecord, harness: Harness | str | None) -> SkillR
     if theirs is doc and values is record.frontmatter:
         return record
     return replace(record, frontmatter=values, checked=replace(checked, doc=theirs))  # type: ignore[type-var]
+
+
+def record_error(result: SkillResult) -> tuple[str, str] | None:
+    """The skill-tool contract's (code, message) for a checked skill: what keeps it from activating."""
+    blocking = result.blocking_error
+    if blocking is None:
+        return None
+    return RULES[blocking.code].tool_error or "INVALID_FRONTMATTER", base_message(blocking)
+
+
+def _followed(record: SkillRecord, h: Harness) -> SkillRecord | None:
+    """A skill folder that is a link, read through it (``preview.read_through_links``), as a harness
+    that follows links sees it: the skill-tool contract's OUTSIDE_WORKSPACE lifted."""
+    checked = record.checked
+    if (not h.follows_links or record.error is None or record.error[0] != "OUTSIDE_WORKSPACE"
+            or getattr(checked, "doc", None) is None or not os.path.islink(record.dir)):
+        return None
+    return replace(record, error=record_error(checked))  # type: ignore[arg-type]
 
 
 def records_read_by(records: Sequence[SkillRecord], harness: Harness | str | None) -> list[SkillRecord]:

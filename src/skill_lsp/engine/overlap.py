@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from . import fuzzy
+
 MIN_WORDS = 8
 RATIO = 90
 _WORD = re.compile(r"[^\W_]+", re.U)
@@ -61,6 +63,7 @@ def similar(a: _Entry, b: _Entry) -> bool:
     # `21risk-automation`): a model routes on it.
     if any(len(w) >= 3 and (w in a.name_flat or w in b.name_flat) for w in diff):
         return False
+    fuzzy.load()
     from rapidfuzz import fuzz  # noqa: PLC0415 - 17-30 ms to import; only a near pair gets here
 
     return fuzz.token_sort_ratio(a.norm, b.norm) >= RATIO

@@ -9,6 +9,8 @@ sensitive paths, disable-model-invocation and every frontmatter error apply.
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, is_dataclass, replace
 from typing import Any
 
@@ -16,9 +18,8 @@ from .activation import SessionConfig, SkillRecord, SkillSession
 from .activation.results import Result
 from .activation.session import catalog_key
 from .config import Settings
-from .findings import RULES, base_message
 from .harness import HARNESSES, not_read, reads_root
-from .listing import record_read_by, records_read_by, unread_link
+from .listing import record_error, record_read_by, records_read_by, unread_link
 from .render import catalog_report, get_dialect, render_result
 from .workspace import SkillResult
 
@@ -30,10 +31,7 @@ def record_for(result: SkillResult, root_index: int | None = None) -> SkillRecor
     index = loc.root_index if root_index is None and loc is not None else (root_index or 0)
     root = loc.root if loc is not None else result.path.rsplit("/", 2)[0]
     skill_dir = loc.dir if loc is not None else result.path.rsplit("/", 1)[0]
-    blocking = result.blocking_error
-    error = None
-    if blocking is not None:
-        error = (RULES[blocking.code].tool_error or "INVALID_FRONTMATTER", base_message(blocking))
+    error = record_error(result)
     if doc is None:
         return SkillRecord(result.name, result.folder, skill_dir, result.path, index, root, {}, "", error or
                            ("IO_ERROR", f'failed to load skill "{result.name}" from {skill_dir}'))
@@ -42,22 +40,88 @@ def record_for(result: SkillResult, root_index: int | None = None) -> SkillRecor
                        doc.frontmatter_values(), body, error, text=doc.text, checked=result)
 
 
-def records_for(results: list[SkillResult], root_count: int) -> list[SkillRecord]:
-    """Records for a catalog: skills in roots keep their index; others rank after every root."""
+def records_for(results: list[SkillResult], root_count: int, linked: Sequence[SkillResult] = ()) -> list[SkillRecord]:
+    """Records for a catalog: skills in roots keep their index; others rank after every root.
+    ``linked``: other skills of the workspace that root folders may be links to (read_through_links)."""
     out = []
     for r in results:
         in_root = r.location is not None and r.location.root_index >= 0
         out.append(record_for(r, None if in_root else root_count))
+    return read_through_links(out, [*results, *linked])
+
+
+def linked_paths(results: Sequence[SkillResult]) -> set[str]:
+    """Real SKILL.md paths that skill folders among ``results`` are links to (unread: OUTSIDE_WORKSPACE)."""
+    return {os.path.realpath(r.path) for r in results
+            if r.doc is None and r.location is not None and r.location.problem is not None
+            and r.location.problem[0] == "OUTSIDE_WORKSPACE" and os.path.islink(r.location.dir)}
+
+
+def link_targets(results: Sequence[SkillResult], workspace: str, settings: Settings) -> list[SkillResult]:
+    """The skills elsewhere in the workspace that skill folders among ``results`` are links to, read
+    as the workspace walk reads them (fenced to the workspace folder), for ``records_for``'s
+    ``linked``. A link leading out of the workspace is not followed."""
+    from . import discovery  # noqa: PLC0415
+    from .workspace import check_file  # noqa: PLC0415
+
+    top = os.path.realpath(workspace)
+    out = []
+    for real in sorted(linked_paths(results)):
+        if discovery.is_inside(real, top):
+            loc = discovery.locate(os.path.dirname(real), top, -1, [top], settings.sensitive_patterns)
+            if loc is not None:
+                out.append(check_file(loc.path, settings, loc))
     return out
 
 
-def session(records: list[SkillRecord], settings: Settings, dialect: str | None = None) -> SkillSession:
+def read_through_links(records: list[SkillRecord], results: Sequence[SkillResult],
+                       record_of: Callable[[SkillResult], SkillRecord] | None = None) -> list[SkillRecord]:
+    """Skill folders that are links to a skill read elsewhere in the workspace (the walk's, fenced to
+    the workspace folder): their records carry that skill's document, in the link's place.
+
+    Every captured release lists and activates such a folder (capture case skill-links); the
+    skill-tool contract refuses it (OUTSIDE_WORKSPACE, kept on the record for it; harness dialects
+    lift it: listing.record_read_by). A link leading out of the workspace stays unread.
+    ``record_of``: how a target's record is made (the server re-reads a slim result)."""
+    unread = [i for i, rec in enumerate(records) if rec.error is not None and rec.error[0] == "OUTSIDE_WORKSPACE"
+              and getattr(rec.checked, "doc", None) is None and os.path.islink(rec.dir)]
+    if not unread:
+        return records
+    by_real = {os.path.realpath(r.path): r for r in results}
+    out = list(records)
+    for i in unread:
+        rec = out[i]
+        target = by_real.get(os.path.realpath(rec.path))
+        if target is None or target.path == rec.path:
+            continue
+        read = (record_of or record_for)(target)
+        checked = read.checked
+        if not isinstance(checked, SkillResult) or checked.doc is None:
+            continue
+        name = read.name if read.name != read.folder else rec.folder
+        out[i] = replace(read, name=name, folder=rec.folder, dir=rec.dir, path=rec.path, root_index=rec.root_index,
+                         root=rec.root, error=rec.error,
+                         checked=SkillResult(rec.path, checked.doc, checked.findings, checked.location))
+    return out
+
+
+def session(records: list[SkillRecord], settings: Settings, dialect: str | None = None,
+            roots: list[str] | None = None) -> SkillSession:
     return SkillSession(records, SessionConfig(
         untrusted_project_skills="allow",
         unsafe_allow_skill_without_hook=True,
         sensitive_patterns=tuple(settings.sensitive_patterns),
         dialect=dialect or settings.dialect,
+        workspace_roots=roots,
     ))
+
+
+def followed_roots(record: SkillRecord) -> list[str] | None:
+    """The session's fence for a harness activating ``record`` through a link it follows (its root and
+    where the link leads, already read: read_through_links); None for any other record."""
+    if not os.path.islink(record.dir) or getattr(record.checked, "doc", None) is None:
+        return None
+    return [record.root, os.path.realpath(record.dir)]
 
 
 def parse_arguments(raw: str | dict[str, str] | None) -> str | dict[str, str] | None:
@@ -103,7 +167,8 @@ def _harness_activate(records: list[SkillRecord], settings: Settings, dialect: s
     params: dict[str, Any] = {"name": key}
     if arguments is not None:
         params["arguments"] = arguments
-    result = session([replace(target, name=key, error=None)], settings, dialect).activate(params, user_initiated=as_user)
+    result = session([replace(target, name=key, error=None)], settings, dialect, followed_roots(target)).activate(
+        params, user_initiated=as_user)
     if result.kind != "ok":
         return None
     result = replace(result, name=shown)

@@ -18,6 +18,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from . import fuzzy
 from .config import apply_settings
 from .discovery import ancestors
 from .findings import Finding, make
@@ -70,6 +71,7 @@ class Near:
         for k in range(n - cutoff, n + cutoff + 1):
             pool += self._by_len.get(k, ())
         # Every hit, then the nearest by distance and name: the same three whatever the order.
+        fuzzy.load()
         from rapidfuzz import process  # noqa: PLC0415 - only an unknown mention needs it
         from rapidfuzz.distance import OSA  # noqa: PLC0415
 

@@ -74,7 +74,12 @@ def check_file(path: str, settings: Settings, location: Location | None = None,
     """
     if location is not None and location.problem is not None:
         code, message = location.problem
-        return SkillResult(path, None, apply_settings([make(code, message, 0, 0)], settings), location)
+        # A skill folder that is a link: harnesses that follow links grade it apart (OUTSIDE_WORKSPACE:link).
+        link = {"reason": "link"} if code == "OUTSIDE_WORKSPACE" and os.path.islink(location.dir) else None
+        found = make(code, message, 0, 0, link)
+        if link is not None:
+            found = profile_for(settings, path).adjust(found)
+        return SkillResult(path, None, apply_settings([found], settings), location)
     try:
         data, size = read_skill_file(path)
     except ReadError as exc:

@@ -14,8 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from rapidfuzz.distance import Levenshtein
-
+from .. import fuzzy
 from .fence import is_inside_any_root, is_under_root, matches_any_pattern
 from .frontmatter import declares_arguments, is_disabled_for_model, normalized_frontmatter
 from .params import validate_params
@@ -30,6 +29,9 @@ from .results import (
     ToolError,
 )
 from .substitute import substitute_arguments
+
+fuzzy.load()
+from rapidfuzz.distance import Levenshtein  # noqa: E402 - after the guarded import (engine/fuzzy.py)
 
 __all__ = [
     "CatalogEntry",

@@ -64,6 +64,13 @@ def _links(release: str) -> str:
     return f"capture: {release} case skill-links"
 
 
+def _followed_link(release: str) -> dict[str, Effect]:
+    """Capture case skill-links: a skill folder that is a symbolic link (OUTSIDE_WORKSPACE with the reason
+    "link" under the skill-tool contract) is listed and activated like any other."""
+    return {"OUTSIDE_WORKSPACE:link": Effect("ignores", "lists the skill through the link",
+                                             f"capture: {release} case skill-links")}
+
+
 def _duplicate_keys(verb: str, source: str) -> dict[str, Effect]:
     """A key given twice: proven for `name` and `description` (a nested key was not captured)."""
     effect = Effect("skips", f"{verb} (its YAML parser rejects a key given twice)", source)
@@ -182,6 +189,7 @@ CLAUDE_CODE = Harness(
     last_duplicate_wins=f"{_CC} cases empty-and-duplicate-fields, invalid-yaml-kinds",
     non_string="js-string", non_string_source=f"{_CC} case non-string-values",
     effects={
+        **_followed_link("claude-code@2.1.332"),
         **_structure(_CC, _names_case("claude-code@2.1.332")),
         "MISSING_FRONTMATTER": Effect("changes", "lists it with the first line of the body as its description",
                                       f"{_CC} case missing-fields", Severity.ERROR),
@@ -241,6 +249,7 @@ CODEX = Harness(
     yaml11_breaks=_yaml11("codex@0.171.0"),
     non_string="text", non_string_source=f"{_CODEX} case non-string-values",
     effects={
+        **_followed_link("codex@0.171.0"),
         **_structure(_CODEX_SRC, _names_case("codex@0.171.0")),
         **_yaml_kinds("codex@0.171.0", ("colon", "unclosed-flow")),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_CODEX_SRC} SkillFrontmatter"),
@@ -280,6 +289,7 @@ OPENCODE = Harness(
     follows_links=_links("opencode@1.18.33"),
     non_string="strings", non_string_source="capture: opencode@1.18.33 case non-string-values", yaml_dates=True,
     effects={
+        **_followed_link("opencode@1.18.33"),
         **_structure(_OPENCODE_SRC, _names_case("opencode@1.18.33")),
         **_yaml_kinds("opencode@1.18.33", ("colon", "tab")),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_OPENCODE_SRC} Info.pick(name, description)"),
@@ -319,6 +329,7 @@ GEMINI = Harness(
     last_duplicate_wins="capture: gemini@0.61.0 cases empty-and-duplicate-fields, invalid-yaml-kinds",
     non_string="line", non_string_source="capture: gemini@0.61.0 case non-string-values",
     effects={
+        **_followed_link("gemini@0.61.0"),
         **_structure(_GEMINI_SRC, _names_case("gemini@0.61.0")),
         **_lenient(f"{_GEMINI_SRC} parseSimpleFrontmatter; capture: gemini@0.61.0 case broken-frontmatter"),
         "EMPTY_FIELD:name": Effect("changes", "lists it with an empty <name>",
@@ -359,6 +370,7 @@ COPILOT = Harness(
     yaml11_breaks=_yaml11("copilot@1.0.102"),
     non_string="strings", non_string_source=f"{_COPILOT} case non-string-values",
     effects={
+        **_followed_link("copilot@1.0.102"),
         **_structure(f"{_COPILOT} case broken-frontmatter", _names_case("copilot@1.0.102")),
         "INVALID_FRONTMATTER:not-mapping": Effect("changes", "reads no fields from it: lists it under the folder name",
                                                   f"{_COPILOT} case invalid-yaml-kinds", Severity.ERROR),

@@ -50,6 +50,10 @@ _INTRO = (
 MAX_DESCRIPTION_CHARS = 1024
 
 
+def _real(path: str) -> str:
+    return os.path.realpath(path) if os.path.isabs(path) and os.path.lexists(path) else path
+
+
 def codex_name(record: SkillRecord) -> str:
     return text_value(fields(record).get("name")) or record.folder
 
@@ -203,7 +207,9 @@ class CodexDialect(Dialect):
         # The whole SKILL.md, unsubstituted: a mention carries no arguments.
         contents = result.source_text if result.source_text is not None else result.body
         return (
-            f"<skill>\n<name>{result.name}</name>\n<path>{result.path}</path>\n{contents}\n</skill>"
+            # The path is canonicalised (a skill folder that is a link shows where it leads; capture
+            # gen-codex-skill-listing-link-inside-description-block-astral); the catalog keeps the link's.
+            f"<skill>\n<name>{result.name}</name>\n<path>{_real(result.path)}</path>\n{contents}\n</skill>"
         )
 
     def render_not_found(self, result: NotFoundResult) -> str:

@@ -35,11 +35,10 @@ def load_all() -> None:
 
 def load_steps() -> list[Callable[[], object]]:
     """``load_all()`` one step at a time."""
-    from .. import markdown, spdx, yamlnodes  # noqa: PLC0415
+    from .. import fuzzy, markdown, spdx, yamlnodes  # noqa: PLC0415
 
     return [*(partial(import_module, f"{__name__}.{module}") for module in RULE_MODULES), markdown.pyromark,
-            partial(import_module, "rapidfuzz.process"), partial(import_module, "rapidfuzz.fuzz"),
-            partial(import_module, "rapidfuzz.distance"), partial(import_module, "urllib.parse"),
+            fuzzy.load, partial(import_module, "urllib.parse"),
             yamlnodes._c_parser_class, spdx.ids]  # noqa: SLF001
 
 

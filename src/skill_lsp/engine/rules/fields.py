@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from .. import fuzzy
 from ..discovery import ancestors
 from ..document import Entry, SkillDocument
 from ..findings import Finding, Severity, make
@@ -135,6 +136,7 @@ def _nearest_field(wanted: str, fields: tuple[str, ...]) -> str | None:
     candidates = {f.replace("_", "-"): f for f in fields}
     if wanted in candidates:
         return candidates[wanted]
+    fuzzy.load()
     from rapidfuzz import fuzz, process  # noqa: PLC0415 - loaded by the first unknown key
     from rapidfuzz.distance import Levenshtein  # noqa: PLC0415
 
