@@ -82,6 +82,29 @@ def test_a_skill_folder_linked_from_outside_the_workspace_is_listed_but_not_read
     assert run_cli("check", ".", "--target", "skill-tool", cwd=ws).returncode == 1  # the skill tool refuses it
 
 
+def test_a_skill_below_a_root_is_listed_by_the_harnesses_that_search_recursively(tmp_path: Path):
+    """Capture case nested-folders: OpenCode and Copilot CLI list `root/group/skill`; Claude Code does not;
+    Copilot CLI does not look inside another skill's folder."""
+    write_skill(tmp_path / ".claude/skills", "top", "---\nname: top\ndescription: Top. Use it.\n---\n# x\n")
+    write_skill(tmp_path / ".claude/skills/group", "deep", "---\nname: deep\ndescription: Deep. Use it.\n---\n# x\n")
+    write_skill(tmp_path / ".claude/skills/top", "inner", "---\nname: inner\ndescription: Inner. Use it.\n---\n# x\n")
+
+    def catalog(dialect: str) -> dict:
+        return json.loads(run_cli("catalog", ".", "--dialect", dialect, "--format", "json", cwd=tmp_path).stdout)
+
+    opencode = catalog("opencode")
+    assert all(f"<name>{n}</name>" in opencode["text"] for n in ("top", "deep", "inner"))
+    copilot = catalog("copilot")
+    assert "<name>deep</name>" in copilot["text"] and "<name>inner</name>" not in copilot["text"]
+    (inner,) = [d for d in copilot["decisions"] if Path(d["path"]).parent.name == "inner"]
+    assert inner["state"] == "skipped" and "inside another skill's folder" in inner["reason"]
+    claude = catalog("claude-code")
+    assert "- top:" in claude["text"] and "- deep:" not in claude["text"]
+    (deep,) = [d for d in claude["decisions"] if Path(d["path"]).parent.name == "deep"]
+    assert deep["state"] == "not-read" and deep["reason"] == (
+        "Claude Code 2.1.332 looks for skill folders in its roots only; this one is 2 folders below .claude/skills")
+
+
 def test_copilot_catalog_skips_a_description_over_1024_with_the_reason(tmp_path: Path):
     # capture: copilot@1.0.102 case long-description-1100 (the skill is not loaded at all)
     write_skill(tmp_path / ".github/skills", "long", f"---\nname: long\ndescription: {'d' * 1100}\n---\n# x\n")

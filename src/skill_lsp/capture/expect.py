@@ -67,7 +67,8 @@ def records(harness: str, ws: Path, home: Path) -> list[SkillRecord]:
     out = []
     results = []
     for index, group in enumerate(listing_roots(harness, ws, home)):
-        for loc in discovery.scan_roots(group, settings.sensitive_patterns):
+        found = discovery.scan_roots(group, settings.sensitive_patterns)
+        for loc in found + discovery.scan_nested(group, settings.sensitive_patterns):
             result = check_file(loc.path, settings, loc)
             results.append(result)
             out.append(replace(record_for(result), root_index=index))

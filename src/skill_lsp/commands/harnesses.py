@@ -45,6 +45,7 @@ def harness_json(h: Harness) -> dict[str, Any]:
         "roots": [{"path": r.path, "scope": r.scope, "note": r.note, "source": r.source} for r in h.roots],
         "skillFiles": list(h.skill_files),
         "depth": h.depth,
+        "intoSkills": h.into_skills,
         "anyRoot": h.any_root,
         "fields": field_uses(h),
         "unknownFields": h.unknown,
@@ -161,7 +162,8 @@ def render_markdown() -> str:
         out += [f"| `{r.path}` | {r.scope} | {_cell(r.note)} | {_cell(r.source)} |" for r in h.roots]
         out.append("")
         out += [
-            f"- Files: {', '.join(f'`{f}`' for f in h.skill_files)}; searched {h.depth} folder level(s) below a root.",
+            f"- Files: {', '.join(f'`{f}`' for f in h.skill_files)}; searched {h.depth} folder level(s) below a root"
+            f"{'' if h.depth <= 1 or h.into_skills else ', not inside another skill folder'}.",
             f"- Fields read: {', '.join(f'`{k}`' for k in h.reads)}; any other field: {h.unknown}.",
         ]
         if h.deferred:

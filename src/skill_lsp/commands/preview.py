@@ -33,8 +33,13 @@ def _listed(targets: Targets, settings: Settings) -> list[SkillResult]:
     """The skills a catalog lists: a harness lists what is in its roots; skills found
     elsewhere count only when there are no roots at all (`catalog plugins/x/skills`)."""
     in_roots = _checked(targets.locations, settings)
+    if not in_roots:
+        return _checked(targets.loose, settings)
+    # Skills below a root (root/group/skill): the harnesses that search their roots recursively list them.
+    nested = discovery.nested_in_roots(targets.loose, settings.resolved_roots(targets.workspace))
+    in_roots += _checked(nested, settings)
     link_skills(in_roots, settings)
-    return in_roots if in_roots else _checked(targets.loose, settings)
+    return in_roots
 
 
 def _write_exact(text: str) -> None:

@@ -183,6 +183,46 @@ def scan_roots(roots: list[str], sensitive: tuple[str, ...], walked: Seen | None
     return out
 
 
+def nested_in_roots(loose: list[Location], roots: list[str]) -> list[Location]:
+    """The skills among ``loose`` (found by the workspace walk) that sit below a root rather than in
+    it (``root/group/skill``), as locations of that root: the harnesses that search a root
+    recursively list them (Harness.depth; capture case nested-folders)."""
+    out = []
+    for loc in loose:
+        parent = os.path.dirname(loc.dir)
+        for index, root in enumerate(roots):
+            if parent != root and is_inside(parent, root):
+                out.append(Location(loc.dir, loc.path, index, root, loc.problem))
+                break
+    return out
+
+
+def scan_nested(roots: list[str], sensitive: tuple[str, ...], depth: int = 64) -> list[Location]:
+    """Skill folders two to ``depth`` levels below each root (hidden folders and node_modules left
+    out, links not followed), as locations of their root: what a recursive harness scan finds
+    beyond ``scan_roots``."""
+    out: list[Location] = []
+    for index, root in enumerate(roots):
+        todo = [(root, 0)]
+        while todo:
+            folder, level = todo.pop()
+            try:
+                with os.scandir(folder) as it:
+                    subs = sorted(e.name for e in it if not e.name.startswith(".") and e.name != "node_modules"
+                                  and e.is_dir(follow_symlinks=False))
+            except OSError:
+                continue
+            for name in subs:
+                d = os.path.join(folder, name)
+                if level + 1 >= 2:
+                    loc = locate(d, root, index, roots, sensitive)
+                    if loc is not None:
+                        out.append(loc)
+                if level + 1 < depth:
+                    todo.append((d, level + 1))
+    return out
+
+
 def _is_link(entry: os.DirEntry[str]) -> bool | None:
     try:
         return entry.is_symlink()

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from . import document, rules
 from .activation.jsstr import js_string
+from .discovery import is_inside
 from .findings import RULES, base_message
 from .findings import qualifier as qualifier_of
 from .harness import BLOCKING_ACTIONS, HARNESSES, Harness, not_read, reads_root
@@ -177,6 +178,13 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) 
     skill_dir = os.path.dirname(result.path)
     if roots and not h.any_root and reads_root(h, skill_dir) is False:
         return Listing(h.name, False, not_read(h, skill_dir))
+    level = _level(result, skill_dir)
+    if level > max(1, h.depth):
+        where = "in its roots only" if h.depth <= 1 else f"at most {h.depth} folders below its roots"
+        return Listing(h.name, False, f"{h.title} looks for skill folders {where}; this one is {level} folders "
+                                      "below its root")
+    if level > 1 and not h.into_skills and _inside_a_skill(result, skill_dir):
+        return Listing(h.name, False, f"{h.title} does not look for skills inside another skill's folder")
     base = result.path.replace("\\", "/").rsplit("/", 1)[-1]  # a Windows path too
     if base not in h.skill_files:
         # skill.md and other spellings (capture case skill-file-names): the harness opens the exact name.
@@ -239,6 +247,28 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) 
     if name != result.folder:
         name = h.mismatch_listed_as.format(name=name, folder=result.folder)
     return Listing(h.name, True, None, name)
+
+
+def _level(result: SkillResult, skill_dir: str) -> int:
+    """How many folders below its root the skill folder is (1: directly in it; 1 when not known)."""
+    root = result.location.root if result.location is not None else None
+    if not root or result.location is None or result.location.root_index < 0 or not is_inside(skill_dir, root):
+        return 1
+    rel = os.path.relpath(skill_dir, root)
+    return 1 if rel == "." else rel.count(os.sep) + 1
+
+
+def _inside_a_skill(result: SkillResult, skill_dir: str) -> bool:
+    """Whether a folder between the skill's root and its folder holds a SKILL.md of its own."""
+    root = result.location.root if result.location is not None else None
+    if not root:
+        return False
+    folder = os.path.dirname(skill_dir)
+    while folder != root and is_inside(folder, root) and folder != os.path.dirname(folder):
+        if os.path.isfile(os.path.join(folder, "SKILL.md")):
+            return True
+        folder = os.path.dirname(folder)
+    return False
 
 
 def unread_link(h: Harness | None, path: str, error: tuple[str, str] | None) -> str | None:

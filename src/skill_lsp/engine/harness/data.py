@@ -352,7 +352,7 @@ COPILOT = Harness(
            Root(".claude/skills", "project", _COPILOT),
            Root("~/.copilot/skills", "user", _COPILOT),
            Root("~/.agents/skills", "user", f"{_COPILOT} (not ~/.claude/skills)")),
-    skill_files=("SKILL.md",), depth=1,
+    skill_files=("SKILL.md",), depth=64, into_skills=False,  # capture: copilot@1.0.102 case nested-folders
     reads=("name", "description", "license", "compatibility", "metadata", "argument-hint", "user-invocable",
            "disable-model-invocation", "context", "agents", "hooks"),
     unknown_note="'{key}' is not read by GitHub Copilot; it ignores it",

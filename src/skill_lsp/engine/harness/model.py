@@ -171,6 +171,8 @@ class Harness:
     # The proof that its YAML parser breaks lines at NEL, LS and PS (U+0085, U+2028, U+2029) as YAML
     # 1.1 does; "" when it reads them as ordinary characters (YAML 1.2, skill-lsp's own reading).
     yaml11_breaks: str = ""
+    # Whether it looks for skills inside another skill's folder (depth > 1; capture case nested-folders).
+    into_skills: bool = True
     # Kinds of YAML error (INVALID_FRONTMATTER:<kind>) after which it lists the skill but reads none of
     # its fields, instead of its `key: value` lines.
     unread_yaml: tuple[str, ...] = ()

@@ -54,9 +54,19 @@ def roots_reading(skill_dir: str, *, documented: bool = False) -> tuple[str, ...
 
 
 def not_read(harness: Harness, skill_dir: str) -> str:
-    """"Claude Code 2.1.332 does not read .agents/skills (skills there are never loaded)"."""
+    """"Claude Code 2.1.332 does not read .agents/skills (skills there are never loaded)"; for a
+    folder below one of its roots, how deep it looks instead."""
     parent = os.path.dirname(os.path.normpath(skill_dir)).replace(os.sep, "/")
+    who = f"{harness.title} {harness.version}" if harness.version and harness.proof == "captured" else harness.title
+    up = parent
+    for level in range(2, 66):
+        up = up.rsplit("/", 1)[0] if "/" in up else ""
+        if not up:
+            break
+        tail = next((t for t in (_tail(r.path) for r in harness.roots) if up.endswith(t)), None)
+        if tail is not None:
+            where = "in its roots only" if harness.depth <= 1 else f"at most {harness.depth} folders below its roots"
+            return f"{who} looks for skill folders {where}; this one is {level} folders below {tail.lstrip('/')}"
     root = next((tail.lstrip("/") for tail, _, _ in _root_table() if parent.endswith(tail)),
                 "/".join(parent.rsplit("/", 2)[-2:]))
-    who = f"{harness.title} {harness.version}" if harness.version and harness.proof == "captured" else harness.title
     return f"{who} does not read {root} (skills there are never loaded)"

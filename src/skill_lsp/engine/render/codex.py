@@ -54,6 +54,12 @@ def _real(path: str) -> str:
     return os.path.realpath(path) if os.path.isabs(path) and os.path.lexists(path) else path
 
 
+def _below(record: SkillRecord) -> str:
+    """The skill folder relative to its root (`group/skill` for a nested one; capture case nested-folders)."""
+    rel = os.path.relpath(record.dir, record.root).replace(os.sep, "/") if record.root else record.folder
+    return record.folder if rel.startswith("..") or rel == "." else rel
+
+
 def codex_name(record: SkillRecord) -> str:
     return text_value(fields(record).get("name")) or record.folder
 
@@ -245,7 +251,7 @@ class CodexDialect(Dialect):
         items = [(name, description, f"{labels.get(root.rstrip('/'), root)}/{name}/SKILL.md")
                  for name, description, root in hidden]
         items += [(codex_name(r), codex_description(r),
-                   f"{labels.get(r.root.rstrip('/'), r.root)}/{r.folder}/SKILL.md") for r in chosen]
+                   f"{labels.get(r.root.rstrip('/'), r.root)}/{_below(r)}/SKILL.md") for r in chosen]
         table = [f"- `r{i}` = `{root}`" for i, root in enumerate(table_roots)]
         budget = max(0, self.budget - self._table_cost(table))
         lines = budget_catalog(items, budget, self.measure).lines[len(hidden):]
