@@ -7,7 +7,7 @@
 
 Runs the engine in-process over every SKILL.md under ``--corpus`` (default
 /work/shared/corpus) with the chosen profile, keeps only the codes from
-``rules/by_harness.py`` (or ``--codes``), and prints for each code the number of
+``harness/data.py`` RULE_LEVELS (or ``--codes``), and prints for each code the number of
 findings and skills, then a fixed-seed sample of 20 as ``file:line  text``.
 With ``--labels FILE`` (JSON: code -> {"file:line": "actionable"|"noise"|"false"})
 it also prints the share of the labelled sample that is actionable.
@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import CORPUS  # noqa: E402
 
 from skill_lsp.engine.config import Settings  # noqa: E402
-from skill_lsp.engine.rules.by_harness import SEVERITY_BY_HARNESS  # noqa: E402
+from skill_lsp.engine.harness.data import RULE_LEVELS as SEVERITY_BY_HARNESS  # noqa: E402
 from skill_lsp.engine.workspace import check_file  # noqa: E402
 
 SAMPLE = 20

@@ -1,4 +1,4 @@
-"""rules/__init__.py and rules/by_harness.py: what the rules know of the skill folder
+"""rules/__init__.py and rules/levels.py: what the rules know of the skill folder
 (listing, existence, top folders), how they are staged and ordered, and the severity of a
 rule-depth code for a set of targets.
 """
@@ -14,9 +14,10 @@ from helpers import check, codes, skill_text
 from skill_lsp.engine import document, rules
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.findings import RULES, Severity
+from skill_lsp.engine.harness.data import RULE_LEVELS
 from skill_lsp.engine.profiles import Profile
-from skill_lsp.engine.rules import by_harness
-from skill_lsp.engine.rules.by_harness import active, emit, severity
+from skill_lsp.engine.rules import levels
+from skill_lsp.engine.rules.levels import active, emit, severity
 from skill_lsp.engine.targets import PROFILES, view
 
 
@@ -163,7 +164,7 @@ def test_severity_is_the_worst_among_the_targets():
     assert severity("UNKNOWN_TOOL", ("dsh",)) is None
     assert severity("UNKNOWN_TOOL", ("dsh", "codex")) is Severity.HINT
     assert severity("DESCRIPTION_ANGLE_BRACKETS", ("agentskills", "codex")) is Severity.ERROR
-    assert severity("DESCRIPTION_ANGLE_BRACKETS", ("claude-api", "skill-tool")) is Severity.ERROR
+    assert severity("DESCRIPTION_ANGLE_BRACKETS", ("skill-tool",)) is Severity.HINT
     assert severity("ARGUMENTS_WITHOUT_HINT", ("claude-code", "agentskills")) is Severity.INFO
     # A code the table does not list keeps its default everywhere; an unknown harness too.
     assert severity("NAME_MISMATCH", ("dsh", "codex")) is RULES["NAME_MISMATCH"].severity
@@ -171,15 +172,16 @@ def test_severity_is_the_worst_among_the_targets():
 
 
 def test_a_row_names_each_harness_once_with_underscores_as_hyphens():
-    row = by_harness.SEVERITY_BY_HARNESS["DESCRIPTION_ANGLE_BRACKETS"]
-    assert row["claude-api"] == "error" and row["codex"] == "error" and row["opencode"] == "hint"
-    assert by_harness.SEVERITY_BY_HARNESS["UNKNOWN_MODEL"]["claude-code"] == "warning"
-    assert by_harness.SEVERITY_BY_HARNESS["UNKNOWN_MODEL"]["goose"] == "off"
+    row = RULE_LEVELS["DESCRIPTION_ANGLE_BRACKETS"]
+    assert row["codex"] == "error" and row["opencode"] == "hint" and row["agentskills"] == "warning"
+    assert RULE_LEVELS["RISKY_DYNAMIC_COMMAND"]["skill-tool"] == "warning"  # skill_tool= in the literal
+    assert RULE_LEVELS["UNKNOWN_MODEL"]["claude-code"] == "warning"
+    assert RULE_LEVELS["UNKNOWN_MODEL"]["goose"] == "off"
 
 
 def test_severity_answers_are_remembered_per_code_and_targets():
     first = severity("HIDDEN_COMMENT", ("codex", "gemini"))
-    assert ("HIDDEN_COMMENT", ("codex", "gemini")) in by_harness._CACHE
+    assert ("HIDDEN_COMMENT", ("codex", "gemini")) in levels._CACHE
     assert severity("HIDDEN_COMMENT", ("codex", "gemini")) is first is Severity.WARNING
 
 

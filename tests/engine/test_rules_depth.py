@@ -15,7 +15,9 @@ from helpers import check, codes, only, rng, skill_text, write_skill
 from skill_lsp.engine import document, fixes, rules
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.findings import RULES, Severity
-from skill_lsp.engine.rules import by_harness, codex_openai_yaml, security
+from skill_lsp.engine.harness import HARNESSES
+from skill_lsp.engine.harness.data import RULE_LEVELS
+from skill_lsp.engine.rules import codex_openai_yaml, levels, security
 from skill_lsp.engine.targets import PROFILES
 from skill_lsp.engine.workspace import check_file
 
@@ -47,14 +49,15 @@ def on_disk(tmp_path: Path, text: str, files: dict[str, str | bytes] | None = No
 
 
 def test_severity_table_rows_name_real_codes_and_every_harness():
-    assert set(by_harness.SEVERITY_BY_HARNESS) <= set(RULES)
-    for code, row in by_harness.SEVERITY_BY_HARNESS.items():
-        assert set(row) == set(by_harness.HARNESSES), code
+    assert set(RULE_LEVELS) <= set(RULES)
+    for code, row in RULE_LEVELS.items():
+        assert set(row) == set(HARNESSES), code  # a column per harness record
+        assert all(HARNESSES[h].rule_levels[code] == level for h, level in row.items())
         for sev in row.values():
             assert sev == "off" or Severity.parse(sev) is not None, code
-    assert by_harness.severity("UNKNOWN_MODEL", "skill-tool") is None
-    assert by_harness.severity("UNKNOWN_MODEL", "claude-code") is W
-    assert by_harness.severity("NAME_MISMATCH", "dsh") is RULES["NAME_MISMATCH"].severity  # not in the table
+    assert levels.severity("UNKNOWN_MODEL", "skill-tool") is None
+    assert levels.severity("UNKNOWN_MODEL", "claude-code") is W
+    assert levels.severity("NAME_MISMATCH", "dsh") is RULES["NAME_MISMATCH"].severity  # not in the table
 
 
 # --------------------------------------------------------------------- harness field values

@@ -18,9 +18,9 @@ from typing import Any
 
 from ..engine.findings import RULES, Rule
 from ..engine.fixes import fix_safety
-from ..engine.harness import read_by
+from ..engine.harness import HARNESSES, read_by
+from ..engine.harness.data import RULE_LEVELS
 from ..engine.profiles import DEFAULT_PROFILE, FIELDS, Profile
-from ..engine.rules.by_harness import HARNESSES, SEVERITY_BY_HARNESS
 from ..engine.targets import PROFILES
 from . import peer_rules
 
@@ -37,7 +37,7 @@ def _rule_json(rule: Rule) -> dict[str, Any]:
         "fixes": list(rule.fixes),
         "fixSafety": _safety_json(rule.code),
         "anchor": rule.code.lower(),
-        **({"severityByHarness": SEVERITY_BY_HARNESS[rule.code]} if rule.code in SEVERITY_BY_HARNESS else {}),
+        **({"severityByHarness": RULE_LEVELS[rule.code]} if rule.code in RULE_LEVELS else {}),
     }
 
 
@@ -150,8 +150,8 @@ def render_markdown() -> str:
         kinds, why = fix_safety(r.code)
         if kinds:
             out += [f"Fix safety: {', '.join(kinds)}. {why}", ""]
-        if r.code in SEVERITY_BY_HARNESS:
-            row = SEVERITY_BY_HARNESS[r.code]
+        if r.code in RULE_LEVELS:
+            row = RULE_LEVELS[r.code]
             out += ["Severity by harness: " + ", ".join(f"{h} {row[h]}" for h in HARNESSES) + ".", ""]
     out += _migration()
     out += [

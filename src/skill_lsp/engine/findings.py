@@ -243,7 +243,7 @@ RULES: dict[str, Rule] = {
              "reports the file and does not read it; the listing decisions say which harness never finds it."),
         Rule("IO_ERROR", E, "SKILL.md cannot be read", "IO_ERROR",
              "Spec error code. SKILL.md is not a regular file (a directory, FIFO, socket, device), is unreadable, or is a symlink loop."),
-        # --- rule depth (issue 12): severity per harness in rules/by_harness.py ---
+        # --- rule depth (issue 12): severity per harness in harness/data.py RULE_LEVELS ---
         Rule("UNKNOWN_MODEL", W, "Model is not a Claude Code alias or model id", None,
              "Claude Code resolves `model:` to an alias (`inherit`, `sonnet`, `opus`, `haiku`, `opusplan`, `default`, optionally `[1m]`) or a full model id (`claude-opus-4-5`, Bedrock and Vertex spellings) — the same values as `--model` (anthropics/claude-code CHANGELOG). Anything else is not a model. Source: anthropics/claude-code CHANGELOG.md (model aliases, full model ids in `model:`).",
              ("use the suggested alias",)),

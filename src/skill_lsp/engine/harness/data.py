@@ -110,6 +110,94 @@ def _yaml_kinds(release: str, lenient: tuple[str, ...]) -> dict[str, Effect]:
     return out
 
 
+# --- Rule-depth severities -------------------------------------------------------------------
+# How severe each rule-depth code is for a skill written for each harness: skill-lsp's grading of what
+# the harness does with what the rule is about ("off": it does not read it, so the rule stays silent).
+# Code-major so one code's grading reads on one line; each record below carries its column
+# (Harness.rule_levels). A code missing here keeps its RULES default for every harness.
+
+_HARNESS_NAMES = ("skill-tool", "agentskills", "claude-code", "codex", "opencode", "gemini", "copilot", "vscode",
+                  "dsh", "goose", "openhands")
+
+
+def _levels_row(default: str, **per: str) -> dict[str, str]:
+    row = dict.fromkeys(_HARNESS_NAMES, default)
+    row.update({k.replace("_", "-"): v for k, v in per.items()})
+    return row
+
+
+# Fields only Claude Code reads: off elsewhere (skill-tool defers them, agentskills
+# rejects them as unknown fields, DSH ignores them).
+_CLAUDE_ONLY_LEVELS = {"default": "off", "claude_code": "warning"}
+
+RULE_LEVELS: dict[str, dict[str, str]] = {
+    # --- frontmatter values no harness acts on (rules/fields.py); issue 26 held-out audit ---
+    # skills-ref turns a nested value into a Python repr; the skill tool keeps it verbatim; no
+    # captured harness rejects the skill.
+    "METADATA_NOT_STRING": _levels_row("hint", agentskills="warning"),
+    # No harness reads `license`; the held-out findings were "MIT license", npm's "SEE LICENSE IN
+    # LICENSE" and copied template text (now accepted); what is left is for catalogs.
+    "UNKNOWN_LICENSE": _levels_row("info", agentskills="warning"),
+    # --- harness field values (rules/harness_values.py) ---
+    "UNKNOWN_MODEL": _levels_row(**_CLAUDE_ONLY_LEVELS),
+    "AGENT_WITHOUT_FORK": _levels_row(**_CLAUDE_ONLY_LEVELS),
+    "INVALID_HOOKS": _levels_row(**_CLAUDE_ONLY_LEVELS),
+    "UNKNOWN_TOOL": _levels_row("hint", claude_code="warning", dsh="off"),
+    "INVALID_TOOL_PATTERN": _levels_row("hint", claude_code="warning", dsh="off"),
+    "UNSCOPED_BASH": _levels_row("off", claude_code="warning"),
+    "INVALID_PATHS_GLOB": _levels_row(**_CLAUDE_ONLY_LEVELS),
+    # VS Code's editor warns when its skill tool setting is off; the lint cannot see the setting.
+    "FORK_NEEDS_SETTING": _levels_row("off", vscode="info"),
+    # --- description and name (rules/description.py) ---
+    "DESCRIPTION_ANGLE_BRACKETS": _levels_row("hint", agentskills="warning", codex="error"),
+    "RESERVED_NAME_WORD": _levels_row("hint"),
+    "VAGUE_NAME": _levels_row("hint"),
+    # agentskills spec and Claude Code's docs ask for a "when to use" clause; 70 % of the corpus
+    # lacks one, so the hint is kept to those targets (docs/precision-rules.md).
+    "DESCRIPTION_NO_TRIGGER": _levels_row("off", agentskills="hint", claude_code="hint"),
+    "DESCRIPTION_PERSON": _levels_row("hint"),
+    "DESCRIPTION_PLACEHOLDER": _levels_row("warning"),
+    "DESCRIPTION_STUB": _levels_row("warning"),
+    "NOT_A_TOOL": _levels_row("warning"),
+    # `context` exists only in Claude Code: a skill that sets it is written for it (the skill tool
+    # defers the field, spec 000 §4.4); harnesses that ignore the field run the skill inline.
+    "FORK_WITHOUT_TASK": _levels_row("warning", agentskills="off", dsh="off", codex="off", opencode="off", gemini="off",
+                              goose="off", openhands="off"),
+    # --- body, arguments and security (rules/security.py, rules/arguments.py) ---
+    # `!` commands exist only in Claude Code: a skill that writes one is written for it, so the default
+    # target reports too (issue 26: a peer caught `!`./scripts/deploy.sh``); other harnesses pass the text on.
+    "RISKY_DYNAMIC_COMMAND": _levels_row("off", claude_code="warning", skill_tool="warning"),
+    "DYNAMIC_COMMAND_NOT_ALLOWED": _levels_row("off", claude_code="warning"),
+    "INVISIBLE_CHARACTERS": _levels_row("warning"),
+    "HIDDEN_COMMENT": _levels_row("warning"),
+    "SECRET": _levels_row("error"),
+    "ARGUMENTS_WITHOUT_HINT": _levels_row("off", claude_code="info", skill_tool="info"),
+    "PLACEHOLDER_IN_CODE": _levels_row("off", claude_code="warning"),
+    "UNKNOWN_SUBSTITUTION": _levels_row("off", claude_code="warning"),
+    # --- files the skill points at (rules/files.py) ---
+    # The guidance is the agentskills spec's; on the corpus every sampled finding was a deliberate
+    # nested layout (docs/precision-rules.md), so other profiles stay quiet.
+    "REFERENCE_TOO_DEEP": _levels_row("off", agentskills="hint"),
+    # 25 % and 21 % actionable on the corpus (docs/precision-rules.md): hints, and only for the
+    # targets that read bundled files by path (agentskills' progressive disclosure, Claude Code).
+    "UNREFERENCED_FILE": _levels_row("off", agentskills="hint", claude_code="hint"),
+    "BACKSLASH_PATH": _levels_row("warning"),
+    "PERSONAL_PATH": _levels_row("info"),  # issue 11 audit: 4 of 6 actionable (examples, provenance notes)
+    "MISSING_MENTIONED_FILE": _levels_row("warning"),
+    "MISSING_SCRIPT": _levels_row("warning"),
+    "NESTED_REFERENCE": _levels_row("hint"),
+    "SCRIPT_NO_SHEBANG": _levels_row("warning"),
+    "SCRIPT_NOT_EXECUTABLE": _levels_row("hint"),
+    # --- Codex agents/openai.yaml (rules/codex_openai_yaml.py) ---
+    "INVALID_OPENAI_YAML": _levels_row("warning", codex="warning"),
+}
+
+
+def _levels(harness: str) -> dict[str, str]:
+    """``harness``'s column of RULE_LEVELS."""
+    return {code: row[harness] for code, row in RULE_LEVELS.items()}
+
+
 def _skill_tool_effects() -> dict[str, Effect]:
     # Spec 000 §3.4/§5.2: every error the tool reports keeps the skill out of the catalog.
     blocking = {"INVALID_FRONTMATTER", "NAME_MISMATCH", "IO_ERROR", "OUTSIDE_WORKSPACE", "SENSITIVE"}
@@ -122,6 +210,7 @@ def _skill_tool_effects() -> dict[str, Effect]:
 
 
 SKILL_TOOL = Harness(
+    rule_levels=_levels("skill-tool"),
     name="skill-tool", title="the skill tool", version="spec 000 v1", proof="source",
     summary="The cross-language skill tool of spec 000 (its TS and Rust reference implementations).",
     roots=(Root(".skills", "project", f"{_SPEC000} §5.1 (the session declares its roots; example)"),),
@@ -142,6 +231,7 @@ SKILL_TOOL = Harness(
 )
 
 AGENTSKILLS = Harness(
+    rule_levels=_levels("agentskills"),
     name="agentskills", title="skills-ref", version="skills-ref 0.1.1", proof="source",
     summary="The agentskills.io specification and its reference validator skills-ref (command `agentskills`).",
     roots=(),  # a validator: it reads the folder it is given, never a root of its own
@@ -165,6 +255,7 @@ AGENTSKILLS = Harness(
 )
 
 CLAUDE_CODE = Harness(
+    rule_levels=_levels("claude-code"),
     name="claude-code", title="Claude Code", version="2.1.332", proof="captured",
     summary="Anthropic's Claude Code CLI (closed source; facts from captures of the npm release).",
     roots=(Root(".claude/skills", "project", f"{_CC} (does not read .agents/skills)"),
@@ -225,6 +316,7 @@ CLAUDE_CODE = Harness(
 )
 
 CODEX = Harness(
+    rule_levels=_levels("codex"),
     name="codex", title="Codex", version="0.171.0", proof="captured",
     summary="OpenAI's Codex CLI (codex-rs).",
     roots=(Root(".agents/skills", "project", f"{_CODEX_SRC} repo_agents_skill_roots",
@@ -267,6 +359,7 @@ CODEX = Harness(
 )
 
 OPENCODE = Harness(
+    rule_levels=_levels("opencode"),
     name="opencode", title="OpenCode", version="1.18.33", proof="captured",
     summary="OpenCode (opencode-ai).",
     roots=(Root(".opencode/skills", "project", f"{_OPENCODE_SRC} OPENCODE_SKILL_PATTERN (config folders)"),
@@ -308,6 +401,7 @@ OPENCODE = Harness(
 )
 
 GEMINI = Harness(
+    rule_levels=_levels("gemini"),
     name="gemini", title="Gemini CLI", version="@google/gemini-cli-core 0.61.0", proof="captured",
     summary="Google's Gemini CLI (skills from @google/gemini-cli-core).",
     roots=(Root(".gemini/skills", "project", f"{_GEMINI_SRC} getProjectSkillsDir", "trusted folders only"),
@@ -345,6 +439,7 @@ GEMINI = Harness(
 )
 
 COPILOT = Harness(
+    rule_levels=_levels("copilot"),
     name="copilot", title="GitHub Copilot CLI", version="1.0.102", proof="captured",
     summary="GitHub Copilot CLI (@github/copilot); VS Code agent mode is the `vscode` target.",
     roots=(Root(".github/skills", "project", _COPILOT),
@@ -398,6 +493,7 @@ def _vsc(action: str, note: str, source: str, severity: Severity | None = None) 
 
 
 VSCODE = Harness(
+    rule_levels=_levels("vscode"),
     name="vscode", title="VS Code agent mode", version=f"microsoft/vscode@{VSCODE_COMMIT[:10]}", proof="source",
     verified=False,
     summary="GitHub Copilot in VS Code (agent mode) and the checks VS Code's editor runs on a SKILL.md; read in "
@@ -470,6 +566,7 @@ VSCODE = Harness(
 )
 
 DSH = Harness(
+    rule_levels=_levels("dsh"),
     name="dsh", title="DeepSeek Harness", version="@deepseek-ai/dsh-skill", proof="source",
     summary="DeepSeek Harness (DSH) skill-filesystem and skill tool (spec 001).",
     roots=(Root(".dsh/skills", "project", f"{_DSH} rank 100"),
@@ -500,6 +597,7 @@ DSH = Harness(
 )
 
 GOOSE = Harness(
+    rule_levels=_levels("goose"),
     name="goose", title="Goose", version="", proof="documented",
     summary="Block's goose agent (documented only).",
     roots=(Root(".goose/skills", "project", "docs: dyoshikawa/rulesync#1115"),
@@ -517,6 +615,7 @@ GOOSE = Harness(
 )
 
 OPENHANDS = Harness(
+    rule_levels=_levels("openhands"),
     name="openhands", title="OpenHands", version="", proof="documented",
     summary="OpenHands (AgentSkills with optional keyword triggers; documented only).",
     roots=(Root(".agents/skills", "project", "docs: agentskills.io cross-client path; docs.openhands.dev/overview/skills"),),

@@ -185,6 +185,8 @@ class Harness:
     non_string_source: str = ""
     yaml_dates: bool = False  # a plain YYYY-MM-DD value is a date, not a string (js-yaml's default schema)
     effects: dict[str, Effect] = field(default_factory=dict)  # finding code (or CODE:field) -> effect
+    # Rule-depth code -> severity label for skills written for it ("off": silent); data.RULE_LEVELS' column.
+    rule_levels: dict[str, str] = field(default_factory=dict)
     facts: tuple[Fact, ...] = ()  # behaviours beyond the findings' effects
     flags: tuple[str, ...] = ()  # agentskills spec fields it reports as unsupported (the lint then does too)
     sources: tuple[str, ...] = ()  # where the facts above come from

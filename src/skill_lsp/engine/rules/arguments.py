@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from ..document import SkillDocument
 from ..findings import Finding
 from .bodyscan import body_of, code_blocks, inside
-from .by_harness import active, emit
 from .context import Context
+from .levels import active, emit
 
 _ARGS = re.compile(r"(?<!\\)\$ARGUMENTS\b|(?<![\\$\w])\$\d\b")
 _ANY_ARG = re.compile(r"\$(?:ARGUMENTS|\d)")  # literal-led: a fast first pass

@@ -20,8 +20,8 @@ from ..document import SkillDocument
 from ..findings import Finding
 from ..text import SourceText
 from ..yamlnodes import Node, compose, resolve_scalar
-from .by_harness import emit
 from .context import Context
+from .levels import emit
 
 PATH = "agents/openai.yaml"
 MAX_BYTES = 256 * 1024

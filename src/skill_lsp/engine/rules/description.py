@@ -12,9 +12,9 @@ from collections.abc import Iterator
 
 from ..document import SkillDocument
 from ..findings import Finding
-from .by_harness import active, emit
 from .context import Context
 from .harness_values import string_value
+from .levels import active, emit
 
 # Codex's and Anthropic's skill-creator validators (quick_validate.py) refuse `<` or `>`;
 # the Claude API refuses XML tags in a description.

@@ -16,8 +16,8 @@ from ..harness import HARNESSES
 from ..profiles import CAMEL_CASE, DSH_FALSE, DSH_TRUE, FIELDS, Profile
 from ..spdx import is_spdx
 from ..yamlnodes import Node, resolve_scalar
-from .by_harness import emit
 from .context import Context
+from .levels import emit
 
 SEMVER = re.compile(
     r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$"

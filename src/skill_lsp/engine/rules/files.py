@@ -17,8 +17,8 @@ from ..discovery import ancestors
 from ..document import SkillDocument
 from ..findings import Finding, Severity
 from .bodyscan import body_of, code_blocks, inside
-from .by_harness import active, emit
 from .context import Context
+from .levels import active, emit
 
 RESOURCE_DIRS = ("scripts", "references", "assets")
 _DIR_NAMES = ("scripts", "references", "reference", "assets", "templates", "examples")

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from ..document import SkillDocument
 from ..findings import Finding
 from ..yamlnodes import Node, resolve_scalar
-from .by_harness import active, emit
 from .context import Context
+from .levels import active, emit
 
 # Model aliases Claude Code resolves (CHANGELOG: opus/sonnet/haiku aliases, `inherit`,
 # `opusplan`, the `[1m]` long-context suffix, `default`); full model ids are accepted

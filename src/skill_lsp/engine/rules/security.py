@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from ..document import SkillDocument
 from ..findings import Finding
 from .bodyscan import body_of, code_blocks
-from .by_harness import active, emit
 from .context import Context
 from .harness_values import tool_tokens
+from .levels import active, emit
 
 # What Claude Code 2.1.332 runs (capture: claude-code@2.1.332 case dynamic-context): `!` at a line
 # start or after a space or tab, then one backtick (`a!`x``, `(!`x`)`, `! `x`` and `!``x``
