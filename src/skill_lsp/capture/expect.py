@@ -118,7 +118,9 @@ def _ok(record: SkillRecord, arguments: str) -> OkResult:
     result = session.activate(params)
     if not isinstance(result, OkResult):
         raise ValueError(f"skill-lsp's session refused {record.path}: {result}")
-    return replace(result, name=record.name)
+    # The name the harness shows: the declared one as it reads it, else the folder (as preview.activate).
+    declared = record.frontmatter.get("name")
+    return replace(result, name=declared if isinstance(declared, str) and declared else record.name)
 
 
 @dataclass(frozen=True)

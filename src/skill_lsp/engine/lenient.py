@@ -17,8 +17,9 @@ __all__ = ["fields", "simple_frontmatter", "text_value"]
 _KEY = re.compile(r"^([A-Za-z_][\w-]*):[ \t]*(.*)$")
 
 
-def simple_frontmatter(text: str | None) -> dict[str, str] | None:
-    """``key: value`` lines of a closed ``---`` block; indented lines continue the last key."""
+def simple_frontmatter(text: str | None, *, blank_ends: bool = False) -> dict[str, str] | None:
+    """``key: value`` lines of a closed ``---`` block; indented lines continue the last key (up to a
+    blank line with ``blank_ends``, as Gemini CLI's line reader does: the differential tester)."""
     if not text:
         return None
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -37,6 +38,8 @@ def simple_frontmatter(text: str | None) -> dict[str, str] | None:
             out[key] = m.group(2).strip()
         elif key is not None and line[:1] in (" ", "\t") and line.strip():
             out[key] = f"{out[key]} {line.strip()}".strip()
+        elif blank_ends and not line.strip():
+            key = None
     return out
 
 

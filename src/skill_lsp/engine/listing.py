@@ -44,6 +44,11 @@ def _lenient_values(text: str) -> dict[str, str]:
     return simple_frontmatter(text) or {}
 
 
+def _line_values(text: str) -> dict[str, str]:
+    """Gemini CLI's line reading (Harness.non_string "line"): a blank line ends a value."""
+    return simple_frontmatter(text, blank_ends=True) or {}
+
+
 def read_by(doc: document.SkillDocument, h: Harness) -> document.SkillDocument:
     """``doc`` as ``h``'s YAML parser reads it: parsed again with YAML 1.1's line breaks when the
     harness uses them and the frontmatter holds NEL, LS or PS (rare: the document itself otherwise)."""
@@ -87,8 +92,9 @@ def record_read_by(record: SkillRecord, harness: Harness | str | None) -> SkillR
             k in values and not isinstance(values[k], str) for k in ("name", "description")):
         values = dict(values)
         for key in ("name", "description"):
-            if key in values and not isinstance(values[key], str):
-                read = value_read_by(h, theirs, key)
+            # Gemini CLI's line reading, once it takes over, reads both fields (the differential tester).
+            if key in values and (not isinstance(values[key], str) or h.non_string == "line"):
+                read = value_read_by(h, theirs, key) if h.non_string != "line" else _line_values(theirs.text).get(key)
                 if isinstance(read, str):
                     values[key] = read
                 else:
@@ -146,7 +152,7 @@ def value_read_by(h: Harness, doc: document.SkillDocument, key: str) -> object:
             return None if node.kind == "scalar" and value is None else doc.text[node.start:node.end].strip()
         return SKIP
     if mode == "line":
-        return _lenient_values(doc.text).get(key)
+        return _line_values(doc.text).get(key)
     return SKIP if mode == "strings" else value
 
 
