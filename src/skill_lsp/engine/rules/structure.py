@@ -112,8 +112,9 @@ def _syntax_finding(doc: SkillDocument, message: str, offset: int) -> Finding:
             data.update(colon)
             message += f"; the value of '{colon['key']}' contains ': ' -- quote it or make it a block scalar"
             start, end = colon["valueStart"], colon["valueEnd"]  # type: ignore[assignment]
-            # On the key's own line, or on a line that continues the value: harness parsers differ there.
-            kind = "colon" if src.line_of(start) == src.line_of(offset) else "colon-continued"
+            # A value on one line, or one continued on more lines: harness fallbacks differ there (Claude
+            # Code quotes a one-line value and reads it; capture case invalid-yaml-kinds, the tester).
+            kind = "colon" if src.line_of(start) == src.line_of(max(start, end - 1)) else "colon-continued"
     if kind:
         data["yaml"] = kind
     return make("INVALID_FRONTMATTER", f"invalid YAML: {message}", start, end, data)
