@@ -120,6 +120,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shrink", type=int, default=0, metavar="N",
                         help="shrink up to N disagreements per harness and store them as capture cases")
     parser.add_argument("--report", action="store_true", help="write the agreement section of docs/harnesses.md")
+    parser.add_argument("--report-heldout", action="store_true",
+                        help="write this run's figures as the held-out seed's (one never run while the engine was "
+                             "fixed) in the same section")
     parser.add_argument("--pins", type=Path, default=None, help="another pins.toml (capture newer)")
     parser.add_argument("--expect", type=Path, default=None, metavar="JSON",
                         help="exit 1 when fewer skills, activations or catalogs agree than this summary says "
@@ -162,10 +165,10 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(summary, indent=1))
-    if args.report:
+    if args.report or args.report_heldout:
         from .report import write_report  # noqa: PLC0415
 
-        write_report(summary, args)
+        write_report(summary, args, heldout=args.report_heldout)
     return check_expected(summary, args.expect) if args.expect else 0
 
 

@@ -19,7 +19,19 @@ def _pct(ok: int, n: int) -> str:
     return f"{ok:,}/{n:,} ({100 * ok / n:.1f} %)" if n else "—"
 
 
-def section(summary: dict[str, dict], args: argparse.Namespace) -> str:
+def _table(summary: dict[str, dict]) -> list[str]:
+    lines = ["| release | generated skills agreeing | activations agreeing | whole catalogs agreeing | "
+             "documented non-determinism | seed |",
+             "|---|---|---|---|---|---|"]
+    for label, s in summary.items():
+        lines.append(f"| {label} | {_pct(s['skills_agree'], s['skills'])} | "
+                     f"{_pct(s['activations_agree'], s['activations'])} | "
+                     f"{_pct(s['catalogs_agree'], s['catalogs'])} | {s.get('nondeterministic', 0):,} | "
+                     f"{s['seed']} |")
+    return lines
+
+
+def section(summary: dict[str, dict], args: argparse.Namespace, heldout: dict[str, dict] | None = None) -> str:
     seeds = sorted({s["seed"] for s in summary.values()})
     lines = [MARKER, "", "## Agreement with the real releases (differential tester)", "",
              "`python -m capture diff` generates workspaces from a seeded grammar of what skills contain (names, "
@@ -36,15 +48,15 @@ def section(summary: dict[str, dict], args: argparse.Namespace) -> str:
              "24–80 in a batch is enough to make it differ). Non-determinism the release shows from run to "
              "run (OpenCode's choice between two skills of one name) counts as agreeing and is "
              "shown apart.", "",
-             "| release | generated skills agreeing | activations agreeing | whole catalogs agreeing | "
-             "documented non-determinism | seed |",
-             "|---|---|---|---|---|---|"]
-    for label, s in summary.items():
-        lines.append(f"| {label} | {_pct(s['skills_agree'], s['skills'])} | "
-                     f"{_pct(s['activations_agree'], s['activations'])} | "
-                     f"{_pct(s['catalogs_agree'], s['catalogs'])} | {s.get('nondeterministic', 0):,} | "
-                     f"{s['seed']} |")
-    lines += ["", "Disagreements by kind (a skill or activation counts once):", "",
+             "The engine was fixed against this seed's disagreements (the tuned figures):", "",
+             *_table(summary)]
+    if heldout:
+        held = sorted({s["seed"] for s in heldout.values()})
+        lines += ["", f"A held-out seed ({', '.join(map(str, held))}), never run while the engine was fixed: what "
+                  "the figures are on workspaces the fixes were not made for:", "", *_table(heldout)]
+    lines += ["", "A skill folder that is a link leading out of the workspace is listed by every release and never "
+              "read by skill-lsp (its fence; capture case `skill-links`): such skills count as disagreeing.", ""]
+    lines += ["", "Disagreements by kind, tuned seed (a skill or activation counts once):", "",
               "| release | " + " | ".join(KINDS.values()) + " |", "|---|" + "---|" * len(KINDS)]
     for label, s in summary.items():
         d = s.get("disagreements", {})
@@ -57,22 +69,30 @@ def section(summary: dict[str, dict], args: argparse.Namespace) -> str:
               "Reproduce (a few minutes per release on two cores; add `--shrink N` to shrink and store up to N "
               "new kinds per release):", "", "```sh",
               "python -m capture install",
-              f"python -m capture diff --seed {seeds[0] if seeds else 1} --skills {args.skills} --report", "```", ""]
+              f"python -m capture diff --seed {seeds[0] if seeds else 1} --skills {args.skills} --report",
+              *([f"python -m capture diff --seed {next(iter(heldout.values()))['seed']} --skills {args.skills} "
+                 "--report-heldout"] if heldout else []), "```", ""]
     return "\n".join(lines)
 
 
 AGREEMENT = REPO / "capture" / "diff" / "agreement.json"
 
 
-def write_report(summary: dict[str, dict], args: argparse.Namespace) -> None:
+HELDOUT = REPO / "capture" / "diff" / "agreement-heldout.json"
+
+
+def write_report(summary: dict[str, dict], args: argparse.Namespace, heldout: bool = False) -> None:
     """The section for ``summary`` merged over the releases of the last report (a run of some harnesses
-    keeps the others' figures); agreement.json keeps the figures."""
-    old = json.loads(AGREEMENT.read_text(encoding="utf-8")) if AGREEMENT.is_file() else {}
+    keeps the others' figures); agreement.json (agreement-heldout.json with ``heldout``) keeps them."""
+    path = HELDOUT if heldout else AGREEMENT
+    old = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     summary = {**{k: v for k, v in old.items() if k not in summary}, **summary}
+    path.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    tuned = json.loads(AGREEMENT.read_text(encoding="utf-8")) if AGREEMENT.is_file() else {}
+    held = json.loads(HELDOUT.read_text(encoding="utf-8")) if HELDOUT.is_file() else None
     text = DOC.read_text(encoding="utf-8")
     head = text.split(MARKER)[0].rstrip("\n") + "\n\n"
-    DOC.write_text(head + section(summary, args), encoding="utf-8")
-    AGREEMENT.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    DOC.write_text(head + section(tuned, args, held), encoding="utf-8")
 
 
 def main_from_summary(path: Path, skills: int) -> None:

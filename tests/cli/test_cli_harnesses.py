@@ -104,3 +104,19 @@ def test_targets_in_the_config_file(mixed: Path):
     proc = run_cli("check", ".", "--fail-on", "warning", cwd=mixed)
     assert proc.returncode == 0, proc.stdout
     assert "info NAME_MISMATCH" in proc.stdout and "Codex lists it under its frontmatter name" in proc.stdout
+
+
+def test_text_says_per_fact_what_proves_it():
+    """A fact a run of the release showed says which capture case; one read from source or docs says
+    "documented, not verified" (issue 25 item 6)."""
+    out = run_cli("harnesses").stdout
+    codex = out.split("\ncodex  ", 1)[1].split("\n\n", 1)[0]
+    assert ("  INVALID_FRONTMATTER: skips — cannot parse its YAML and leaves it out "
+            "[proven: codex@0.171.0 case invalid-yaml-kinds]") in codex
+    assert ("  MISSING_FIELD:name: ignores — uses the folder name [documented, not verified: openai/codex "
+            "codex-rs/core-skills/src/loader.rs default_skill_name]") in codex
+    assert "  YAML: NEL, LS and PS end a line (YAML 1.1) [proven: codex@0.171.0 case yaml-line-breaks]" in codex
+    claude = out.split("\nclaude-code  ", 1)[1].split("\n\n", 1)[0]
+    assert "  a key given twice: the last value [proven: claude-code@2.1.332 cases empty-and-duplicate-fields, " \
+           "invalid-yaml-kinds]" in claude
+    assert "  MISSING_FIELD:name: ignores — uses the folder name [documented, not verified: docs: " in claude

@@ -93,6 +93,13 @@ def _roots(h: Harness, scope: str) -> str:
     return listed or "—"
 
 
+def proof_of(source: str) -> str:
+    """What a fact's source proves: a run of the release (a capture case) or nothing beyond its words."""
+    if source.startswith("capture:"):
+        return f"proven: {source.removeprefix('capture:').strip()}"
+    return f"documented, not verified: {source}"
+
+
 def render_text() -> str:
     lines = []
     for h in HARNESSES.values():
@@ -108,7 +115,9 @@ def render_text() -> str:
         lines.append(f"  budget:        {h.listing_budget}")
         lines.append(f"  arguments:     {h.arguments}")
         for key, e in h.effects.items():
-            lines.append(f"  {key}: {e.action} — {e.note}")
+            lines.append(f"  {key}: {e.action} — {e.note} [{proof_of(e.source)}]")
+        for label, source in _model_facts(h):
+            lines.append(f"  {label} [{proof_of(source)}]")
         for f in h.facts:
             lines.append(f"  {f.topic}: {f.text} [{f.shown}]")
         lines.append("")
@@ -117,6 +126,24 @@ def render_text() -> str:
     lines += [f"  {root.ljust(width)}  {', '.join(names)}" for root, names in inferred().items()]
     lines += ["", "Installed here:", *installed_lines()]
     return "\n".join(lines) + "\n"
+
+
+def _model_facts(h: Harness) -> list[tuple[str, str]]:
+    """The record's listing facts that have a source of their own, as (sentence, source)."""
+    out = []
+    if h.follows_links:
+        out.append(("skill folders that are links: listed and activated", h.follows_links))
+    if h.bom is not None:
+        out.append((f"byte order mark: {h.bom.note}", h.bom.source))
+    if h.yaml11_breaks:
+        out.append(("YAML: NEL, LS and PS end a line (YAML 1.1)", h.yaml11_breaks))
+    if h.non_string:
+        out.append((f"name or description not a string: {NON_STRING_READINGS[h.non_string]}", h.non_string_source))
+    if h.last_duplicate_wins:
+        out.append(("a key given twice: the last value", h.last_duplicate_wins))
+    for flag in h.hidden_by:
+        out.append((f"left out of the model's catalog: {flag.rule}", flag.source))
+    return out
 
 
 def installed_lines() -> list[str]:
