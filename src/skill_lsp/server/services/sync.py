@@ -58,9 +58,12 @@ CHUNK = 16
 FIRST_CHUNK = 64
 
 
+# How often the discovery walk's progress is reported (seconds).
+WALK_REPORT_S = 0.25
+
 def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancelled=lambda: False,
                  reuse=None, cache: ResultCache | None = None, fl: Flavour | None = None,
-                 changed: int = 0, nested: tuple[str, ...] = (), on_first=None) -> list | None:
+                 changed: int = 0, nested: tuple[str, ...] = (), on_first=None, on_walk=None) -> list | None:
     """Blocking: discover and check every skill of the folder (runs in a thread).
 
     Results keep only the positions their findings need, not the text: a
@@ -123,6 +126,8 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
         listed[0] += 1
         if listed[0] == PARALLEL_MIN // CANCEL_EVERY + 1:
             start_pool_now()
+        if on_walk is not None:
+            on_walk(listed[0] * CANCEL_EVERY)
         return cancelled()
 
     t0 = t1 = time.perf_counter()
@@ -407,8 +412,19 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
             folder.rendered = {}
             nested = tuple(f.path for f in folders if f is not folder and f.path != folder.path
                            and is_inside(f.path, folder.path))
+            shown = [0.0]
+
+            def on_walk(folders: int, name: str = name, shown: list[float] = shown) -> None:
+                # Called from the scan thread every few hundred folders the discovery walk lists:
+                # a large tree takes a second or more before the first skill is checked.
+                now = time.monotonic()
+                if progress and now - shown[0] >= WALK_REPORT_S:
+                    shown[0] = now
+                    loop.call_soon_threadsafe(ls.work_done_progress.report, token, t.WorkDoneProgressReport(
+                        message=f"{name}: looking for skills ({folders:,} folders)"))
+
             results = await loop.run_in_executor(None, _scan_folder, folder, times, on_batch, cancelled, reuse,
-                                                 cache, fl, len(changed or ()), nested, on_first)
+                                                 cache, fl, len(changed or ()), nested, on_first, on_walk)
             if results is None or cancelled():
                 return  # a newer scan (settings or files changed) owns publishing
             old_results = folder.index.results if folder.index is not None else {}
