@@ -259,3 +259,13 @@ def test_bench_startup(tmp_path: Path) -> None:
     data = json.loads((tmp_path / "bench_startup.json").read_text())
     assert data
     assert (tmp_path / "bench_startup.md").read_text().strip()
+
+
+def test_bench_priority(tmp_path: Path) -> None:
+    # Four small scans (workers at nice 10 / 0, quiet / beside a bounded competing load): every way
+    # reports its figures.
+    run_script(str(BENCH / "bench_priority.py"), "--skills", "120", "--reps", "1", "--typing", "10",
+               "--load-s", "60", "--out", str(tmp_path))
+    rows = json.loads((tmp_path / "bench_priority.json").read_text())
+    assert [(r["nice"], r["loaded"]) for r in rows] == [(10, False), (0, False), (10, True), (0, True)]
+    assert all(r["runs"] == 1 and r["complete_s"] is not None and r["keystroke_p95_ms"] is not None for r in rows)

@@ -296,9 +296,12 @@ def _scan_parallel(work: list, checked, results: list, take, on_batch=None, canc
 
 
 def _lower_priority() -> None:
+    # Scan workers yield the CPU to the editor and the server's own thread (keystrokes). Measured
+    # against running them at the editor's priority: benchmarks/bench_priority.py, docs/performance.md.
+    # SKILL_LSP_WORKER_NICE sets the increment (0: none), for that benchmark.
     try:
-        os.nice(10)
-    except (AttributeError, OSError):
+        os.nice(int(os.environ.get("SKILL_LSP_WORKER_NICE", "10")))
+    except (AttributeError, OSError, ValueError):
         pass
 
 
