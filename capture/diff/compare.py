@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,10 +76,26 @@ class Outcome:
         return out
 
 
+_NAME_LINE = re.compile(rb"^name:[ \t]*(.*?)[ \t]*\r?$", re.M)
+
+
+def _declared(skill: Skill) -> bytes | None:
+    """The `name:` line's value as written (quotes dropped; an empty or null one counts as ""), or None."""
+    data = skill.files.get("SKILL.md")
+    m = _NAME_LINE.search(data or b"")
+    if m is None:
+        return None
+    value = m.group(1).strip(b"\"'")
+    return b"" if value in (b"", b"~", b"null") else value
+
+
 def _same_name_elsewhere(skill: Skill, skills: list[Skill]) -> bool:
-    """Another skill of the batch with this one's folder name or declared name."""
+    """Another skill of the batch with this one's folder name or declared name (two skills that both
+    declare an empty name are two of one name too)."""
+    mine = _declared(skill)
     return any(o is not skill and (o.folder.rsplit("/", 1)[-1] == skill.folder.rsplit("/", 1)[-1]
-                                   or (o.call is not None and o.call == skill.call)) for o in skills)
+                                   or (o.call is not None and o.call == skill.call)
+                                   or (mine is not None and _declared(o) == mine)) for o in skills)
 
 
 #: Where a release is not deterministic, proven by running the same workspace twice (the

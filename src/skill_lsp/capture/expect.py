@@ -19,8 +19,8 @@ from ..engine.activation import SessionConfig, SkillSession
 from ..engine.activation.records import SkillRecord
 from ..engine.activation.results import OkResult
 from ..engine.config import Settings
-from ..engine.listing import records_read_by
 from ..engine.preview import followed_roots, link_targets, read_through_links, record_for
+from ..engine.readings import records_read_by
 from ..engine.render import get_dialect
 from ..engine.workspace import check_file
 from .normalise import normalise

@@ -89,7 +89,8 @@ class Decision:
 
 def decide(records: Sequence[SkillRecord], dialect: str) -> list[Decision]:
     """The decision of ``dialect``'s harness (or reference) on every record, in path order."""
-    from .listing import records_read_by, unread_link  # noqa: PLC0415 - the dialects (and rapidfuzz) only when a listing is built
+    from .listing import unread_link  # noqa: PLC0415 - the dialects (and rapidfuzz) only when a listing is built
+    from .readings import records_read_by  # noqa: PLC0415
     from .render import get_dialect  # noqa: PLC0415
 
     d = get_dialect(dialect)

@@ -11,22 +11,20 @@ from __future__ import annotations
 
 import json
 import os
-import re
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from . import document, rules
-from .activation.jsstr import js_string
 from .discovery import is_inside
-from .findings import RULES, base_message
+from .findings import base_message
 from .findings import qualifier as qualifier_of
 from .harness import BLOCKING_ACTIONS, HARNESSES, Harness, not_read, reads_root
 from .lenient import simple_frontmatter
+from .readings import SKIP, read_by, value_read_by
 from .result import SkillResult
 from .targets import view
-from .yamlnodes import YAML11_BREAKS, Node, resolve_scalar, to_python
+from .yamlnodes import Node, resolve_scalar
 
 if TYPE_CHECKING:
     from .activation.records import SkillRecord
@@ -42,118 +40,6 @@ class Listing:
 
 def _lenient_values(text: str) -> dict[str, str]:
     return simple_frontmatter(text) or {}
-
-
-def _line_values(text: str) -> dict[str, str]:
-    """Gemini CLI's line reading (Harness.non_string "line"): a blank line ends a value."""
-    return simple_frontmatter(text, blank_ends=True) or {}
-
-
-def read_by(doc: document.SkillDocument, h: Harness) -> document.SkillDocument:
-    """``doc`` as ``h``'s YAML parser reads it: parsed again with YAML 1.1's line breaks when the
-    harness uses them and the frontmatter holds NEL, LS or PS (rare: the document itself otherwise)."""
-    sp = doc.split
-    if not h.yaml11_breaks or doc.yaml11 or sp is None or not sp.has_frontmatter or not sp.closed:
-        return doc
-    head = doc.text[sp.yaml_start:sp.yaml_end]
-    if not any(c in head for c in YAML11_BREAKS):
-        return doc
-    key = (doc.path, doc.text)
-    hit = _YAML11_DOCS.get(key)
-    if hit is None:
-        hit = document.parse(doc.text, doc.path, doc.decode_issue, yaml11=True)
-        hit.bom = doc.bom
-        if len(_YAML11_DOCS) >= 256:
-            _YAML11_DOCS.clear()
-        _YAML11_DOCS[key] = hit
-    return hit
-
-
-_YAML11_DOCS: dict[tuple[str, str], document.SkillDocument] = {}
-
-
-def record_read_by(record: SkillRecord, harness: Harness | str | None) -> SkillRecord:
-    """``record`` with its frontmatter as ``harness`` parses it (:func:`read_by`); itself when the same."""
-    h = HARNESSES.get(harness) if isinstance(harness, str) else harness
-    checked = record.checked
-    doc = getattr(checked, "doc", None)
-    if h is None or doc is None:
-        return record
-    record = _followed(record, h) or record
-    theirs = read_by(doc, h)
-    values = record.frontmatter if theirs is doc else theirs.frontmatter_values()
-    if h.last_duplicate_wins and theirs.duplicates and theirs.frontmatter_ok and theirs.root is not None:
-        # A key given twice: the last value, in the first one's place (a JavaScript object's assignment).
-        values = {}
-        for k, v in theirs.root.target().items:
-            if k.target().kind == "scalar":
-                values[k.target().value] = to_python(v)
-    if h.non_string and theirs.frontmatter_ok and any(
-            k in values and not isinstance(values[k], str) for k in ("name", "description")):
-        values = dict(values)
-        for key in ("name", "description"):
-            # Gemini CLI's line reading, once it takes over, reads both fields (the differential tester).
-            if key in values and (not isinstance(values[key], str) or h.non_string == "line"):
-                read = value_read_by(h, theirs, key) if h.non_string != "line" else _line_values(theirs.text).get(key)
-                if isinstance(read, str):
-                    values[key] = read
-                else:
-                    del values[key]
-    if theirs is doc and values is record.frontmatter:
-        return record
-    return replace(record, frontmatter=values, checked=replace(checked, doc=theirs))  # type: ignore[type-var]
-
-
-def record_error(result: SkillResult) -> tuple[str, str] | None:
-    """The skill-tool contract's (code, message) for a checked skill: what keeps it from activating."""
-    blocking = result.blocking_error
-    if blocking is None:
-        return None
-    return RULES[blocking.code].tool_error or "INVALID_FRONTMATTER", base_message(blocking)
-
-
-def _followed(record: SkillRecord, h: Harness) -> SkillRecord | None:
-    """A skill folder that is a link, read through it (``preview.read_through_links``), as a harness
-    that follows links sees it: the skill-tool contract's OUTSIDE_WORKSPACE lifted."""
-    checked = record.checked
-    if (not h.follows_links or record.error is None or record.error[0] != "OUTSIDE_WORKSPACE"
-            or getattr(checked, "doc", None) is None or not os.path.islink(record.dir)):
-        return None
-    return replace(record, error=record_error(checked))  # type: ignore[arg-type]
-
-
-def records_read_by(records: Sequence[SkillRecord], harness: Harness | str | None) -> list[SkillRecord]:
-    return [record_read_by(r, harness) for r in records]
-
-
-SKIP = object()  # value_read_by: the harness keeps the skill out for this value
-# A YAML 1.1 timestamp (js-yaml's default schema resolves it to a Date).
-_DATE = re.compile(r"\d{4}-\d\d?-\d\d?(?:(?:[Tt]|[ \t]+)\d\d?:\d\d:\d\d(?:\.\d*)?"
-                   r"(?:[ \t]*(?:Z|[-+]\d\d?(?::\d\d)?))?)?")
-
-
-def value_read_by(h: Harness, doc: document.SkillDocument, key: str) -> object:
-    """The string ``h`` reads for the top-level ``key`` (``Harness.non_string``): the text, None when
-    it reads nothing (absent), or SKIP when the value keeps the skill out."""
-    entry = doc.entries.get(key)
-    if entry is None:
-        return None
-    node = entry.value.target()
-    value = resolve_scalar(node) if node.kind == "scalar" else None
-    if isinstance(value, str):
-        if h.yaml_dates and node.style == "" and node.tag is None and _DATE.fullmatch(value):
-            return SKIP
-        return value
-    mode = h.non_string
-    if mode == "js-string":
-        return None if value is None else js_string(value)
-    if mode == "text":
-        if node.kind == "scalar" or node.kind == "map" and node.style == "{":
-            return None if node.kind == "scalar" and value is None else doc.text[node.start:node.end].strip()
-        return SKIP
-    if mode == "line":
-        return _line_values(doc.text).get(key)
-    return SKIP if mode == "strings" else value
 
 
 def _non_string(h: Harness, doc: document.SkillDocument) -> Listing | None:

@@ -19,7 +19,8 @@ from .activation.results import Result
 from .activation.session import catalog_key
 from .config import Settings
 from .harness import HARNESSES, not_read, reads_root
-from .listing import record_error, record_read_by, records_read_by, unread_link
+from .listing import unread_link
+from .readings import record_error, record_read_by, records_read_by
 from .render import catalog_report, get_dialect, render_result
 from .workspace import SkillResult
 
