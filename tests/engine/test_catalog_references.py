@@ -20,9 +20,9 @@ import pytest
 import odd_skills
 from helpers import require, run_cli
 from skill_lsp.engine import preview
+from skill_lsp.engine.activation.jsstr import locale_key
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.discovery import scan_roots
-from skill_lsp.engine.render.skill_tool import locale_key
 from skill_lsp.engine.render.skills_ref import read_skill
 from skill_lsp.engine.workspace import check_file, link_skills
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 
 __all__ = [
     "JS_WHITESPACE",
@@ -152,3 +153,31 @@ def to_utf8_bytes(value: str) -> bytes:
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+# ICU's root collation (what JavaScript's localeCompare uses with no locale) orders spaces, then
+# this punctuation in this order, then other symbols, then digits, then letters; accents and case
+# only break ties, lowercase first.
+_PUNCTUATION = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
+
+
+def _primary(c: str) -> tuple[int, int]:
+    if c.isspace():
+        return (0, 0)
+    at = _PUNCTUATION.find(c)
+    if at >= 0:
+        return (1, at)
+    if c.isdigit():
+        return (3, ord(c))
+    if c.isalpha():
+        return (4, ord(c))
+    return (2, ord(c))
+
+
+def locale_key(text: str) -> tuple:
+    """A sort key giving ``a.localeCompare(b)``'s order for names (ICU root collation, approximated:
+    letters without accents and case first, then accents, then lowercase before uppercase)."""
+    folded = text.casefold()
+    base = "".join(c for c in unicodedata.normalize("NFD", folded) if not unicodedata.combining(c))
+    return tuple(_primary(c) for c in base), folded, tuple(c.isupper() for c in text), text
+

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import os
 import re
+from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-from skill_lsp.engine.activation.jsstr import js_trim
+from skill_lsp.engine.activation.jsstr import js_trim, locale_key
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.listing import record_listing
@@ -75,10 +77,6 @@ def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
     return list(by_name.values())
 
 
-def _sort_key(name: str) -> tuple[str, str]:
-    return (name.casefold(), name)
-
-
 def _listing_tree(resources: Sequence[str]) -> dict:
     tree: dict = {}
     for item in resources:
@@ -92,39 +90,97 @@ def _listing_tree(resources: Sequence[str]) -> dict:
     return tree
 
 
-def folder_structure(root: str, resources: Sequence[str] = ()) -> str:
-    """gemini-cli's getFolderStructure for one folder (files before folders, by name).
+# getFolderStructure (gemini-cli-core 0.61.0 dist/src/utils/getFolderStructure.js, read in the pinned
+# release): at most 200 items, breadth first; these folders are shown as `name/...`, unread.
+_IGNORED_FOLDERS = frozenset({"node_modules", ".git", "dist", "__pycache__"})
+_MORE = "..."
 
-    When ``root`` is not on disk, the tree is drawn from ``resources`` (relative paths)."""
-    lines: list[str] = []
+
+@dataclass
+class _Folder:
+    name: str
+    ignored: bool = False
+    files: list[str] = field(default_factory=list)
+    subs: list[_Folder] = field(default_factory=list)
+    more_files: bool = False
+    more_subs: bool = False
+
+    def truncated(self) -> bool:
+        return self.more_files or self.more_subs or self.ignored or any(s.truncated() for s in self.subs)
+
+
+def folder_structure(root: str, resources: Sequence[str] = ()) -> str:
+    """gemini-cli's getFolderStructure for the skill folder, as its activate_skill tool calls it.
+
+    Breadth first, at most MAX_ITEMS files and folders; in each folder its files, then its
+    folders, each by ``localeCompare``; symbolic links and other non-regular entries are not
+    shown; node_modules, .git, dist and __pycache__ are shown as ``name/...`` and not read. Any
+    folder cut short or not read adds a sentence to the header. When ``root`` is not on disk, the
+    tree is drawn from ``resources`` (relative paths)."""
     on_disk = os.path.isdir(root)
     listing = _listing_tree(resources)
 
-    def children_of(folder: str, node: dict | None) -> tuple[list[str], list[str]]:
+    def entries(path: str, node: dict | None) -> list[tuple[str, bool]]:
+        """(name, is a folder) in localeCompare order."""
         if on_disk:
             try:
-                entries = list(os.scandir(folder))
+                with os.scandir(path) as it:
+                    found = [(e.name, e.is_dir(follow_symlinks=False)) for e in it
+                             if e.is_dir(follow_symlinks=False) or e.is_file(follow_symlinks=False)]
             except OSError:
-                return [], []
-            return ([e.name for e in entries if not e.is_dir()], [e.name for e in entries if e.is_dir()])
-        node = node or {}
-        return ([k for k, v in node.items() if v is None], [k for k, v in node.items() if v is not None])
+                return []
+        else:
+            found = [(k, v is not None) for k, v in (node or {}).items()]
+        return sorted(found, key=lambda e: locale_key(e[0]))
 
-    def walk(folder: str, prefix: str, node: dict | None = None) -> None:
-        file_names, dir_names = children_of(folder, node)
-        files = sorted(file_names, key=_sort_key)
-        dirs = sorted(dir_names, key=_sort_key)
-        children = [(n, False) for n in files] + [(n, True) for n in dirs]
-        for i, (name, is_dir) in enumerate(children):
-            last = i == len(children) - 1
-            lines.append(f"{prefix}{'└───' if last else '├───'}{name}{'/' if is_dir else ''}")
+    top = _Folder(os.path.basename(root.rstrip("/")))
+    queue: deque[tuple[_Folder, str, dict | None]] = deque([(top, root, listing)])
+    count = 0
+    while queue:
+        folder, path, node = queue.popleft()
+        if count >= MAX_ITEMS:
+            continue
+        found = entries(path, node)
+        for name, is_dir in found:
+            if not is_dir:
+                if count >= MAX_ITEMS:
+                    folder.more_files = True
+                    break
+                folder.files.append(name)
+                count += 1
+        for name, is_dir in found:
             if is_dir:
-                sub = (node or {}).get(name) if not on_disk else None
-                walk(os.path.join(folder, name), prefix + ("    " if last else "│   "), sub)
+                if count >= MAX_ITEMS:
+                    folder.more_subs = True
+                    break
+                sub = _Folder(name, ignored=name in _IGNORED_FOLDERS)
+                folder.subs.append(sub)
+                count += 1
+                if not sub.ignored:
+                    queue.append((sub, os.path.join(path, name), (node or {}).get(name) if not on_disk else None))
 
-    walk(root, "", listing)
-    head = f"Showing up to {MAX_ITEMS} items (files + folders).\n\n{root.rstrip('/')}/"
-    return "\n".join([head, *lines])
+    lines: list[str] = []
+
+    def draw(folder: _Folder, indent: str, last: bool, is_top: bool) -> None:
+        if not is_top:
+            lines.append(f"{indent}{'└───' if last else '├───'}{folder.name}/{_MORE if folder.ignored else ''}")
+        inner = "" if is_top else indent + ("    " if last else "│   ")
+        for i, name in enumerate(folder.files):
+            end = i == len(folder.files) - 1 and not folder.subs and not folder.more_subs
+            lines.append(f"{inner}{'└───' if end else '├───'}{name}")
+        if folder.more_files:
+            lines.append(f"{inner}{'└───' if not folder.subs and not folder.more_subs else '├───'}{_MORE}")
+        for i, sub in enumerate(folder.subs):
+            draw(sub, inner, i == len(folder.subs) - 1 and not folder.more_subs, False)
+        if folder.more_subs:
+            lines.append(f"{inner}└───{_MORE}")
+
+    draw(top, "", True, True)
+    head = f"Showing up to {MAX_ITEMS} items (files + folders)."
+    if top.truncated():
+        head += (f" Folders or files indicated with {_MORE} contain more items not shown, were ignored, or the "
+                 f"display limit ({MAX_ITEMS} items) was reached.")
+    return f"{head}\n\n{root.rstrip('/')}/\n" + "\n".join(lines)
 
 
 class GeminiDialect(Dialect):

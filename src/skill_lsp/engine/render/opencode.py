@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from skill_lsp.engine.activation.jsstr import js_trim
+from skill_lsp.engine.activation.jsstr import js_trim, locale_key
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.listing import record_listing
@@ -47,11 +47,6 @@ def _description(record: SkillRecord) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _locale_key(name: str) -> tuple[str, str]:
-    # localeCompare: letters compare case-insensitively first, lowercase before uppercase.
-    return (name.casefold(), name.swapcase())
-
-
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
     """Who OpenCode lists (engine.listing: a string name and a string description,
     empty allowed); roots are read in ``root_index`` order, folders by name, and a later
@@ -60,7 +55,7 @@ def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
     for r in sorted(records, key=lambda r: (r.root_index, r.folder)):
         if record_listing(r, "opencode").listed:
             by_name[_listed_name(r)] = r
-    return [by_name[n] for n in sorted(by_name, key=_locale_key)]
+    return [by_name[n] for n in sorted(by_name, key=locale_key)]
 
 
 def sample_files(skill_dir: str) -> list[str]:

@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import os
 import re
-import unicodedata
 from collections.abc import Sequence
 
-from skill_lsp.engine.activation.jsstr import js_json_string, js_number, js_string
+from skill_lsp.engine.activation.jsstr import js_json_string, js_number, js_string, locale_key
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import AlreadyLoadedResult, NotFoundResult, OkResult
 
@@ -86,14 +85,6 @@ def registry_skip(record: SkillRecord) -> str | None:
     if not (text.startswith("---\n") or text == "---"):
         return "no frontmatter (the file does not start with a `---` line): the skill tool skips it as not a skill"
     return None
-
-
-def locale_key(name: str) -> tuple:
-    """JavaScript's ``a.localeCompare(b)`` order (ICU root collation) for names: letters
-    compared without accents and case first, then accents, then lowercase before uppercase."""
-    folded = name.casefold()
-    base = "".join(c for c in unicodedata.normalize("NFD", folded) if not unicodedata.combining(c))
-    return base, folded, tuple(c.isupper() for c in name), name
 
 
 class SkillToolDialect(Dialect):
