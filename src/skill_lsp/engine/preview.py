@@ -36,7 +36,9 @@ def record_for(result: SkillResult, root_index: int | None = None) -> SkillRecor
     if doc is None:
         return SkillRecord(result.name, result.folder, skill_dir, result.path, index, root, {}, "", error or
                            ("IO_ERROR", f'failed to load skill "{result.name}" from {skill_dir}'))
-    body = doc.body_text if doc.split is not None and (doc.split.closed or not doc.split.has_frontmatter) else ""
+    # A frontmatter that never closes: the whole file is the body (Claude Code, the one harness that
+    # activates such a skill, hands it over so; the differential tester).
+    body = doc.body_text if doc.split is not None and (doc.split.closed or not doc.split.has_frontmatter) else doc.text
     return SkillRecord(result.name, result.folder, skill_dir, result.path, index, root,
                        doc.frontmatter_values(), body, error, text=doc.text, checked=result)
 

@@ -155,8 +155,9 @@ def substitute(body: str, arguments: str, skill_dir: str, session_id: str = PREV
         nonlocal found
         escaped, index, whole, position = m.groups()
         if escaped:
-            found = True
-            return m.group(0)[1:]  # \$ARGUMENTS stays literal, without the backslash
+            # \$ARGUMENTS stays literal, without the backslash, and is no replacement: `ARGUMENTS:`
+            # is still appended (the differential tester, seed 2026).
+            return m.group(0)[1:]
         if whole:
             found = True
             return arguments
@@ -319,9 +320,15 @@ class ClaudeCodeDialect(Dialect):
 
     def render_ok(self, result: OkResult) -> str:
         arguments = result.arguments if isinstance(result.arguments, str) else ""
-        # Leading whitespace goes before arguments are put in or appended: an empty body keeps the
-        # blank lines before `ARGUMENTS:` (capture case gen-claude-code-skill-bytes-invalid-yaml-unbalanced-quote).
-        body = substitute(unsubstituted_body(result).lstrip(), arguments, result.dir)
+        body = unsubstituted_body(result)
+        text = result.source_text
+        if text is None or text.lstrip("\ufeff").startswith("---"):
+            # After a frontmatter, leading whitespace goes before arguments are put in or appended:
+            # an empty body keeps the blank lines before `ARGUMENTS:` (capture case
+            # gen-claude-code-skill-bytes-invalid-yaml-unbalanced-quote). A file without one is
+            # handed over as it is, leading blank lines included (the differential tester).
+            body = body.lstrip()
+        body = substitute(body, arguments, result.dir)
         return f"Base directory for this skill: {result.dir}\n\n{body}"
 
     def tool_result(self, result: OkResult) -> str:
