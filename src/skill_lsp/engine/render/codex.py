@@ -20,6 +20,7 @@ injects the whole SKILL.md file.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -52,6 +53,20 @@ MAX_DESCRIPTION_CHARS = 1024
 
 def _real(path: str) -> str:
     return os.path.realpath(path) if os.path.isabs(path) and os.path.lexists(path) else path
+
+
+# A `$name` mention is read as ASCII letters, digits, `_`, `-` and `:` (openai/codex
+# codex-rs/core-skills/src/injection.rs is_mention_name_char, is_common_env_var): a skill whose
+# name holds a space or any other character is never injected by one (the differential tester:
+# 79 of the seed-2026 run's activations), nor one named like a common environment variable.
+_MENTION = re.compile(r"[A-Za-z0-9_:-]+")
+_ENV_VARS = frozenset({"PATH", "HOME", "USER", "SHELL", "PWD", "TMPDIR", "TEMP", "TMP", "LANG", "TERM",
+                       "XDG_CONFIG_HOME"})
+
+
+def mentionable(name: str) -> bool:
+    """Whether a ``$name`` mention can name the skill called ``name``."""
+    return _MENTION.fullmatch(name) is not None and name.upper() not in _ENV_VARS
 
 
 def _below(record: SkillRecord) -> str:
@@ -266,7 +281,10 @@ class CodexDialect(Dialect):
         return max(0, _cost(_units(header, "tokens"), "tokens") - ABSOLUTE_HEADER_TOKENS)
 
     def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
-        """A ``$name`` mention injects the skill only when exactly one skill has that name."""
+        """A ``$name`` mention injects the skill only when exactly one skill has that name, the name
+        is all mention characters and is no common environment variable (``mentionable``)."""
+        if not mentionable(name):
+            return None
         matches = [r for r in listed(records) if codex_name(r) == name]
         return matches[0] if len(matches) == 1 else None
 
