@@ -84,7 +84,7 @@ def read_through_links(records: list[SkillRecord], results: Sequence[SkillResult
 
     Every captured release lists and activates such a folder (capture case skill-links); the
     skill-tool contract refuses it (OUTSIDE_WORKSPACE, kept on the record for it; harness dialects
-    lift it: listing.record_read_by). A link leading out of the workspace stays unread.
+    lift it: readings.record_read_by). A link leading out of the workspace stays unread.
     ``record_of``: how a target's record is made (the server re-reads a slim result)."""
     unread = [i for i, rec in enumerate(records) if rec.error is not None and rec.error[0] == "OUTSIDE_WORKSPACE"
               and getattr(rec.checked, "doc", None) is None and os.path.islink(rec.dir)]

@@ -80,7 +80,7 @@ def codex_name(record: SkillRecord) -> str:
 
 
 def _description(record: SkillRecord) -> str:
-    # A record read from a file holds Codex's reading already (listing.record_read_by: the text as
+    # A record read from a file holds Codex's reading already (readings.record_read_by: the text as
     # written); one built in memory may hold a number or boolean.
     return text_value(fields(record).get("description")) or ""
 
