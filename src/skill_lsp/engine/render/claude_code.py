@@ -228,6 +228,54 @@ def sanitize(text: str) -> str:
     return "".join(out)
 
 
+# When its YAML parse fails, Claude Code parses again with every one-line `key: value` value that holds
+# ': ' or opens a flow collection put in double quotes as written; when that fails too (a `"` inside
+# such a value, a value continued on indented lines, a quote never closed) it
+# reads no field. Found by the probe case invalid-yaml-kinds and the differential tester: a value
+# with ': ' on one line is read, one continued on indented lines is not, an unclosed quote is not.
+_KEY_VALUE = re.compile(r"^([A-Za-z_][\w-]*):[ \t]+(\S.*?)[ \t]*$")
+_BLOCK = re.compile(r"[|>][-+0-9]*")
+
+
+def _quoted_again(text: str) -> dict | None:
+    """The frontmatter of ``text`` parsed as Claude Code's retry parses it; None when that fails."""
+    from skill_lsp.engine.yamlnodes import compose, to_python  # noqa: PLC0415
+
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if not lines or lines[0].rstrip() != "---":
+        return None
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), None)
+    if end is None:
+        return None
+    out = []
+    for line in lines[1:end]:
+        if line.startswith(": "):
+            continue  # an empty key, which its YAML parser takes and skill-lsp's rejects (`: orphan`)
+        m = _KEY_VALUE.match(line)
+        value = m.group(2) if m else ""
+        if m and value[0] not in "\"'" and not _BLOCK.fullmatch(value) and (": " in value or value[0] in "[{"):
+            line = f'{m.group(1)}: "{value}"'  # as written: a `"` inside breaks the retry (the tester)
+        out.append(line)
+    root, err, _ = compose("\n".join(out) + "\n")
+    if err is not None or root is None or root.kind != "map":
+        return None
+    value = to_python(root)
+    return value if isinstance(value, dict) else None
+
+
+def _fields(record: SkillRecord) -> dict:
+    """The frontmatter as Claude Code reads it: parsed, else its quoted retry (``_quoted_again``), else
+    the `key: value` lines when the YAML error is one its parser does not make (a tab)."""
+    if record.frontmatter or not record.text:
+        return fields(record)
+    retried = _quoted_again(record.text)
+    if retried is not None:
+        return retried
+    kinds = [f.data.get("yaml") for f in getattr(record.checked, "findings", None) or ()
+             if f.code == "INVALID_FRONTMATTER" and isinstance(f.data, dict)]
+    return fields(record) if "tab" in kinds else {}
+
+
 def shows_declared(declared: str | None, folder: str) -> bool:
     """Whether the listing shows a declared name beside the folder (`- folder (name): …`): a name of
     letters, digits, '-', '_', '.' and ':' only, not the folder, not one of its built-in skills."""
@@ -237,7 +285,7 @@ def shows_declared(declared: str | None, folder: str) -> bool:
 
 def listing_text(record: SkillRecord) -> str:
     """Description (or first body line) and when_to_use, as one listing line."""
-    fm = fields(record, "claude-code")
+    fm = _fields(record)
     description = fm.get("description")
     text = js_trim(description) if isinstance(description, str) else ""
     if not text:
@@ -343,7 +391,7 @@ class ClaudeCodeDialect(Dialect):
         return next((r for r in listed(records) if r.folder == name), None)
 
     def catalog_entry(self, record: SkillRecord) -> str:
-        declared = text_value(fields(record, "claude-code").get("name"))
+        declared = text_value(_fields(record).get("name"))
         return self._entry(record, shows_declared(declared, record.folder))
 
     def _entry(self, record: SkillRecord, show_declared: bool) -> str:
@@ -354,7 +402,7 @@ class ClaudeCodeDialect(Dialect):
             text = utf16_slice(text, MAX_LISTING_DESCRIPTION_CHARS - 1) + "\u2026"
         label = record.folder
         if show_declared:
-            label = f"{record.folder} ({text_value(fields(record, 'claude-code').get('name'))})"
+            label = f"{record.folder} ({text_value(_fields(record).get('name'))})"
         return f"- {label}: {text}"
 
     def _lines(self, records: Sequence[SkillRecord]) -> list[tuple[SkillRecord, str, str]]:
@@ -365,7 +413,7 @@ class ClaudeCodeDialect(Dialect):
         claimed = {r.folder for r in chosen}
         out = []
         for r in chosen:
-            declared = text_value(fields(r, "claude-code").get("name"))
+            declared = text_value(_fields(r).get("name"))
             shown = shows_declared(declared, r.folder) and declared not in claimed
             if shown:
                 claimed.add(declared or "")
