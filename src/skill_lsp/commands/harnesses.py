@@ -60,7 +60,6 @@ def harness_json(h: Harness) -> dict[str, Any]:
         "byteOrderMark": None if h.bom is None else {"action": h.bom.action, "note": h.bom.note, "source": h.bom.source},
         "followsLinks": h.follows_links,
         "yaml11LineBreaks": h.yaml11_breaks,
-        "unreadYaml": list(h.unread_yaml),
         "lastDuplicateWins": h.last_duplicate_wins,
         "nonString": None if not h.non_string else {"reading": h.non_string, "text": NON_STRING_READINGS[h.non_string],
                                                     "dates": h.yaml_dates, "source": h.non_string_source},

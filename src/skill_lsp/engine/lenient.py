@@ -43,23 +43,11 @@ def simple_frontmatter(text: str | None, *, blank_ends: bool = False) -> dict[st
     return out
 
 
-def fields(record: SkillRecord, harness: str | None = None) -> dict:
-    """Parsed frontmatter, or the line-by-line reading when YAML failed -- unless the YAML error
-    is of a kind after which ``harness`` reads no field at all (``Harness.unread_yaml``)."""
+def fields(record: SkillRecord) -> dict:
+    """Parsed frontmatter, or the line-by-line reading when YAML failed."""
     if record.frontmatter:
         return record.frontmatter
-    if harness is not None and _unread(record, harness):
-        return {}
     return simple_frontmatter(record.text) or {}
-
-
-def _unread(record: SkillRecord, harness: str) -> bool:
-    from .harness import HARNESSES  # noqa: PLC0415 - the records layer sits below the harness model's users
-
-    kinds = HARNESSES[harness].unread_yaml
-    findings = getattr(record.checked, "findings", None) or ()
-    return bool(kinds) and any(f.code == "INVALID_FRONTMATTER" and isinstance(f.data, dict)
-                               and f.data.get("yaml") in kinds for f in findings)
 
 
 def text_value(value: object) -> str | None:

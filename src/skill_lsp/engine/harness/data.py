@@ -276,7 +276,6 @@ CLAUDE_CODE = Harness(
     mismatch_listed_as="{folder} ({name})",  # capture: claude-code@2.1.332 case name-mismatch
     bom=_bom("claude-code@2.1.332", "ignores"),
     follows_links=_links("claude-code@2.1.332"),
-    unread_yaml=("colon-continued", "unclosed-quote"),  # capture: claude-code@2.1.332 case invalid-yaml-kinds
     last_duplicate_wins=f"{_CC} cases empty-and-duplicate-fields, invalid-yaml-kinds",
     non_string="js-string", non_string_source=f"{_CC} case non-string-values",
     effects={
@@ -284,8 +283,9 @@ CLAUDE_CODE = Harness(
         **_structure(_CC, _names_case("claude-code@2.1.332")),
         "MISSING_FRONTMATTER": Effect("changes", "lists it with the first line of the body as its description",
                                       f"{_CC} case missing-fields", Severity.ERROR),
-        "INVALID_FRONTMATTER": Effect("changes", "reads `key: value` lines instead (unclosed: lists the first line)",
-                                      f"{_CC} case broken-frontmatter", Severity.ERROR),
+        "INVALID_FRONTMATTER": Effect("changes", "parses it again with each value holding ': ' quoted, else reads "
+                                      "no field (unclosed: lists the first line)",
+                                      f"{_CC} cases broken-frontmatter, invalid-yaml-kinds", Severity.ERROR),
         **{f"INVALID_FRONTMATTER:{kind}": Effect(
             "changes", "reads none of its fields: lists it with the first line of the body as its description",
             f"{_CC} case invalid-yaml-kinds", Severity.ERROR) for kind in ("colon-continued", "unclosed-quote")},

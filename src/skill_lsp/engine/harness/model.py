@@ -173,9 +173,6 @@ class Harness:
     yaml11_breaks: str = ""
     # Whether it looks for skills inside another skill's folder (depth > 1; capture case nested-folders).
     into_skills: bool = True
-    # Kinds of YAML error (INVALID_FRONTMATTER:<kind>) after which it lists the skill but reads none of
-    # its fields, instead of its `key: value` lines.
-    unread_yaml: tuple[str, ...] = ()
     # The proof that, of a top-level key given twice, it reads the last value ("" when it reads the first
     # or skips the skill: DUPLICATE_KEY effects).
     last_duplicate_wins: str = ""
