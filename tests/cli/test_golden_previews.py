@@ -43,7 +43,8 @@ CLAUDE = {".claude/skills/pdf-toolkit", ".claude/skills/name-mismatch", ".claude
 ACTIVATES = {
     "claude-code": CLAUDE,
     "codex": AGENTS,
-    "opencode": AGENTS | CLAUDE,
+    # OpenCode's skill tool loads a skill its catalog hides (disable-model-invocation; the tester).
+    "opencode": AGENTS | CLAUDE | {".agents/skills/deploy-preview"},
     "gemini": AGENTS,
     "copilot": AGENTS | CLAUDE - {".claude/skills/unquoted-colon"},
 }

@@ -19,6 +19,7 @@ from ..engine.activation import SessionConfig, SkillSession
 from ..engine.activation.records import SkillRecord
 from ..engine.activation.results import OkResult
 from ..engine.config import Settings
+from ..engine.harness import HARNESSES
 from ..engine.preview import followed_roots, link_targets, read_through_links, record_for
 from ..engine.readings import records_read_by
 from ..engine.render import get_dialect
@@ -109,13 +110,14 @@ def catalog(harness: str, ws: Path, home: Path, builtins: list[dict[str, Any]],
     return dialect.render_catalog(recs)
 
 
-def _ok(record: SkillRecord, arguments: str) -> OkResult:
+def _ok(record: SkillRecord, arguments: str, harness: str = "") -> OkResult:
     # The harness activates what it lists; skill-lsp's own findings do not block the preview.
     # skill-lsp's session only takes kebab-case names; the harnesses take any listed name.
     session = SkillSession([replace(record, name="capture-key", error=None)], SessionConfig(
         untrusted_project_skills="allow", unsafe_allow_skill_without_hook=True, workspace_roots=followed_roots(record)))
     params = {"name": "capture-key", "arguments": arguments} if arguments else {"name": "capture-key"}
-    result = session.activate(params)
+    # A harness whose tool loads what its catalog hides (Harness.tool_loads) activates it as asked.
+    result = session.activate(params, user_initiated=harness in HARNESSES and "hidden" in HARNESSES[harness].tool_loads)
     if not isinstance(result, OkResult):
         raise ValueError(f"skill-lsp's session refused {record.path}: {result}")
     # The name the harness shows: the declared one as it reads it, else the folder (as preview.activate).
@@ -139,7 +141,7 @@ def activation(harness: str, ws: Path, home: Path, skill: str, arguments: str,
     record = dialect.activation_record(recs, skill)  # type: ignore[attr-defined]
     if record is None:
         return Expected(None)
-    result = _ok(record, arguments if harness == "claude-code" else "")
+    result = _ok(record, arguments if harness == "claude-code" else "", harness)
     tool_result = dialect.tool_result(result) if hasattr(dialect, "tool_result") else None
     return Expected(dialect.render(result), tool_result, record)
 

@@ -60,11 +60,13 @@ def _non_string(h: Harness, doc: document.SkillDocument) -> Listing | None:
     return None
 
 
-def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) -> Listing:
+def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, tool: bool = False) -> Listing:
     """Whether ``harness`` lists the checked skill ``result`` (its document must be present).
 
     ``roots=False`` leaves out the question of the root (the caller already chose the roots
-    the harness reads, e.g. a dialect given the records of those roots).
+    the harness reads, e.g. a dialect given the records of those roots). ``tool=True`` asks
+    whether its skill tool loads the skill by name instead: what keeps a skill out of the
+    catalog only (``Harness.tool_loads``) does not count then.
     """
     h = HARNESSES[harness] if isinstance(harness, str) else harness
     skill_dir = os.path.dirname(result.path)
@@ -103,7 +105,7 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) 
         if h.non_string and qualifier in ("name", "description") and f.code in ("INVALID_TYPE", "EMPTY_FIELD") \
                 and not isinstance(doc.value(qualifier), str):
             continue  # read as _non_string says
-        if h.blocks(f.code, qualifier):
+        if h.blocks(f.code, qualifier) and not (tool and f"{f.code}:{qualifier}" in h.tool_loads):
             effect = h.effect(f.code, qualifier)
             assert effect is not None
             return Listing(h.name, False, f"{h.title} {effect.note}: {base_message(f)}")
@@ -120,7 +122,7 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True) 
                 assert effect is not None
                 return Listing(h.name, False, f"{h.title} {effect.note}: no '{key}' in the `key: value` lines it "
                                               f"reads when the YAML fails")
-    for flag in h.hidden_by:
+    for flag in () if tool and "hidden" in h.tool_loads else h.hidden_by:
         if doc.frontmatter_ok:
             entry = doc.entries.get(flag.key)
             if entry is None:
@@ -174,7 +176,7 @@ def unread_link(h: Harness | None, path: str, error: tuple[str, str] | None) -> 
     return f"its folder is a link, which {h.title} follows (not read by skill-lsp: {error[1]})"
 
 
-_SEEN: dict[tuple[str, str, str, bool], Listing] = {}
+_SEEN: dict[tuple[str, str, str, bool, bool], Listing] = {}
 
 
 @lru_cache(maxsize=1024)
@@ -194,7 +196,7 @@ def _text_of(record: SkillRecord) -> str:
     return "---\n" + "\n".join(lines) + "\n---\n" + record.body
 
 
-def record_listing(record: SkillRecord, harness: Harness | str) -> Listing:
+def record_listing(record: SkillRecord, harness: Harness | str, *, tool: bool = False) -> Listing:
     """:func:`listing` for an activation record, the root aside (a dialect is given the roots' records).
 
     Records made by ``preview.record_for`` carry their checked result; others are checked
@@ -205,10 +207,10 @@ def record_listing(record: SkillRecord, harness: Harness | str) -> Listing:
     doc = getattr(checked, "doc", None)
     if doc is not None:
         # A catalog asks several times per skill (order, sizes, skipped): once per text is enough.
-        key = (h, record.path, doc.text, doc.bom)
+        key = (h, record.path, doc.text, doc.bom, tool)
         got = _SEEN.get(key)
         if got is None:
-            got = listing(checked, h, roots=False)  # type: ignore[arg-type]
+            got = listing(checked, h, roots=False, tool=tool)  # type: ignore[arg-type]
             if len(_SEEN) >= 8192:
                 _SEEN.clear()
             _SEEN[key] = got

@@ -170,8 +170,10 @@ def _harness_activate(records: list[SkillRecord], settings: Settings, dialect: s
     params: dict[str, Any] = {"name": key}
     if arguments is not None:
         params["arguments"] = arguments
+    # A harness whose tool loads what its catalog hides (Harness.tool_loads) activates it as asked.
+    hidden_loaded = "hidden" in HARNESSES[d.harness].tool_loads if d.harness in HARNESSES else False
     result = session([replace(target, name=key, error=None)], settings, dialect, followed_roots(target)).activate(
-        params, user_initiated=as_user)
+        params, user_initiated=as_user or hidden_loaded)
     if result.kind != "ok":
         return None
     result = replace(result, name=shown)

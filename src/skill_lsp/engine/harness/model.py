@@ -171,6 +171,9 @@ class Harness:
     # The proof that its YAML parser breaks lines at NEL, LS and PS (U+0085, U+2028, U+2029) as YAML
     # 1.1 does; "" when it reads them as ordinary characters (YAML 1.2, skill-lsp's own reading).
     yaml11_breaks: str = ""
+    # What keeps a skill out of its catalog but not from its skill tool, which loads it by name:
+    # "hidden" (the hidden_by fields) and CODE:field effects.
+    tool_loads: tuple[str, ...] = ()
     # Whether it looks for skills inside another skill's folder (depth > 1; capture case nested-folders).
     into_skills: bool = True
     # The proof that, of a top-level key given twice, it reads the last value ("" when it reads the first

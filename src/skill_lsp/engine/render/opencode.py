@@ -47,13 +47,13 @@ def _description(record: SkillRecord) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
+def listed(records: Sequence[SkillRecord], *, tool: bool = False) -> list[SkillRecord]:
     """Who OpenCode lists (engine.listing: a string name and a string description,
     empty allowed); roots are read in ``root_index`` order, folders by name, and a later
     skill with the same name replaces an earlier one; listed by name."""
     by_name: dict[str, SkillRecord] = {}
     for r in sorted(records, key=lambda r: (r.root_index, r.folder)):
-        if record_listing(r, "opencode").listed:
+        if record_listing(r, "opencode", tool=tool).listed:
             by_name[_listed_name(r)] = r
     return [by_name[n] for n in sorted(by_name, key=locale_key)]
 
@@ -105,7 +105,9 @@ class OpenCodeDialect(Dialect):
         return listed(list(records))
 
     def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
-        return next((r for r in listed(records) if _name(r) == name), None)
+        """Its skill tool loads any skill it read by name, those its catalog leaves out included
+        (disable-model-invocation, no description: Harness.tool_loads)."""
+        return next((r for r in listed(records, tool=True) if _name(r) == name), None)
 
     def catalog_entry(self, record: SkillRecord) -> str:
         return (
