@@ -230,9 +230,8 @@ def sanitize(text: str) -> str:
 
 # When its YAML parse fails, Claude Code parses again with every one-line `key: value` value that holds
 # ': ' or opens a flow collection put in double quotes as written; when that fails too (a `"` inside
-# such a value, a value continued on indented lines, a quote never closed) it
-# reads no field. Found by the probe case invalid-yaml-kinds and the differential tester: a value
-# with ': ' on one line is read, one continued on indented lines is not, an unclosed quote is not.
+# such a value, a value continued on indented lines, a quote never closed) it reads no field. Found
+# by the probe case invalid-yaml-kinds and the differential tester (seed 2026).
 _KEY_VALUE = re.compile(r"^([A-Za-z_][\w-]*):[ \t]+(\S.*?)[ \t]*$")
 _BLOCK = re.compile(r"[|>][-+0-9]*")
 
