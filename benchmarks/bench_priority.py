@@ -5,8 +5,10 @@ The server's scan workers run at ``nice 10`` (SKILL_LSP_WORKER_NICE). This runs 
 scan phase (a real-size workspace, first open, typing in a 200-line document while it is scanned)
 four ways: workers at nice 10 or at the editor's priority, each on a quiet machine and beside a
 competing load at normal priority (one busy process per core, as a build or test run in another
-terminal would be). It reports, per way, the median time to complete diagnostics after
-`initialized` and the keystroke → diagnostics p95 while the scan runs.
+terminal would be). It reports, per way, the median times to every error and to complete
+diagnostics after `initialized` (scans without typing: a scan yields to keystrokes), the largest
+gap between progress reports, and the keystroke → diagnostics p95 while a scan runs (scans with
+typing).
 
     python benchmarks/bench_priority.py [--skills 10000] [--reps 2] [--out DIR]
 
@@ -43,30 +45,42 @@ def _load(cores: int, seconds: float) -> list[multiprocessing.Process]:
     return procs
 
 
-def run(way: str, nice: int, loaded: bool, a: argparse.Namespace) -> dict:
-    out = a.out / way
+def _scans(out: Path, typing: int, nice: int, a: argparse.Namespace) -> list[dict]:
+    """bench_server.py's scan runs for one way (typing or not), under the load already running."""
     env = {**os.environ, "SKILL_LSP_WORKER_NICE": str(nice)}
     cmd = [sys.executable, str(HERE / "bench_server.py"), "--only", "scan", "--scan-kind", "realistic",
            "--scan-sizes", str(a.skills), "--scan-reps", str(a.reps), "--scan-cache", "cold",
-           "--scan-typing", str(a.typing), "--out", str(out)]
+           "--scan-typing", str(typing), "--out", str(out)]
     if a.work is not None:
         cmd += ["--work", str(a.work)]
+    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, timeout=a.load_s + 60)
+    data = json.loads((out / "bench_server.json").read_text(encoding="utf-8"))
+    return [r for s in data["phases"]["scan"].values() for r in s["runs"]]
+
+
+def run(way: str, nice: int, loaded: bool, a: argparse.Namespace) -> dict:
+    # The scan's own time without typing (a scan yields to keystrokes, so typing would time the
+    # typing), then keystrokes while it runs.
     procs = _load(os.cpu_count() or 2, a.load_s) if loaded else []
     try:
-        subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, timeout=a.load_s + 60)
+        quiet = _scans(a.out / way / "scan", 0, nice, a)
+        typed = _scans(a.out / way / "typing", a.typing, nice, a)
     finally:
         for p in procs:
             p.kill()
-    data = json.loads((out / "bench_server.json").read_text(encoding="utf-8"))
-    runs = [r for s in data["phases"]["scan"].values() for r in s["runs"]]
-    complete = [r["complete_s"] - r["initialize_s"] for r in runs
+    complete = [r["complete_s"] - r["initialize_s"] for r in quiet
                 if r.get("complete_s") is not None and r.get("initialize_s") is not None]
-    p95 = [r["typing_while_scanning"]["p95_ms"] for r in runs
+    errors = [r["errors_published_s"] - r["initialize_s"] for r in quiet
+              if r.get("errors_published_s") is not None and r.get("initialize_s") is not None]
+    p95 = [r["typing_while_scanning"]["p95_ms"] for r in typed
            if (r.get("typing_while_scanning") or {}).get("p95_ms") is not None]
-    return {"way": way, "nice": nice, "loaded": loaded, "runs": len(runs),
+    gaps = [r["progress_max_gap_s"] for r in quiet if r.get("progress_max_gap_s") is not None]
+    return {"way": way, "nice": nice, "loaded": loaded, "runs": len(quiet) + len(typed),
             "complete_s": statistics.median(complete) if complete else None,
+            "errors_s": statistics.median(errors) if errors else None,
+            "progress_max_gap_s": max(gaps) if gaps else None,
             "keystroke_p95_ms": max(p95) if p95 else None,
-            "load": [r.get("load_start") for r in runs]}
+            "load": [r.get("load_start") for r in quiet + typed]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -82,11 +96,13 @@ def main(argv: list[str] | None = None) -> int:
             for n in (10, 0)]
     a.out.mkdir(parents=True, exist_ok=True)
     (a.out / "bench_priority.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
-    print("| workers | machine | complete diagnostics s (median) | keystroke p95 ms (worst run) | load |")
-    print("|---|---|---|---|---|")
+    print("| workers | machine | errors published s | complete s | keystroke p95 ms (worst run) | "
+          "largest progress gap s | load |")
+    print("|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| nice {r['nice']} | {'competing load' if r['loaded'] else 'quiet'} | {r['complete_s']:.2f} | "
-              f"{r['keystroke_p95_ms']:.2f} | {', '.join(map(str, r['load']))} |")
+        print(f"| nice {r['nice']} | {'competing load' if r['loaded'] else 'quiet'} | {r['errors_s']:.2f} | "
+              f"{r['complete_s']:.2f} | {r['keystroke_p95_ms']:.2f} | {r['progress_max_gap_s']} | "
+              f"{', '.join(map(str, r['load']))} |")
     return 0
 
 
