@@ -42,10 +42,11 @@ CLAUDE = {".claude/skills/pdf-toolkit", ".claude/skills/name-mismatch", ".claude
           ".claude/skills/linked-outside"}
 ACTIVATES = {
     "claude-code": CLAUDE,
-    "codex": AGENTS,
-    # OpenCode's skill tool loads a skill its catalog hides (disable-model-invocation; the tester).
+    # Codex, OpenCode and Gemini CLI read no disable-model-invocation: asked by name, they load the
+    # skill (capture case hidden-by-name).
+    "codex": AGENTS | {".agents/skills/deploy-preview"},
     "opencode": AGENTS | CLAUDE | {".agents/skills/deploy-preview"},
-    "gemini": AGENTS,
+    "gemini": AGENTS | {".agents/skills/deploy-preview"},
     "copilot": AGENTS | CLAUDE - {".claude/skills/unquoted-colon"},
 }
 
