@@ -116,10 +116,8 @@ def _ok(record: SkillRecord, arguments: str, harness: str = "") -> OkResult:
     session = SkillSession([replace(record, name="capture-key", error=None)], SessionConfig(
         untrusted_project_skills="allow", unsafe_allow_skill_without_hook=True, workspace_roots=followed_roots(record)))
     params = {"name": "capture-key", "arguments": arguments} if arguments else {"name": "capture-key"}
-    # A harness that reads no hiding field, or whose tool loads what its catalog hides
-    # (Harness.tool_loads), activates it as asked.
     h = HARNESSES.get(harness)
-    result = session.activate(params, user_initiated=h is not None and (not h.hidden_by or "hidden" in h.tool_loads))
+    result = session.activate(params, user_initiated=h is not None and h.activates_hidden)
     if not isinstance(result, OkResult):
         raise ValueError(f"skill-lsp's session refused {record.path}: {result}")
     # The name the harness shows: the declared one as it reads it, else the folder (as preview.activate).

@@ -122,7 +122,7 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, 
                 assert effect is not None
                 return Listing(h.name, False, f"{h.title} {effect.note}: no '{key}' in the `key: value` lines it "
                                               f"reads when the YAML fails")
-    for flag in () if tool and "hidden" in h.tool_loads else h.hidden_by:
+    for flag in h.hidden_by:
         if doc.frontmatter_ok:
             entry = doc.entries.get(flag.key)
             if entry is None:

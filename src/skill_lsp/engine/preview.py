@@ -170,12 +170,9 @@ def _harness_activate(records: list[SkillRecord], settings: Settings, dialect: s
     params: dict[str, Any] = {"name": key}
     if arguments is not None:
         params["arguments"] = arguments
-    # A harness that reads no hiding field, or whose tool loads what its catalog hides
-    # (Harness.tool_loads), activates it as asked.
     h = HARNESSES.get(d.harness) if d.harness else None
-    hidden_loaded = h is not None and (not h.hidden_by or "hidden" in h.tool_loads)
     result = session([replace(target, name=key, error=None)], settings, dialect, followed_roots(target)).activate(
-        params, user_initiated=as_user or hidden_loaded)
+        params, user_initiated=as_user or (h is not None and h.activates_hidden))
     if result.kind != "ok":
         return None
     result = replace(result, name=shown)

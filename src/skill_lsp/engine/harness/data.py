@@ -382,7 +382,7 @@ OPENCODE = Harness(
     follows_links=_links("opencode@1.18.33"),
     non_string="strings", non_string_source="capture: opencode@1.18.33 case non-string-values", yaml_dates=True,
     # the differential tester, seed 2026: its skill tool loads by name a skill its catalog leaves out
-    tool_loads=("hidden", "MISSING_FIELD:description"),
+    tool_loads=("MISSING_FIELD:description",),
     effects={
         **_followed_link("opencode@1.18.33"),
         **_structure(_OPENCODE_SRC, _names_case("opencode@1.18.33")),

@@ -171,8 +171,8 @@ class Harness:
     # The proof that its YAML parser breaks lines at NEL, LS and PS (U+0085, U+2028, U+2029) as YAML
     # 1.1 does; "" when it reads them as ordinary characters (YAML 1.2, skill-lsp's own reading).
     yaml11_breaks: str = ""
-    # What keeps a skill out of its catalog but not from its skill tool, which loads it by name:
-    # "hidden" (the hidden_by fields) and CODE:field effects.
+    # CODE:field effects that keep a skill out of its catalog but not from its skill tool, which
+    # loads it by name.
     tool_loads: tuple[str, ...] = ()
     # Whether it looks for skills inside another skill's folder (depth > 1; capture case nested-folders).
     into_skills: bool = True
@@ -190,6 +190,12 @@ class Harness:
     facts: tuple[Fact, ...] = ()  # behaviours beyond the findings' effects
     flags: tuple[str, ...] = ()  # agentskills spec fields it reports as unsupported (the lint then does too)
     sources: tuple[str, ...] = ()  # where the facts above come from
+
+    @property
+    def activates_hidden(self) -> bool:
+        """Whether asking its skill tool by name loads a skill with disable-model-invocation: it reads
+        no field that hides a skill (capture case hidden-by-name)."""
+        return not self.hidden_by
 
     @property
     def documented_only(self) -> bool:

@@ -105,8 +105,8 @@ class OpenCodeDialect(Dialect):
         return listed(list(records))
 
     def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
-        """Its skill tool loads any skill it read by name, those its catalog leaves out included
-        (disable-model-invocation, no description: Harness.tool_loads)."""
+        """Its skill tool loads any skill it read by name, those its catalog leaves out for a missing
+        description included (Harness.tool_loads)."""
         return next((r for r in listed(records, tool=True) if _name(r) == name), None)
 
     def catalog_entry(self, record: SkillRecord) -> str:
