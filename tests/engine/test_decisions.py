@@ -45,7 +45,7 @@ def test_past_claude_codes_budget_later_skills_are_listed_by_name_only(tmp_path:
     assert sorted(n for n, d in got.items() if d.state == NAME_ONLY) == ["b23", "b24"]
     assert got["b25"].state == LISTED and got["b20"].state == LISTED
     text = got["b23"].sentence()
-    assert text.startswith("Claude Code 2.1.332 lists this skill by name only: its listing budget (30,136 characters)")
+    assert text.startswith("Claude Code 2.1.332 lists this skill by name only: its listing budget (30,136 columns")
     assert "the 13 built-in skills and the 23 skills before it" in text
     # Other harnesses have no such budget on these 26 skills.
     assert {d.state for d in decide(_records(tmp_path, [".claude/skills"]), "opencode")} == {LISTED}

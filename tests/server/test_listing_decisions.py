@@ -62,7 +62,7 @@ async def test_a_skill_past_claude_codes_budget_says_so_in_hover_and_code_lens(c
     b23 = skills / "b23" / "SKILL.md"
     value = await _hover(client, b23, _open(client, b23))
     assert "**Listing decisions**" in value
-    assert "- Claude Code 2.1.332 lists this skill by name only: its listing budget (30,136 characters)" in value
+    assert "- Claude Code 2.1.332 lists this skill by name only: its listing budget (30,136 columns" in value
     assert "the 13 built-in skills and the 23 skills before it" in value
     titles = await _lenses(client, b23)
     assert any(x.startswith("Claude Code 2.1.332 lists this skill by name only") for x in titles), titles

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 
 from skill_lsp.engine.activation.jsstr import js_string, js_trim, utf16_len, utf16_slice
 from skill_lsp.engine.activation.records import SkillRecord
@@ -25,8 +26,11 @@ from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.harness.data import CLAUDE_CODE_BUILTINS, CLAUDE_CODE_SHORTENED_BUILTINS
 from skill_lsp.engine.listing import record_listing
 
-from ..lenient import fields, simple_frontmatter, text_value
+from ..lenient import fields, text_value
 from .base import BudgetWarning, Dialect, unsubstituted_body
+from .cells import string_width
+from .claude_frontmatter import ClaudeFrontmatter
+from .claude_frontmatter import read as read_frontmatter
 
 __all__ = ["ClaudeCodeDialect", "MAX_LISTING_DESCRIPTION_CHARS", "substitute", "split_arguments"]
 
@@ -232,47 +236,24 @@ def sanitize(text: str) -> str:
 # ': ' or opens a flow collection put in double quotes as written; when that fails too (a `"` inside
 # such a value, a value continued on indented lines, a quote never closed) it reads no field. Found
 # by the probe case invalid-yaml-kinds and the differential tester (seed 2026).
-_KEY_VALUE = re.compile(r"^([A-Za-z_][\w-]*):[ \t]+(\S.*?)[ \t]*$")
-_BLOCK = re.compile(r"[|>][-+0-9]*")
-
-
-def _quoted_again(text: str) -> dict | None:
-    """The frontmatter of ``text`` parsed as Claude Code's retry parses it; None when that fails."""
-    from skill_lsp.engine.yamlnodes import compose, to_python  # noqa: PLC0415
-
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    if not lines or lines[0].rstrip() != "---":
-        return None
-    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), None)
-    if end is None:
-        return None
-    out = []
-    for line in lines[1:end]:
-        if line.startswith(": "):
-            continue  # an empty key, which its YAML parser takes and skill-lsp's rejects (`: orphan`)
-        m = _KEY_VALUE.match(line)
-        value = m.group(2) if m else ""
-        if m and value[0] not in "\"'" and not _BLOCK.fullmatch(value) and (": " in value or value[0] in "[{"):
-            line = f'{m.group(1)}: "{value}"'  # as written: a `"` inside breaks the retry (the tester)
-        out.append(line)
-    root, err, _ = compose("\n".join(out) + "\n")
-    if err is not None or root is None or root.kind != "map":
-        return None
-    value = to_python(root)
-    return value if isinstance(value, dict) else None
-
-
 def _fields(record: SkillRecord) -> dict:
-    """The frontmatter as Claude Code reads it: parsed, else its quoted retry (``_quoted_again``), else
-    the `key: value` lines when the YAML error is one its parser does not make (a tab)."""
-    if record.frontmatter or not record.text:
+    """The frontmatter as Claude Code reads it (claude_frontmatter.py)."""
+    if not record.text:
         return fields(record)
-    retried = _quoted_again(record.text)
-    if retried is not None:
-        return retried
-    kinds = [f.data.get("yaml") for f in getattr(record.checked, "findings", None) or ()
-             if f.code == "INVALID_FRONTMATTER" and isinstance(f.data, dict)]
-    return fields(record) if "tab" in kinds else {}
+    read = _read(record.text).fields
+    # A number or a boolean is read as JavaScript's String() of it, a list or a map not at all
+    # (probe case non-string-values); when_to_use keeps its value (a list reads "a,b").
+    out = dict(read)
+    for key in ("name", "description"):
+        value = read.get(key)
+        if value is not None and not isinstance(value, str):
+            out[key] = js_string(value) if isinstance(value, (bool, int, float)) else None
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _read(text: str) -> ClaudeFrontmatter:
+    return read_frontmatter(text)
 
 
 def shows_declared(declared: str | None, folder: str) -> bool:
@@ -288,11 +269,9 @@ def listing_text(record: SkillRecord) -> str:
     description = fm.get("description")
     text = js_trim(description) if isinstance(description, str) else ""
     if not text:
-        # No usable description: the first line of the body (of the whole file when
-        # there is no closed frontmatter block).
-        # (capture cases gen-claude-code-skill-bytes-invalid-yaml-*: `---\n---` is a closed, empty block)
-        closed = bool(fm) or not record.text or simple_frontmatter(record.text) is not None
-        text = _first_line(record.body if closed or record.text is None else record.text)
+        # No usable description: the first line of what follows the frontmatter block (of the
+        # whole file without one). (capture cases gen-claude-code-skill-bytes-invalid-yaml-*)
+        text = _first_line(record.body if not record.text else _read(record.text).content)
     when = fm.get("when_to_use")
     when = None if when is None else js_string(when)  # a list reads "first,second"
     if when:
@@ -301,23 +280,39 @@ def listing_text(record: SkillRecord) -> str:
 
 
 # The listing budget of 2.1.332. The release reserves a share of the model's context window for
-# the listing (1 % of it, at 4 characters a token, by its own code). With the model of the captured
-# runs, the largest listing it gives in full is 30,136 characters as counted here (every line in
-# UTF-16 units, the built-ins' lines, one separator between two): found by bisection with the
-# capture rig, the same with 24 and with 74 skills (capture case listing-budget holds one run).
-# Past it, the built-in skills keep their full lines (but `security-review`); the user's skills
-# in listing order, then `security-review`, keep theirs while what is left of the budget allows
-# (a later, shorter one may still fit); the rest are listed by name only. SLASH_COMMAND_TOOL_CHAR_BUDGET, the skillListingBudgetFraction setting and
-# another model's window change it in a real run; the preview assumes none of them.
+# the listing (1 % of it, at 4 characters a token, by its own code) and measures the listing in
+# terminal columns (Bun.stringWidth: a wide character counts 2, a zero-width one or a tab 0; see
+# cells.py), not in UTF-16 units. With the model of the captured runs, the largest listing it gives
+# in full is 30,136 columns (every line, the built-ins' lines, one separator between two): found by
+# bisection with the capture rig, the same with 24 and with 74 skills (capture case listing-budget
+# holds one run). Past it, the built-in skills keep their full lines (but `security-review`); the
+# user's skills in listing order, then `security-review`, keep theirs while what is left of the
+# budget allows (a later, shorter one may still fit); the rest are listed by name only.
+# SLASH_COMMAND_TOOL_CHAR_BUDGET, the skillListingBudgetFraction setting and another model's
+# window change it in a real run; the preview assumes none of them.
 LISTING_BUDGET = 30_136
+
+# Claude Code adds a column for each Indic spacing vowel sign (its terminal draws them wider than
+# Bun counts) and for a few symbols Bun counts narrow in a one-column cluster.
+_EXTRA_COLUMNS = re.compile(
+    "[\u093b\u093e-\u0940\u0949-\u094c\u0982\u09be-\u09c0\u09c7\u09c8\u09cb\u09cc\u09d7"
+    "\u0a3e-\u0a40\u0abe-\u0ac0\u0ac9\u0acb\u0acc\u0b02\u0b3e\u0b40\u0b47\u0b48\u0b4b\u0b4c"
+    "\u0b57\u0bbe\u0bbf\u0bc1\u0bc2\u0bc6-\u0bc8\u0bca-\u0bcc\u0bd7\u0c01\u0c02\u0c41-\u0c44"
+    "\u0c82\u0cbe\u0cc0-\u0cc4\u0cc7\u0cc8\u0cca\u0ccb\u0cd5\u0cd6\u0d02\u0d3e-\u0d40\u0d46-\u0d48"
+    "\u0d4a-\u0d4c]")
+
+
+def columns(text: str) -> int:
+    """Columns of one listing line as Claude Code counts them against its budget."""
+    return string_width(text) + len(_EXTRA_COLUMNS.findall(text))
 
 
 def listing_chars(lines: Sequence[str]) -> int:
-    """The listing's size as the release counts it: every line, built-ins included, one separator
-    between two (JavaScript string length: UTF-16 units)."""
+    """The listing's size as the release counts it: every line in columns, built-ins included, one
+    separator between two."""
     builtins = [chars for _, chars in CLAUDE_CODE_BUILTINS]
     count = len(lines) + len(builtins)
-    return sum(utf16_len(line) for line in lines) + sum(builtins) + max(0, count - 1)
+    return sum(columns(line) for line in lines) + sum(builtins) + max(0, count - 1)
 
 
 def name_only(lines: Sequence[tuple[str, str, str]], budget: int = LISTING_BUDGET) -> set[str]:
@@ -330,10 +325,10 @@ def name_only(lines: Sequence[tuple[str, str, str]], budget: int = LISTING_BUDGE
              if name in CLAUDE_CODE_SHORTENED_BUILTINS]
     entries = [*lines, *later]
     count = len(entries) + len(fixed)
-    left = budget - (sum(fixed) + sum(utf16_len(brief) for _, _, brief in entries) + max(0, count - 1))
+    left = budget - (sum(fixed) + sum(columns(brief) for _, _, brief in entries) + max(0, count - 1))
     short = set()
     for path, full, brief in entries:
-        extra = utf16_len(full) - utf16_len(brief)
+        extra = columns(full) - columns(brief)
         if extra <= left:
             left -= extra
         else:
@@ -441,7 +436,7 @@ class ClaudeCodeDialect(Dialect):
                 out.append(BudgetWarning(
                     self.name, "claude-code-name-only",
                     f"{self.label} lists this skill by name only: its listing budget ({LISTING_BUDGET:,} "
-                    f"characters) is used up by the {len(CLAUDE_CODE_BUILTINS)} built-in skills and the "
+                    f"columns, a wide character counting two) is used up by the {len(CLAUDE_CODE_BUILTINS)} built-in skills and the "
                     f"{before} skill{'s' if before != 1 else ''} before it (the whole listing would be "
                     f"{total:,})", LISTING_BUDGET, total, path=r.path))
             before += 1
