@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from skill_lsp.engine.claude_frontmatter import quoted_retry, read
 from skill_lsp.engine.render.cells import string_width
 from skill_lsp.engine.render.claude_code import columns
-from skill_lsp.engine.render.claude_frontmatter import quoted_retry, read
 
 WIDTHS = [
     ("plain ascii", 11),

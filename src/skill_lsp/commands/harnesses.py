@@ -60,6 +60,7 @@ def harness_json(h: Harness) -> dict[str, Any]:
         "byteOrderMark": None if h.bom is None else {"action": h.bom.action, "note": h.bom.note, "source": h.bom.source},
         "followsLinks": h.follows_links,
         "yaml11LineBreaks": h.yaml11_breaks,
+        "quotedRetry": h.quoted_retry,
         "lastDuplicateWins": h.last_duplicate_wins,
         "nonString": None if not h.non_string else {"reading": h.non_string, "text": NON_STRING_READINGS[h.non_string],
                                                     "dates": h.yaml_dates, "source": h.non_string_source},
@@ -136,6 +137,9 @@ def _model_facts(h: Harness) -> list[tuple[str, str]]:
         out.append((f"byte order mark: {h.bom.note}", h.bom.source))
     if h.yaml11_breaks:
         out.append(("YAML: NEL, LS and PS end a line (YAML 1.1)", h.yaml11_breaks))
+    if h.quoted_retry:
+        out.append(("frontmatter: its own reader (a block up to the first ---, tabs taken, a second parse "
+                    "with values quoted, no field when that fails)", h.quoted_retry))
     if h.non_string:
         out.append((f"name or description not a string: {NON_STRING_READINGS[h.non_string]}", h.non_string_source))
     if h.last_duplicate_wins:
@@ -211,6 +215,11 @@ def render_markdown() -> str:
         if h.yaml11_breaks:
             out.append(f"- YAML line breaks: NEL, LS and PS (U+0085, U+2028, U+2029) end a line, as in YAML 1.1 "
                        f"({h.yaml11_breaks}); skill-lsp reads the frontmatter so for this harness.")
+        if h.quoted_retry:
+            out.append(f"- Frontmatter reader: the block ends at the first `---` anywhere; tabs are taken as "
+                       f"spaces between words; when the YAML fails it is parsed once more with every one-line "
+                       f"value holding one of ``{{}}[]*&#!|>%@` `` or `: ` quoted, and no field is read when that "
+                       f"fails too ({h.quoted_retry}).")
         if h.non_string:
             dates = "; a plain date (2024-01-01) is a date, not a string" if h.yaml_dates else ""
             out.append(f"- A `name` or `description` that is not a YAML string: {NON_STRING_READINGS[h.non_string]}"

@@ -16,6 +16,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from . import document, rules
+from .activation.jsstr import js_string
+from .claude_frontmatter import read as read_claude_frontmatter
 from .discovery import is_inside
 from .findings import base_message
 from .findings import qualifier as qualifier_of
@@ -122,8 +124,18 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, 
                 assert effect is not None
                 return Listing(h.name, False, f"{h.title} {effect.note}: no '{key}' in the `key: value` lines it "
                                               f"reads when the YAML fails")
+    theirs = read_claude_frontmatter(doc.text).fields if h.quoted_retry else None
     for flag in h.hidden_by:
-        if doc.frontmatter_ok:
+        if theirs is not None:
+            if flag.key not in theirs:
+                continue
+            value = theirs[flag.key]
+            scalar = not isinstance(value, (list, dict))
+            hidden = flag.hides(value if scalar else None, scalar=scalar)
+            entry = doc.entries.get(flag.key) if doc.frontmatter_ok else None
+            written = (doc.text[entry.value.start:entry.value.end].strip() if entry is not None
+                       else js_string(value) if scalar else "a list or a map") or "(empty)"
+        elif doc.frontmatter_ok:
             entry = doc.entries.get(flag.key)
             if entry is None:
                 continue

@@ -278,6 +278,7 @@ CLAUDE_CODE = Harness(
     follows_links=_links("claude-code@2.1.332"),
     last_duplicate_wins=f"{_CC} cases empty-and-duplicate-fields, invalid-yaml-kinds",
     non_string="js-string", non_string_source=f"{_CC} case non-string-values",
+    quoted_retry=f"{_CC} (read from the release; 8,750 generated frontmatters agree on Bun 1.4.5)",
     effects={
         **_followed_link("claude-code@2.1.332"),
         **_structure(_CC, _names_case("claude-code@2.1.332")),
@@ -651,6 +652,15 @@ COPILOT_BUILTINS: tuple[tuple[str, int], ...] = (
     ("github-pr-media", 324),
 )
 #: Claude Code 2.1.332 built-ins: (name, listing line characters), listed after the user's skills.
+#: Names of Claude Code 2.1.332's own commands: a skill declaring one is listed under its folder name
+#: alone (the release shows `- folder (name)` only when looking the name up finds that skill). The
+#: names its probe found hidden (capture case claude-reserved-names: 33 hidden, 7 shown of 40 tried);
+#: commands not probed are not known.
+CLAUDE_CODE_COMMAND_NAMES = frozenset({
+    "help", "clear", "compact", "config", "doctor", "login", "memory", "model", "permissions", "status", "mcp",
+    "agents", "hooks", "resume", "export", "exit", "context", "usage", "ide", "release-notes", "add-dir",
+    "statusline", "rewind", "output-style", "batch", "debug", "insights", "tasks", "plugin", "skills", "theme",
+    "feedback", "terminal-setup"})
 #: Past the listing budget all keep their full lines but `security-review`, which is listed by name
 #: only when the budget is used up (capture case listing-budget; render/claude_code.py).
 CLAUDE_CODE_SHORTENED_BUILTINS = frozenset({"security-review"})

@@ -171,6 +171,10 @@ class Harness:
     # The proof that its YAML parser breaks lines at NEL, LS and PS (U+0085, U+2028, U+2029) as YAML
     # 1.1 does; "" when it reads them as ordinary characters (YAML 1.2, skill-lsp's own reading).
     yaml11_breaks: str = ""
+    # The proof that it reads the frontmatter with Claude Code's own reader (its block regex, Bun.YAML,
+    # a second parse with values quoted when the YAML fails: engine/claude_frontmatter.py); "" when it
+    # parses the block as skill-lsp does.
+    quoted_retry: str = ""
     # CODE:field effects that keep a skill out of its catalog but not from its skill tool, which
     # loads it by name.
     tool_loads: tuple[str, ...] = ()

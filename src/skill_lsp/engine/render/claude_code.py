@@ -20,17 +20,27 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
-from skill_lsp.engine.activation.jsstr import js_string, js_trim, utf16_len, utf16_slice
+from skill_lsp.engine.activation.jsstr import (
+    JS_WHITESPACE,
+    js_string,
+    js_trim,
+    utf16_len,
+    utf16_slice,
+)
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
-from skill_lsp.engine.harness.data import CLAUDE_CODE_BUILTINS, CLAUDE_CODE_SHORTENED_BUILTINS
+from skill_lsp.engine.harness.data import (
+    CLAUDE_CODE_BUILTINS,
+    CLAUDE_CODE_COMMAND_NAMES,
+    CLAUDE_CODE_SHORTENED_BUILTINS,
+)
 from skill_lsp.engine.listing import record_listing
 
+from ..claude_frontmatter import ClaudeFrontmatter
+from ..claude_frontmatter import read as read_frontmatter
 from ..lenient import fields, text_value
 from .base import BudgetWarning, Dialect, unsubstituted_body
 from .cells import string_width
-from .claude_frontmatter import ClaudeFrontmatter
-from .claude_frontmatter import read as read_frontmatter
 
 __all__ = ["ClaudeCodeDialect", "MAX_LISTING_DESCRIPTION_CHARS", "substitute", "split_arguments"]
 
@@ -41,7 +51,7 @@ PREVIEW_SESSION_ID = "00000000-0000-4000-8000-000000000000"
 #: A Markdown heading's text (JavaScript's `.` stops at any line terminator).
 _HEADING = re.compile(r"#+\s+(\S[^\n\r\u2028\u2029]*)", re.UNICODE)
 MAX_FIRST_LINE_CHARS = 100
-_BUILTIN_NAMES = frozenset(name for name, _ in CLAUDE_CODE_BUILTINS)
+_BUILTIN_NAMES = frozenset(name for name, _ in CLAUDE_CODE_BUILTINS) | CLAUDE_CODE_COMMAND_NAMES
 
 
 # Shell operators end the arguments (probed: `a;b`, `a | b`, `a && b`, `(a) [b]`, `a>b c`, `a 2>&1 b`,
@@ -258,7 +268,7 @@ def _read(text: str) -> ClaudeFrontmatter:
 
 def shows_declared(declared: str | None, folder: str) -> bool:
     """Whether the listing shows a declared name beside the folder (`- folder (name): …`): a name of
-    letters, digits, '-', '_', '.' and ':' only, not the folder, not one of its built-in skills."""
+    letters, digits, '-', '_', '.' and ':' only, not the folder, not the name of one of its built-in skills or commands."""
     return (bool(declared) and declared != folder and all(c.isalnum() or c in "-_.:" for c in declared or "")
             and declared not in _BUILTIN_NAMES)
 
@@ -362,14 +372,18 @@ class ClaudeCodeDialect(Dialect):
 
     def render_ok(self, result: OkResult) -> str:
         arguments = result.arguments if isinstance(result.arguments, str) else ""
-        body = unsubstituted_body(result)
         text = result.source_text
-        if text is None or text.lstrip("\ufeff").startswith("---"):
+        read = _read(text) if text is not None else None
+        # A file without a frontmatter block (claude_frontmatter.py) is handed over whole, a byte
+        # order mark included (the differential tester).
+        body = read.content if read is not None and not read.block else unsubstituted_body(result)
+        if read is None or read.block:
             # After a frontmatter, leading whitespace goes before arguments are put in or appended:
             # an empty body keeps the blank lines before `ARGUMENTS:` (capture case
             # gen-claude-code-skill-bytes-invalid-yaml-unbalanced-quote). A file without one is
-            # handed over as it is, leading blank lines included (the differential tester).
-            body = body.lstrip()
+            # handed over as it is, leading blank lines included (the differential tester). Trimmed
+            # as JavaScript trims: a byte order mark goes, NEL stays.
+            body = body.lstrip(JS_WHITESPACE)
         body = substitute(body, arguments, result.dir)
         return f"Base directory for this skill: {result.dir}\n\n{body}"
 
