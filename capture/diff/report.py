@@ -86,7 +86,8 @@ def write_report(summary: dict[str, dict], args: argparse.Namespace, heldout: bo
     keeps the others' figures); agreement.json (agreement-heldout.json with ``heldout``) keeps them."""
     path = HELDOUT if heldout else AGREEMENT
     old = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    summary = {**{k: v for k, v in old.items() if k not in summary}, **summary}
+    # Rows keep their place (a rerun of one release does not move it to the end).
+    summary = {**{k: summary.get(k, v) for k, v in old.items()}, **summary}
     path.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     tuned = json.loads(AGREEMENT.read_text(encoding="utf-8")) if AGREEMENT.is_file() else {}
     held = json.loads(HELDOUT.read_text(encoding="utf-8")) if HELDOUT.is_file() else None

@@ -58,6 +58,14 @@ def test_good_frames_in_any_chunking():
         assert got == [A, B] and faults == []
 
 
+def test_a_body_completed_by_the_read_that_brings_the_next_message_is_no_fault():
+    # The read that ends a body also holds the next header, at exactly Content-Length.
+    data = _frame(A) + _frame(B)
+    cut = len(_frame(A)) - 5
+    got, faults = _read([data[:cut], data[cut:]])
+    assert got == [A, B] and faults == []
+
+
 def test_too_small_a_length_reads_up_to_the_next_header():
     got, faults = _read([_frame(A, -4) + _frame(B)])
     assert got == [A, B] and "short of the message" in faults[0]

@@ -118,6 +118,16 @@ def quoted_retry(block: str) -> str:
     return _LEADING_TABS.sub(lambda t: "  " * len(t.group(0)), "\n".join(out))
 
 
+def same_block(text: str) -> bool:
+    """Whether the release's block is the one skill-lsp splits off (its first `---` after the
+    opening one starts a line): where skill-lsp's parse of it succeeded, the release reads the same
+    values, and callers on a hot path keep theirs instead of parsing again."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    at = text.find("---", 3)
+    return at > 0 and text[at - 1] == "\n" and text[at + 3:at + 4] in ("", "\n", "\r", " ", "\t")
+
+
 def read(text: str) -> ClaudeFrontmatter:
     """The frontmatter of a SKILL.md's text as Claude Code reads it."""
     whole = text

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from . import document, rules
 from .activation.jsstr import js_string
 from .claude_frontmatter import read as read_claude_frontmatter
+from .claude_frontmatter import same_block
 from .discovery import is_inside
 from .findings import base_message
 from .findings import qualifier as qualifier_of
@@ -124,7 +125,10 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, 
                 assert effect is not None
                 return Listing(h.name, False, f"{h.title} {effect.note}: no '{key}' in the `key: value` lines it "
                                               f"reads when the YAML fails")
-    theirs = read_claude_frontmatter(doc.text).fields if h.quoted_retry else None
+    # Claude Code's reader (claude_frontmatter.py) reads what skill-lsp's parse reads when that
+    # succeeded on the same block; else its own way.
+    theirs = (read_claude_frontmatter(doc.text).fields
+              if h.quoted_retry and not (doc.frontmatter_ok and same_block(doc.text)) else None)
     for flag in h.hidden_by:
         if theirs is not None:
             if flag.key not in theirs:

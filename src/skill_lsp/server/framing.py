@@ -171,7 +171,8 @@ class Framer:
             # The length may be too large: the next message (if one came) starts inside.
             m = _CONTENT_LENGTH.search(self.buf, looked)
             looked = max(0, len(self.buf) - 16)
-            if m is not None and _is_json(bytes(self.buf[:m.start()])):
+            # (A header at exactly ``length`` is the next message after a whole body: no fault.)
+            if m is not None and m.start() < length and _is_json(bytes(self.buf[:m.start()])):
                 self.fault(f"Content-Length {length} runs into the next message; the message ends at byte {m.start()}")
                 body = bytes(self.buf[:m.start()])
                 del self.buf[:m.start()]

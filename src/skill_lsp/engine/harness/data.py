@@ -269,7 +269,8 @@ CLAUDE_CODE = Harness(
     description_rule="description + when_to_use (joined with ' - ') listed up to 1,535 characters + '…'; "
                      "< and > escaped, newlines become spaces",
     listing="inside <system-reminder>: `- name: description` lines",
-    listing_budget="a share of the context window (skillListingBudgetFraction, about 1 %)",
+    listing_budget="a share of the context window (skillListingBudgetFraction, about 1 %), counted in terminal "
+                   "columns (a wide character 2, a zero-width one 0)",
     arguments="$ARGUMENTS, $ARGUMENTS[N] (0-based), $0 = first argument, $1 = second (shell-style split); "
               "${CLAUDE_SKILL_DIR}, ${CLAUDE_SESSION_ID}; no placeholder: `ARGUMENTS: <args>` appended",
     hidden_by=(Flag("disable-model-invocation", "string-true", f"{_CC} case claude-flag-spellings (26 spellings)"),),

@@ -36,7 +36,7 @@ from skill_lsp.engine.harness.data import (
 )
 from skill_lsp.engine.listing import record_listing
 
-from ..claude_frontmatter import ClaudeFrontmatter
+from ..claude_frontmatter import ClaudeFrontmatter, same_block
 from ..claude_frontmatter import read as read_frontmatter
 from ..lenient import fields, text_value
 from .base import BudgetWarning, Dialect, unsubstituted_body
@@ -248,8 +248,8 @@ def sanitize(text: str) -> str:
 # by the probe case invalid-yaml-kinds and the differential tester (seed 2026).
 def _fields(record: SkillRecord) -> dict:
     """The frontmatter as Claude Code reads it (claude_frontmatter.py)."""
-    if not record.text:
-        return fields(record)
+    if not record.text or (record.frontmatter and same_block(record.text)):
+        return fields(record)  # parsed as the release parses it (claude_frontmatter.same_block)
     read = _read(record.text).fields
     # A number or a boolean is read as JavaScript's String() of it, a list or a map not at all
     # (probe case non-string-values); when_to_use keeps its value (a list reads "a,b").
