@@ -10,6 +10,9 @@ from pathlib import Path
 from skill_lsp.capture import drivers
 from skill_lsp.capture import expect as skill_lsp
 from skill_lsp.capture.normalise import normalise
+from skill_lsp.engine.render.opencode import MAX_FILES as OPENCODE_MAX_FILES
+from skill_lsp.engine.render.opencode import config_folders as opencode_config_folders
+from skill_lsp.engine.render.ripgrep import files as ripgrep_files
 
 from .grammar import Skill
 from .workspace import lay_out
@@ -129,6 +132,17 @@ def _order_free(harness: str, text: str) -> str:
     return head + sep + "".join(sorted(b + "</skill>\n" for b in body.split("</skill>\n") if b)) + sep2 + tail
 
 
+def _sampled_alike(theirs: str, mine: str, raw: str, ws: Path, home: Path) -> bool:
+    """OpenCode's 10 of more files, in an order skill-lsp cannot know (expect.sampled_alike)."""
+    base = raw.partition("Base directory for this skill: ")[2].partition("\n")[0]
+    if not base:
+        return False
+    eligible = {normalise(f"<file>{f}</file>", ws, home)
+                for f in ripgrep_files(base, skip_names=frozenset({"SKILL.md"}),
+                                       default_gitignores=opencode_config_folders(base))}
+    return skill_lsp.sampled_alike(theirs, mine, eligible, OPENCODE_MAX_FILES)
+
+
 def run_batch(harness: str, argv: list[str], skills: list[Skill], calls: list[tuple[str, str]], top: Path,
               builtin_names: set[str] | None, timeout: float = drivers.RUN_TIMEOUT) -> Outcome:
     ws, home = lay_out(skills, top)
@@ -165,8 +179,10 @@ def run_batch(harness: str, argv: list[str], skills: list[Skill], calls: list[tu
             mine_text = theirs_text
         flaky = NONDETERMINISTIC.get(harness)
         owners = [s for s in skills if s.call == a.skill or s.folder.rsplit("/", 1)[-1] == a.skill]
-        acts.append(ActivationVerdict(a.skill, a.arguments, theirs_text, mine_text,
-                                      bool(flaky and any(flaky(s, skills) for s in owners))))
+        unsettled = bool(flaky and any(flaky(s, skills) for s in owners))
+        if harness == "opencode" and theirs_text and mine_text and theirs_text != mine_text and exp.text:
+            unsettled = unsettled or _sampled_alike(theirs_text, mine_text, exp.text, ws, home)
+        acts.append(ActivationVerdict(a.skill, a.arguments, theirs_text, mine_text, unsettled))
     catalog_agrees = _order_free(harness, theirs_catalog) == _order_free(harness, mine_catalog)
     return Outcome(harness, verdicts, acts, catalog_agrees, theirs_catalog, mine_catalog, unowned)
 

@@ -209,6 +209,20 @@ def same_files(a: str, b: str) -> bool:
     return split(a) == split(b)
 
 
+def sampled_alike(theirs: str, mine: str, eligible: set[str], limit: int) -> bool:
+    """OpenCode lists the first ``limit`` files ripgrep finds, in the file system's directory order
+    (ext4: a hash of the name), which nothing in the skill decides: with more eligible files than
+    that, two texts that differ only in which of the ``eligible`` lines they sample are alike."""
+    def split(text: str) -> tuple[str, list[str], str]:
+        head, _, rest = text.partition("<skill_files>\n")
+        files, _, tail = rest.partition("</skill_files>")
+        return head, [f for f in files.split("\n") if f], tail
+    h1, f1, t1 = split(theirs)
+    h2, f2, t2 = split(mine)
+    return (h1, t1) == (h2, t2) and len(eligible) > limit and len(f1) == len(f2) == limit \
+        and set(f1) <= eligible and set(f2) <= eligible
+
+
 def norm(text: str | None, ws: Path, home: Path) -> str | None:
     return None if text is None else normalise(text, ws, home)
 

@@ -5,12 +5,14 @@ with one indented ``<skill>`` block per skill (name, description and the
 absolute SKILL.md path, unescaped), ordered by name as ``localeCompare`` does.
 Activation: the ``skill`` tool's result; ``$ARGUMENTS`` is not substituted
 (the model-invoked tool takes no arguments).  The ``<skill_files>`` sample is
-up to 10 files from ripgrep, whose order follows the file system's directory
-order; the preview walks folders in name order.
+up to 10 files from ripgrep (render/ripgrep.py: no links, ignore files honoured),
+whose order follows the file system's directory order; the preview walks folders
+in name order.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Sequence
 
@@ -21,6 +23,7 @@ from skill_lsp.engine.listing import record_listing
 
 from ..lenient import fields
 from .base import Dialect, unsubstituted_body
+from .ripgrep import files as ripgrep_files
 
 __all__ = ["OpenCodeDialect", "listed", "sample_files"]
 
@@ -58,12 +61,33 @@ def listed(records: Sequence[SkillRecord], *, tool: bool = False) -> list[SkillR
     return [by_name[n] for n in sorted(by_name, key=locale_key)]
 
 
+# What OpenCode writes into each config folder (`.opencode`, ~/.config/opencode) as .gitignore
+# when it starts and the file is not there (Config.ensureGitignore, read from the 1.18.33 release):
+# in a git repository ripgrep then leaves these out of a skill's files.
+CONFIG_GITIGNORE = ("node_modules", "package.json", "package-lock.json", "bun.lock", ".gitignore")
+
+
+def config_folders(skill_dir: str) -> dict[str, tuple[str, ...]]:
+    """The config folders above ``skill_dir`` (its real path: ripgrep runs in it), with the
+    .gitignore OpenCode writes there."""
+    found: dict[str, tuple[str, ...]] = {}
+    at = os.path.realpath(skill_dir)
+    user = os.path.join(os.path.expanduser("~"), ".config", "opencode")
+    while True:
+        if os.path.basename(at) == ".opencode" or at == user:
+            found[at] = CONFIG_GITIGNORE
+        up = os.path.dirname(at)
+        if up == at:
+            return found
+        at = up
+
+
 def sample_files(skill_dir: str) -> list[str]:
-    files: list[str] = []
-    for parent, dirs, names in os.walk(skill_dir):
-        dirs.sort()
-        files.extend(os.path.join(parent, n) for n in sorted(names) if n != "SKILL.md")
-    return files[:MAX_FILES]
+    """The files OpenCode's skill tool lists: ripgrep's (render/ripgrep.py), SKILL.md left out;
+    the first 10 by name where ripgrep takes the file system's order."""
+    walk = ripgrep_files(skill_dir, skip_names=frozenset({"SKILL.md"}),
+                         default_gitignores=config_folders(skill_dir))
+    return list(itertools.islice(walk, MAX_FILES))
 
 
 class OpenCodeDialect(Dialect):
