@@ -158,3 +158,23 @@ def test_codex_system_skills_share_the_budget():
     assert {w.code for w in D.catalog_warnings(recs)} == {"codex-description-truncated"}
     text = D.render_catalog(recs)
     assert "imagegen" not in text and "/.codex/skills/.system`" in text  # counted and in the table, not shown
+
+
+@pytest.mark.parametrize("block, value, listed", [
+    ("|+", "two\n\n", "two\n"),       # keep: one newline less (differential tester, seed 2026)
+    (">+", "two\n\n\n", "two\n\n"),
+    ("|2+", "two\n\n", "two\n"),
+    ("|", "two\n", "two\n"),       # clip: js-yaml adds the newline at the end of its input
+    (">", "two\n", "two\n"),
+    ("|-", "two", "two"),
+])
+def test_opencode_keep_block_description_ending_the_frontmatter_keeps_one_newline_less(block, value, listed):
+    # gray-matter hands js-yaml the text up to "\n---" (OpenCode 1.18.33).
+    from dataclasses import replace
+    lines = value.rstrip("\n")
+    text = f"---\nname: pdf-tools\ndescription: {block}\n  {lines}\n" + "\n" * (len(value) - len(lines) - 1) + "---\nBody\n"
+    r = replace(record(description=value), text=text)
+    assert f"<description>{listed}</description>" in DIALECTS["opencode"].catalog_entry(r)
+    # Followed by another key, the block keeps what YAML gives it.
+    later = replace(r, text=text.replace("---\nBody", "license: MIT\n---\nBody"))
+    assert f"<description>{value}</description>" in DIALECTS["opencode"].catalog_entry(later)

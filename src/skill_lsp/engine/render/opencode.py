@@ -22,7 +22,7 @@ from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.listing import record_listing
 
 from ..lenient import fields
-from .base import Dialect, unsubstituted_body
+from .base import Dialect, block_runs_to_the_end, unsubstituted_body
 from .ripgrep import files as ripgrep_files
 
 __all__ = ["OpenCodeDialect", "listed", "sample_files"]
@@ -47,7 +47,14 @@ def _listed_name(record: SkillRecord) -> str:
 
 def _description(record: SkillRecord) -> str | None:
     value = fields(record).get("description")
-    return value if isinstance(value, str) else None
+    if not isinstance(value, str):
+        return None
+    # gray-matter hands js-yaml the text up to `\n---`: a `|+`/`>+` block that runs to the closing
+    # line keeps one trailing newline less (a clipped one keeps its newline: js-yaml adds it at the
+    # end of its input; capture case multiline-description, the differential tester, seed 2026).
+    if value.endswith("\n") and block_runs_to_the_end(record.text, "description", keep_only=True):
+        return value[:-1]
+    return value
 
 
 def listed(records: Sequence[SkillRecord], *, tool: bool = False) -> list[SkillRecord]:
