@@ -381,6 +381,7 @@ def yaml_values(block: str) -> tuple[str, str] | None:
 # the block's end (the release's regex takes the line break before the closing `---` away).
 _KEEP = re.compile(r"[|>][0-9]?\+|[|>]\+")
 _LONE_CR = re.compile(r"\r(?!\n)")
+_BLANK_END = re.compile(r"\n(?:\r?\n)+\Z")
 
 
 def _document_values(doc: SkillDocument, block: str) -> tuple[bool, tuple[str, str] | None]:
@@ -400,13 +401,26 @@ def _document_values(doc: SkillDocument, block: str) -> tuple[bool, tuple[str, s
         return ("\t" not in yaml and not _COMMENT_ODD.search(yaml)), None
     if doc.root is None or doc.root.kind != "map":
         return True, None
-    if doc.duplicates or doc.tagged or "..." in yaml or "<<" in yaml or _quoted_line_end(doc.root, doc.text) or (
-            _KEEP.search(yaml) and yaml.endswith(("\n\n", "\n\r\n", " \n", "\t\n", " \r\n", "\t\r\n"))):
+    if doc.duplicates or doc.tagged or "..." in yaml or "<<" in yaml or _quoted_line_end(doc.root, doc.text):
         return False, None
+    if "!" in yaml and _unknown_tag(doc.root):
+        return True, None  # js-yaml refuses the tag: the line reader reads
+    last = None  # a kept block scalar that the block's last line break ends
+    if _KEEP.search(yaml) and yaml.endswith(("\n\n", "\n\r\n", " \n", "\t\n", " \r\n", "\t\r\n")):
+        if not yaml.endswith(("\n\n", "\n\r\n")) or _BLANK_END.search(yaml) is None:
+            return False, None
+        last = max((v for _, v in doc.root.items), key=lambda v: v.end, default=None)
+        if last is not None and not (last.kind == "scalar" and last.style in ("|", ">") and not last.is_alias
+                                     and _KEEP.match(doc.text, last.start)):
+            last = None
     name, description = doc.entries.get("name"), doc.entries.get("description")
     if name is None or description is None or not _is_string(name.value) or not _is_string(description.value):
         return True, None
-    return True, (name.value.target().value, description.value.target().value)
+    # js-yaml reads the block without the line break before the closing `---`: a kept block scalar
+    # that runs to the end has one line break fewer.
+    values = [v.value.target().value[:-1] if v.value is last and v.value.target().value.endswith("\n")
+              else v.value.target().value for v in (name, description)]
+    return True, (values[0], values[1])
 
 
 def read(text: str, doc: SkillDocument | None = None) -> GeminiFrontmatter:
