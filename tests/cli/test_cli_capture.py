@@ -88,19 +88,20 @@ def test_capture_text_output_shows_catalog_activation_and_verdict(tmp_path):
 
 
 def test_capture_shows_a_difference_as_a_diff(tmp_path):
-    """A `>+` description of blank lines only: Gemini CLI lists one line break, skill-lsp two
-    (capture/diff/FINDINGS.md, still open), so the comparison shows the difference."""
+    """A block scalar header after a lone carriage return: js-yaml refuses it and Gemini CLI's line
+    reader reads "> Folded text."; skill-lsp's reading of its reader takes the YAML (capture/diff/
+    FINDINGS.md, still open), so the comparison shows the difference."""
     core = install_dir(pins()["gemini"]) / "node_modules" / "@google" / "gemini-cli-core"
     require(core.is_dir(), "the pinned gemini-cli-core release", "python -m capture install")
     ws = tmp_path / "project"
-    folder = ws / ".gemini/skills/blank-plus"
+    folder = ws / ".gemini/skills/cr-block"
     folder.mkdir(parents=True)
-    (folder / "SKILL.md").write_text("---\nname: blank-plus\ndescription: >+\n\n\n---\nBody\n", encoding="utf-8")
+    (folder / "SKILL.md").write_bytes(b"---\nname: cr-block\ndescription: \r>\n  Folded text.\n---\nBody\n")
     proc = run_cli("capture", "--harness", "gemini", "--command", str(core), str(ws), timeout=300)
     assert proc.returncode == 1, proc.stderr + proc.stdout
     assert "== skill-lsp's preview differs ==" in proc.stdout
     assert "--- skill-lsp/catalog\n+++ release/catalog\n" in proc.stdout
-    assert "     <description>\n-\n </description>" in proc.stdout  # skill-lsp's extra line break
+    assert "+    <description>> Folded text.</description>" in proc.stdout
     assert "DIFFERS" in proc.stderr
 
 

@@ -115,7 +115,9 @@ def test_opencode_golden():
 
 def test_gemini_golden():
     D = DIALECTS["gemini"]
-    assert D.render(ok()) == (
+    # Gemini CLI hands over what follows the frontmatter in the file (gemini_frontmatter.py), JS-trimmed.
+    whole = "---\nname: pdf-tools\ndescription: Extract text from PDFs.\n---\n\n# PDF tools\n\nRun `scripts/extract.py`.\n"
+    assert D.render(ok(source_text=whole)) == (
         '<activated_skill name="pdf-tools">\n'
         "  <instructions>\n"
         "    # PDF tools\n\nRun `scripts/extract.py`.\n"

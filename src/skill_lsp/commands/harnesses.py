@@ -61,6 +61,7 @@ def harness_json(h: Harness) -> dict[str, Any]:
         "followsLinks": h.follows_links,
         "yaml11LineBreaks": h.yaml11_breaks,
         "quotedRetry": h.quoted_retry,
+        "lineReader": h.line_reader,
         "lastDuplicateWins": h.last_duplicate_wins,
         "nonString": None if not h.non_string else {"reading": h.non_string, "text": NON_STRING_READINGS[h.non_string],
                                                     "dates": h.yaml_dates, "source": h.non_string_source},
@@ -140,6 +141,10 @@ def _model_facts(h: Harness) -> list[tuple[str, str]]:
     if h.quoted_retry:
         out.append(("frontmatter: its own reader (a block up to the first ---, tabs taken, a second parse "
                     "with values quoted, no field when that fails)", h.quoted_retry))
+    if h.line_reader:
+        out.append(("frontmatter: its own reader (`---` and a line break exactly, the block up to the first line "
+                    "starting with ---, js-yaml, its line reader when name or description is not a string)",
+                    h.line_reader))
     if h.non_string:
         out.append((f"name or description not a string: {NON_STRING_READINGS[h.non_string]}", h.non_string_source))
     if h.last_duplicate_wins:
@@ -220,6 +225,14 @@ def render_markdown() -> str:
                        f"spaces between words; when the YAML fails it is parsed once more with every one-line "
                        f"value holding one of ``{{}}[]*&#!|>%@` `` or `: ` quoted, and no field is read when that "
                        f"fails too ({h.quoted_retry}).")
+        if h.line_reader:
+            out.append(f"- Frontmatter reader: the file must open with `---` and a line break exactly; the block "
+                       f"ends before the first line that starts with `---`, and the body is empty unless a line "
+                       f"break follows that `---` at once; the block is loaded with js-yaml 4 (tabs taken, a key "
+                       f"given twice or an unknown tag an error, a plain date not a string) and, when that fails "
+                       f"or gives no string `name` and `description`, read line by line: `name:` and "
+                       f"`description:` lines, indented lines after the description joined with a space, a line "
+                       f"holding U+2028 or U+2029 not read ({h.line_reader}).")
         if h.non_string:
             dates = "; a plain date (2024-01-01) is a date, not a string" if h.yaml_dates else ""
             out.append(f"- A `name` or `description` that is not a YAML string: {NON_STRING_READINGS[h.non_string]}"

@@ -22,6 +22,7 @@ from .claude_frontmatter import same_block
 from .discovery import is_inside
 from .findings import base_message
 from .findings import qualifier as qualifier_of
+from .gemini_frontmatter import line_values, read_document
 from .harness import BLOCKING_ACTIONS, HARNESSES, Harness, not_read, reads_root
 from .lenient import simple_frontmatter
 from .readings import SKIP, read_by, value_read_by
@@ -98,6 +99,8 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, 
     if doc.bom and h.bom is not None and h.bom.action in BLOCKING_ACTIONS:
         return Listing(h.name, False, f"{h.title} {h.bom.note}")
     ctx = rules.Context(profile=view((h.name,)), check_links=False)
+    if h.line_reader:
+        return _read_by_line_reader(h, doc, ctx)
     if h.non_string and doc.frontmatter_ok:
         skipped = _non_string(h, doc)
         if skipped is not None:
@@ -157,6 +160,37 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, 
     if name != result.folder:
         name = h.mismatch_listed_as.format(name=name, folder=result.folder)
     return Listing(h.name, True, None, name)
+
+
+# Findings about reading the frontmatter, which a harness with its own reader (Harness.line_reader)
+# answers itself.
+_READER_DECIDES = frozenset({"MISSING_FRONTMATTER", "INVALID_FRONTMATTER", "MISSING_FIELD", "EMPTY_FIELD",
+                             "INVALID_TYPE"})
+
+
+def _read_by_line_reader(h: Harness, doc: document.SkillDocument, ctx: rules.Context) -> Listing:
+    for f in rules.check(doc, ctx):
+        if f.code in _READER_DECIDES:
+            continue
+        qualifier = qualifier_of(f.data)
+        if h.blocks(f.code, qualifier):
+            effect = h.effect(f.code, qualifier)
+            assert effect is not None
+            return Listing(h.name, False, f"{h.title} {effect.note}: {base_message(f)}")
+    read = read_document(doc)
+    if not read.block:
+        return Listing(h.name, False, f"{h.title} finds no frontmatter and leaves it out: the file must open with "
+                                      "`---` and a line break, and a line starting with `---` must end the block "
+                                      f"({h.line_reader.split(',')[0]})")
+    if not read.skill:
+        names = line_values(read.text)
+        missing = [k for k, v in zip(("name", "description"), names, strict=True) if v is None]
+        effect = h.effect("MISSING_FIELD", missing[0] if missing else "name")
+        note = effect.note if effect is not None else "leaves it out"
+        what = " and ".join(f"'{k}'" for k in missing) or "'name' and 'description'"
+        return Listing(h.name, False, f"{h.title} {note}: no {what} it reads (not a string in the YAML, and no "
+                                      "such `key:` line its line reader takes when the YAML gives none)")
+    return Listing(h.name, True, None, read.listed_name)
 
 
 def _level(result: SkillResult, skill_dir: str) -> int:

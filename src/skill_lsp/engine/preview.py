@@ -166,6 +166,8 @@ def _harness_activate(records: list[SkillRecord], settings: Settings, dialect: s
         return None
     declared = target.frontmatter.get("name")
     shown = declared if isinstance(declared, str) and declared else target.folder
+    if getattr(d, "echoes_name", False) and name is not None and path is None:
+        shown = name
     key = "harness-preview"  # the session takes kebab-case keys only; the harness's name is restored below
     params: dict[str, Any] = {"name": key}
     if arguments is not None:

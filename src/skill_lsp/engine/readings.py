@@ -16,18 +16,13 @@ from typing import TYPE_CHECKING
 from . import document
 from .activation.jsstr import js_string
 from .findings import RULES, base_message
+from .gemini_frontmatter import read_document
 from .harness import HARNESSES, Harness
-from .lenient import simple_frontmatter
 from .result import SkillResult
 from .yamlnodes import YAML11_BREAKS, resolve_scalar, to_python
 
 if TYPE_CHECKING:
     from .activation.records import SkillRecord
-
-
-def _line_values(text: str) -> dict[str, str]:
-    """Gemini CLI's line reading (Harness.non_string "line"): a blank line ends a value."""
-    return simple_frontmatter(text, blank_ends=True) or {}
 
 
 def read_by(doc: document.SkillDocument, h: Harness) -> document.SkillDocument:
@@ -69,15 +64,24 @@ def record_read_by(record: SkillRecord, harness: Harness | str | None) -> SkillR
         for k, v in theirs.root.target().items:
             if k.target().kind == "scalar":
                 values[k.target().value] = to_python(v)
-    if h.non_string and theirs.frontmatter_ok and any(
+    if h.line_reader:
+        # Its own reader (gemini_frontmatter.py) gives both fields, or none: then it lists no skill.
+        read = read_document(theirs)
+        if (values.get("name"), values.get("description")) != (read.name, read.description):
+            values = dict(values)
+            for key, value in (("name", read.name), ("description", read.description)):
+                if value is None:
+                    values.pop(key, None)
+                else:
+                    values[key] = value
+    elif h.non_string and theirs.frontmatter_ok and any(
             k in values and not isinstance(values[k], str) for k in ("name", "description")):
         values = dict(values)
         for key in ("name", "description"):
-            # Gemini CLI's line reading, once it takes over, reads both fields (the differential tester).
-            if key in values and (not isinstance(values[key], str) or h.non_string == "line"):
-                read = value_read_by(h, theirs, key) if h.non_string != "line" else _line_values(theirs.text).get(key)
-                if isinstance(read, str):
-                    values[key] = read
+            if key in values and not isinstance(values[key], str):
+                got = value_read_by(h, theirs, key)
+                if isinstance(got, str):
+                    values[key] = got
                 else:
                     del values[key]
     if theirs is doc and values is record.frontmatter:
@@ -133,5 +137,6 @@ def value_read_by(h: Harness, doc: document.SkillDocument, key: str) -> object:
             return None if node.kind == "scalar" and value is None else doc.text[node.start:node.end].strip()
         return SKIP
     if mode == "line":
-        return _line_values(doc.text).get(key)
+        read = read_document(doc)
+        return read.name if key == "name" else read.description if key == "description" else None
     return SKIP if mode == "strings" else value

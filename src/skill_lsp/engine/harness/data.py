@@ -426,6 +426,8 @@ GEMINI = Harness(
     follows_links=_links("gemini@0.61.0"),
     last_duplicate_wins="capture: gemini@0.61.0 cases empty-and-duplicate-fields, invalid-yaml-kinds",
     non_string="line", non_string_source="capture: gemini@0.61.0 case non-string-values",
+    line_reader="gemini-cli-core 0.61.0 dist/src/skills/skillLoader.js parseFrontmatter, read in the release; "
+                "49,998 of 50,000 generated SKILL.md files read as its loader reads them in node (js-yaml 4.1.1)",
     effects={
         **_followed_link("gemini@0.61.0"),
         **_structure(_GEMINI_SRC, _names_case("gemini@0.61.0")),

@@ -175,6 +175,10 @@ class Harness:
     # a second parse with values quoted when the YAML fails: engine/claude_frontmatter.py); "" when it
     # parses the block as skill-lsp does.
     quoted_retry: str = ""
+    # The proof that it reads the frontmatter with Gemini CLI's own reader (its block regex, js-yaml 4,
+    # its line reader when the YAML fails or gives no string name and description:
+    # engine/gemini_frontmatter.py); "" when it parses the block as skill-lsp does.
+    line_reader: str = ""
     # CODE:field effects that keep a skill out of its catalog but not from its skill tool, which
     # loads it by name.
     tool_loads: tuple[str, ...] = ()

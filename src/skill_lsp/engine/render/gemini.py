@@ -11,16 +11,18 @@ blocks; nothing escaped, descriptions as parsed).  Activation:
 from __future__ import annotations
 
 import os
-import re
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from skill_lsp.engine.activation.jsstr import js_trim, locale_key
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.listing import record_listing
 
+from ..gemini_frontmatter import NAME_UNSAFE, GeminiFrontmatter, read_document
+from ..gemini_frontmatter import read as read_frontmatter
 from ..lenient import fields, simple_frontmatter, text_value
 from .base import Dialect, unsubstituted_body
 
@@ -34,16 +36,29 @@ _HEADING = (
 )
 
 
-# Characters a file name may not hold on Windows: each becomes '-' in the listed name
-# (`a:b` -> `a-b`, `{a: 1}` -> `{a- 1}`; capture case non-string-values, the differential tester).
-_NAME_UNSAFE = re.compile(r'[:\\/<>*?"|]')
+@lru_cache(maxsize=4096)
+def _read_text(text: str) -> GeminiFrontmatter:
+    return read_frontmatter(text)
+
+
+def _read(record: SkillRecord) -> GeminiFrontmatter | None:
+    """The SKILL.md as Gemini CLI's reader reads it (gemini_frontmatter.py); None for a record
+    built in memory without its text."""
+    doc = getattr(record.checked, "doc", None)
+    if doc is not None and (record.text is None or doc.text == record.text):
+        return read_document(doc)  # type: ignore[arg-type]
+    return _read_text(record.text) if record.text is not None else None
 
 
 def _name(record: SkillRecord) -> str | None:
-    """The name as written, with `:\\/<>*?"|` as '-'; "" is listed as an empty <name> (capture case
+    """The name as read, with `:\\/<>*?"|` as '-' (characters a file name may not hold on Windows:
+    `a:b` -> `a-b`; capture case non-string-values); "" is listed as an empty <name> (capture case
     empty-and-duplicate-fields)."""
+    read = _read(record)
+    if read is not None:
+        return read.listed_name
     name = text_value(fields(record).get("name"))
-    return None if name is None else _NAME_UNSAFE.sub("-", name)
+    return None if name is None else NAME_UNSAFE.sub("-", name)
 
 
 def _listed_name(record: SkillRecord) -> str:
@@ -52,6 +67,9 @@ def _listed_name(record: SkillRecord) -> str:
 
 
 def _description(record: SkillRecord) -> str | None:
+    read = _read(record)
+    if read is not None:
+        return read.description
     value = fields(record).get("description")
     if isinstance(value, str):
         return value
@@ -187,13 +205,19 @@ class GeminiDialect(Dialect):
     name = "gemini"
     label = "Gemini CLI (gemini-cli-core 0.61.0)"
     harness = "gemini"
+    # activate_skill's result names the skill as it was asked for (`<activated_skill name="${skillName}">`,
+    # params.name): the listed name, `:` and the like made '-', not the name as written.
+    echoes_name = True
 
     def render_ok(self, result: OkResult) -> str:
         tree = folder_structure(result.dir, result.resources)
+        # match[2]?.trim() ?? '': what follows the block's closing `---` and its line break.
+        text = result.source_text
+        body = _read_text(text).body if text is not None else js_trim(unsubstituted_body(result))
         return (
             f'<activated_skill name="{result.name}">\n'
             f"  <instructions>\n"
-            f"    {js_trim(unsubstituted_body(result))}\n"
+            f"    {body}\n"
             f"  </instructions>\n"
             f"\n"
             f"  <available_resources>\n"
@@ -212,6 +236,8 @@ class GeminiDialect(Dialect):
         return listed(list(records))
 
     def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
+        # activate_skill's schema takes only a listed name, as listed (an enum of them: another case
+        # is refused before getSkill, which ignores case, is asked; the differential tester).
         return next((r for r in listed(records) if _name(r) == name), None)
 
     def catalog_entry(self, record: SkillRecord) -> str:
