@@ -44,7 +44,7 @@ def listing_roots(harness: str, ws: Path, home: Path) -> list[list[str]]:
         # discovery order; a later root overrides an earlier one
         "gemini": [[home / ".gemini/skills"], [home / ".agents/skills"], [ws / ".gemini/skills"],
                    [ws / ".agents/skills"]],
-        # project roots, then user roots; the first copy of a name wins
+        # which copy of a name wins is the harness record's root order (render/copilot.listed)
         "copilot": [[ws / ".agents/skills"], [ws / ".claude/skills"], [ws / ".github/skills"],
                     [home / ".copilot/skills"], [home / ".agents/skills"]],
     }[harness]

@@ -62,6 +62,8 @@ def harness_json(h: Harness) -> dict[str, Any]:
         "yaml11LineBreaks": h.yaml11_breaks,
         "quotedRetry": h.quoted_retry,
         "lastDuplicateWins": h.last_duplicate_wins,
+        "namePattern": None if not h.name_pattern else {"pattern": h.name_pattern, "source": h.name_pattern_source},
+        "utf16Lengths": h.utf16_lengths,
         "nonString": None if not h.non_string else {"reading": h.non_string, "text": NON_STRING_READINGS[h.non_string],
                                                     "dates": h.yaml_dates, "source": h.non_string_source},
         "verified": h.verified,
@@ -144,6 +146,10 @@ def _model_facts(h: Harness) -> list[tuple[str, str]]:
         out.append((f"name or description not a string: {NON_STRING_READINGS[h.non_string]}", h.non_string_source))
     if h.last_duplicate_wins:
         out.append(("a key given twice: the last value", h.last_duplicate_wins))
+    if h.name_pattern:
+        out.append((f"name (or folder name), trimmed, must match `{h.name_pattern}`", h.name_pattern_source))
+    if h.utf16_lengths:
+        out.append(("description length counted in UTF-16 code units", h.utf16_lengths))
     for flag in h.hidden_by:
         out.append((f"left out of the model's catalog: {flag.rule}", flag.source))
     return out
@@ -226,6 +232,11 @@ def render_markdown() -> str:
                        f"{dates} ({h.non_string_source}).")
         if h.last_duplicate_wins:
             out.append(f"- A key given twice: the last value is read ({h.last_duplicate_wins}).")
+        if h.name_pattern:
+            out.append(f"- The name it lists (the folder name when none is given), trimmed, must match "
+                       f"`{h.name_pattern}` in full, else the skill is not loaded ({h.name_pattern_source}).")
+        if h.utf16_lengths:
+            out.append(f"- A description's length is counted in UTF-16 code units ({h.utf16_lengths}).")
         if h.flags:
             out.append(f"- Reported as unsupported (so the lint reports them for this target): "
                        f"{', '.join(f'`{k}`' for k in h.flags)}.")

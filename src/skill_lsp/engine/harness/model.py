@@ -188,6 +188,13 @@ class Harness:
     non_string: str = ""
     non_string_source: str = ""
     yaml_dates: bool = False  # a plain YYYY-MM-DD value is a date, not a string (js-yaml's default schema)
+    # A pattern the name it lists (the `name` string, else the folder name), trimmed, must match in full,
+    # else it leaves the skill out; "" when it lists any name. name_pattern_source: its proof.
+    name_pattern: str = ""
+    name_pattern_source: str = ""
+    # The proof that it counts a description's length in UTF-16 code units (as JavaScript does: a
+    # character beyond U+FFFF counts two) against the TOO_LONG:description limit; "" when in characters.
+    utf16_lengths: str = ""
     effects: dict[str, Effect] = field(default_factory=dict)  # finding code (or CODE:field) -> effect
     # Rule-depth code -> severity label for skills written for it ("off": silent); data.RULE_LEVELS' column.
     rule_levels: dict[str, str] = field(default_factory=dict)
