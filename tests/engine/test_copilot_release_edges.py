@@ -150,3 +150,23 @@ def test_activation_body_has_crlf_as_lf_and_keeps_a_lone_cr() -> None:
                                                   body="body\r\nline2\rline3\r\n"))
     assert text.endswith("\n\nbody\nline2\rline3\n\n</skill-context>")
 
+
+# Probe tabs: the description the release listed for each frontmatter line, None where it left the skill out.
+TABS = [
+    ("description: a \tb", "a \tb"), ("description: a\tb", "a\tb"), ("description:\ta", "a"), ("description: a\t", "a"),
+    ("description: 'a' \t", "a"), ("description: |\n  \ta\n  b", None), ("description: |\n  a\n  \tb", "a\n\tb"),
+    ("description: |-\n  \tdocs\n  notes", None), ("description: x\n\tfoo: y", None), ("description: x\nextra:\t1", "x"),
+    ("description: x\nextra: [a,\tb]", "x"), ("description: x\nextra:\n  -\ta", None), ("description: a\n\tb", None),
+    ("description: a\n \tb", "a b"), ("description: a\t# c", "a")]
+
+
+@pytest.mark.parametrize(("line", "listed"), TABS)
+def test_frontmatter_with_tabs_is_read_as_libyaml_reads_it(line: str, listed: str | None) -> None:
+    from skill_lsp.engine.harness import HARNESSES  # noqa: PLC0415
+    from skill_lsp.engine.readings import read_by  # noqa: PLC0415
+
+    text = f"---\nname: t\n{line}\n---\nbody\n"
+    assert (_listed(text) is not None) is (listed is not None)
+    if listed is not None:
+        doc = read_by(document.parse(text, "/ws/.github/skills/t/SKILL.md"), HARNESSES["copilot"])
+        assert doc.value("description").rstrip("\n") == listed

@@ -60,6 +60,7 @@ def harness_json(h: Harness) -> dict[str, Any]:
         "byteOrderMark": None if h.bom is None else {"action": h.bom.action, "note": h.bom.note, "source": h.bom.source},
         "followsLinks": h.follows_links,
         "yaml11LineBreaks": h.yaml11_breaks,
+        "libyaml": h.libyaml,
         "quotedRetry": h.quoted_retry,
         "lastDuplicateWins": h.last_duplicate_wins,
         "namePattern": None if not h.name_pattern else {"pattern": h.name_pattern, "source": h.name_pattern_source},
@@ -139,6 +140,8 @@ def _model_facts(h: Harness) -> list[tuple[str, str]]:
         out.append((f"byte order mark: {h.bom.note}", h.bom.source))
     if h.yaml11_breaks:
         out.append(("YAML: NEL, LS and PS end a line (YAML 1.1)", h.yaml11_breaks))
+    if h.libyaml:
+        out.append(("YAML: parsed by libyaml (tabs between words and after `key:` taken)", h.libyaml))
     if h.quoted_retry:
         out.append(("frontmatter: its own reader (a block up to the first ---, tabs taken, a second parse "
                     "with values quoted, no field when that fails)", h.quoted_retry))
@@ -221,6 +224,10 @@ def render_markdown() -> str:
         if h.yaml11_breaks:
             out.append(f"- YAML line breaks: NEL, LS and PS (U+0085, U+2028, U+2029) end a line, as in YAML 1.1 "
                        f"({h.yaml11_breaks}); skill-lsp reads the frontmatter so for this harness.")
+        if h.libyaml:
+            out.append(f"- YAML parser: libyaml, which takes a tab between words, after `key:` and before a "
+                       f"comment and refuses a block scalar whose first line starts with a tab ({h.libyaml}); "
+                       f"skill-lsp reads the frontmatter with libyaml for this harness.")
         if h.quoted_retry:
             out.append(f"- Frontmatter reader: the block ends at the first `---` anywhere; tabs are taken as "
                        f"spaces between words; when the YAML fails it is parsed once more with every one-line "

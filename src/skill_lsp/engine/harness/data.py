@@ -485,6 +485,8 @@ COPILOT = Harness(
     bom=_bom("copilot@1.0.102", "ignores"),
     follows_links=_links("copilot@1.0.102"),
     yaml11_breaks=_yaml11("copilot@1.0.102"),
+    libyaml=f"{_COPILOT} probe tabs (22 frontmatters with tabs: listed or left out as PyYAML's libyaml 0.2.6 "
+            "binding parses them, every one)",
     non_string="strings", non_string_source=f"{_COPILOT} case non-string-values",
     name_pattern=COPILOT_NAME_PATTERN,
     name_pattern_source=f"{_COPILOT} probe names (21 names: `_x`, `-x`, `.x`, `x!y`, `x/y`, `x@y`, a tab or a "

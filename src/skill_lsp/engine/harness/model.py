@@ -171,6 +171,10 @@ class Harness:
     # The proof that its YAML parser breaks lines at NEL, LS and PS (U+0085, U+2028, U+2029) as YAML
     # 1.1 does; "" when it reads them as ordinary characters (YAML 1.2, skill-lsp's own reading).
     yaml11_breaks: str = ""
+    # The proof that it parses the frontmatter with libyaml (serde_yaml's unsafe-libyaml): where PyYAML's pure
+    # parser and libyaml differ (tabs between words, after `key:`, before a comment; a block scalar line that
+    # starts with a tab), libyaml's verdict is read (readings.read_by); "" when it parses as skill-lsp does.
+    libyaml: str = ""
     # The proof that it reads the frontmatter with Claude Code's own reader (its block regex, Bun.YAML,
     # a second parse with values quoted when the YAML fails: engine/claude_frontmatter.py); "" when it
     # parses the block as skill-lsp does.
