@@ -76,11 +76,16 @@ def test_the_github_copy_of_a_name_wins(tmp_path: Path) -> None:
             d = where / root / "skills" / f"{name}-{root.strip('.')}-{where.name}"
             d.mkdir(parents=True)
             (d / "SKILL.md").write_text(_skill(f"name: {name}"), encoding="utf-8")
+    # ~/.copilot before ~/.agents: seed 2026, batch 100 (notes-100x15 in both), the release's activation.
+    for root in (".copilot", ".agents"):
+        d = home / root / "skills" / "same4"
+        d.mkdir(parents=True)
+        (d / "SKILL.md").write_text(_skill("name: same4"), encoding="utf-8")
     recs = expect.records("copilot", ws, home)
-    want = {"same": ".github", "same2": ".agents", "same3": ".claude"}
+    want = {"same": "ws/.github", "same2": "ws/.agents", "same3": "ws/.claude", "same4": "home/.copilot"}
     for name, root in want.items():
         got = expect.activation("copilot", ws, home, name, "", recs).text
-        assert got is not None and f"/ws/{root}/skills/{name}-" in got, (name, got)
+        assert got is not None and f"/{root}/skills/{name}" in got, (name, got)
 
 
 def _touch(path: Path) -> None:

@@ -136,7 +136,7 @@ def activation(harness: str, ws: Path, home: Path, skill: str, arguments: str,
                recs: list[SkillRecord] | None = None) -> Expected:
     """What skill-lsp says ``harness`` hands the model when asked for ``skill`` (arguments only
     reach Claude Code's substitution; the others take a name alone)."""
-    dialect = get_dialect(harness)
+    dialect = dialect_for(harness, home)  # Copilot: which copy of a name wins is told by the home folder too
     recs = records(harness, ws, home) if recs is None else recs
     record = dialect.activation_record(recs, skill)  # type: ignore[attr-defined]
     if record is None:

@@ -108,12 +108,12 @@ def _is_user(record: SkillRecord, home: str | None) -> bool:
 def _precedence(record: SkillRecord, home: str | None) -> int:
     """Where the record's root stands in the release's root order (``data.COPILOT.roots``: .github,
     .agents, .claude, ~/.copilot, ~/.agents); a root it does not read comes after them."""
-    user = _is_user(record, home)
     root = record.root.replace("\\", "/").rstrip("/")
-    for i, r in enumerate(COPILOT.roots):
-        if (r.scope == "user") == user and root.endswith("/" + r.path.removeprefix("~/")):
-            return i
-    return len(COPILOT.roots)
+    found = [i for i, r in enumerate(COPILOT.roots) if root.endswith("/" + r.path.removeprefix("~/"))]
+    if len(found) > 1:  # .agents/skills: the project's or the user's
+        user = _is_user(record, home)
+        found = [i for i in found if (COPILOT.roots[i].scope == "user") == user] or found
+    return found[0] if found else len(COPILOT.roots)
 
 
 def listed(records: Sequence[SkillRecord], home: str | None = None) -> list[SkillRecord]:
