@@ -112,7 +112,7 @@ def test_copilot_catalog_skips_a_description_over_1024_with_the_reason(tmp_path:
     got = json.loads(run_cli("catalog", ".", "--dialect", "copilot", "--format", "json", cwd=tmp_path).stdout)
     assert "<name>short</name>" in got["text"] and "<name>long</name>" not in got["text"]
     (skip,) = got["skipped"]
-    assert skip["name"] == "long" and "over 1,024 characters" in skip["reason"]
+    assert skip["name"] == "long" and "over 1,024 UTF-16 code units" in skip["reason"]
 
 
 def test_findings_appear_beside_the_preview_not_instead():

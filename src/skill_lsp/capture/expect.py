@@ -44,7 +44,7 @@ def listing_roots(harness: str, ws: Path, home: Path) -> list[list[str]]:
         # discovery order; a later root overrides an earlier one
         "gemini": [[home / ".gemini/skills"], [home / ".agents/skills"], [ws / ".gemini/skills"],
                    [ws / ".agents/skills"]],
-        # project roots, then user roots; the first copy of a name wins
+        # which copy of a name wins is the harness record's root order (render/copilot.listed)
         "copilot": [[ws / ".agents/skills"], [ws / ".claude/skills"], [ws / ".github/skills"],
                     [home / ".copilot/skills"], [home / ".agents/skills"]],
     }[harness]
@@ -136,7 +136,7 @@ def activation(harness: str, ws: Path, home: Path, skill: str, arguments: str,
                recs: list[SkillRecord] | None = None) -> Expected:
     """What skill-lsp says ``harness`` hands the model when asked for ``skill`` (arguments only
     reach Claude Code's substitution; the others take a name alone)."""
-    dialect = get_dialect(harness)
+    dialect = dialect_for(harness, home)  # Copilot: which copy of a name wins is told by the home folder too
     recs = records(harness, ws, home) if recs is None else recs
     record = dialect.activation_record(recs, skill)  # type: ignore[attr-defined]
     if record is None:

@@ -60,9 +60,12 @@ def harness_json(h: Harness) -> dict[str, Any]:
         "byteOrderMark": None if h.bom is None else {"action": h.bom.action, "note": h.bom.note, "source": h.bom.source},
         "followsLinks": h.follows_links,
         "yaml11LineBreaks": h.yaml11_breaks,
+        "libyaml": h.libyaml,
         "quotedRetry": h.quoted_retry,
         "lineReader": h.line_reader,
         "lastDuplicateWins": h.last_duplicate_wins,
+        "namePattern": None if not h.name_pattern else {"pattern": h.name_pattern, "source": h.name_pattern_source},
+        "utf16Lengths": h.utf16_lengths,
         "nonString": None if not h.non_string else {"reading": h.non_string, "text": NON_STRING_READINGS[h.non_string],
                                                     "dates": h.yaml_dates, "source": h.non_string_source},
         "verified": h.verified,
@@ -138,6 +141,8 @@ def _model_facts(h: Harness) -> list[tuple[str, str]]:
         out.append((f"byte order mark: {h.bom.note}", h.bom.source))
     if h.yaml11_breaks:
         out.append(("YAML: NEL, LS and PS end a line (YAML 1.1)", h.yaml11_breaks))
+    if h.libyaml:
+        out.append(("YAML: parsed by libyaml (tabs between words and after `key:` taken)", h.libyaml))
     if h.quoted_retry:
         out.append(("frontmatter: its own reader (a block up to the first ---, tabs taken, a second parse "
                     "with values quoted, no field when that fails)", h.quoted_retry))
@@ -149,6 +154,10 @@ def _model_facts(h: Harness) -> list[tuple[str, str]]:
         out.append((f"name or description not a string: {NON_STRING_READINGS[h.non_string]}", h.non_string_source))
     if h.last_duplicate_wins:
         out.append(("a key given twice: the last value", h.last_duplicate_wins))
+    if h.name_pattern:
+        out.append((f"name (or folder name), trimmed, must match `{h.name_pattern}`", h.name_pattern_source))
+    if h.utf16_lengths:
+        out.append(("description length counted in UTF-16 code units", h.utf16_lengths))
     for flag in h.hidden_by:
         out.append((f"left out of the model's catalog: {flag.rule}", flag.source))
     return out
@@ -220,6 +229,10 @@ def render_markdown() -> str:
         if h.yaml11_breaks:
             out.append(f"- YAML line breaks: NEL, LS and PS (U+0085, U+2028, U+2029) end a line, as in YAML 1.1 "
                        f"({h.yaml11_breaks}); skill-lsp reads the frontmatter so for this harness.")
+        if h.libyaml:
+            out.append(f"- YAML parser: libyaml, which takes a tab between words, after `key:` and before a "
+                       f"comment and refuses a block scalar whose first line starts with a tab ({h.libyaml}); "
+                       f"skill-lsp reads the frontmatter with libyaml for this harness.")
         if h.quoted_retry:
             out.append(f"- Frontmatter reader: the block ends at the first `---` anywhere; tabs are taken as "
                        f"spaces between words; when the YAML fails it is parsed once more with every one-line "
@@ -239,6 +252,11 @@ def render_markdown() -> str:
                        f"{dates} ({h.non_string_source}).")
         if h.last_duplicate_wins:
             out.append(f"- A key given twice: the last value is read ({h.last_duplicate_wins}).")
+        if h.name_pattern:
+            out.append(f"- The name it lists (the folder name when none is given), trimmed, must match "
+                       f"`{h.name_pattern}` in full, else the skill is not loaded ({h.name_pattern_source}).")
+        if h.utf16_lengths:
+            out.append(f"- A description's length is counted in UTF-16 code units ({h.utf16_lengths}).")
         if h.flags:
             out.append(f"- Reported as unsupported (so the lint reports them for this target): "
                        f"{', '.join(f'`{k}`' for k in h.flags)}.")

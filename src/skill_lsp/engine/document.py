@@ -74,6 +74,7 @@ class SkillDocument:
     too_large_frontmatter: bool = False
     bom: bool = False  # the file (or buffer) starts with a UTF-8 byte order mark; not part of ``text``
     yaml11: bool = False  # parsed with YAML 1.1's line breaks (NEL, LS, PS), as some harnesses read it
+    libyaml: bool = False  # parsed by libyaml alone (Harness.libyaml), not PyYAML's pure parser
     entries: dict[str, Entry] = field(default_factory=dict)
     duplicates: list[tuple[yamlnodes.Node, yamlnodes.Node]] = field(default_factory=list)
     tagged: list[yamlnodes.Node] = field(default_factory=list)
@@ -152,7 +153,8 @@ def complex_key(text: str, node: yamlnodes.Node) -> str:
     return _TRAILING_BLANKS.sub("", text[node.start:node.end]).strip()
 
 
-def parse(text: str, path: str, decode_issue: DecodeIssue | None = None, *, yaml11: bool = False) -> SkillDocument:
+def parse(text: str, path: str, decode_issue: DecodeIssue | None = None, *, yaml11: bool = False,
+          libyaml: bool = False) -> SkillDocument:
     full = len(text)
     full_text = text
     if full > MAX_ANALYSED_CHARS:
@@ -160,7 +162,7 @@ def parse(text: str, path: str, decode_issue: DecodeIssue | None = None, *, yaml
         text = text[:cut]
     src = SourceText(text)
     doc = SkillDocument(path=path, src=src, full_length=full, decode_issue=decode_issue, bom=text.startswith("\ufeff"),
-                        yaml11=yaml11)
+                        yaml11=yaml11, libyaml=libyaml)
     sp = frontmatter.split(src)
     doc.split = sp
     if not sp.has_frontmatter or not sp.closed:
@@ -173,14 +175,14 @@ def parse(text: str, path: str, decode_issue: DecodeIssue | None = None, *, yaml
         doc.too_large_frontmatter = True
         return doc
     yaml_text = text[sp.yaml_start:sp.yaml_end]
-    simple = yamlnodes.compose_simple(yaml_text, sp.yaml_start)
+    simple = None if libyaml else yamlnodes.compose_simple(yaml_text, sp.yaml_start)
     root: yamlnodes.Node | None
     err: yamlnodes.YamlError | None
     tagged: list[yamlnodes.Node]
     if simple is not None:
         root, err, tagged = simple, None, []
     else:
-        root, err, tagged = yamlnodes.compose(yaml_text, sp.yaml_start, yaml11=yaml11)
+        root, err, tagged = yamlnodes.compose(yaml_text, sp.yaml_start, yaml11=yaml11, libyaml=libyaml)
     doc.root, doc.yaml_error, doc.tagged = root, err, tagged
     if err is None and root is not None and root.kind == "map":
         for k, v in root.target().items:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -27,6 +28,7 @@ from .harness import BLOCKING_ACTIONS, HARNESSES, Harness, not_read, reads_root
 from .lenient import simple_frontmatter
 from .readings import SKIP, read_by, value_read_by
 from .result import SkillResult
+from .rules.fields import MAX_DESCRIPTION
 from .targets import view
 from .yamlnodes import Node, resolve_scalar
 
@@ -128,6 +130,9 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, 
                 assert effect is not None
                 return Listing(h.name, False, f"{h.title} {effect.note}: no '{key}' in the `key: value` lines it "
                                               f"reads when the YAML fails")
+    refused = _name_refused(h, doc, result.folder) or _utf16_too_long(h, doc)
+    if refused is not None:
+        return refused
     # Claude Code's reader (claude_frontmatter.py) reads what skill-lsp's parse reads when that
     # succeeded on the same block; else its own way.
     theirs = (read_claude_frontmatter(doc.text).fields
@@ -191,6 +196,35 @@ def _read_by_line_reader(h: Harness, doc: document.SkillDocument, ctx: rules.Con
         return Listing(h.name, False, f"{h.title} {note}: no {what} it reads (not a string in the YAML, and no "
                                       "such `key:` line its line reader takes when the YAML gives none)")
     return Listing(h.name, True, None, read.listed_name)
+
+
+def _name_refused(h: Harness, doc: document.SkillDocument, folder: str) -> Listing | None:
+    """The name ``h`` lists (the `name` string, else the folder name), trimmed, against its
+    ``name_pattern``: a Listing when that keeps the skill out, else None."""
+    if not h.name_pattern:
+        return None
+    value = value_read_by(h, doc, "name") if doc.frontmatter_ok else None
+    name = (value if isinstance(value, str) and value.strip() else folder).strip()
+    if re.fullmatch(h.name_pattern, name):
+        return None
+    what = "its name" if isinstance(value, str) and value.strip() else "its folder name (it gives no name)"
+    return Listing(h.name, False, f"{h.title} does not load it: {what} '{name}' does not match "
+                                  f"`{h.name_pattern}` ({h.name_pattern_source})")
+
+
+def _utf16_too_long(h: Harness, doc: document.SkillDocument) -> Listing | None:
+    """A description within the TOO_LONG limit in characters that ``h`` counts over it in UTF-16 units."""
+    effect = h.effect("TOO_LONG", "description")
+    if not h.utf16_lengths or effect is None or effect.action not in BLOCKING_ACTIONS or not doc.frontmatter_ok:
+        return None
+    value = value_read_by(h, doc, "description")
+    if not isinstance(value, str) or len(value) > MAX_DESCRIPTION:
+        return None  # the rule's own TOO_LONG decided
+    units = len(value.encode("utf-16-le")) // 2
+    if units <= MAX_DESCRIPTION:
+        return None
+    return Listing(h.name, False, f"{h.title} {effect.note}: its description is {len(value):,} characters but "
+                                  f"{units:,} UTF-16 code units ({h.utf16_lengths})")
 
 
 def _level(result: SkillResult, skill_dir: str) -> int:

@@ -19,7 +19,7 @@ from .findings import RULES, base_message
 from .gemini_frontmatter import read_document
 from .harness import HARNESSES, Harness
 from .result import SkillResult
-from .yamlnodes import YAML11_BREAKS, resolve_scalar, to_python
+from .yamlnodes import YAML11_BREAKS, libyaml_suffices, resolve_scalar, to_python
 
 if TYPE_CHECKING:
     from .activation.records import SkillRecord
@@ -27,17 +27,24 @@ if TYPE_CHECKING:
 
 def read_by(doc: document.SkillDocument, h: Harness) -> document.SkillDocument:
     """``doc`` as ``h``'s YAML parser reads it: parsed again with YAML 1.1's line breaks when the
-    harness uses them and the frontmatter holds NEL, LS or PS (rare: the document itself otherwise)."""
+    harness uses them and the frontmatter holds NEL, LS or PS, and by libyaml alone when the harness
+    parses with libyaml and the frontmatter holds what PyYAML's pure parser may read otherwise (a tab,
+    a CR, ...: ``yamlnodes.libyaml_suffices``); rare: the document itself otherwise."""
     sp = doc.split
-    if not h.yaml11_breaks or doc.yaml11 or sp is None or not sp.has_frontmatter or not sp.closed:
+    if doc.yaml11 or doc.libyaml or sp is None or not sp.has_frontmatter or not sp.closed:
+        return doc
+    if not h.yaml11_breaks and not h.libyaml:
         return doc
     head = doc.text[sp.yaml_start:sp.yaml_end]
-    if not any(c in head for c in YAML11_BREAKS):
+    yaml11 = bool(h.yaml11_breaks) and any(c in head for c in YAML11_BREAKS)
+    libyaml = bool(h.libyaml) and not libyaml_suffices(head)
+    if not yaml11 and not libyaml:
         return doc
-    key = (doc.path, doc.text)
+    key = (doc.path, doc.text, yaml11, libyaml)
     hit = _YAML11_DOCS.get(key)
     if hit is None:
-        hit = document.parse(doc.text, doc.path, doc.decode_issue, yaml11=True)
+        hit = document.parse(doc.text, doc.path, doc.decode_issue, yaml11=yaml11 or bool(h.yaml11_breaks),
+                             libyaml=libyaml)
         hit.bom = doc.bom
         if len(_YAML11_DOCS) >= 256:
             _YAML11_DOCS.clear()
@@ -45,7 +52,7 @@ def read_by(doc: document.SkillDocument, h: Harness) -> document.SkillDocument:
     return hit
 
 
-_YAML11_DOCS: dict[tuple[str, str], document.SkillDocument] = {}
+_YAML11_DOCS: dict[tuple[str, str, bool, bool], document.SkillDocument] = {}
 
 
 def record_read_by(record: SkillRecord, harness: Harness | str | None) -> SkillRecord:

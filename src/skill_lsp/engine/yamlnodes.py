@@ -199,24 +199,28 @@ def _message(exc: Any) -> str:
 YAML11_BREAKS = "\x85\u2028\u2029"
 
 
-def compose(text: str, base: int = 0, *, yaml11: bool = False) -> tuple[Node | None, YamlError | None, list[Node]]:
+def compose(text: str, base: int = 0, *, yaml11: bool = False,
+            libyaml: bool = False) -> tuple[Node | None, YamlError | None, list[Node]]:
     """Compose the first YAML document of ``text``: YAML 1.2 line breaks, or 1.1's with ``yaml11``
-    (the parsers of Codex and Copilot CLI).
+    (the parsers of Codex and Copilot CLI); with ``libyaml``, libyaml's verdict alone (a harness that
+    parses with libyaml: tabs between words and after `key:` taken, a block scalar's line that starts
+    with a tab refused).
 
     Returns (root, error, tagged) where offsets are shifted by ``base``; root is
     None for an empty document. ``tagged`` lists nodes with explicit tags.
     """
     if not yaml11 and ("\x85" in text or "\u2028" in text or "\u2029" in text):
-        return _compose_with_stand_ins(text, base)
-    return _compose_either(text, base)
+        return _compose_with_stand_ins(text, base, libyaml)
+    return _compose_either(text, base, libyaml)
 
 
-def _compose_with_stand_ins(text: str, base: int) -> tuple[Node | None, YamlError | None, list[Node]]:
+def _compose_with_stand_ins(text: str, base: int,
+                            libyaml: bool = False) -> tuple[Node | None, YamlError | None, list[Node]]:
     present = set(text)
     stand_ins = "".join([c for c in map(chr, range(0xE000, 0xF900)) if c not in present][:3])
     if len(stand_ins) < 3:  # a text holding nearly every private-use character: parse as YAML 1.1
-        return _compose_either(text, base)
-    root, err, tagged = _compose_either(text.translate(str.maketrans(YAML11_BREAKS, stand_ins)), base)
+        return _compose_either(text, base, libyaml)
+    root, err, tagged = _compose_either(text.translate(str.maketrans(YAML11_BREAKS, stand_ins)), base, libyaml)
     back = str.maketrans(stand_ins, YAML11_BREAKS)
     todo: list[Node] = ([root] if root is not None else []) + tagged
     while todo:
@@ -230,9 +234,11 @@ def _compose_with_stand_ins(text: str, base: int) -> tuple[Node | None, YamlErro
     return root, err, tagged
 
 
-def _compose_either(text: str, base: int) -> tuple[Node | None, YamlError | None, list[Node]]:
+def _compose_either(text: str, base: int, libyaml: bool = False) -> tuple[Node | None, YamlError | None, list[Node]]:
     if _c_parser_class():
         fast = _compose(text, base, libyaml=True)
+        if libyaml:
+            return fast
         if (fast[1] is not None and fast[1].limit) or len(text) > PURE_PARSER_LIMIT:
             return fast
         if fast[1] is None and libyaml_suffices(text):

@@ -444,23 +444,41 @@ GEMINI = Harness(
     sources=(_GEMINI_SRC, "capture: gemini@0.61.0 (gemini-cli-core called in node)"),
 )
 
+#: GitHub Copilot CLI 1.0.102: the name it lists (the folder's when none is given), trimmed, must match this
+#: in full, else the skill is not loaded (Harness.name_pattern; capture: copilot@1.0.102 probe names).
+COPILOT_NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_.: -]{0,63}"
+#: The folders its activation's related-files walk does not enter, at any depth, by exact name (capture:
+#: copilot@1.0.102 probe related-files: `Build`, `lib`, `tmp`, `.github` are entered).
+COPILOT_SKIPPED_FOLDERS: tuple[str, ...] = (
+    ".git", "node_modules", "dist", "build", "out", ".cache", "coverage", ".nyc_output", "__pycache__", "target",
+    "bin", "obj", ".venv", "venv", "vendor", ".next", ".nuxt")
+#: A folder below the skill folder with more direct entries than this (files, folders, links and skipped ones
+#: all count) is summarized, not entered (probes related-files-2: 50 entered, 51 and 52 summarized).
+COPILOT_SUMMARIZED_OVER = 50
+#: Files listed at most; a 101st found adds `...and more files (listing truncated)` (probe: 100 files, no line).
+COPILOT_RELATED_FILES_CAP = 100
+
 COPILOT = Harness(
     rule_levels=_levels("copilot"),
     name="copilot", title="GitHub Copilot CLI", version="1.0.102", proof="captured",
     summary="GitHub Copilot CLI (@github/copilot); VS Code agent mode is the `vscode` target.",
-    roots=(Root(".github/skills", "project", _COPILOT),
-           Root(".agents/skills", "project", f"{_COPILOT} (listed before .claude/skills and .github/skills)"),
-           Root(".claude/skills", "project", _COPILOT),
+    # The first copy of a name wins in this order (probe: one name in every root; .github, then .agents, then
+    # .claude, then the user roots).
+    roots=(Root(".github/skills", "project", f"{_COPILOT} probe precedence (its copy of a name wins)"),
+           Root(".agents/skills", "project", f"{_COPILOT} probe precedence (before .claude/skills)"),
+           Root(".claude/skills", "project", f"{_COPILOT} probe precedence (before the user roots)"),
            Root("~/.copilot/skills", "user", _COPILOT),
            Root("~/.agents/skills", "user", f"{_COPILOT} (not ~/.claude/skills)")),
     skill_files=("SKILL.md",), depth=64, into_skills=False,  # capture: copilot@1.0.102 case nested-folders
     reads=("name", "description", "license", "compatibility", "metadata", "argument-hint", "user-invocable",
            "disable-model-invocation", "context", "agents", "hooks"),
     unknown_note="'{key}' is not read by GitHub Copilot; it ignores it",
-    name_rule="optional (the folder name is used); a string; never compared with the folder; the first copy "
-              "of a name wins",
+    name_rule="optional (the folder name is used); a string; trimmed, it must match "
+              "`[A-Za-z0-9][A-Za-z0-9_.: -]*` and be at most 64 characters (the folder name too), else the skill "
+              "is not loaded; each run of spaces is listed as '-'; never compared with the folder; the first copy "
+              "of a name wins (.github, .agents, .claude, then ~/.copilot, ~/.agents)",
     description_rule="optional (the first three body lines that are not headings are used); a string of at "
-                     "most 1,024 characters, else the skill is not loaded",
+                     "most 1,024 UTF-16 code units, else the skill is not loaded",
     listing="<available_skills> with <skill><name/><description/><location>project|user</location></skill>; "
             "past the budget the rest are named on one `Additional skills available` line",
     listing_budget="about 15,000 characters of <skill> blocks, built-in skills (listed last) included",
@@ -469,7 +487,15 @@ COPILOT = Harness(
     bom=_bom("copilot@1.0.102", "ignores"),
     follows_links=_links("copilot@1.0.102"),
     yaml11_breaks=_yaml11("copilot@1.0.102"),
+    libyaml=f"{_COPILOT} probe tabs (22 frontmatters with tabs: listed or left out as PyYAML's libyaml 0.2.6 "
+            "binding parses them, every one)",
     non_string="strings", non_string_source=f"{_COPILOT} case non-string-values",
+    name_pattern=COPILOT_NAME_PATTERN,
+    name_pattern_source=f"{_COPILOT} probe names (21 names: `_x`, `-x`, `.x`, `x!y`, `x/y`, `x@y`, a tab or a "
+                        "no-break space inside, é, 65 characters and the folder names `_fold` and `ümlaut` left "
+                        "out; `a b`, `x_y.z:w`, `9nine`, 64 characters, surrounding spaces and tabs listed)",
+    utf16_lengths=f"{_COPILOT} probe description-utf16 (1,000 x and 12 emoji listed, 13 emoji left out; 1,024 é "
+                  "listed)",
     effects={
         **_followed_link("copilot@1.0.102"),
         **_structure(f"{_COPILOT} case broken-frontmatter", _names_case("copilot@1.0.102")),
@@ -477,7 +503,16 @@ COPILOT = Harness(
                                                   f"{_COPILOT} case invalid-yaml-kinds", Severity.ERROR),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_COPILOT} case missing-fields"),
         "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_COPILOT} case name-mismatch"),
-        "NAME_INVALID": Effect("ignores", "lists the name as written", f"{_COPILOT} case invalid-names"),
+        "NAME_INVALID": Effect("ignores", "lists a name of ASCII letters, digits, `_ . : -` and spaces as written "
+                               "(each run of spaces as '-'); a name with any other character is not loaded",
+                               f"{_COPILOT} case invalid-names; probe names"),
+        "TOO_LONG:name": Effect("skips", "does not load it (over 64 characters once trimmed)",
+                                f"{_COPILOT} probe names"),
+        "INVALID_TYPE:user-invocable": Effect("skips", "does not load it (user-invocable must be a YAML boolean)",
+                                              f"{_COPILOT} probe user-invocable (true, True, false, FALSE loaded; "
+                                              "'true', yes, on, 1, ~, \"\", [x] not)"),
+        "INVALID_VALUE:user-invocable": Effect("skips", "does not load it (user-invocable must be a YAML boolean)",
+                                               f"{_COPILOT} probe user-invocable"),
         "MISSING_FIELD:name": Effect("ignores", "uses the folder name", f"{_COPILOT} case missing-fields"),
         "MISSING_FIELD:description": Effect("changes", "lists the first three body lines that are not headings "
                                             "as its description", f"{_COPILOT} cases missing-fields, listing-fallbacks"),
@@ -488,9 +523,19 @@ COPILOT = Harness(
                                     f"{_COPILOT} case broken-frontmatter"),
         "INVALID_TYPE:description": Effect("skips", "does not load it (name and description must be strings)",
                                            f"{_COPILOT} case broken-frontmatter"),
-        "TOO_LONG:description": Effect("skips", "does not load it (over 1,024 characters)",
-                                       f"{_COPILOT} case long-description-1100"),
+        "TOO_LONG:description": Effect("skips", "does not load it (over 1,024 UTF-16 code units)",
+                                       f"{_COPILOT} case long-description-1100; probe description-utf16"),
     },
+    facts=(
+        Fact("related files", "lists the skill folder's files in an activation, not SKILL.md: a walk in directory-"
+             "read order that skips the folders " + ", ".join(COPILOT_SKIPPED_FOLDERS) + ", symbolic links and "
+             f"any-case skill.md; a folder of more than {COPILOT_SUMMARIZED_OVER} entries is not entered but "
+             "listed under `Summarized directories:` with its count; after "
+             f"{COPILOT_RELATED_FILES_CAP} files it stops (`...and more files (listing truncated)`); then sorted "
+             "by path components", f"{_COPILOT} probes related-files, related-files-2"),
+        Fact("activation body", "hands over the body with each CRLF as LF (a lone CR is kept)",
+             f"{_COPILOT} probe related-files"),
+    ),
     sources=(_COPILOT,),
 )
 

@@ -171,6 +171,10 @@ class Harness:
     # The proof that its YAML parser breaks lines at NEL, LS and PS (U+0085, U+2028, U+2029) as YAML
     # 1.1 does; "" when it reads them as ordinary characters (YAML 1.2, skill-lsp's own reading).
     yaml11_breaks: str = ""
+    # The proof that it parses the frontmatter with libyaml (serde_yaml's unsafe-libyaml): where PyYAML's pure
+    # parser and libyaml differ (tabs between words, after `key:`, before a comment; a block scalar line that
+    # starts with a tab), libyaml's verdict is read (readings.read_by); "" when it parses as skill-lsp does.
+    libyaml: str = ""
     # The proof that it reads the frontmatter with Claude Code's own reader (its block regex, Bun.YAML,
     # a second parse with values quoted when the YAML fails: engine/claude_frontmatter.py); "" when it
     # parses the block as skill-lsp does.
@@ -192,6 +196,13 @@ class Harness:
     non_string: str = ""
     non_string_source: str = ""
     yaml_dates: bool = False  # a plain YYYY-MM-DD value is a date, not a string (js-yaml's default schema)
+    # A pattern the name it lists (the `name` string, else the folder name), trimmed, must match in full,
+    # else it leaves the skill out; "" when it lists any name. name_pattern_source: its proof.
+    name_pattern: str = ""
+    name_pattern_source: str = ""
+    # The proof that it counts a description's length in UTF-16 code units (as JavaScript does: a
+    # character beyond U+FFFF counts two) against the TOO_LONG:description limit; "" when in characters.
+    utf16_lengths: str = ""
     effects: dict[str, Effect] = field(default_factory=dict)  # finding code (or CODE:field) -> effect
     # Rule-depth code -> severity label for skills written for it ("off": silent); data.RULE_LEVELS' column.
     rule_levels: dict[str, str] = field(default_factory=dict)

@@ -15,17 +15,24 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from skill_lsp.engine.activation.jsstr import js_trim
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
-from skill_lsp.engine.harness.data import COPILOT_BUILTINS
+from skill_lsp.engine.harness.data import (
+    COPILOT,
+    COPILOT_BUILTINS,
+    COPILOT_RELATED_FILES_CAP,
+    COPILOT_SKIPPED_FOLDERS,
+    COPILOT_SUMMARIZED_OVER,
+)
 from skill_lsp.engine.listing import record_listing
 
 from .base import BudgetWarning, Dialect, unsubstituted_body
 
-__all__ = ["CopilotDialect", "listed", "related_files"]
+__all__ = ["CopilotDialect", "RelatedFiles", "listed", "related_files"]
 
 #: Listing budget over the ``<skill>`` blocks and the newlines between them: 48 blocks of
 #: ~536 characters were cut after 27 (between 14,519 and 15,030 characters); the blocks
@@ -98,14 +105,26 @@ def _is_user(record: SkillRecord, home: str | None) -> bool:
     return (record.root.rstrip("/") + "/").startswith(top)
 
 
+def _precedence(record: SkillRecord, home: str | None) -> int:
+    """Where the record's root stands in the release's root order (``data.COPILOT.roots``: .github,
+    .agents, .claude, ~/.copilot, ~/.agents); a root it does not read comes after them."""
+    root = record.root.replace("\\", "/").rstrip("/")
+    found = [i for i, r in enumerate(COPILOT.roots) if root.endswith("/" + r.path.removeprefix("~/"))]
+    if len(found) > 1:  # .agents/skills: the project's or the user's
+        user = _is_user(record, home)
+        found = [i for i in found if (COPILOT.roots[i].scope == "user") == user] or found
+    return found[0] if found else len(COPILOT.roots)
+
+
 def listed(records: Sequence[SkillRecord], home: str | None = None) -> list[SkillRecord]:
-    """Who Copilot lists, in its order: the first skill of a name wins (roots by ``root_index``,
-    folders by code point within a root). Project skills are then sorted by name (code point)
-    across their roots, and user skills follow, root by root, each by name (probed with names
-    that differ from their folders; capture case every-root for the user roots)."""
+    """Who Copilot lists, in its order: the first skill of a name wins (roots in the harness
+    record's order, then by ``root_index``, folders by code point within a root). Project skills
+    are then sorted by name (code point) across their roots, and user skills follow, root by
+    root, each by name (probed with names that differ from their folders; capture case
+    every-root for the user roots; probe precedence for which copy wins)."""
     seen: set[str] = set()
     out = []
-    for r in sorted(records, key=lambda r: (r.root_index, r.folder)):
+    for r in sorted(records, key=lambda r: (_precedence(r, home), r.root_index, r.folder)):
         name = _name(r) or r.folder
         if name in seen or not loads(r):
             continue
@@ -119,16 +138,66 @@ def listed(records: Sequence[SkillRecord], home: str | None = None) -> list[Skil
     return sorted(out, key=key)
 
 
-def related_files(skill_dir: str) -> list[str]:
-    """Every file of the skill but SKILL.md, absolute, sorted by relative path."""
-    found = []
-    for parent, _dirs, names in os.walk(skill_dir):
+@dataclass(frozen=True, slots=True)
+class RelatedFiles:
+    """What an activation lists of the skill's other files (``related_files``)."""
+
+    files: list[str]  # absolute paths, sorted by path components
+    summarized: list[tuple[str, int]]  # (folder relative to the skill folder, its direct entries)
+    truncated: bool  # more files than COPILOT_RELATED_FILES_CAP were found
+
+    def text(self) -> str:
+        out = ""
+        if self.summarized:
+            out += "Summarized directories:\n" + "".join(f"  - {rel}/ ({n} items)\n" for rel, n in self.summarized)
+        if self.files:
+            out += "Related files (use view tool to read):\n" + "".join(f"  - {f}\n" for f in self.files)
+            if self.truncated:
+                out += "  ...and more files (listing truncated)\n"
+        return out + "\n" if out else ""
+
+
+def related_files(skill_dir: str) -> RelatedFiles:
+    """The release's walk of the skill folder (data.COPILOT_* facts): depth first in directory-read
+    order, no links, no any-case skill.md, no skipped folders; a folder below the skill folder with more
+    than COPILOT_SUMMARIZED_OVER entries summarized instead of entered; stopped when a file past
+    COPILOT_RELATED_FILES_CAP is found; then sorted by path components."""
+    found: list[str] = []
+    summarized: list[tuple[str, int]] = []
+    truncated = False
+
+    def walk(folder: str, rel: str) -> bool:
+        nonlocal truncated
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return True
         for n in names:
-            path = os.path.join(parent, n)
-            rel = os.path.relpath(path, skill_dir).replace(os.sep, "/")
-            if rel != "SKILL.md":
-                found.append(rel)
-    return [os.path.join(skill_dir, rel) for rel in sorted(found)]
+            path = os.path.join(folder, n)
+            sub = f"{rel}{n}"
+            if os.path.islink(path) or n.lower() == "skill.md":
+                continue
+            if os.path.isdir(path):
+                if n in COPILOT_SKIPPED_FOLDERS:
+                    continue
+                try:
+                    count = len(os.listdir(path))
+                except OSError:
+                    continue
+                if count > COPILOT_SUMMARIZED_OVER:
+                    summarized.append((sub, count))
+                elif not walk(path, sub + "/"):
+                    return False
+            elif os.path.isfile(path):
+                if len(found) >= COPILOT_RELATED_FILES_CAP:
+                    truncated = True
+                    return False
+                found.append(sub)
+        return True
+
+    walk(skill_dir, "")
+    return RelatedFiles([os.path.join(skill_dir, rel) for rel in sorted(found, key=lambda r: r.split("/"))],
+                        sorted(summarized, key=lambda s: s[0].split("/")), truncated)
 
 
 class CopilotDialect(Dialect):
@@ -210,12 +279,13 @@ class CopilotDialect(Dialect):
         return f'Skill "{name}" loaded successfully. Follow the instructions in the skill context.'
 
     def render_ok(self, result: OkResult) -> str:
-        files = related_files(result.dir) if os.path.isdir(result.dir) else [
-            f"{result.dir}/{r}" for r in result.resources if not r.rsplit("/", 1)[-1].startswith("(... ")]
-        related = ""
-        if files:
-            related = "Related files (use view tool to read):\n" + "".join(f"  - {f}\n" for f in files) + "\n"
-        body = unsubstituted_body(result).lstrip("\r\n")
+        if os.path.isdir(result.dir):
+            related = related_files(result.dir).text()
+        else:
+            files = [f"{result.dir}/{r}" for r in result.resources if not r.rsplit("/", 1)[-1].startswith("(... ")]
+            related = RelatedFiles(files, [], False).text()
+        # Each CRLF handed over as LF; a lone CR is kept (capture: copilot@1.0.102 probe related-files).
+        body = unsubstituted_body(result).replace("\r\n", "\n").lstrip("\r\n")
         name = _SPACES.sub("-", result.name.strip()) or result.name  # as listed
         return (f'<skill-context name="{name}">\nBase directory for this skill: {result.dir}\n\n'
                 f"{related}{body}\n</skill-context>")

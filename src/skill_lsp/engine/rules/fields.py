@@ -19,6 +19,8 @@ from ..yamlnodes import Node, resolve_scalar
 from .context import Context
 from .levels import emit
 
+MAX_DESCRIPTION = 1024  # characters (agentskills spec)
+
 SEMVER = re.compile(
     r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$"
 )
@@ -169,9 +171,9 @@ def _description(doc: SkillDocument) -> Iterator[Finding]:
     if not value.strip():
         yield make("EMPTY_FIELD", "'description' must be a non-empty string", start, end, {"field": "description"})
         return
-    if len(value) > 1024:
+    if len(value) > MAX_DESCRIPTION:
         yield make("TOO_LONG", f"'description' is {len(value):,} characters; the limit is 1,024", start, end,
-                   {"field": "description", "limit": 1024, "length": len(value)})
+                   {"field": "description", "limit": MAX_DESCRIPTION, "length": len(value)})
 
 
 def _typed(doc: SkillDocument, ctx: Context, key: str, entry: Entry, kind: str, limit: int | None,
