@@ -341,6 +341,8 @@ CODEX = Harness(
     bom=_bom("codex@0.171.0", "skips"),
     follows_links=_links("codex@0.171.0"),
     yaml11_breaks=_yaml11("codex@0.171.0"),
+    libyaml="capture: codex@0.171.0 differential tester, seed 2026 (its binary holds serde_yaml 0.9.34 on "
+            "unsafe-libyaml 0.2.11: tabs between words listed, a block scalar line opening with a tab left out)",
     non_string="text", non_string_source=f"{_CODEX} case non-string-values",
     effects={
         **_followed_link("codex@0.171.0"),
