@@ -30,7 +30,7 @@ from skill_lsp.engine.harness.data import (
 )
 from skill_lsp.engine.listing import record_listing
 
-from .base import BudgetWarning, Dialect, unsubstituted_body
+from .base import BudgetWarning, Dialect, block_runs_to_the_end, unsubstituted_body
 
 __all__ = ["CopilotDialect", "RelatedFiles", "listed", "related_files"]
 
@@ -65,20 +65,6 @@ def _name(record: SkillRecord) -> str | None:
     return _SPACES.sub("-", value.strip()) or None
 
 
-def _block_runs_to_the_end(text: str | None, key: str) -> bool:
-    """Whether ``key`` is a block scalar (``|`` / ``>``) whose lines run to the closing ``---``."""
-    if not text:
-        return False
-    lines = text.replace("\r\n", "\n").split("\n")
-    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), None)
-    if end is None:
-        return False
-    start = next((i for i in range(1, end) if lines[i].startswith(f"{key}:")), None)
-    if start is None or not lines[start][len(key) + 1:].strip().startswith(("|", ">")):
-        return False
-    return all(not ln.strip() or ln[:1] in (" ", "\t") for ln in lines[start + 1:end])
-
-
 def _description(record: SkillRecord) -> str | None:
     if "description" not in record.frontmatter:
         return _body_summary(record.body)
@@ -88,7 +74,7 @@ def _description(record: SkillRecord) -> str | None:
     # The release parses the frontmatter without the newline before its closing `---`: a block
     # scalar that runs to it loses one trailing newline; other values are as YAML gives them
     # (probed: `|`, `|+`, `>`, `>-` last and before another key; capture/diff/FINDINGS.md).
-    if value.endswith("\n") and _block_runs_to_the_end(record.text, "description"):
+    if value.endswith("\n") and block_runs_to_the_end(record.text, "description"):
         return value[:-1]
     return value
 
