@@ -21,6 +21,7 @@ from skill_lsp.engine import document
 from skill_lsp.engine.opencode_frontmatter import read, sanitize
 
 CASES = [
+    ("\ufeff---\nname: a\ndescription: x: y\n---\n", None),
     ("---\nname: a\ndescription: Use when: x\n---\nbody\n", {'name': 'a', 'description': 'Use when: x', 'content': 'body\n'}),
     ("---\nname: a\ndescription: b: c\nwhen-to-use: x: y\n---\n", None),
     ("---\nname: a\ndescription: 'b: c'\n---\n", {'name': 'a', 'description': 'b: c', 'content': ''}),
@@ -72,6 +73,15 @@ def test_reads_as_the_release(text: str, expected: dict | None) -> None:
 def test_fast_path_agrees(text: str, expected: dict | None) -> None:
     """skill-lsp's own parse, where it stands for js-yaml 3's, gives the same reading."""
     assert _mine(text, document.parse(text, "/x/a/SKILL.md")) == expected
+
+
+def test_a_byte_order_mark_kept_apart_still_stops_the_retry() -> None:
+    from skill_lsp.engine.opencode_frontmatter import read_document
+
+    doc = document.parse("\ufeff---\nname: a\ndescription: x: y\n---\n", "/x/a/SKILL.md")
+    assert doc.bom and not read_document(doc).skill
+    doc = document.parse("---\nname: a\ndescription: x: y\n---\n", "/x/a/SKILL.md")
+    assert read_document(doc).description == "x: y"
 
 
 def test_sanitize_rewrites_plain_values_holding_a_colon() -> None:

@@ -238,7 +238,7 @@ def render_markdown() -> str:
                        f"`description:` lines, indented lines after the description joined with a space, a line "
                        f"holding U+2028 or U+2029 not read ({h.line_reader}).")
         if h.matter_retry:
-            out.append(f"- Frontmatter reader: gray-matter's (a leading byte order mark dropped; the file must open "
+            out.append(f"- Frontmatter reader: gray-matter's (a leading byte order mark dropped, though the retry below then never changes the text; the file must open "
                        f"with `---`, the block runs to the first line break followed by `---` anywhere, or to the "
                        f"end of the file: then the body is empty), loaded with js-yaml 3 (tabs taken, a key given "
                        f"twice an error, a plain date and `012` or `1:30` not strings); when that fails, once more "

@@ -277,7 +277,10 @@ def read_document(doc: SkillDocument) -> OpenCodeFrontmatter:
     """:func:`read` of a checked document's text, with skill-lsp's parse of it; kept on the document."""
     got = doc.memo.get("opencode")
     if got is None:
-        got = doc.memo["opencode"] = read(doc.text, doc)
+        # The byte order mark (kept apart from the text) matters to the retry: its regex then
+        # finds no block, the text stays as it was and gray-matter's cached failure is all it reads.
+        got = doc.memo["opencode"] = read(("\ufeff" if doc.bom and not doc.text.startswith("\ufeff") else "")
+                                          + doc.text, doc)
     return got  # type: ignore[no-any-return]
 
 
