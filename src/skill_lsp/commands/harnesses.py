@@ -63,6 +63,7 @@ def harness_json(h: Harness) -> dict[str, Any]:
         "libyaml": h.libyaml,
         "quotedRetry": h.quoted_retry,
         "lineReader": h.line_reader,
+        "matterRetry": h.matter_retry,
         "lastDuplicateWins": h.last_duplicate_wins,
         "namePattern": None if not h.name_pattern else {"pattern": h.name_pattern, "source": h.name_pattern_source},
         "utf16Lengths": h.utf16_lengths,
@@ -150,6 +151,9 @@ def _model_facts(h: Harness) -> list[tuple[str, str]]:
         out.append(("frontmatter: its own reader (`---` and a line break exactly, the block up to the first line "
                     "starting with ---, js-yaml, its line reader when name or description is not a string)",
                     h.line_reader))
+    if h.matter_retry:
+        out.append(("frontmatter: its own reader (gray-matter: the block up to the first line starting with ---, js-yaml 3, a second "
+                    "parse with `key: a: b` lines made block scalars, no skill when that fails)", h.matter_retry))
     if h.non_string:
         out.append((f"name or description not a string: {NON_STRING_READINGS[h.non_string]}", h.non_string_source))
     if h.last_duplicate_wins:
@@ -246,6 +250,13 @@ def render_markdown() -> str:
                        f"or gives no string `name` and `description`, read line by line: `name:` and "
                        f"`description:` lines, indented lines after the description joined with a space, a line "
                        f"holding U+2028 or U+2029 not read ({h.line_reader}).")
+        if h.matter_retry:
+            out.append(f"- Frontmatter reader: gray-matter's (a leading byte order mark dropped, though the retry below then never changes the text; the file must open "
+                       f"with `---`, the block runs to the first line break followed by `---` anywhere, or to the "
+                       f"end of the file: then the body is empty), loaded with js-yaml 3 (tabs taken, a key given "
+                       f"twice an error, a plain date and `012` or `1:30` not strings); when that fails, once more "
+                       f"with each unindented `key: value` line whose unquoted value holds `:` made a `|-` block, "
+                       f"and no skill when that fails too ({h.matter_retry}).")
         if h.non_string:
             dates = "; a plain date (2024-01-01) is a date, not a string" if h.yaml_dates else ""
             out.append(f"- A `name` or `description` that is not a YAML string: {NON_STRING_READINGS[h.non_string]}"

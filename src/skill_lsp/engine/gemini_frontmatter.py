@@ -149,9 +149,12 @@ _PRIVATE = re.compile("[\ue000\ue001\ue100-\ue1ff]")
 _BLOCK_HEADER = re.compile(r"( *)(?:[-?][ \t]+)*[^\s#].*?:[ \t]+(?:[&!]\S*[ \t]+)*[|>][-+0-9]*[ \t]*(?:#.*)?")
 _KEY_OR_ITEM = re.compile(r"[-?:](?:[ \t]|$)|[^\s#'\"][^:#]*?[ \t]*:(?:[ \t]|$)")
 _WS_RUN = re.compile(r"[ \t]+")
+_OPENS_NODE = re.compile(r"(?:^|[ \t])-[ \t]*$|:[ \t]*(?:[ \t]#.*)?$")
 
 
-def _tabs_as_js_yaml_reads_them(text: str) -> str:
+def _tabs_as_js_yaml_reads_them(text: str, *, leading_tabs: bool = False) -> str:
+    """``leading_tabs``: as js-yaml 3 reads tabs that indent a line outside block scalars (skipped;
+    the spaces before the first of them are the line's indent)."""
     out: list[str] = []
     block_indent: int | None = None
     quote = ""  # a quoted scalar open at the end of the line before
@@ -160,6 +163,9 @@ def _tabs_as_js_yaml_reads_them(text: str) -> str:
     parts = _BREAKS.split(text)
     lines, breaks = parts[0::2], [*parts[1::2], ""]
     skip = 0
+    # The indent of the line before, when the next content line can start a block node below it
+    # (js-yaml 3 takes that node's column, tabs counted, as its indent).
+    opens: int | None = -1
     for at, line in enumerate(lines):
         if at < skip:
             continue
@@ -185,7 +191,11 @@ def _tabs_as_js_yaml_reads_them(text: str) -> str:
             block_indent = None
         blank = not line.strip(" \t")
         cont = plain is not None and not quote and flow == 0 and not blank and indent > plain
-        line_out, quote, flow, open_plain = _line_tabs(line, quote, flow, cont)
+        column = opens is not None and len(line) - len(line.lstrip(" ")) > opens
+        line_out, quote, flow, open_plain = _line_tabs(line, quote, flow, cont, leading_tabs and (
+            "column" if column else "spaces"))
+        if leading_tabs and not blank and not line.lstrip(" \t").startswith("#"):
+            opens = indent if _OPENS_NODE.search(line_out) is not None else None
         if not blank:
             plain = (plain if cont else indent) if open_plain else None
         if not quote and flow == 0 and _BLOCK_HEADER.fullmatch(line_out):
@@ -194,7 +204,7 @@ def _tabs_as_js_yaml_reads_them(text: str) -> str:
     return "".join(out)
 
 
-def _line_tabs(line: str, quote: str, flow: int, cont: bool) -> tuple[str, str, int, bool]:
+def _line_tabs(line: str, quote: str, flow: int, cont: bool, leading_tabs: str | bool = False) -> tuple[str, str, int, bool]:
     """One line outside block scalars (``cont``: it continues a plain scalar): the line as handed to
     the parser, the quote and the flow depth open at its end, and whether a plain scalar is."""
     lead = _WS_RUN.match(line)
@@ -204,7 +214,12 @@ def _line_tabs(line: str, quote: str, flow: int, cont: bool) -> tuple[str, str, 
         rest = line[lead.end():]
         if not rest:
             return "", quote, flow, False  # a blank line
-        if "\t" in lead.group() and lead.group()[0] == " " and (cont or not _KEY_OR_ITEM.match(rest)):
+        if leading_tabs and "\t" in lead.group():
+            # js-yaml 3 skips them: the line's indent is the spaces before the first, but the column
+            # where a block node starts is its indent.
+            out.append(" " * lead.end() if leading_tabs == "column" else lead.group().split("\t", 1)[0])
+            i = lead.end()
+        elif "\t" in lead.group() and lead.group()[0] == " " and (cont or not _KEY_OR_ITEM.match(rest)):
             out.append(lead.group().replace("\t", ""))  # the spaces indent a continuation line
             i = lead.end()
     start = not cont  # where a token may start

@@ -26,6 +26,8 @@ from .findings import qualifier as qualifier_of
 from .gemini_frontmatter import line_values, read_document
 from .harness import BLOCKING_ACTIONS, HARNESSES, Harness, not_read, reads_root
 from .lenient import simple_frontmatter
+from .opencode_frontmatter import NOT_STRING
+from .opencode_frontmatter import read_document as read_opencode_document
 from .readings import SKIP, read_by, value_read_by
 from .result import SkillResult
 from .rules.fields import MAX_DESCRIPTION
@@ -103,6 +105,8 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, 
     ctx = rules.Context(profile=view((h.name,)), check_links=False)
     if h.line_reader:
         return _read_by_line_reader(h, doc, ctx)
+    if h.matter_retry:
+        return _read_by_matter_retry(h, doc, ctx, tool)
     if h.non_string and doc.frontmatter_ok:
         skipped = _non_string(h, doc)
         if skipped is not None:
@@ -225,6 +229,41 @@ def _utf16_too_long(h: Harness, doc: document.SkillDocument) -> Listing | None:
         return None
     return Listing(h.name, False, f"{h.title} {effect.note}: its description is {len(value):,} characters but "
                                   f"{units:,} UTF-16 code units ({h.utf16_lengths})")
+
+
+_MATTER_DECIDES = _READER_DECIDES | {"DUPLICATE_KEY", "FRONTMATTER_LIMIT"}
+
+
+def _read_by_matter_retry(h: Harness, doc: document.SkillDocument, ctx: rules.Context, tool: bool) -> Listing:
+    """OpenCode's reader (opencode_frontmatter.py) decides what reading the frontmatter decides."""
+    for f in rules.check(doc, ctx):
+        if f.code in _MATTER_DECIDES:
+            continue
+        qualifier = qualifier_of(f.data)
+        if h.blocks(f.code, qualifier):
+            effect = h.effect(f.code, qualifier)
+            assert effect is not None
+            return Listing(h.name, False, f"{h.title} {effect.note}: {base_message(f)}")
+    read = read_opencode_document(doc)
+    source = h.matter_retry.split(",")[0]
+    if not read.front:
+        return Listing(h.name, False, f"{h.title} finds no frontmatter and leaves it out: the file must open with "
+                                      f"`---` ({source})")
+    if read.data is None:
+        return Listing(h.name, False, f"{h.title} cannot parse its YAML, not even with `key: a: b` lines made block "
+                                      f"scalars, and leaves it out ({source})")
+    for key in ("name", "description"):
+        if read.data.get(key, "") is NOT_STRING:
+            return Listing(h.name, False, f"{h.title} leaves it out: its YAML gives '{key}' as no string ({source})")
+    if read.name is None:
+        effect = h.effect("MISSING_FIELD", "name")
+        note = effect.note if effect is not None else "leaves it out"
+        return Listing(h.name, False, f"{h.title} {note}: no 'name' in the YAML it reads ({source})")
+    if read.description is None and not (tool and "MISSING_FIELD:description" in h.tool_loads):
+        effect = h.effect("MISSING_FIELD", "description")
+        note = effect.note if effect is not None else "leaves it out"
+        return Listing(h.name, False, f"{h.title} {note}: no 'description' in the YAML it reads ({source})")
+    return Listing(h.name, True, None, read.name)
 
 
 def _level(result: SkillResult, skill_dir: str) -> int:

@@ -18,6 +18,7 @@ from .activation.jsstr import js_string
 from .findings import RULES, base_message
 from .gemini_frontmatter import read_document
 from .harness import HARNESSES, Harness
+from .opencode_frontmatter import read_document as read_opencode_document
 from .result import SkillResult
 from .yamlnodes import YAML11_BREAKS, libyaml_suffices, resolve_scalar, to_python
 
@@ -77,6 +78,16 @@ def record_read_by(record: SkillRecord, harness: Harness | str | None) -> SkillR
         if (values.get("name"), values.get("description")) != (read.name, read.description):
             values = dict(values)
             for key, value in (("name", read.name), ("description", read.description)):
+                if value is None:
+                    values.pop(key, None)
+                else:
+                    values[key] = value
+    elif h.matter_retry:
+        # Its own reader (opencode_frontmatter.py): the strings it reads; no other value of the two.
+        oc = read_opencode_document(theirs)
+        if (values.get("name"), values.get("description")) != (oc.name, oc.description):
+            values = dict(values)
+            for key, value in (("name", oc.name), ("description", oc.description)):
                 if value is None:
                     values.pop(key, None)
                 else:

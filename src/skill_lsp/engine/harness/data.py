@@ -387,6 +387,9 @@ OPENCODE = Harness(
     non_string="strings", non_string_source="capture: opencode@1.18.33 case non-string-values", yaml_dates=True,
     # the differential tester, seed 2026: its skill tool loads by name a skill its catalog leaves out
     tool_loads=("MISSING_FIELD:description",),
+    matter_retry="opencode 1.18.33 ConfigMarkdown.parse and sanitize with gray-matter 4.0.3 and js-yaml 3 safeLoad, "
+                 "read in the release's bundle (bin/opencode); its reader run in node on generated frontmatters "
+                 "(tests/engine/test_opencode_reading.py) and the differential tester, seed 2026",
     effects={
         **_followed_link("opencode@1.18.33"),
         **_structure(_OPENCODE_SRC, _names_case("opencode@1.18.33")),

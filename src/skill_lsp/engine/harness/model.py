@@ -183,6 +183,10 @@ class Harness:
     # its line reader when the YAML fails or gives no string name and description:
     # engine/gemini_frontmatter.py); "" when it parses the block as skill-lsp does.
     line_reader: str = ""
+    # The proof that it reads the frontmatter with OpenCode's own reader (gray-matter's split, js-yaml 3's
+    # safeLoad, a second parse with `key: a: b` lines made block scalars when the YAML fails:
+    # engine/opencode_frontmatter.py); "" when it parses the block as skill-lsp does.
+    matter_retry: str = ""
     # CODE:field effects that keep a skill out of its catalog but not from its skill tool, which
     # loads it by name.
     tool_loads: tuple[str, ...] = ()

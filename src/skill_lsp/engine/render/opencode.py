@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Sequence
+from functools import lru_cache
 
 from skill_lsp.engine.activation.jsstr import js_trim, locale_key
 from skill_lsp.engine.activation.records import SkillRecord
@@ -22,6 +23,8 @@ from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.listing import record_listing
 
 from ..lenient import fields
+from ..opencode_frontmatter import OpenCodeFrontmatter, read_document
+from ..opencode_frontmatter import read as read_frontmatter
 from .base import Dialect, block_runs_to_the_end, unsubstituted_body
 from .ripgrep import files as ripgrep_files
 
@@ -34,8 +37,25 @@ _PREAMBLE = (
 MAX_FILES = 10
 
 
+@lru_cache(maxsize=4096)
+def _read_text(text: str) -> OpenCodeFrontmatter:
+    return read_frontmatter(text)
+
+
+def _read(record: SkillRecord) -> OpenCodeFrontmatter | None:
+    """The SKILL.md as OpenCode's reader reads it (opencode_frontmatter.py); None for a record built
+    in memory without its text."""
+    doc = getattr(record.checked, "doc", None)
+    if doc is not None and (record.text is None or doc.text == record.text):
+        return read_document(doc)  # type: ignore[arg-type]
+    return _read_text(record.text) if record.text is not None else None
+
+
 def _name(record: SkillRecord) -> str | None:
     """The name as written; "" is listed as an empty <name> (capture case empty-and-duplicate-fields)."""
+    read = _read(record)
+    if read is not None:
+        return read.name
     value = fields(record).get("name")
     return value if isinstance(value, str) else None
 
@@ -46,6 +66,9 @@ def _listed_name(record: SkillRecord) -> str:
 
 
 def _description(record: SkillRecord) -> str | None:
+    read = _read(record)
+    if read is not None:
+        return read.description  # gray-matter's split: a `|+` block ending the matter keeps one newline less
     value = fields(record).get("description")
     if not isinstance(value, str):
         return None
