@@ -60,25 +60,35 @@ def test_catalog_lists_skipped_skills_with_the_reason_beside_the_exact_text():
     assert got["verified"] is True and got["proof"].startswith("capture: claude-code@2.1.332")
 
 
-def test_a_skill_folder_linked_from_outside_the_workspace_is_listed_but_not_read(tmp_path: Path):
-    """Every release lists it (capture case skill-links); skill-lsp reads nothing outside the workspace,
-    so the catalog names it apart and the check grades the link by what the targets do with it."""
+def test_a_skill_folder_linked_from_outside_the_workspace_is_read_through_the_link(tmp_path: Path):
+    """Every release lists and activates it (capture case skill-links): the catalog and the preview read
+    it through the link, as they do; the check grades the link by what the targets do with it and
+    reports nothing of the file out there. A link out to a sensitive folder stays unread."""
     outside = tmp_path / "elsewhere" / "far"
     outside.mkdir(parents=True)
-    (outside / "SKILL.md").write_text("---\nname: far\ndescription: Far away. Use it.\n---\n# x\n", encoding="utf-8")
+    (outside / "SKILL.md").write_text("---\nname: far\ndescription: Far away. Use it. \n---\n# x\n", encoding="utf-8")
+    secret = tmp_path / "secrets" / "keys"
+    secret.mkdir(parents=True)
+    (secret / "SKILL.md").write_text("---\nname: keys\ndescription: Keys. Use it.\n---\n# x\n", encoding="utf-8")
     ws = tmp_path / "ws"
     (ws / ".claude/skills").mkdir(parents=True)
     (ws / ".claude/skills/far").symlink_to(outside, target_is_directory=True)
+    (ws / ".claude/skills/keys").symlink_to(secret, target_is_directory=True)
     inside = ws / "shared" / "near"
     inside.mkdir(parents=True)
     (inside / "SKILL.md").write_text("---\nname: near\ndescription: Near. Use it.\n---\n# x\n", encoding="utf-8")
     (ws / ".claude/skills/near").symlink_to(Path("../../shared/near"), target_is_directory=True)
     proc = run_cli("catalog", ".", "--dialect", "claude-code", cwd=ws)
-    assert "- near: Near. Use it." in proc.stdout and "- far" not in proc.stdout
-    assert ("# listed by claude-code, not shown here: .claude/skills/far/SKILL.md: Claude Code 2.1.332 lists this "
-            "skill: its folder is a link, which Claude Code follows (not read by skill-lsp") in proc.stderr
+    assert "- near: Near. Use it." in proc.stdout and "- far: Far away. Use it." in proc.stdout
+    assert "- keys" not in proc.stdout
+    assert "not shown here: .claude/skills/far" not in proc.stderr
+    assert "not shown here: .claude/skills/keys/SKILL.md" in proc.stderr
+    preview = run_cli("preview", "far", "--dialect", "claude-code", cwd=ws)
+    assert preview.returncode == 0 and "Base directory for this skill: " in preview.stdout
+    assert "# x" in preview.stdout
     check = run_cli("check", ".", "--target", "claude-code", cwd=ws)
     assert "info OUTSIDE_WORKSPACE" in check.stdout and "Claude Code lists the skill through the link" in check.stdout
+    assert "TRAILING_WHITESPACE" not in check.stdout  # the description's trailing space is not this workspace's
     assert run_cli("check", ".", "--target", "skill-tool", cwd=ws).returncode == 1  # the skill tool refuses it
 
 

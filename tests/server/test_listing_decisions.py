@@ -117,3 +117,21 @@ async def test_a_byte_order_mark_on_disk_is_what_codex_and_gemini_skip(client):
     assert "- Codex skips a SKILL.md that starts with a byte order mark (U+FEFF)" in value
     assert "- Gemini CLI skips a SKILL.md that starts with a byte order mark (U+FEFF)" in value
     assert "- OpenCode 1.18.33 lists this skill" in value
+
+
+@pytest.mark.asyncio
+async def test_preview_commands_read_a_skill_folder_linked_from_outside_the_workspace(client):
+    """Every release lists and activates it (capture case skill-links), so the catalog and the preview by
+    name read it through the link, as `skill-lsp catalog` and `preview` do."""
+    far = client.root.parent / "elsewhere" / "far-away"
+    far.mkdir(parents=True)
+    (far / "SKILL.md").write_text("---\nname: far-away\ndescription: Far away. Use it.\n---\n# Far body\n",
+                                  encoding="utf-8")
+    (client.root / ".claude" / "skills" / "far-away").symlink_to(far, target_is_directory=True)
+    cat = await client.workspace_execute_command_async(t.ExecuteCommandParams(
+        command="skill-lsp.previewCatalog", arguments=[{"dialect": "opencode"}]))
+    assert "<name>far-away</name>" in cat["text"] and "Far away. Use it." in cat["text"]
+    assert not any("far-away" in s["path"] for s in cat["skipped"])
+    res = await client.workspace_execute_command_async(t.ExecuteCommandParams(
+        command="skill-lsp.previewActivation", arguments=[{"name": "far-away", "dialect": "claude-code"}]))
+    assert res["kind"] != "not_listed" and "# Far body" in res["text"]

@@ -168,19 +168,23 @@ def _could_reach(harness: str, results: Sequence) -> bool:
     return False
 
 
-def skill_decisions(path: str, results: Sequence, settings, record_of: Callable | None = None) -> list[Decision]:
+def skill_decisions(path: str, results: Sequence, settings, record_of: Callable | None = None,
+                    workspace: str | None = None) -> list[Decision]:
     """What each target harness of the skill at ``path`` does with it, among ``results`` (the
-    skills of its workspace folder, as a scan index holds them: documents optional).
+    skills of its workspace folder, as a scan index holds them: documents optional). With
+    ``workspace``, skill folders that are links to skills not among them (out of the workspace)
+    are read through the link (``preview.link_targets``).
 
     Each harness decides among the skills of its roots. Only a budget makes the others matter
     beyond the skill's namesakes, so the whole listing is built (``record_of`` re-reading the
     skills without a document) only when their descriptions could reach a budget."""
-    from .preview import read_through_links, record_for  # noqa: PLC0415
+    from .preview import link_targets, read_through_links, record_for  # noqa: PLC0415
     from .workspace import targets_for  # noqa: PLC0415
 
     me = next((r for r in results if r.path == path), None)
     if me is None:
         return []
+    linked = link_targets(results, workspace, settings) if workspace is not None else []
     record_of = record_of or (lambda r: record_for(r if r.doc is not None else _reread(r, settings)))
     out = []
     for harness in targets_for(settings, path):
@@ -196,7 +200,7 @@ def skill_decisions(path: str, results: Sequence, settings, record_of: Callable 
             rec = record_of(r)
             in_root = r.location is not None and r.location.root_index >= 0
             records.append(rec if in_root else replace(rec, root_index=roots))
-        records = read_through_links(records, results, record_of)  # skill folders that are links
+        records = read_through_links(records, [*results, *linked], record_of)  # skill folders that are links
         out += [d for d in decide(records, harness) if d.path == path]
     return out
 

@@ -199,8 +199,9 @@ def nested_in_roots(loose: list[Location], roots: list[str]) -> list[Location]:
 
 def scan_nested(roots: list[str], sensitive: tuple[str, ...], depth: int = 64) -> list[Location]:
     """Skill folders two to ``depth`` levels below each root (hidden folders and node_modules left
-    out, links not followed), as locations of their root: what a recursive harness scan finds
-    beyond ``scan_roots``."""
+    out), as locations of their root: what a recursive harness scan finds beyond ``scan_roots``.
+    A link to a folder is a skill folder when it holds one (Codex, OpenCode and Copilot CLI list
+    it: the differential tester, seed 2026), with the fence's verdict; it is not searched further."""
     out: list[Location] = []
     for index, root in enumerate(roots):
         todo = [(root, 0)]
@@ -208,17 +209,17 @@ def scan_nested(roots: list[str], sensitive: tuple[str, ...], depth: int = 64) -
             folder, level = todo.pop()
             try:
                 with os.scandir(folder) as it:
-                    subs = sorted(e.name for e in it if not e.name.startswith(".") and e.name != "node_modules"
-                                  and e.is_dir(follow_symlinks=False))
+                    subs = sorted((e.name, _is_link(e) is not False) for e in it
+                                  if not e.name.startswith(".") and e.name != "node_modules" and _is_dir(e))
             except OSError:
                 continue
-            for name in subs:
+            for name, link in subs:
                 d = os.path.join(folder, name)
                 if level + 1 >= 2:
                     loc = locate(d, root, index, roots, sensitive)
                     if loc is not None:
                         out.append(loc)
-                if level + 1 < depth:
+                if level + 1 < depth and not link:
                     todo.append((d, level + 1))
     return out
 

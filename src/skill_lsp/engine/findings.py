@@ -231,8 +231,8 @@ RULES: dict[str, Rule] = {
              "so the skill tool refuses it. A skill folder that is a symbolic link is listed and activated by Claude "
              "Code, Codex, OpenCode, Gemini CLI and Copilot CLI (capture case skill-links): for those targets the "
              "finding is an info naming them, and previews, catalogs and listing decisions read the skill through "
-             "the link when it leads to a folder inside the workspace. A link leading out of the workspace is never "
-             "read: the decision says the harness lists it, unread."),
+             "the link, as the releases do, also when it leads out of the workspace (read only: the file out there "
+             "is neither checked nor written, and a link into a sensitive folder stays unread)."),
         Rule("SENSITIVE", E, "Skill lives in a sensitive path", "SENSITIVE",
              "Spec error code. The skill folder matches a sensitive pattern (default `**/.env/**`, `**/secrets/**`); the skill tool refuses to activate it."),
         Rule("SKILL_FILE_CASE", E, "Skill file is a case variant of SKILL.md", None,

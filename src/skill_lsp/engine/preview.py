@@ -61,19 +61,29 @@ def linked_paths(results: Sequence[SkillResult]) -> set[str]:
 
 
 def link_targets(results: Sequence[SkillResult], workspace: str, settings: Settings) -> list[SkillResult]:
-    """The skills elsewhere in the workspace that skill folders among ``results`` are links to, read
-    as the workspace walk reads them (fenced to the workspace folder), for ``records_for``'s
-    ``linked``. A link leading out of the workspace is not followed."""
+    """The skills that skill folders among ``results`` are links to, for ``records_for``'s ``linked``:
+    each read as the walk reads a skill, fenced to its own folder, never a sensitive path.
+
+    A link that leads out of the workspace is read too, for what a harness lists and hands over
+    (every release follows it: capture case skill-links); nothing there is checked or written.
+    Targets already among ``results`` are not read again."""
     from . import discovery  # noqa: PLC0415
     from .workspace import check_file  # noqa: PLC0415
 
+    wanted = linked_paths(results)
+    if not wanted:
+        return []
+    have = {os.path.realpath(r.path) for r in results
+            if r.location is None or r.location.problem is None or r.location.problem[0] != "OUTSIDE_WORKSPACE"}
     top = os.path.realpath(workspace)
     out = []
-    for real in sorted(linked_paths(results)):
-        if discovery.is_inside(real, top):
-            loc = discovery.locate(os.path.dirname(real), top, -1, [top], settings.sensitive_patterns)
-            if loc is not None:
-                out.append(check_file(loc.path, settings, loc))
+    for real in sorted(wanted - have):
+        folder = os.path.dirname(real)
+        inside = discovery.is_inside(real, top)
+        loc = discovery.locate(folder, top if inside else os.path.dirname(folder), -1, [top if inside else folder],
+                               settings.sensitive_patterns)
+        if loc is not None:  # a sensitive one is not read: read_through_links passes it by
+            out.append(check_file(loc.path, settings, loc))
     return out
 
 
@@ -84,7 +94,7 @@ def read_through_links(records: list[SkillRecord], results: Sequence[SkillResult
 
     Every captured release lists and activates such a folder (capture case skill-links); the
     skill-tool contract refuses it (OUTSIDE_WORKSPACE, kept on the record for it; harness dialects
-    lift it: readings.record_read_by). A link leading out of the workspace stays unread.
+    lift it: readings.record_read_by). ``results`` holds the targets (``link_targets``).
     ``record_of``: how a target's record is made (the server re-reads a slim result)."""
     unread = [i for i, rec in enumerate(records) if rec.error is not None and rec.error[0] == "OUTSIDE_WORKSPACE"
               and getattr(rec.checked, "doc", None) is None and os.path.islink(rec.dir)]

@@ -65,7 +65,15 @@ def _folder_results(ls: SkillLanguageServer, folder: Folder) -> list[SkillResult
 
 
 def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
-    from ...engine.preview import activate, not_listed, parse_arguments, record_for, result_json  # noqa: PLC0415
+    from ...engine.preview import (  # noqa: PLC0415
+        activate,
+        link_targets,
+        not_listed,
+        parse_arguments,
+        record_for,
+        records_for,
+        result_json,
+    )
     from ...engine.render.proof import proof  # noqa: PLC0415 - off start-up
 
     uri = args.get("uri")
@@ -90,8 +98,8 @@ def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
         result = activate([record], folder.settings, path=record.path, dialect=dialect, arguments=arguments,
                           as_user=as_user)
     elif isinstance(args.get("name"), str):
-        records = [record_for(r, None if r.location and r.location.root_index >= 0 else len(folder.roots))
-                   for r in _folder_results(ls, folder)]
+        results = _folder_results(ls, folder)
+        records = records_for(results, len(folder.roots), link_targets(results, folder.path, folder.settings))
         result = activate(records, folder.settings, name=args["name"], dialect=dialect, arguments=arguments,
                           as_user=as_user)
     else:
@@ -149,7 +157,7 @@ def _folder_of(ls: SkillLanguageServer, path: str | None) -> Folder:
 
 
 def preview_catalog(ls: SkillLanguageServer, args: dict) -> dict:
-    from ...engine.preview import catalog_view, record_for  # noqa: PLC0415 - off start-up
+    from ...engine.preview import catalog_view, link_targets, records_for  # noqa: PLC0415 - off start-up
     from ...engine.render.proof import proof  # noqa: PLC0415
 
     uri = args.get("uri")
@@ -157,7 +165,8 @@ def preview_catalog(ls: SkillLanguageServer, args: dict) -> dict:
     folder = _folder_of(ls, path)
     dialect = _dialect(args.get("dialect"), folder)
     results = _folder_results(ls, folder)
-    records = [record_for(r) for r in results]
+    # As `skill-lsp catalog`: skill folders that are links read through them.
+    records = records_for(results, len(folder.roots), link_targets(results, folder.path, folder.settings))
     text, entries, skipped = catalog_view(records, dialect, update=bool(args.get("replacement", False)))
     verdict = proof(dialect, "catalog")
     return {"text": text, "dialect": dialect, "entries": entries, "skipped": skipped, "verified": verdict.verified,

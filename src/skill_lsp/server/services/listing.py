@@ -48,7 +48,7 @@ async def decisions_for(ls: SkillLanguageServer, od: OpenDoc, analysis: Analysis
         return rec
 
     return await asyncio.get_running_loop().run_in_executor(
-        None, lambda: skill_decisions(me.path, results, settings, record_of))
+        None, lambda: skill_decisions(me.path, results, settings, record_of, folder.path or None))
 
 
 def _bom_on_disk(path: str) -> bool:
