@@ -152,3 +152,20 @@ def test_preview_by_name_finds_only_what_the_harness_reads():
     missing = run_cli("preview", "api-conventions", "--workspace", "sample-workspace", "--dialect", "claude-code",
                       cwd=REPO)
     assert missing.returncode == 1 and missing.stdout == "Unknown skill: api-conventions"
+
+
+def test_claude_code_hands_over_a_file_without_frontmatter_with_its_byte_order_mark(tmp_path: Path):
+    """The differential tester (seed 2026, eight activations): a SKILL.md that starts with a byte order
+    mark and has no frontmatter block (or one that never closes) is handed over whole, the mark
+    included; after a closed frontmatter the mark goes with it (capture case bom-start)."""
+    root = tmp_path / ".claude" / "skills"
+    for name, text in (("loose", "# Title\n\nBody.\n"), ("empty", ""), ("unclosed", "---\ndescription: d\nbody\n"),
+                       ("closed", "---\nname: closed\ndescription: d\n---\nBody.\n")):
+        (root / name).mkdir(parents=True)
+        (root / name / "SKILL.md").write_bytes(b"\xef\xbb\xbf" + text.encode())
+    out = {name: run_cli("preview", name, "--dialect", "claude-code", "--arguments", "a b", cwd=tmp_path).stdout
+           for name in ("loose", "empty", "unclosed", "closed")}
+    assert out["loose"].endswith("/loose\n\n\ufeff# Title\n\nBody.\n\n\nARGUMENTS: a b")
+    assert out["empty"].endswith("/empty\n\n\ufeff\n\nARGUMENTS: a b")
+    assert "/unclosed\n\n\ufeff---\ndescription: d\nbody\n" in out["unclosed"]
+    assert out["closed"].endswith("/closed\n\nBody.\n\n\nARGUMENTS: a b")

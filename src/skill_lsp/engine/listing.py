@@ -102,6 +102,11 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, 
     doc = read_by(doc, h)
     if doc.bom and h.bom is not None and h.bom.action in BLOCKING_ACTIONS:
         return Listing(h.name, False, f"{h.title} {h.bom.note}")
+    if h.scalar_repair and doc.yaml_error is not None:
+        effect = h.effect("INVALID_FRONTMATTER", None)
+        note = effect.note if effect is not None else "leaves it out"
+        return Listing(h.name, False, f"{h.title} {note}, also with its one-line values holding ': ' quoted "
+                                      f"({h.scalar_repair.split(';')[0]})")
     ctx = rules.Context(profile=view((h.name,)), check_links=False)
     if h.line_reader:
         return _read_by_line_reader(h, doc, ctx)

@@ -378,6 +378,6 @@ def result_json(result: Result) -> dict[str, Any]:
         return value
 
     data = plain(result)
-    for noisy in ("previous", "raw_body", "source_text"):
+    for noisy in ("previous", "raw_body", "source_text", "bom"):
         data.pop(noisy, None)
     return data

@@ -60,6 +60,7 @@ class OkResult:
     arguments: str | dict | None = None
     raw_body: str = ""  # body before substitution
     source_text: str | None = None  # whole SKILL.md text (for dialects that inject the file)
+    bom: bool = False  # the file starts with a byte order mark (not part of source_text)
     warnings: tuple[str, ...] = ()
     output: str = ""
     kind: Literal["ok"] = "ok"

@@ -339,6 +339,7 @@ class SkillSession:
             arguments=arguments,
             raw_body=record.body,
             source_text=source_text,
+            bom=bool(getattr(getattr(record.checked, "doc", None), "bom", False)),
             warnings=tuple(warnings),
         )
         self._activated[name] = ok

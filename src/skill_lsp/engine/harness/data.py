@@ -97,15 +97,15 @@ def _lenient(source: str) -> dict[str, Effect]:
     }
 
 
-def _yaml_kinds(release: str, lenient: tuple[str, ...]) -> dict[str, Effect]:
+def _yaml_kinds(release: str, lenient: tuple[str, ...],
+                note: str = "reads its `key: value` lines all the same") -> dict[str, Effect]:
     """Capture case invalid-yaml-kinds: a harness whose YAML parser rejects invalid frontmatter and leaves
     the skill out, except for the ``lenient`` kinds of error (rules/structure.py ``_yaml_kind``), which it
     reads as `key: value` lines."""
     source = f"capture: {release} case invalid-yaml-kinds"
     out = {"INVALID_FRONTMATTER": Effect("skips", "cannot parse its YAML and leaves it out", source)}
     for kind in lenient:
-        out[f"INVALID_FRONTMATTER:{kind}"] = Effect("changes", "reads its `key: value` lines all the same", source,
-                                                   Severity.ERROR)
+        out[f"INVALID_FRONTMATTER:{kind}"] = Effect("changes", note, source, Severity.ERROR)
     out["INVALID_FRONTMATTER:unclosed"] = Effect("skips", "cannot read it and leaves it out", source)
     return out
 
@@ -344,10 +344,14 @@ CODEX = Harness(
     libyaml="capture: codex@0.171.0 differential tester, seed 2026 (its binary holds serde_yaml 0.9.34 on "
             "unsafe-libyaml 0.2.11: tabs between words listed, a block scalar line opening with a tab left out)",
     non_string="text", non_string_source=f"{_CODEX} case non-string-values",
+    scalar_repair="openai/codex codex-rs/core-skills/src/loader.rs repair_frontmatter_scalar_fields; capture: "
+                  "codex@0.171.0 case invalid-yaml-kinds and the differential tester, seed 2026",
     effects={
         **_followed_link("codex@0.171.0"),
         **_structure(_CODEX_SRC, _names_case("codex@0.171.0")),
-        **_yaml_kinds("codex@0.171.0", ("colon", "unclosed-flow")),
+        **_yaml_kinds("codex@0.171.0", ("colon", "unclosed-flow"),
+                      note="quotes the value and parses the YAML again (when that fails too, it leaves the "
+                           "skill out)"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_CODEX_SRC} SkillFrontmatter"),
         "INVALID_TYPE:description": Effect("skips", "leaves it out", f"{_CODEX} case broken-frontmatter"),
         "EMPTY_FIELD:description": Effect("skips", "leaves it out", f"{_CODEX} case missing-fields"),

@@ -187,6 +187,10 @@ class Harness:
     # safeLoad, a second parse with `key: a: b` lines made block scalars when the YAML fails:
     # engine/opencode_frontmatter.py); "" when it parses the block as skill-lsp does.
     matter_retry: str = ""
+    # The proof that, when its YAML parser refuses the frontmatter, it quotes one-line values holding
+    # `: ` (or opening with `[`, `{`, `@`, a backtick and invalid alone) and parses once more, leaving
+    # the skill out when that fails too (engine/codex_frontmatter.py); "" when it makes no such repair.
+    scalar_repair: str = ""
     # CODE:field effects that keep a skill out of its catalog but not from its skill tool, which
     # loads it by name.
     tool_loads: tuple[str, ...] = ()

@@ -377,6 +377,8 @@ class ClaudeCodeDialect(Dialect):
         # A file without a frontmatter block (claude_frontmatter.py) is handed over whole, a byte
         # order mark included (the differential tester).
         body = read.content if read is not None and not read.block else unsubstituted_body(result)
+        if read is not None and not read.block and result.bom:
+            body = "\ufeff" + body  # the document keeps the mark apart from its text
         if read is None or read.block:
             # After a frontmatter, leading whitespace goes before arguments are put in or appended:
             # an empty body keeps the blank lines before `ARGUMENTS:` (capture case
