@@ -112,9 +112,10 @@ def read_through_links(records: list[SkillRecord], results: Sequence[SkillResult
         if not isinstance(checked, SkillResult) or checked.doc is None:
             continue
         name = read.name if read.name != read.folder else rec.folder
+        # The link's location: where it sits below its root decides whether a harness looks there.
+        where = getattr(rec.checked, "location", None) or checked.location
         out[i] = replace(read, name=name, folder=rec.folder, dir=rec.dir, path=rec.path, root_index=rec.root_index,
-                         root=rec.root, error=rec.error,
-                         checked=SkillResult(rec.path, checked.doc, checked.findings, checked.location))
+                         root=rec.root, error=rec.error, checked=SkillResult(rec.path, checked.doc, checked.findings, where))
     return out
 
 
