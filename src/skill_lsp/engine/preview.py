@@ -18,6 +18,7 @@ from .activation import SessionConfig, SkillRecord, SkillSession
 from .activation.results import Result
 from .activation.session import catalog_key
 from .config import Settings
+from .discovery import Location
 from .harness import HARNESSES, not_read, reads_root
 from .listing import unread_link
 from .readings import record_error, record_read_by, records_read_by
@@ -113,7 +114,7 @@ def read_through_links(records: list[SkillRecord], results: Sequence[SkillResult
             continue
         name = read.name if read.name != read.folder else rec.folder
         # The link's location: where it sits below its root decides whether a harness looks there.
-        where = getattr(rec.checked, "location", None) or checked.location
+        where = getattr(rec.checked, "location", None) or Location(rec.dir, rec.path, rec.root_index, rec.root)
         out[i] = replace(read, name=name, folder=rec.folder, dir=rec.dir, path=rec.path, root_index=rec.root_index,
                          root=rec.root, error=rec.error, checked=SkillResult(rec.path, checked.doc, checked.findings, where))
     return out
