@@ -17,6 +17,18 @@ from . import __version__
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
+def _bind_argparse_translations() -> None:
+    """argparse translates each message with ``gettext.gettext``, which looks for ``.mo`` files on
+    every call (about thirty times while the check parser is built, a few ms): look them up once and
+    hand argparse the one translation, as it would have found it each time."""
+    import gettext  # noqa: PLC0415 - argparse has imported it already
+
+    domain = gettext.textdomain()
+    t = gettext.translation(domain, gettext.bindtextdomain(domain), fallback=True)
+    argparse._ = t.gettext  # type: ignore[attr-defined]
+    argparse.ngettext = t.ngettext  # type: ignore[attr-defined]
+
+
 @functools.cache
 def _help_width() -> int:
     """What argparse's formatter asks shutil for (COLUMNS, else the terminal's, else 80), asked
@@ -73,6 +85,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     are listed, with their help, but empty; ``only=""``: none, for --version, --help and a
     mistyped command): a run pays for the options it can parse and the modules their
     choices come from, not for every subcommand's."""
+    _bind_argparse_translations()
     p = _Parser(prog="skill-lsp", description="Language server, linter and activation previewer for Agent Skills.")
     p.add_argument("--version", action="version", version=f"skill-lsp {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

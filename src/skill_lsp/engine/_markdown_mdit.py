@@ -14,14 +14,15 @@ from html import unescape
 
 from markdown_it import MarkdownIt
 
+from .lazyre import lazy_re
 from .markdown_base import _WEB, Body, Heading, Link, RawSpans, _destination
 
 _MD: MarkdownIt | None = None
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
-_INLINE = re.compile(r"(!?)\[(?:[^\[\]\\]|\\.|\[(?:[^\[\]\\]|\\.)*\])*\]\(")
+_CODE_SPAN = lazy_re(r"(`+)(?:(?!\1).)+?\1", re.S)
+_INLINE = lazy_re(r"(!?)\[(?:[^\[\]\\]|\\.|\[(?:[^\[\]\\]|\\.)*\])*\]\(")
 # Definitions may sit in list items and block quotes, so any indentation and ">" prefixes.
-_DEFINITION = re.compile(r"^[ \t]*(?:>[ \t]?)*\[((?:[^\[\]\\]|\\.)+)\]:")
-_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_DEFINITION = lazy_re(r"^[ \t]*(?:>[ \t]?)*\[((?:[^\[\]\\]|\\.)+)\]:")
+_ESCAPE = lazy_re(r"\\([!-/:-@\[-`{-~])")
 
 
 def _md() -> MarkdownIt:
@@ -143,8 +144,8 @@ def _close_paren(chunk: str, i: int) -> int | None:
     return i if i < len(chunk) and chunk[i] == ")" else None
 
 
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_CODE_ELEMENT = re.compile(r"<(code|kbd|samp|pre|tt|var)\b[^>]*>.*?</\1\s*>", re.S | re.I)
+_COMMENT = lazy_re(r"<!--.*?-->", re.S)
+_CODE_ELEMENT = lazy_re(r"<(code|kbd|samp|pre|tt|var)\b[^>]*>.*?</\1\s*>", re.S | re.I)
 
 
 def raw_spans(body: str, base: int) -> RawSpans:

@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 
 from .document import SkillDocument
+from .lazyre import lazy_re
 from .mentions import extract as mentions_of
 from .targets import PROFILES
 
 TYPES = ("parameter", "macro", "function", "namespace", "property")
 MODIFIERS = ("deprecated",)  # on a frontmatter key: not read by the targets
 
-_BODY = re.compile(
+_BODY = lazy_re(
     r"(?P<parameter>\$ARGUMENTS\[\d+\]|\$ARGUMENTS\b|\$\d+\b)"
     r"|(?P<macro>\$\{CLAUDE_(?:SKILL_DIR|SESSION_ID)\})"
     r"|(?P<function>!`[^`\n]+`)", re.ASCII)

@@ -17,14 +17,16 @@ from typing import Any
 
 from skill_lsp.engine.activation.jsstr import JS_WHITESPACE
 
+from .lazyre import lazy_re
+
 _WS = "[" + re.escape(JS_WHITESPACE) + "]"
 _NOT_WS = "[^" + re.escape(JS_WHITESPACE) + "]"
 _DOT = "[^\n\r\u2028\u2029]"  # JavaScript's `.`: anything but a line terminator
 
-_BLOCK = re.compile(f"---{_WS}*\n((?:.|\n)*?)---{_WS}*\n?", re.S)
-_KEY_LINE = re.compile(f"([a-zA-Z_-]+):{_WS}+({_NOT_WS}{_DOT}*)")
-_NEEDS_QUOTES = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
-_LEADING_TABS = re.compile("(?:^|(?<=[\n\r\u2028\u2029]))\t+")
+_BLOCK = lazy_re(f"---{_WS}*\n((?:.|\n)*?)---{_WS}*\n?", re.S)
+_KEY_LINE = lazy_re(f"([a-zA-Z_-]+):{_WS}+({_NOT_WS}{_DOT}*)")
+_NEEDS_QUOTES = lazy_re(r"[{}\[\]*&#!|>%@`]|: ")
+_LEADING_TABS = lazy_re("(?:^|(?<=[\n\r\u2028\u2029]))\t+")
 
 
 @dataclass(frozen=True)
@@ -40,10 +42,10 @@ class ClaudeFrontmatter:
 # private-use stand-in (a tab after `key:` or at a line's end as nothing: Bun drops those) and
 # turned back into tabs in the values read.
 _TAB = "\ue000"
-_BLOCK_START = re.compile(r"( *)[^\s#].*?:[ \t]+[|>][-+0-9]*[ \t]*(?:#.*)?")
-_KEY_SEPARATION = re.compile(r"( *[^\s:#][^:]*?):[ \t]*\t[ \t]*")
+_BLOCK_START = lazy_re(r"( *)[^\s#].*?:[ \t]+[|>][-+0-9]*[ \t]*(?:#.*)?")
+_KEY_SEPARATION = lazy_re(r"( *[^\s:#][^:]*?):[ \t]*\t[ \t]*")
 # And it takes a line `: value` (a key that is empty), which PyYAML refuses.
-_EMPTY_KEY = re.compile(r": ")
+_EMPTY_KEY = lazy_re(r": ")
 
 
 def _tabs_as_bun_reads_them(text: str) -> str:

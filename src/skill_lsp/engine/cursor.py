@@ -3,14 +3,14 @@ the YAML is half-typed and does not parse."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from .document import SkillDocument
+from .lazyre import lazy_re
 
-_KEY_LINE = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:")
-_LINK_TARGET = re.compile(r"\]\(\s*<?([^)\s>]*)$")
-_RESOURCE_PATH = re.compile(r"(?:^|[\s`'\"(\[])((?:scripts|references|assets)/[^\s`'\")\]]*)$")
+_KEY_LINE = lazy_re(r"^([A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:")
+_LINK_TARGET = lazy_re(r"\]\(\s*<?([^)\s>]*)$")
+_RESOURCE_PATH = lazy_re(r"(?:^|[\s`'\"(\[])((?:scripts|references|assets)/[^\s`'\")\]]*)$")
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,11 +7,11 @@ field access never runs when the frontmatter did not parse.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import frontmatter, markdown, yamlnodes
+from .lazyre import lazy_re
 from .text import SourceText
 
 # Frontmatter larger than this is not parsed (a 10 MB value must not stall a keystroke).
@@ -19,7 +19,7 @@ MAX_FRONTMATTER_CHARS = 256 * 1024
 # Text beyond this is not analysed; one FILE_TOO_LARGE finding says so.
 MAX_ANALYSED_CHARS = 1024 * 1024
 # A closing fence line anywhere after the opening one (used only on text cut at the limit).
-_CLOSING_FENCE = re.compile(r"(?:\r\n|\r|\n)---[ \t]*(?:\r\n|\r|\n|$)")
+_CLOSING_FENCE = lazy_re(r"(?:\r\n|\r|\n)---[ \t]*(?:\r\n|\r|\n|$)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +144,7 @@ class SkillDocument:
         return {k: yamlnodes.to_python(e.value) for k, e in self.entries.items()}
 
 
-_TRAILING_BLANKS = re.compile(r"[ \t]+(?=\r\n|\r|\n|$)")
+_TRAILING_BLANKS = lazy_re(r"[ \t]+(?=\r\n|\r|\n|$)")
 
 
 def complex_key(text: str, node: yamlnodes.Node) -> str:

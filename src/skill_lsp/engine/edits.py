@@ -4,10 +4,10 @@ small text helpers every fix builder shares."""
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 
 from .document import SkillDocument
+from .lazyre import lazy_re
 from .yamlnodes import Node, resolve_scalar
 
 
@@ -39,7 +39,7 @@ class Fix:
         return SAFE if self.safe else UNSAFE
 
 
-_PLAIN_OK = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _./()+-]*$")
+_PLAIN_OK = lazy_re(r"^[A-Za-z0-9][A-Za-z0-9 _./()+-]*$")
 
 
 def yaml_string(value: str) -> str:

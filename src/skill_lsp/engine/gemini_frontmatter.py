@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING
 
 from skill_lsp.engine.activation.jsstr import JS_WHITESPACE, js_trim
 
+from .lazyre import lazy_re
+
 if TYPE_CHECKING:
     from skill_lsp.engine.document import SkillDocument
     from skill_lsp.engine.yamlnodes import Node
@@ -33,12 +35,12 @@ _WS = "[" + re.escape(JS_WHITESPACE) + "]"
 _NOT_WS = "[^" + re.escape(JS_WHITESPACE) + "]"
 _DOT = "[^\n\r\u2028\u2029]"  # JavaScript's `.`: anything but a line terminator
 
-_BLOCK = re.compile(r"---\r?\n(.*?)\r?\n---(?:\r?\n(.*))?", re.S)
-_LINES = re.compile(r"\r?\n")
-_NAME = re.compile(f"{_WS}*name:{_WS}*({_DOT}*)")
-_DESCRIPTION = re.compile(f"{_WS}*description:{_WS}*({_DOT}*)")
-_CONTINUED = re.compile(f"[ \t]+{_NOT_WS}")
-NAME_UNSAFE = re.compile(r'[:\\/<>*?"|]')
+_BLOCK = lazy_re(r"---\r?\n(.*?)\r?\n---(?:\r?\n(.*))?", re.S)
+_LINES = lazy_re(r"\r?\n")
+_NAME = lazy_re(f"{_WS}*name:{_WS}*({_DOT}*)")
+_DESCRIPTION = lazy_re(f"{_WS}*description:{_WS}*({_DOT}*)")
+_CONTINUED = lazy_re(f"[ \t]+{_NOT_WS}")
+NAME_UNSAFE = lazy_re(r'[:\\/<>*?"|]')
 
 # js-yaml 4's default schema: the plain scalars that are not strings.
 _NULL = r"~|null|Null|NULL|"
@@ -49,12 +51,12 @@ _FLOAT = (r"[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE]
 _DATE = (r"[0-9]{4}-[0-9][0-9]-[0-9][0-9]"
          r"|[0-9]{4}-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?"
          r"(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?")
-_NOT_STRING = re.compile(f"(?:{_NULL}|{_BOOL}|{_DATE})|(?:{_INT}|{_FLOAT})(?<!_)")
+_NOT_STRING = lazy_re(f"(?:{_NULL}|{_BOOL}|{_DATE})|(?:{_INT}|{_FLOAT})(?<!_)")
 _YAML_TAG = "tag:yaml.org,2002:"
 _KNOWN_TAGS = frozenset(_YAML_TAG + t for t in (
     "str", "seq", "map", "null", "bool", "int", "float", "timestamp", "merge", "binary", "omap", "pairs", "set"))
 # An explicit scalar tag whose text its type does not take is an error ("cannot resolve a node").
-_TAGGED_SCALARS = {_YAML_TAG + t: re.compile(p) for t, p in (
+_TAGGED_SCALARS = {_YAML_TAG + t: lazy_re(p) for t, p in (
     ("null", _NULL), ("bool", _BOOL), ("int", f"(?:{_INT}|[-+]?[0-9][0-9_]*)(?<!_)"), ("float", f"(?:{_FLOAT})(?<!_)"),
     ("timestamp", _DATE), ("str", r"(?s:.*)"), ("binary", r"(?s:.*)"))}
 
@@ -135,21 +137,21 @@ _TAB = "\ue000"
 # And it takes, inside quotes, the characters PyYAML's reader refuses everywhere (DEL, C1 controls
 # but NEL, U+FFFE and U+FFFF; js-yaml checks quoted scalars as JSON does), and anything but a NUL in
 # a comment: the first as stand-ins (U+E100 onwards), the second dropped.
-_ODD = re.compile("[\x7f-\x84\x86-\x9f\ufffe\uffff]")
-_COMMENT_ODD = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ufffe\uffff]")
+_ODD = lazy_re("[\x7f-\x84\x86-\x9f\ufffe\uffff]")
+_COMMENT_ODD = lazy_re("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ufffe\uffff]")
 _STAND_INS = {c: chr(0xE100 + i) for i, c in enumerate(
     [*map(chr, range(0x7F, 0x85)), *map(chr, range(0x86, 0xA0)), "\ufffe", "\uffff"])}
 # And it keeps the spaces and tabs that end a line inside a quoted scalar (`'a \nb'` is "a  b"), which
 # YAML drops: handed over as stand-ins too.
 _SPACE = "\ue001"
 _BACK = str.maketrans({_TAB: "\t", _SPACE: " ", **{v: k for k, v in _STAND_INS.items()}})
-_QUOTED_LINE_END = re.compile(r"[^ \t\r\n][ \t]+[\r\n]")
-_BREAKS = re.compile(r"(\r\n|\r|\n)")
-_PRIVATE = re.compile("[\ue000\ue001\ue100-\ue1ff]")
-_BLOCK_HEADER = re.compile(r"( *)(?:[-?][ \t]+)*[^\s#].*?:[ \t]+(?:[&!]\S*[ \t]+)*[|>][-+0-9]*[ \t]*(?:#.*)?")
-_KEY_OR_ITEM = re.compile(r"[-?:](?:[ \t]|$)|[^\s#'\"][^:#]*?[ \t]*:(?:[ \t]|$)")
-_WS_RUN = re.compile(r"[ \t]+")
-_OPENS_NODE = re.compile(r"(?:^|[ \t])-[ \t]*$|:[ \t]*(?:[ \t]#.*)?$")
+_QUOTED_LINE_END = lazy_re(r"[^ \t\r\n][ \t]+[\r\n]")
+_BREAKS = lazy_re(r"(\r\n|\r|\n)")
+_PRIVATE = lazy_re("[\ue000\ue001\ue100-\ue1ff]")
+_BLOCK_HEADER = lazy_re(r"( *)(?:[-?][ \t]+)*[^\s#].*?:[ \t]+(?:[&!]\S*[ \t]+)*[|>][-+0-9]*[ \t]*(?:#.*)?")
+_KEY_OR_ITEM = lazy_re(r"[-?:](?:[ \t]|$)|[^\s#'\"][^:#]*?[ \t]*:(?:[ \t]|$)")
+_WS_RUN = lazy_re(r"[ \t]+")
+_OPENS_NODE = lazy_re(r"(?:^|[ \t])-[ \t]*$|:[ \t]*(?:[ \t]#.*)?$")
 
 
 def _tabs_as_js_yaml_reads_them(text: str, *, leading_tabs: bool = False) -> str:
@@ -303,8 +305,8 @@ def _line_tabs(line: str, quote: str, flow: int, cont: bool, leading_tabs: str |
 
 
 # A document end marker (`...`) with more after it: js-yaml refuses a second document.
-_DOCUMENT_END = re.compile(r"^\.\.\.(?:[ \t\r].*)?$", re.M)
-_CONTENT_LINE = re.compile(r"^[ \t]*[^\s#]", re.M)
+_DOCUMENT_END = lazy_re(r"^\.\.\.(?:[ \t\r].*)?$", re.M)
+_CONTENT_LINE = lazy_re(r"^[ \t]*[^\s#]", re.M)
 
 
 def _second_document(block: str) -> bool:
@@ -394,9 +396,9 @@ def yaml_values(block: str) -> tuple[str, str] | None:
 # Where skill-lsp's own parse of the same block stands for js-yaml's: no key given twice, no tag,
 # no `...` or `<<`, no line break but `\n` and `\r\n`, and no kept block scalar that could reach
 # the block's end (the release's regex takes the line break before the closing `---` away).
-_KEEP = re.compile(r"[|>][0-9]?\+|[|>]\+")
-_LONE_CR = re.compile(r"\r(?!\n)")
-_BLANK_END = re.compile(r"\n(?:\r?\n)+\Z")
+_KEEP = lazy_re(r"[|>][0-9]?\+|[|>]\+")
+_LONE_CR = lazy_re(r"\r(?!\n)")
+_BLANK_END = lazy_re(r"\n(?:\r?\n)+\Z")
 
 
 def _document_values(doc: SkillDocument, block: str) -> tuple[bool, tuple[str, str] | None]:

@@ -8,13 +8,13 @@ they fall back to reading ``key: value`` lines.  Proven by the
 
 from __future__ import annotations
 
-import re
-
 from skill_lsp.engine.activation.records import SkillRecord
+
+from .lazyre import lazy_re
 
 __all__ = ["fields", "simple_frontmatter", "text_value"]
 
-_KEY = re.compile(r"^([A-Za-z_][\w-]*):[ \t]*(.*)$")
+_KEY = lazy_re(r"^([A-Za-z_][\w-]*):[ \t]*(.*)$")
 
 
 def simple_frontmatter(text: str | None, *, blank_ends: bool = False) -> dict[str, str] | None:

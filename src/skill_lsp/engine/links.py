@@ -7,17 +7,17 @@ it sits below all of them.
 from __future__ import annotations
 
 import posixpath
-import re
 
 from .document import SkillDocument
+from .lazyre import lazy_re
 
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-_WINDOWS_ABS = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")
+_SCHEME = lazy_re(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_WINDOWS_ABS = lazy_re(r"^(?:[A-Za-z]:[\\/]|\\\\)")
 
 
 # `/plugin:skill`: how Claude Code names a plugin's skill as a slash command; a link to
 # it points at a skill, not a file (UiPath's skills cross-link this way).
-_SLASH_COMMAND = re.compile(r"^/[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$")
+_SLASH_COMMAND = lazy_re(r"^/[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$")
 
 
 def classify(target: str) -> str:
@@ -39,7 +39,7 @@ def classify(target: str) -> str:
 
 # Placeholders harnesses replace with the skill folder before the model reads the body:
 # Claude Code `${CLAUDE_SKILL_DIR}` (render/claude_code.py), OpenClaw `{baseDir}`.
-_SKILL_DIR_PLACEHOLDER = re.compile(r"^(?:\$\{CLAUDE_SKILL_DIR\}|\{baseDir\})/+")
+_SKILL_DIR_PLACEHOLDER = lazy_re(r"^(?:\$\{CLAUDE_SKILL_DIR\}|\{baseDir\})/+")
 
 
 def unquote(text: str) -> str:
@@ -80,7 +80,7 @@ def absolute_to_relative(target: str, skill_dir: str) -> str | None:
 
 # Every raw "](" destination and "]:" definition destination, wherever it stands: a
 # superset of the targets the CommonMark parse finds (definitions in list items too).
-_RAW_TARGET = re.compile(r"\](?:\(\s*<?([^\s)>]*)|:[ \t]*(?:\r\n|\r|\n)?[ \t]*<?(\S*))")
+_RAW_TARGET = lazy_re(r"\](?:\(\s*<?([^\s)>]*)|:[ \t]*(?:\r\n|\r|\n)?[ \t]*<?(\S*))")
 
 
 def may_leave_folder(doc: SkillDocument) -> bool:

@@ -11,10 +11,10 @@ offset into the whole document.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from typing import Any
 
+from .lazyre import lazy_re
 from .markdown_base import _WEB, Body, Heading, Link, RawSpans, _destination
 
 _UNLOADED: Any = object()
@@ -68,7 +68,7 @@ class _ByteMap:
 _OPTIONS = None
 # A URL scheme of two or more letters (one letter is a Windows drive), or an anchor.
 # The common destination: <bracketed>, or a run without blanks, escapes or nested parentheses.
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = lazy_re("[\ud800-\udfff]")
 
 
 def _recorded(target: str) -> bool:
@@ -210,12 +210,12 @@ def _definition_target(src: str, start: int, end: int) -> tuple[int, int] | None
 # (2) the target in characters the HTML writer emits unchanged and CommonMark decodes to
 # themselves, (3) the character after it when that is no blank or ')' (then the target is
 # bracketed, escaped, encoded or holds parentheses, and the HTML would not show it as written).
-_CANDIDATE = re.compile(r"\]\([ \t]*(?:([\r\n])|([A-Za-z0-9!#$*+,\-./:;=?@_~^]*)([^ \t\r\n)]?))")
-_HTML_TARGET = re.compile(r'<(a|img) (?:href|src)="([^"]*)"')
+_CANDIDATE = lazy_re(r"\]\([ \t]*(?:([\r\n])|([A-Za-z0-9!#$*+,\-./:;=?@_~^]*)([^ \t\r\n)]?))")
+_HTML_TARGET = lazy_re(r'<(a|img) (?:href|src)="([^"]*)"')
 # Characters that could make the nearest '[' not the link's opener (code spans, nested
 # brackets, escapes, raw HTML): with one of them in a link's text the full parse decides.
-_UNSURE_TEXT = re.compile(r"[\[\]`\\<>]")
-_CLOSE = re.compile(r"[ \t]*\)")
+_UNSURE_TEXT = lazy_re(r"[\[\]`\\<>]")
+_CLOSE = lazy_re(r"[ \t]*\)")
 
 
 def links_fast(body: str, base: int) -> list[Link] | None:
@@ -333,7 +333,7 @@ def raw_spans(body: str, base: int) -> RawSpans:
     return RawSpans(sorted(code), sorted(html))
 
 
-_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)")
+_TAG = lazy_re(r"</?([A-Za-z][A-Za-z0-9-]*)")
 
 
 def _tag_name(raw: str) -> str:

@@ -4,11 +4,12 @@ markdown-it-py fallback)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
-_WEB = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]+:|#)")
-_SIMPLE_DEST = re.compile(r"[ \t]*(?:\r\n|\r|\n)?[ \t]*(?:<([^<>\n\\]*)>|([^\s()<\\]*))")
+from .lazyre import lazy_re
+
+_WEB = lazy_re(r"(?:[A-Za-z][A-Za-z0-9+.-]+:|#)")
+_SIMPLE_DEST = lazy_re(r"[ \t]*(?:\r\n|\r|\n)?[ \t]*(?:<([^<>\n\\]*)>|([^\s()<\\]*))")
 
 
 @dataclass(frozen=True, slots=True)

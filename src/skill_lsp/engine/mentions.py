@@ -25,19 +25,20 @@ import re
 from dataclasses import dataclass
 
 from .document import SkillDocument
+from .lazyre import lazy_re
 from .links import classify, may_leave_folder, relative_path
 
 NAME = r"[a-z0-9][a-z0-9-]*"
 # Patterns start with their literal so the regex engine can skip to candidates; what may precede
 # and follow is checked in Python (a lookbehind first made the scan cost as much as a whole check).
 # A slash invocation: at a line start, after whitespace or an opening bracket/quote/backtick.
-_SLASH = re.compile(r"/(?:(" + NAME + r"):)?(" + NAME + r")")
+_SLASH = lazy_re(r"/(?:(" + NAME + r"):)?(" + NAME + r")")
 _SLASH_BEFORE = frozenset(" \t\r\n([`\"'>")
 # Codex: [A-Za-z0-9_-] after '$' (codex-rs mention parser); lowercase-initial kebab names only,
 # so $ARGUMENTS, $1, $HOME and shell variables in prose never count.
-_DOLLAR = re.compile(r"\$([a-z][a-z0-9-]*)")
-_WORD = re.compile(r"[\w]")
-_SKILL_RULE = re.compile(r"\bSkill\(\s*(?:name:)?(" + NAME + r")(?:\s*\*|:\*)?\s*\)")
+_DOLLAR = lazy_re(r"\$([a-z][a-z0-9-]*)")
+_WORD = lazy_re(r"[\w]")
+_SKILL_RULE = lazy_re(r"\bSkill\(\s*(?:name:)?(" + NAME + r")(?:\s*\*|:\*)?\s*\)")
 # Common environment variables Codex never treats as mentions (lowercase here: names are lowercase).
 _ENV = frozenset({"path", "home", "user", "shell", "pwd", "tmpdir", "temp", "tmp", "lang", "term",
                   # OData and similar query options (`$filter`, `$top`, `$skip`): issue 26
@@ -47,7 +48,7 @@ _ENV = frozenset({"path", "home", "user", "shell", "pwd", "tmpdir", "temp", "tmp
 
 # An HTTP route, not an invocation: `GET /users`, "the `/health` endpoint" (issue 26). The verbs
 # count only in capitals.
-_ROUTE = re.compile(r"\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b|\b(?i:end-?points?|routes?|webhooks?|url path)\b")
+_ROUTE = lazy_re(r"\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b|\b(?i:end-?points?|routes?|webhooks?|url path)\b")
 
 
 def _route_context(text: str, at: int) -> bool:

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 from skill_lsp.engine.activation.jsstr import JS_WHITESPACE, js_trim
 
 from . import gemini_frontmatter as _g
+from .lazyre import lazy_re
 
 if TYPE_CHECKING:
     from skill_lsp.engine.document import SkillDocument
@@ -42,22 +43,22 @@ if TYPE_CHECKING:
 
 _WS = "[" + re.escape(JS_WHITESPACE) + "]"
 _DOT = "[^\n\r\u2028\u2029]"
-_LINE_BREAK = re.compile(r"\r?\n")
-_SANITIZE_BLOCK = re.compile(r"---\r?\n(.*?)\r?\n---", re.S)
-_KEY_LINE = re.compile(f"([a-zA-Z_][a-zA-Z0-9_]*){_WS}*:{_WS}*({_DOT}*)")
+_LINE_BREAK = lazy_re(r"\r?\n")
+_SANITIZE_BLOCK = lazy_re(r"---\r?\n(.*?)\r?\n---", re.S)
+_KEY_LINE = lazy_re(f"([a-zA-Z_][a-zA-Z0-9_]*){_WS}*:{_WS}*({_DOT}*)")
 # gray-matter's emptiness test: /^\s*#[^\n]+/gm removed (JavaScript's `^` with m: after any line terminator).
-_COMMENT_LINES = re.compile(f"(?:(?<=[\n\r\u2028\u2029])|^){_WS}*#[^\n]+", re.M)
+_COMMENT_LINES = lazy_re(f"(?:(?<=[\n\r\u2028\u2029])|^){_WS}*#[^\n]+", re.M)
 
 # js-yaml 3's DEFAULT_SAFE_SCHEMA: the plain scalars that are not strings.
 _INT3 = (r"[-+]?(?:0|0b[01_]*[01][01_]*(?<!_)|0x[0-9a-fA-F_]*[0-9a-fA-F][0-9a-fA-F_]*(?<!_)"
          r"|0[0-7_]*[0-7][0-7_]*(?<!_)|[1-9][0-9_]*(?<!_)|[1-9][0-9_]*(?::[0-5]?[0-9])+)")
 _FLOAT3 = (r"(?:[-+]?(?:0|[1-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+]?[0-9]+)?"
            r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))(?<!_)")
-_NOT_STRING3 = re.compile(f"{_g._NULL}|{_g._BOOL}|{_g._DATE}|{_INT3}|{_FLOAT3}")
+_NOT_STRING3 = lazy_re(f"{_g._NULL}|{_g._BOOL}|{_g._DATE}|{_INT3}|{_FLOAT3}")
 
-_QUOTED_VALUE_LINE = re.compile(r"^( *)(?:- +)*[^\s#'\"][^#\n]*?[ \t]*:[ \t]+[\"']", re.M)
+_QUOTED_VALUE_LINE = lazy_re(r"^( *)(?:- +)*[^\s#'\"][^#\n]*?[ \t]*:[ \t]+[\"']", re.M)
 
-_LINE_BREAKS = re.compile(r"\r\n|\r|\n")
+_LINE_BREAKS = lazy_re(r"\r\n|\r|\n")
 
 NOT_STRING = False  # a value given that is not a string
 

@@ -24,10 +24,11 @@ import re
 from collections import defaultdict
 
 from . import fuzzy
+from .lazyre import lazy_re
 
 MIN_WORDS = 8
 RATIO = 90
-_WORD = re.compile(r"[^\W_]+", re.U)
+_WORD = lazy_re(r"[^\W_]+", re.U)
 # Words every description uses: they say nothing about which skill to pick.
 STOP = frozenset("""
 a an the and or but if of to in on at by for from with without into onto over under about as is are be been being

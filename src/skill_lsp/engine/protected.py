@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from . import markdown
 from .document import SkillDocument
+from .lazyre import lazy_re
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,18 +42,18 @@ REASONS = {
 # it labels the line (its first word, after list, quote, emphasis or table-cell marks), in a
 # heading, or in a label line ending with ':'. In running prose ("if the user says the rule is
 # bad") a word is no label: on the held-out repositories such lines cost safe whitespace fixes.
-_SYMBOL = re.compile(r"[✗✘❌⛔🚫👎]|\b(?:instead of|rather than)\b", re.I)
+_SYMBOL = lazy_re(r"[✗✘❌⛔🚫👎]|\b(?:instead of|rather than)\b", re.I)
 _WORDS = r"(?:avoid|don['’]?t|do not|never|bad|wrong|incorrect|anti-?patterns?|not recommended|deprecated)\b"
-_AVOID = re.compile(r"[✗✘❌⛔🚫👎]|\b" + _WORDS + r"|\b(?:instead of|rather than)\b", re.I)
-_LEADING = re.compile(r"(?:^|\|)[\s>*_#`|-]*(?:\d{1,9}[.)]\s*)?(?:\[[ xX]\]\s*)?[*_]*" + _WORDS, re.I)
+_AVOID = lazy_re(r"[✗✘❌⛔🚫👎]|\b" + _WORDS + r"|\b(?:instead of|rather than)\b", re.I)
+_LEADING = lazy_re(r"(?:^|\|)[\s>*_#`|-]*(?:\d{1,9}[.)]\s*)?(?:\[[ xX]\]\s*)?[*_]*" + _WORDS, re.I)
 # A line that starts the recommended counterpart ends an example carried over from the line above.
-_GOOD = re.compile(r"^[\s>*_-]*(?:[✓✔✅👍]|(?:good|correct|right|do|prefer(?:red)?|recommended|instead|better)\b)", re.I)
-_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
-_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
-_FENCE = re.compile(r"^ {0,3}(?:```|~~~)")
-_DELIMITER_ROW = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
+_GOOD = lazy_re(r"^[\s>*_-]*(?:[✓✔✅👍]|(?:good|correct|right|do|prefer(?:red)?|recommended|instead|better)\b)", re.I)
+_LIST_ITEM = lazy_re(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+_HEADING = lazy_re(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+_FENCE = lazy_re(r"^ {0,3}(?:```|~~~)")
+_DELIMITER_ROW = lazy_re(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
 # Emphasis, list markers, emoji and the marker words themselves: what a label line is made of.
-_LABEL_NOISE = re.compile(r"[\s>*_`#:()\[\]|.-]+")
+_LABEL_NOISE = lazy_re(r"[\s>*_`#:()\[\]|.-]+")
 
 
 def spans(doc: SkillDocument) -> list[Span]:

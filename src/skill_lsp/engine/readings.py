@@ -8,7 +8,6 @@ document; nothing here decides whether a skill is listed (engine/listing does, f
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -18,6 +17,7 @@ from .activation.jsstr import js_string
 from .findings import RULES, base_message
 from .gemini_frontmatter import read_document
 from .harness import HARNESSES, Harness
+from .lazyre import lazy_re
 from .opencode_frontmatter import read_document as read_opencode_document
 from .result import SkillResult
 from .yamlnodes import YAML11_BREAKS, libyaml_suffices, resolve_scalar, to_python
@@ -157,7 +157,7 @@ def records_read_by(records: Sequence[SkillRecord], harness: Harness | str | Non
 
 SKIP = object()  # value_read_by: the harness keeps the skill out for this value
 # A YAML 1.1 timestamp (js-yaml's default schema resolves it to a Date).
-_DATE = re.compile(r"\d{4}-\d\d?-\d\d?(?:(?:[Tt]|[ \t]+)\d\d?:\d\d:\d\d(?:\.\d*)?"
+_DATE = lazy_re(r"\d{4}-\d\d?-\d\d?(?:(?:[Tt]|[ \t]+)\d\d?:\d\d:\d\d(?:\.\d*)?"
                    r"(?:[ \t]*(?:Z|[-+]\d\d?(?::\d\d)?))?)?")
 
 

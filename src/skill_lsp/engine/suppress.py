@@ -22,12 +22,12 @@ to what is reported, plus UNUSED_SUPPRESSION for each directive that silences no
 from __future__ import annotations
 
 import bisect
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import selection
 from .findings import RULES, Finding, make
+from .lazyre import lazy_re
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -39,8 +39,8 @@ UNUSED = "UNUSED_SUPPRESSION"
 # these is unused only once they are known (``scope="all"``).
 CROSS_CODES = frozenset({"SHADOWED", "DUPLICATE_NAME", "UNKNOWN_SKILL"})
 
-_DIRECTIVE = re.compile(r"#[ \t]*skill-lsp[ \t]*:")
-_IGNORE = re.compile(r"[ \t]*ignore[ \t]*\[([^\]\r\n]*)\]")
+_DIRECTIVE = lazy_re(r"#[ \t]*skill-lsp[ \t]*:")
+_IGNORE = lazy_re(r"[ \t]*ignore[ \t]*\[([^\]\r\n]*)\]")
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,12 +8,13 @@ UTF-16 or UTF-8 code units on demand, per line.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from enum import Enum
 from itertools import accumulate
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+from .lazyre import lazy_re
+
+_LINE_BREAK = lazy_re(r"\r\n|\r|\n")
 
 
 class Encoding(str, Enum):

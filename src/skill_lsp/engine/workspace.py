@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 from collections import defaultdict
 
 from . import document, rules, suppress
 from .config import Settings, apply_settings
 from .discovery import Location, ReadError, read_skill_file
 from .findings import Finding, Related, Severity, make
+from .lazyre import lazy_re
 from .overlap import OverlapIndex
 from .profiles import Profile
 from .result import SkillResult
@@ -104,7 +104,7 @@ def check_file(path: str, settings: Settings, location: Location | None = None,
 
 
 
-_CLOSING_FENCE = re.compile(r"(?:\r\n|\r|\n)---[ \t]*(?:\r\n|\r|\n|$)")
+_CLOSING_FENCE = lazy_re(r"(?:\r\n|\r|\n)---[ \t]*(?:\r\n|\r|\n|$)")
 
 
 def _head(text: str) -> str:

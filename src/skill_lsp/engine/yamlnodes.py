@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .lazyre import lazy_re
+
 _CParser: Any = None  # a libyaml event parser, imported on first use
 
 MAX_DEPTH = 64
@@ -55,11 +57,12 @@ class YamlError:
 
 
 # YAML 1.2 core schema resolution of plain scalars (what js-yaml and ruamel use).
-_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
-_BOOL_TRUE = re.compile(r"^(?:true|True|TRUE)$")
-_BOOL_FALSE = re.compile(r"^(?:false|False|FALSE)$")
-_INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
-_FLOAT = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
+_NULL = lazy_re(r"^(?:~|null|Null|NULL|)$")
+_BOOL_TRUE = lazy_re(r"^(?:true|True|TRUE)$")
+_BOOL_FALSE = lazy_re(r"^(?:false|False|FALSE)$")
+_INT = lazy_re(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+_NUMBER_FIRST = frozenset("+-.0123456789")  # what an _INT or _FLOAT match starts with
+_FLOAT = lazy_re(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
 
 
 def resolve_scalar(node: Node) -> Any:
@@ -70,18 +73,21 @@ def resolve_scalar(node: Node) -> Any:
             return node.value == "true"
         return node.value
     v = node.value
-    if _NULL.match(v):
+    # Each pattern is tried only when the first character could start one of its matches, so
+    # plain words ask for none of them to be compiled (lazy_re).
+    first = v[:1]
+    if first in ("", "~", "n", "N", "\n") and _NULL.match(v):  # "$" also matches before a last "\n"
         return None
-    if _BOOL_TRUE.match(v):
+    if first in ("t", "T") and _BOOL_TRUE.match(v):
         return True
-    if _BOOL_FALSE.match(v):
+    if first in ("f", "F") and _BOOL_FALSE.match(v):
         return False
-    if _INT.match(v):
+    if first in _NUMBER_FIRST and _INT.match(v):
         try:
             return int(v, 0) if v[:2] in ("0o", "0x") else int(v)
         except ValueError:
             return v
-    if _FLOAT.match(v):
+    if first in _NUMBER_FIRST and _FLOAT.match(v):
         # Python's float() reads "inf"/"nan" but not YAML's ".inf"/".nan".
         low = v.lower()
         if low.endswith(".inf"):
@@ -147,12 +153,12 @@ PURE_PARSER_LIMIT = 65_536
 # anywhere; inside flow collections also '?', anchors, aliases, comments, reserved
 # indicators and keys with empty values ('{a: }'). Skipping the pure parser there
 # halves the time of a typical frontmatter with lists and `description: |`.
-_PARSERS_MAY_DIFFER = re.compile(r"[\t\r\x85\u2028\u2029\ufeff]|(?:^|[\s\[{,])!|[|>][-+0-9]*#")
+_PARSERS_MAY_DIFFER = lazy_re(r"[\t\r\x85\u2028\u2029\ufeff]|(?:^|[\s\[{,])!|[|>][-+0-9]*#")
 # A flow collection opens where a node starts: after whitespace, a quote, '[', '{' or ','.
 # One-line quoted scalars are dropped first: `argument-hint: "[file]"` opens none.
-_QUOTED = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'""")
-_FLOW_START = re.compile(r"""(?:^|[\s\[{,"'])[\[{]""")
-_FLOW_MAY_DIFFER = re.compile(r"(?:^|[\s\[{,])[&*#]|[?%@`|>]|:[ \n]*[\]},]")
+_QUOTED = lazy_re(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'""")
+_FLOW_START = lazy_re(r"""(?:^|[\s\[{,"'])[\[{]""")
+_FLOW_MAY_DIFFER = lazy_re(r"(?:^|[\s\[{,])[&*#]|[?%@`|>]|:[ \n]*[\]},]")
 
 
 def libyaml_suffices(text: str) -> bool:
@@ -353,16 +359,16 @@ def _attach(stack: list[Node], pending_key: list[Node | None], node: Node) -> No
 
 _PLAIN = r"([^\s\-?:,\[\]{}#&*!|>'\"%@`](?:[^:#\n]|:(?=\S)|(?<! )#)*?)"  # no ': ' or ' #'
 _SCALAR = r"\"([^\"\\\\\n]*)\"" r"|'([^'\n]*)'|" + _PLAIN  # double-quoted (no escapes), single (no ''), plain
-_SIMPLE_LINE = re.compile(r"( *)([A-Za-z0-9_][A-Za-z0-9_.-]*):(?:( +)(?:" + _SCALAR + r"))?( *)")
-_SEQ_ITEM = re.compile(r"( *- +)(?:" + _SCALAR + r")( *)")  # (1) up to the item's first character
-_BLOCK_HEADER = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.-]*): +([|>])([-+]?) *")
+_SIMPLE_LINE = lazy_re(r"( *)([A-Za-z0-9_][A-Za-z0-9_.-]*):(?:( +)(?:" + _SCALAR + r"))?( *)")
+_SEQ_ITEM = lazy_re(r"( *- +)(?:" + _SCALAR + r")( *)")  # (1) up to the item's first character
+_BLOCK_HEADER = lazy_re(r"([A-Za-z0-9_][A-Za-z0-9_.-]*): +([|>])([-+]?) *")
 
 
-_ASCII_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f]")
+_ASCII_CONTROL = lazy_re("[\x00-\x09\x0b-\x1f\x7f]")
 # Every character outside YAML's printable set but \n (its complement, written out: the negated
 # class took 5 ms to compile, a fifth of a one-skill `check`'s own start-up; both give the same
 # verdict on every code point).
-_NOT_PLAIN_SAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+_NOT_PLAIN_SAFE = lazy_re("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 
 
 def _scalar(m: re.Match, group: int, start: int) -> Node:

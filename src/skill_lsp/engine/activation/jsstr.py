@@ -19,6 +19,8 @@ import math
 import re
 import unicodedata
 
+from ..lazyre import lazy_re
+
 __all__ = [
     "JS_WHITESPACE",
     "js_trim",
@@ -38,7 +40,7 @@ JS_WHITESPACE = (
     "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
 _WS_CLASS = "[" + re.escape(JS_WHITESPACE) + "]"
-_WS_RUN = re.compile(_WS_CLASS + "+")
+_WS_RUN = lazy_re(_WS_CLASS + "+")
 
 
 def js_trim(value: str) -> str:
@@ -152,7 +154,7 @@ def to_utf8_bytes(value: str) -> bytes:
     return _SURROGATE.sub("\ufffd", value).encode("utf-8")
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = lazy_re("[\ud800-\udfff]")
 
 
 # ICU's root collation (what JavaScript's localeCompare uses with no locale) orders spaces, then

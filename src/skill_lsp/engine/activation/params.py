@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
+from ..lazyre import lazy_re
 from .results import ToolError
 
 __all__ = [
@@ -16,7 +16,7 @@ __all__ = [
 ]
 
 MAX_NAME_LENGTH = 64
-SKILL_NAME_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+SKILL_NAME_RE = lazy_re(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _VALID_KEYS = ("name", "arguments")
 
 _USE_NAME = "Use 'name' instead."

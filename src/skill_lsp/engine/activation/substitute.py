@@ -23,17 +23,18 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from ..lazyre import lazy_re
 from .jsstr import js_split_ws
 
 __all__ = ["substitute_arguments"]
 
 # re.ASCII: JS ``\b`` and ``\d`` know only ASCII word characters/digits.
-_INDEXED = re.compile(r"\$ARGUMENTS\[(\d+)\]", re.ASCII)
+_INDEXED = lazy_re(r"\$ARGUMENTS\[(\d+)\]", re.ASCII)
 # The lookahead keeps an unmatched ``$ARGUMENTS[N]`` literal; the reference's
 # later ``$ARGUMENTS`` pass would turn ``$ARGUMENTS[5]`` into ``<args>[5]``.
-_WHOLE = re.compile(r"\$ARGUMENTS\b(?!\[\d+\])", re.ASCII)
-_POSITIONAL = re.compile(r"\$(\d+)\b", re.ASCII)
-_NAMED = re.compile(r"\$\{([a-zA-Z_][a-zA-Z0-9_]*)\}", re.ASCII)
+_WHOLE = lazy_re(r"\$ARGUMENTS\b(?!\[\d+\])", re.ASCII)
+_POSITIONAL = lazy_re(r"\$(\d+)\b", re.ASCII)
+_NAMED = lazy_re(r"\$\{([a-zA-Z_][a-zA-Z0-9_]*)\}", re.ASCII)
 
 
 def substitute_arguments(body: str, arguments: str | Mapping[str, str] | None) -> str:

@@ -10,11 +10,12 @@ Bun on generated strings (tests/engine/test_cells.py holds the cases that found 
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from bisect import bisect_right
 from functools import lru_cache
 from pathlib import Path
+
+from ..lazyre import lazy_re
 
 __all__ = ["string_width", "codepoint_width"]
 
@@ -151,7 +152,7 @@ class _Cluster:
 
 
 # CSI (ESC [ or the 8-bit 0x9B) up to its final byte; OSC (ESC ]) up to BEL, ST or ESC \.
-_ANSI = re.compile(r"(?:\x1b\[|\x9b)[\x20-\x3f]*[\x40-\x7e]?|\x1b\][^\x07\x9c]*?(?:\x07|\x9c|\x1b\\|$)")
+_ANSI = lazy_re(r"(?:\x1b\[|\x9b)[\x20-\x3f]*[\x40-\x7e]?|\x1b\][^\x07\x9c]*?(?:\x07|\x9c|\x1b\\|$)")
 
 
 def string_width(text: str) -> int:

@@ -38,6 +38,7 @@ from skill_lsp.engine.listing import record_listing
 
 from ..claude_frontmatter import ClaudeFrontmatter, same_block
 from ..claude_frontmatter import read as read_frontmatter
+from ..lazyre import lazy_re
 from ..lenient import fields, text_value
 from .base import BudgetWarning, Dialect, unsubstituted_body
 from .cells import string_width
@@ -49,7 +50,7 @@ _HEADER = "The following skills are available for use with the Skill tool:"
 #: Stand-in for the session id a real run substitutes for ${CLAUDE_SESSION_ID}.
 PREVIEW_SESSION_ID = "00000000-0000-4000-8000-000000000000"
 #: A Markdown heading's text (JavaScript's `.` stops at any line terminator).
-_HEADING = re.compile(r"#+\s+(\S[^\n\r\u2028\u2029]*)", re.UNICODE)
+_HEADING = lazy_re(r"#+\s+(\S[^\n\r\u2028\u2029]*)", re.UNICODE)
 MAX_FIRST_LINE_CHARS = 100
 _BUILTIN_NAMES = frozenset(name for name, _ in CLAUDE_CODE_BUILTINS) | CLAUDE_CODE_COMMAND_NAMES
 
@@ -57,8 +58,8 @@ _BUILTIN_NAMES = frozenset(name for name, _ in CLAUDE_CODE_BUILTINS) | CLAUDE_CO
 # Shell operators end the arguments (probed: `a;b`, `a | b`, `a && b`, `(a) [b]`, `a>b c`, `a 2>&1 b`,
 # a newline); the longest spelling first.
 _OPERATORS = ("2>&1", ">>", "&&", "||", "|&", ";;", "<(", ">&", "&", ";", "|", "(", ")", "<", ">", "\n")
-_REDIRECT = re.compile(r"\d+(?:>&\d*|>>?|<)")
-_BANG = re.compile(r"(^|[ \t])!")
+_REDIRECT = lazy_re(r"\d+(?:>&\d*|>>?|<)")
+_BANG = lazy_re(r"(^|[ \t])!")
 
 
 class _Unbalanced(ValueError):
@@ -155,7 +156,7 @@ def split_arguments(arguments: str) -> list[str]:
 
 # `$N` followed by a word character is not a placeholder (`$1x`, `$0a`, `$1_`); `$ARGUMENTS` is
 # one whatever follows (`$ARGUMENTSx`).
-_PLACEHOLDER = re.compile(r"(\\?)\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)|(\d+)(?!\w))")
+_PLACEHOLDER = lazy_re(r"(\\?)\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)|(\d+)(?!\w))")
 
 
 def substitute(body: str, arguments: str, skill_dir: str, session_id: str = PREVIEW_SESSION_ID) -> str:
@@ -204,7 +205,7 @@ def _first_line(body: str) -> str:
 # Terminal escape sequences the listing removes (ECMA-48): CSI (ESC [ or 0x9B, parameters,
 # intermediates, a final byte); OSC, DCS, SOS, PM and APC strings up to BEL or ST (ESC \ or 0x9C),
 # or to the end when unterminated; any other ESC, intermediates and a final byte.
-_ESCAPES = re.compile(
+_ESCAPES = lazy_re(
     r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?"
     r"|(?:\x1b[\]PX^_]|[\x9d\x90\x98\x9e\x9f])(?:.*?(?:\x07|\x1b\\|\x9c)|.*$)"
     r"|\x1b[\x20-\x2f]*[\x30-\x7e]?", re.S)
@@ -304,7 +305,7 @@ LISTING_BUDGET = 30_136
 
 # Claude Code adds a column for each Indic spacing vowel sign (its terminal draws them wider than
 # Bun counts) and for a few symbols Bun counts narrow in a one-column cluster.
-_EXTRA_COLUMNS = re.compile(
+_EXTRA_COLUMNS = lazy_re(
     "[\u093b\u093e-\u0940\u0949-\u094c\u0982\u09be-\u09c0\u09c7\u09c8\u09cb\u09cc\u09d7"
     "\u0a3e-\u0a40\u0abe-\u0ac0\u0ac9\u0acb\u0acc\u0b02\u0b3e\u0b40\u0b47\u0b48\u0b4b\u0b4c"
     "\u0b57\u0bbe\u0bbf\u0bc1\u0bc2\u0bc6-\u0bc8\u0bca-\u0bcc\u0bd7\u0c01\u0c02\u0c41-\u0c44"

@@ -20,7 +20,6 @@ injects the whole SKILL.md file.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -29,6 +28,7 @@ from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.harness.data import CODEX_BUILTINS
 from skill_lsp.engine.listing import record_listing
 
+from ..lazyre import lazy_re
 from ..lenient import fields, text_value
 from .base import BudgetWarning, Dialect
 
@@ -59,7 +59,7 @@ def _real(path: str) -> str:
 # codex-rs/core-skills/src/injection.rs is_mention_name_char, is_common_env_var): a skill whose
 # name holds a space or any other character is never injected by one (the differential tester:
 # 79 of the seed-2026 run's activations), nor one named like a common environment variable.
-_MENTION = re.compile(r"[A-Za-z0-9_:-]+")
+_MENTION = lazy_re(r"[A-Za-z0-9_:-]+")
 _ENV_VARS = frozenset({"PATH", "HOME", "USER", "SHELL", "PWD", "TMPDIR", "TEMP", "TMP", "LANG", "TERM",
                        "XDG_CONFIG_HOME"})
 

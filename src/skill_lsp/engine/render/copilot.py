@@ -13,7 +13,6 @@ renderer, not captured.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +29,7 @@ from skill_lsp.engine.harness.data import (
 )
 from skill_lsp.engine.listing import record_listing
 
+from ..lazyre import lazy_re
 from .base import BudgetWarning, Dialect, block_runs_to_the_end, unsubstituted_body
 
 __all__ = ["CopilotDialect", "RelatedFiles", "listed", "related_files"]
@@ -53,7 +53,7 @@ def _body_summary(body: str) -> str:
     return " ".join(lines[:3])
 
 
-_SPACES = re.compile(r"\s+")
+_SPACES = lazy_re(r"\s+")
 
 
 def _name(record: SkillRecord) -> str | None:

@@ -17,18 +17,18 @@ a skill, skipped. The text ``- name: description`` is skill-lsp's (the spec defi
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 
 from skill_lsp.engine.activation.jsstr import js_json_string, js_number, js_string, locale_key
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import AlreadyLoadedResult, NotFoundResult, OkResult
 
+from ..lazyre import lazy_re
 from .base import Dialect, record_description
 
 __all__ = ["SkillToolDialect", "serialize_frontmatter"]
 
-_BARE = re.compile(r"[A-Za-z0-9_\-./]+")
+_BARE = lazy_re(r"[A-Za-z0-9_\-./]+")
 
 
 def _quote(value: str) -> str:

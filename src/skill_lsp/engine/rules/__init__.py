@@ -35,11 +35,14 @@ def load_all() -> None:
 
 def load_steps() -> list[Callable[[], object]]:
     """``load_all()`` one step at a time."""
-    from .. import fuzzy, markdown, spdx, yamlnodes  # noqa: PLC0415
+    from .. import fuzzy, lazyre, markdown, spdx, yamlnodes  # noqa: PLC0415
 
+    # Last: the patterns of every module loaded by then, compiled in eight short steps (a one-skill
+    # check compiles only those its text asks for).
     return [*(partial(import_module, f"{__name__}.{module}") for module in RULE_MODULES), markdown.pyromark,
             fuzzy.load, partial(import_module, "urllib.parse"),
-            yamlnodes._c_parser_class, spdx.ids]  # noqa: SLF001
+            yamlnodes._c_parser_class, spdx.ids,
+            *(partial(lazyre.compile_all, part, 8) for part in range(8))]  # noqa: SLF001
 
 
 def check(doc: SkillDocument, ctx: Context) -> list[Finding]:

@@ -12,18 +12,19 @@ from collections.abc import Iterator
 
 from ..document import SkillDocument
 from ..findings import Finding
+from ..lazyre import lazy_re
 from .bodyscan import body_of, code_blocks, inside
 from .context import Context
 from .levels import active, emit
 
-_ARGS = re.compile(r"(?<!\\)\$ARGUMENTS\b|(?<![\\$\w])\$\d\b")
-_ANY_ARG = re.compile(r"\$(?:ARGUMENTS|\d)")  # literal-led: a fast first pass
-_MONEY = re.compile(r"[.,]\d|\d| ?(?:million|billion|per|each|/)")
-_DOLLAR_DIGIT = re.compile(r"\$\d")
-_MONEY_WORDS = re.compile(r"\b(?:costs?|pric\w*|pay\w*|fees?|usd|dollars?|budget|cheap\w*|spend\w*|charg\w*|"
+_ARGS = lazy_re(r"(?<!\\)\$ARGUMENTS\b|(?<![\\$\w])\$\d\b")
+_ANY_ARG = lazy_re(r"\$(?:ARGUMENTS|\d)")  # literal-led: a fast first pass
+_MONEY = lazy_re(r"[.,]\d|\d| ?(?:million|billion|per|each|/)")
+_DOLLAR_DIGIT = lazy_re(r"\$\d")
+_MONEY_WORDS = lazy_re(r"\b(?:costs?|pric\w*|pay\w*|fees?|usd|dollars?|budget|cheap\w*|spend\w*|charg\w*|"
                           r"bill\w*|revenue|tips?|worth|save\w*|earn\w*|sells?|buy\w*|under|over|only|just)\b", re.I)
-_POSITIONAL = re.compile(r"(?<![\\$\w])\$(\d+)\b")
-_VARIABLE = re.compile(r"\$\{((?:CLAUDE|SKILL)_[A-Z0-9_]*)\}")
+_POSITIONAL = lazy_re(r"(?<![\\$\w])\$(\d+)\b")
+_VARIABLE = lazy_re(r"\$\{((?:CLAUDE|SKILL)_[A-Z0-9_]*)\}")
 # Substitutions Claude Code documents for skill content (CHANGELOG entries adding each).
 KNOWN_VARIABLES = ("CLAUDE_SKILL_DIR", "CLAUDE_SESSION_ID", "CLAUDE_EFFORT", "CLAUDE_PLUGIN_ROOT",
                    "CLAUDE_PLUGIN_DATA", "CLAUDE_PROJECT_DIR")

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from ..document import SkillDocument
 from ..findings import Finding, make
+from ..lazyre import lazy_re
 from ..links import absolute_to_relative, classify, relative_path
 from ..tokens import estimate_tokens
 from .context import Context
@@ -17,7 +18,7 @@ MAX_INSTRUCTION_TOKENS = 5000
 # The last blank before a line break (LSP breaks only) or the end of the text; one
 # character class plus lookahead keeps the scan linear and fast on prose.
 _BLANKS = " \t\f\v"
-_LAST_BLANK = re.compile(r"[ \t\f\v](?=[\r\n]|\Z)")
+_LAST_BLANK = lazy_re(r"[ \t\f\v](?=[\r\n]|\Z)")
 
 
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
@@ -62,8 +63,8 @@ def _in_code_block(doc: SkillDocument, offset: int) -> bool:
 # Raw candidate targets: inline destinations, and reference definitions at a line start.
 # Two scans: the inline one starts with a literal the regex engine skips to; in one
 # alternation with the line-anchored branch it was tried at every character (4x slower).
-_CANDIDATE_INLINE = re.compile(r"\]\(\s*<?([^\s)>]*)")
-_CANDIDATE_DEFINITION = re.compile(r"^[ \t>]*\[[^\]\n]+\]:[ \t]*\n?[ \t]*<?(\S*)", re.M)
+_CANDIDATE_INLINE = lazy_re(r"\]\(\s*<?([^\s)>]*)")
+_CANDIDATE_DEFINITION = lazy_re(r"^[ \t>]*\[[^\]\n]+\]:[ \t]*\n?[ \t]*<?(\S*)", re.M)
 
 
 def _candidates(body: str) -> Iterator[str]:

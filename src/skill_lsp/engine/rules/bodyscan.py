@@ -11,8 +11,9 @@ import re
 from bisect import bisect_right
 
 from ..document import SkillDocument
+from ..lazyre import lazy_re
 
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.M)
+_FENCE = lazy_re(r"^[ \t]*(`{3,}|~{3,})", re.M)
 
 
 _last: tuple = (None, "")

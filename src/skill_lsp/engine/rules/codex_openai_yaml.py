@@ -12,12 +12,12 @@ assets/, dependencies.tools[] need type and value (type ≤ 64 characters).
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from typing import Any
 
 from ..document import SkillDocument
 from ..findings import Finding
+from ..lazyre import lazy_re
 from ..text import SourceText
 from ..yamlnodes import Node, compose, resolve_scalar
 from .context import Context
@@ -30,7 +30,7 @@ INTERFACE = {"display_name": 64, "short_description": 1024, "icon_small": 0, "ic
              "default_prompt": 1024}
 TOOL_KEYS = {"type": 64, "value": 1024, "description": 1024, "transport": 64, "command": 1024, "url": 1024}
 POLICY_KEYS = ("allow_implicit_invocation", "products")
-_COLOR = re.compile(r"^#[0-9A-Fa-f]{6}$")
+_COLOR = lazy_re(r"^#[0-9A-Fa-f]{6}$")
 
 
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:

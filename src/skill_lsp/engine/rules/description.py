@@ -12,14 +12,15 @@ from collections.abc import Iterator
 
 from ..document import SkillDocument
 from ..findings import Finding
+from ..lazyre import lazy_re
 from .context import Context
 from .harness_values import string_value
 from .levels import active, emit
 
 # Codex's and Anthropic's skill-creator validators (quick_validate.py) refuse `<` or `>`;
 # the Claude API refuses XML tags in a description.
-_TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
-_ANGLE = re.compile(r"[<>]")
+_TAG = lazy_re(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
+_ANGLE = lazy_re(r"[<>]")
 RESERVED_WORDS = ("anthropic", "claude")
 # platform.claude.com best practices: avoid vague names.
 VAGUE_NAMES = frozenset(("helper", "helpers", "utils", "util", "utility", "utilities", "tools", "tool", "misc",
@@ -36,8 +37,8 @@ _TRIGGER_PHRASES = ("use this", "use it", "use for", "use to", "use on", "use in
                     "used by", "used during", "used before", "used after", "used in")
 _PUNCT = str.maketrans({c: " " for c in ".,;:!?()[]{}\"'`/*_-"})
 # "my notes" inside a quoted trigger phrase is the user speaking: only the skill's own "I" counts.
-_FIRST_PERSON = re.compile(r"\bI(?:'m|'ll| am| can| will| help| create| generate| provide)\b")
-_SECOND_PERSON = re.compile(r"(?:^|[.!?]\s+)You (?:can|should|will|may|must)\b")
+_FIRST_PERSON = lazy_re(r"\bI(?:'m|'ll| am| can| will| help| create| generate| provide)\b")
+_SECOND_PERSON = lazy_re(r"(?:^|[.!?]\s+)You (?:can|should|will|may|must)\b")
 
 
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
@@ -60,7 +61,7 @@ def _description(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         yield from emit(ctx, "DESCRIPTION_ANGLE_BRACKETS", f"description contains {what}: Codex's and Anthropic's "
                         "skill validators refuse '<' and '>', and the Claude API refuses XML tags", s, e,
                         {"text": shown})
-    placeholder = _PLACEHOLDER.search(value)
+    placeholder = _PLACEHOLDER.search(value) if _may_be_placeholder(value) else None
     if placeholder is not None:
         shown = placeholder.group(0).strip()
         yield from emit(ctx, "DESCRIPTION_PLACEHOLDER", f"the description is still the template's placeholder "
@@ -82,7 +83,7 @@ def _description(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         word = person.group(0).strip(" .!?")
         at = raw.find(word)
         s, e = (node.start + at, node.start + at + len(word)) if at >= 0 else (node.start, node.end)
-        yield from emit(ctx, "DESCRIPTION_PERSON", f"description speaks in the {'first' if person.re is _FIRST_PERSON else 'second'} "
+        yield from emit(ctx, "DESCRIPTION_PERSON", f"description speaks in the {'first' if person.re.pattern == _FIRST_PERSON.pattern else 'second'} "
                         f"person ('{word}'); write it in the third person (\"Extracts ...\", \"Use when ...\"): it is "
                         "read inside the model's own prompt", s, e, {"text": word})
 
@@ -106,7 +107,7 @@ def _has_trigger(low: str) -> bool:
 
 # A template's words left in place of a description (issue 26: `[TODO: …]`, `<description>`,
 # "Describe what this skill does…", "Replace with description of the skill…").
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = lazy_re(
     r"^\s*(?:\[\s*(?:TODO|TBD|FIXME|INSERT|DESCRIBE|DESCRIPTION|ADD)\b[^\]]*\]|(?:TODO|TBD|FIXME)\b[:.!\s-]*|"
     r"<\s*(?:description|describe[^>]*|your[- _]description|skill[- _]description|todo[^>]*)\s*>|"
     r"\{\{?\s*(?:description|skill[_ ]description)\s*\}?\}|"
@@ -114,6 +115,20 @@ _PLACEHOLDER = re.compile(
     r"description of\b|Description of (?:the|this|what) skill\b|Add (?:a|your) (?:short )?description\b|"
     r"Your (?:skill )?description\b|Lorem ipsum\b|Explain what this skill does\b)[^\n]{0,120})"
     r"|\[(?:describe|insert|add|your|todo)\b[^\]]{0,80}\]", re.I)
+# How a _PLACEHOLDER match can start (after leading white space, any case): a description that
+# starts otherwise and has no "[" is not one, and the long pattern is never compiled for it.
+_PLACEHOLDER_HEADS = ("<", "{", "todo", "tbd", "fixme", "replace", "describe", "a ", "an ", "brief", "short",
+                      "one-line", "description", "add", "your", "lorem", "explain")
+
+
+def _may_be_placeholder(value: str) -> bool:
+    if "[" in value:
+        return True
+    head = value.lstrip()[:12]
+    # Non-ASCII: re.I folds some letters onto ASCII ones (the Kelvin sign, a long s), so ask the pattern.
+    return not head.isascii() or head.lower().startswith(_PLACEHOLDER_HEADS)
+
+
 # A description shorter than this, with no trigger, is a topic ("Spreadsheet utilities."), not a
 # description a model can route on.
 STUB_CHARS = 40

@@ -13,6 +13,7 @@ from ..discovery import ancestors
 from ..document import Entry, SkillDocument
 from ..findings import Finding, Severity, make
 from ..harness import HARNESSES
+from ..lazyre import lazy_re
 from ..profiles import CAMEL_CASE, DSH_FALSE, DSH_TRUE, FIELDS, Profile
 from ..spdx import is_spdx
 from ..yamlnodes import Node, resolve_scalar
@@ -21,15 +22,15 @@ from .levels import emit
 
 MAX_DESCRIPTION = 1024  # characters (agentskills spec)
 
-SEMVER = re.compile(
+SEMVER = lazy_re(
     r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$"
 )
 # '1.0' and '2': incomplete but unambiguous (npm's semver.coerce reads them as 1.0.0 and
 # 2.0.0) and no harness reads `version`; not worth an author's edit.
-_PARTIAL_VERSION = re.compile(r"^(0|[1-9]\d*)(?:\.(0|[1-9]\d*))?$")
-_LICENSE_HEAD = re.compile(r"^([A-Za-z0-9.+-]+)(?:\s+licen[sc]e\b.*|\s*\(.*\)\s*)$", re.I | re.S)
-_LICENSE_FILE = re.compile(r"^(?:LICEN[SC]E|COPYING|NOTICE)(?:[._-][\w.-]*)?$", re.I)
-_LICENSE_WORDS = re.compile(r"^[A-Za-z0-9.+-]+(?:\s+(?:AND|OR|WITH)\s+[A-Za-z0-9.+-]+)*$")
+_PARTIAL_VERSION = lazy_re(r"^(0|[1-9]\d*)(?:\.(0|[1-9]\d*))?$")
+_LICENSE_HEAD = lazy_re(r"^([A-Za-z0-9.+-]+)(?:\s+licen[sc]e\b.*|\s*\(.*\)\s*)$", re.I | re.S)
+_LICENSE_FILE = lazy_re(r"^(?:LICEN[SC]E|COPYING|NOTICE)(?:[._-][\w.-]*)?$", re.I)
+_LICENSE_WORDS = lazy_re(r"^[A-Za-z0-9.+-]+(?:\s+(?:AND|OR|WITH)\s+[A-Za-z0-9.+-]+)*$")
 
 
 def _span(entry: Entry) -> tuple[int, int]:

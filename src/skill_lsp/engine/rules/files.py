@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from ..discovery import ancestors
 from ..document import SkillDocument
 from ..findings import Finding, Severity
+from ..lazyre import lazy_re
 from .bodyscan import body_of, code_blocks, inside
 from .context import Context
 from .levels import active, emit
@@ -24,18 +25,18 @@ RESOURCE_DIRS = ("scripts", "references", "assets")
 _DIR_NAMES = ("scripts", "references", "reference", "assets", "templates", "examples")
 _DIRS = r"(?:" + "|".join(_DIR_NAMES) + ")"
 # A skill-relative path, optionally anchored at the skill folder variable.
-_REL_PATH = re.compile(r"^(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\{baseDir\}/)?(" + _DIRS + r"/[\w.@+-]+(?:/[\w.@+-]+)*\.\w{1,8})$")
+_REL_PATH = lazy_re(r"^(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\{baseDir\}/)?(" + _DIRS + r"/[\w.@+-]+(?:/[\w.@+-]+)*\.\w{1,8})$")
 _SEGMENT = r"[\w@+-](?:[\w.@+-]*[\w@+-])?"  # a path segment, never ending in the sentence's full stop
-_BACKSLASH = re.compile(r"(?<![\w\\])(?:\.\\)?" + _DIRS + r"(?:\\" + _SEGMENT + r")+")
+_BACKSLASH = lazy_re(r"(?<![\w\\])(?:\.\\)?" + _DIRS + r"(?:\\" + _SEGMENT + r")+")
 # Not inside a URL or after ':' (a container path in `-v ~/.aws:/home/app/.aws`).
-_PERSONAL = re.compile(r"(?:(?<![\w.:/-])/Users/|(?<![\w.:/-])/home/|\b[A-Za-z]:\\Users\\)([A-Za-z][\w.-]{1,31})(?=[/\\])")
+_PERSONAL = lazy_re(r"(?:(?<![\w.:/-])/Users/|(?<![\w.:/-])/home/|\b[A-Za-z]:\\Users\\)([A-Za-z][\w.-]{1,31})(?=[/\\])")
 _NOT_A_PERSON = frozenset(("user", "username", "you", "yourname", "your-name", "your_name", "name", "me", "runner",
                            "ubuntu", "node", "vscode", "app", "admin", "root", "shared", "example", "someone",
                            "foo", "bob", "alice", "john", "jane", "dev", "developer", "coder", "linuxbrew", "ec2-user",
                            "public", "default", "codespace", "myuser", "jdoe", "johndoe", "john.doe", "jane.doe", "x", "xxx",
                            "agent", "me", "yourusername", "your.name", "<user>", "{user}", "$user"))
 # A command line that runs a bundled script directly (not through an interpreter).
-_DIRECT_RUN = re.compile(r"(?m)^[ \t]*(?:\$ )?(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\{baseDir\}/)?(scripts/[\w.@+-]+(?:/[\w.@+-]+)*)(?=[ \t]|$)")
+_DIRECT_RUN = lazy_re(r"(?m)^[ \t]*(?:\$ )?(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\{baseDir\}/)?(scripts/[\w.@+-]+(?:/[\w.@+-]+)*)(?=[ \t]|$)")
 
 
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
@@ -69,7 +70,7 @@ _TOP_OF_INTEREST = ("scripts", "references", "reference", "assets", "templates",
 # A skill-relative path alone in a code span: `scripts/x.py`, `./references/a.md`.
 # The backtick comes first (the lookbehind after it keeps "``" out) so the regex engine can
 # skip to backticks: with the lookbehind in front it tried every character, 13x slower.
-_PATH_SPAN = re.compile(r"`(?<!``)(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\{baseDir\}/)?(" + _DIRS
+_PATH_SPAN = lazy_re(r"`(?<!``)(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\{baseDir\}/)?(" + _DIRS
                         + r"/[\w.@+-]+(?:/[\w.@+-]+)*\.\w{1,8})`(?!`)")
 
 
@@ -99,13 +100,13 @@ def _backslash(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]
 _WINDOWS_LANGS = frozenset(("powershell", "ps1", "pwsh", "ps", "cmd", "bat", "batch", "dos", "doscon", "winbatch"))
 # A PowerShell cmdlet (Verb-Noun), `$env:`, a `PS C:\>` prompt or a drive letter: a Windows command
 # line, where a backslash is the separator (issue 26: `Import-Module .\scripts\…` was reported).
-_WINDOWS_LINE = re.compile(r"\b(?:Get|Set|New|Remove|Import|Invoke|Start|Stop|Test|Copy|Move|Join|Split|Resolve|"
+_WINDOWS_LINE = lazy_re(r"\b(?:Get|Set|New|Remove|Import|Invoke|Start|Stop|Test|Copy|Move|Join|Split|Resolve|"
                            r"Write|Read|Add|Out|Select|Where|ForEach|Install|Export|Convert|ConvertTo|ConvertFrom)-[A-Z]"
                            r"\w*|\$env:|^\s*PS [A-Z]:|\b[A-Za-z]:\\|\.(?:ps1|bat|cmd)\b|\bpowershell\b|\bpwsh\b",
                            re.I | re.M)
 # Prose that marks what follows as a thing not to do ("✗ Avoid", "Don't", "Bad:"): an example of
 # the mistake, which must stay as written (issue 26).
-_COUNTER = re.compile(r"[✗✘❌⛔🚫]|\b(?:avoid|don'?t|do not|never|bad|wrong|incorrect|instead of)\b", re.I)
+_COUNTER = lazy_re(r"[✗✘❌⛔🚫]|\b(?:avoid|don'?t|do not|never|bad|wrong|incorrect|instead of)\b", re.I)
 
 
 def _line_of(text: str, at: int) -> tuple[int, int]:
@@ -166,10 +167,10 @@ def _personal(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
 
 # An inline link or reference definition target (raw: the CommonMark parse is not needed to
 # find paths into resource folders).
-_LINK_TARGET = re.compile(r"\]\(<?((?:\./)?(?:scripts|references|assets)/[^\s)>]+)|^[ \t]*\[[^\]\n]+\]:[ \t]*<?"
+_LINK_TARGET = lazy_re(r"\]\(<?((?:\./)?(?:scripts|references|assets)/[^\s)>]+)|^[ \t]*\[[^\]\n]+\]:[ \t]*<?"
                           r"((?:\./)?(?:scripts|references|assets)/[^\s>]+)", re.M)
 # Raw text that could hold a path two folders deep into a resource folder.
-_DEEP = re.compile(r"(?:scripts|references|assets)/[^\s/()\]`'\"]+/")
+_DEEP = lazy_re(r"(?:scripts|references|assets)/[^\s/()\]`'\"]+/")
 
 
 def _depth(doc: SkillDocument, ctx: Context, mentions: list[tuple[str, int, int]]) -> Iterator[Finding]:
@@ -238,7 +239,7 @@ def _scripts(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
 
 _SHELL_LANGS = frozenset(("", "bash", "sh", "shell", "zsh", "console", "terminal", "shellsession", "shell-session",
                           "fish", "ksh"))
-_DIAGRAM = re.compile(r"[─━│┃┌┐└┘├┤┬┴┼╭╮╯╰═║╔╗╚╝▶►▼→←↓↑]|\|--|\+--|`--")
+_DIAGRAM = lazy_re(r"[─━│┃┌┐└┘├┤┬┴┼╭╮╯╰═║╔╗╚╝▶►▼→←↓↑]|\|--|\+--|`--")
 
 
 def _unreferenced(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
@@ -320,7 +321,7 @@ def _mentioned_in(text: str, parts: list[str]) -> bool:
 _NAMED_DIRS = ("references", "reference", "scripts", "assets", "templates")
 # A path into a resource folder anywhere in the body (prose, inline code, code blocks), optionally
 # anchored at the skill folder; never the tail of a longer path (`src/scripts/x.py`, `${CLAUDE_PLUGIN_ROOT}/…`).
-_ANY_PATH = re.compile(r"(?<![\w./~$}-])(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\$CLAUDE_SKILL_DIR/|\{baseDir\}/)?"
+_ANY_PATH = lazy_re(r"(?<![\w./~$}-])(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\$CLAUDE_SKILL_DIR/|\{baseDir\}/)?"
                        r"((?:references|reference|scripts|assets|templates)/[\w.@+-]+(?:/[\w.@+-]+)*\.[A-Za-z0-9]{1,8})"
                        r"(?![\w/*{<-])")
 _ANY_PATH_DIRS = ("references/", "reference/", "scripts/", "assets/", "templates/")
@@ -357,11 +358,11 @@ def any_paths(doc: SkillDocument, body: str) -> list[re.Match[str]]:
     doc.memo["any_paths"] = out
     return out
 # What runs a script: an interpreter, or the path itself first on the line (after a prompt).
-_RUNS = re.compile(r"(?:^|[;&|(]\s*|\$\s+)(?:(?:sudo\s+)?(?:python3?|bash|sh|zsh|node|bun|deno\s+run|ruby|perl|pwsh|"
+_RUNS = lazy_re(r"(?:^|[;&|(]\s*|\$\s+)(?:(?:sudo\s+)?(?:python3?|bash|sh|zsh|node|bun|deno\s+run|ruby|perl|pwsh|"
                    r"uv\s+run(?:\s+python3?)?|npx\s+tsx|tsx|ts-node|Rscript|php)\s+(?:-\S+\s+)*)?"
                    r"(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\$CLAUDE_SKILL_DIR/|\{baseDir\}/)?$")
 # A line that makes the file, shows a layout or gives an example: the path need not exist yet.
-_NOT_YET = re.compile(r"\b(?:creat\w*|generat\w*|sav\w*|writ\w*|output\w*|produc\w*|export\w*|add\w*|new|"
+_NOT_YET = lazy_re(r"\b(?:creat\w*|generat\w*|sav\w*|writ\w*|output\w*|produc\w*|export\w*|add\w*|new|"
                       r"mkdir|touch|cp|mv|copy|move|rename|download\w*|fetch\w*|e\.g\.|eg|example\w*|such as|like|"
                       r"your|my|foo|bar|template\w*|placeholder|if|optional\w*|when|would|could|may|should|will|exists?|"
                       r"present|detected|found|install\w*)\b|"
@@ -443,8 +444,8 @@ def _missing(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
             yield from (f.with_severity(Severity.HINT) if weak and f.severity < Severity.HINT else f for f in found)
 
 
-_PATHLIKE = re.compile(r"(?<![\w/.-])[\w.-]+/[\w./-]*\.[A-Za-z0-9]{1,8}\b")
-_DIRECTIVE = re.compile(r"\b(?:see|read|load|refer to|consult|open|follow|reference|references|details? in|run|execute|"
+_PATHLIKE = lazy_re(r"(?<![\w/.-])[\w.-]+/[\w./-]*\.[A-Za-z0-9]{1,8}\b")
+_DIRECTIVE = lazy_re(r"\b(?:see|read|load|refer to|consult|open|follow|reference|references|details? in|run|execute|"
                         r"use|call|invoke|check|apply|"
                         r"guide|guidance|documented in)\b", re.I)
 # What a skill bundles: documents, scripts, data, templates and media (not an app's build output).
@@ -454,17 +455,17 @@ _RESOURCE_EXTS = frozenset(("md", "markdown", "txt", "rst", "py", "sh", "bash", 
                             "jinja", "tpl", "tex", "bib", "ipynb", "go", "rs", "java", "kt", "swift", "lua"))
 # Another file of the user's project named on the same line (`src/i18n/index.ts`, `package.json`):
 # the line lists the project's files, not the skill's.
-_OTHER_PATH = re.compile(r"(?<![\w./-])(?:src|lib|app|test|tests|docs|\.github|config|public|pages|components|bin|"
+_OTHER_PATH = lazy_re(r"(?<![\w./-])(?:src|lib|app|test|tests|docs|\.github|config|public|pages|components|bin|"
                          r"cmd|pkg|internal)/[\w.@/-]+|\bpackage\.json\b|\bpyproject\.toml\b|\bMakefile\b")
 
 
 # The line points at another skill's files (`skills/coordination/SKILL.md and reference/x.md`,
 # "that skill's `references/…`").
-_OTHER_SKILL = re.compile(r"(?<![\w-])skills/[\w.-]+/|\bskill's\b|\bother skill\b|\b(?:repository|repo|project|"
+_OTHER_SKILL = lazy_re(r"(?<![\w-])skills/[\w.-]+/|\bskill's\b|\bother skill\b|\b(?:repository|repo|project|"
                           r"toolkit|plugin|workspace) root\b", re.I)
 
 
-_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])\s")
+_LIST_ITEM = lazy_re(r"[ \t]*(?:[-*+]|\d+[.)])\s")
 
 
 def _list_intro_not_yet(body: str, ls: int, limit: int = 40) -> bool:
@@ -484,7 +485,7 @@ def _list_intro_not_yet(body: str, ls: int, limit: int = 40) -> bool:
     return False
 
 
-_VARS = re.compile(r"\$\{CLAUDE_[A-Z_]+\}|\{baseDir\}")
+_VARS = lazy_re(r"\$\{CLAUDE_[A-Z_]+\}|\{baseDir\}")
 
 
 def _caption(body: str, ls: int, line: str, lang: str | None) -> bool:
@@ -528,7 +529,7 @@ _GENERIC_STEMS = frozenset(("example", "examples", "sample", "script", "script_n
 
 # --------------------------------------------------------------------- reference chains
 
-_MD_LINK = re.compile(r"\]\(<?([^)\s>]+\.md)(?:#[^)\s]*)?>?\)|`((?:\./)?(?:references/)?[\w.@+-]+(?:/[\w.@+-]+)*\.md)`")
+_MD_LINK = lazy_re(r"\]\(<?([^)\s>]+\.md)(?:#[^)\s]*)?>?\)|`((?:\./)?(?:references/)?[\w.@+-]+(?:/[\w.@+-]+)*\.md)`")
 
 
 def _chains(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:

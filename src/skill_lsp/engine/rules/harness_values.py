@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from ..document import SkillDocument
 from ..findings import Finding
+from ..lazyre import lazy_re
 from ..yamlnodes import Node, resolve_scalar
 from .context import Context
 from .levels import active, emit
@@ -24,7 +25,7 @@ MODEL_ALIASES = ("inherit", "sonnet", "opus", "haiku", "opusplan", "default",
                  "sonnet[1m]", "opus[1m]", "opusplan[1m]")
 # A Claude model id as Anthropic, Bedrock and Vertex spell it (claude-opus-4-5,
 # us.anthropic.claude-sonnet-4-5-20250929-v1:0, claude-opus-4@20250514).
-_MODEL_ID = re.compile(r"^(?:[a-z0-9-]+\.)*(?:anthropic[./])?claude-[a-z0-9.@:-]+(?:\[1m\])?$", re.I)
+_MODEL_ID = lazy_re(r"^(?:[a-z0-9-]+\.)*(?:anthropic[./])?claude-[a-z0-9.@:-]+(?:\[1m\])?$", re.I)
 
 # Hook events Claude Code dispatches (each added in a CHANGELOG entry; an unknown
 # event name in settings is ignored since the "unrecognized hook event" fix).
@@ -95,10 +96,10 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
 # What makes a body a task a forked subagent can carry out (Claude Code's skills documentation:
 # "context: fork only makes sense for skills with explicit instructions"): numbered steps, a heading
 # that names a procedure, the user's arguments, or a `!` command feeding it data.
-_STEPS = re.compile(r"^[ \t]{0,3}(?:\d+[.)]|-\s*\[[ xX]\])\s+\S", re.M)
-_TASK_HEADING = re.compile(r"^#{1,6}\s+.*\b(?:steps?|workflow|process|procedure|phases?|tasks?|instructions|how to|"
+_STEPS = lazy_re(r"^[ \t]{0,3}(?:\d+[.)]|-\s*\[[ xX]\])\s+\S", re.M)
+_TASK_HEADING = lazy_re(r"^#{1,6}\s+.*\b(?:steps?|workflow|process|procedure|phases?|tasks?|instructions|how to|"
                            r"run|usage|checklist|algorithm|pipeline|stages?|do this|your job|what to do)\b", re.M | re.I)
-_TASK_WORDS = re.compile(r"\$ARGUMENTS|\$\d|!`|^```!", re.M)
+_TASK_WORDS = lazy_re(r"\$ARGUMENTS|\$\d|!`|^```!", re.M)
 
 
 def _has_task(doc: SkillDocument) -> bool:
@@ -226,7 +227,7 @@ def _handler(ctx: Context, event: str, h: Node) -> Iterator[Finding]:
 
 # --------------------------------------------------------------------- allowed-tools
 
-_TOOL_TOKEN = re.compile(r"[^\s,()]+(?:\([^()]*\)?)?|\(")
+_TOOL_TOKEN = lazy_re(r"[^\s,()]+(?:\([^()]*\)?)?|\(")
 
 
 def tool_tokens(doc: SkillDocument, key: str = "allowed-tools") -> list[tuple[str, int, int]]:

@@ -8,14 +8,15 @@ from collections.abc import Iterator
 
 from ..document import SkillDocument
 from ..findings import Finding, Severity, make
+from ..lazyre import lazy_re
 from ..yamlnodes import resolve_scalar
 from .context import Context
 
 MAX_NAME = 64
-ASCII_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-_NOT_KEBAB = re.compile(r"[^a-z0-9-]")
+ASCII_NAME = lazy_re(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_NOT_KEBAB = lazy_re(r"[^a-z0-9-]")
 # Zero-width, joiners, word joiner, BOM, and bidi controls (Trojan Source).
-SPOOFABLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\ufeff\u00ad]")
+SPOOFABLE = lazy_re("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\ufeff\u00ad]")
 
 
 def to_kebab(text: str) -> str:
@@ -99,7 +100,7 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
 
 
 # For str patterns \w is exactly str.isalnum() plus '_'.
-_NOT_ALNUM = re.compile(r"[\W_]+")
+_NOT_ALNUM = lazy_re(r"[\W_]+")
 
 
 def _letters(text: str) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..document import SkillDocument
 from ..findings import Finding
+from ..lazyre import lazy_re
 from .bodyscan import body_of, code_blocks
 from .context import Context
 from .harness_values import tool_tokens
@@ -26,26 +27,26 @@ from .levels import active, emit
 # start or after a space or tab, then one backtick (`a!`x``, `(!`x`)`, `! `x`` and `!``x``
 # stay text), inside code fences too; and a ```! fence (indented or not, any text after the bang
 # is part of the command) up to its closing ```. A ~~~! fence stays text.
-_DYNAMIC = re.compile(r"(?<!\S)!`([^`\n]+)`")
-_DYNAMIC_BLOCK = re.compile(r"^[ \t]*(```!([^\n]*)\n(.*?)^[ \t]*```)[ \t]*$", re.M | re.S)
+_DYNAMIC = lazy_re(r"(?<!\S)!`([^`\n]+)`")
+_DYNAMIC_BLOCK = lazy_re(r"^[ \t]*(```!([^\n]*)\n(.*?)^[ \t]*```)[ \t]*$", re.M | re.S)
 # Commands Claude Code 2.1.332 ran without any allowed-tools rule (its read-only check), observed
 # one by one: `touch`, `mkdir`, `npm --version` and `> file` needed approval instead.
 _READ_ONLY = ("echo", "printf", "ls", "pwd", "date", "cat", "head", "wc", "git log", "git status")
-_CHAINED = re.compile(r"[>;&|`]|\$\(")
+_CHAINED = lazy_re(r"[>;&|`]|\$\(")
 _RISKY = (
-    (re.compile(r"\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^|;&]*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|\biex\b"),
+    (lazy_re(r"\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^|;&]*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|\biex\b"),
      "pipes a download into a shell"),
-    (re.compile(r"(?:^|[\s;&|(])sudo\s"), "runs sudo"),
-    (re.compile(r"\brm\s+-(?:[a-zA-Z]*r[a-zA-Z]*f|[a-zA-Z]*f[a-zA-Z]*r)\b|\brm\s+-r\s+-f\b"), "deletes recursively (rm -rf)"),
-    (re.compile(r"(?:>>?|\btee\s+(?:-a\s+)?)\s*(?:~|/(?!dev/null|tmp/)|\$HOME|\.\./)"), "writes outside the skill folder"),
-    (re.compile(r"\bchmod\s+(?:-R\s+)?777\b"), "makes files world-writable"),
+    (lazy_re(r"(?:^|[\s;&|(])sudo\s"), "runs sudo"),
+    (lazy_re(r"\brm\s+-(?:[a-zA-Z]*r[a-zA-Z]*f|[a-zA-Z]*f[a-zA-Z]*r)\b|\brm\s+-r\s+-f\b"), "deletes recursively (rm -rf)"),
+    (lazy_re(r"(?:>>?|\btee\s+(?:-a\s+)?)\s*(?:~|/(?!dev/null|tmp/)|\$HOME|\.\./)"), "writes outside the skill folder"),
+    (lazy_re(r"\bchmod\s+(?:-R\s+)?777\b"), "makes files world-writable"),
     # Issue 26: `!`./scripts/deploy.sh`` runs in the session's working folder, not the skill's, and
     # a script named for a side effect runs that side effect every time the skill loads.
-    (re.compile(r"(?:^|[\s;&|(])(?:(?:ba|z)?sh\s+|python3?\s+|node\s+|bun\s+|deno\s+run\s+)?(?:\./)?"
+    (lazy_re(r"(?:^|[\s;&|(])(?:(?:ba|z)?sh\s+|python3?\s+|node\s+|bun\s+|deno\s+run\s+)?(?:\./)?"
                 r"(?:scripts|bin|tools)/[\w.@+-]"),
      "runs a script by a path relative to the session's working folder, not the skill folder (write "
      "${CLAUDE_SKILL_DIR}/scripts/…)"),
-    (re.compile(r"(?:^|[\s/])(?:deploy|release|publish|migrate|migration|destroy|teardown|drop|rollback|"
+    (lazy_re(r"(?:^|[\s/])(?:deploy|release|publish|migrate|migration|destroy|teardown|drop|rollback|"
                 r"provision|install|uninstall|push)[\w-]*\.(?:sh|py|js|mjs|ts|rb|ps1)\b", re.I),
      "runs a script named for a side effect on every load, before anyone asked for it"),
 )
@@ -153,10 +154,10 @@ _ALWAYS = "\u202a-\u202e\u2066-\u2069\u200b\u2060-\u2064\ufeff\U000e0000-\U000e0
 # Joiners and direction marks are needed in emoji sequences and right-to-left or Indic
 # scripts; they are suspect only between ASCII characters.
 _CONTEXTUAL = "\u200c\u200d\u200e\u200f\u061c"
-_INVISIBLE = re.compile(f"[{_ALWAYS}{_CONTEXTUAL}]+")
+_INVISIBLE = lazy_re(f"[{_ALWAYS}{_CONTEXTUAL}]+")
 # A class with the astral tag range makes every scan three times slower: the gate checks the
 # BMP characters with a narrow class; tags need a code point at or above U+E0000 at all.
-_BMP_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u061c]")
+_BMP_INVISIBLE = lazy_re("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u061c]")
 
 
 def _invisible(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
@@ -195,8 +196,8 @@ def _in_description(doc: SkillDocument, offset: int) -> bool:
 
 # --------------------------------------------------------------------- hidden instructions
 
-_COMMENT = re.compile(r"<!--(.*?)-->", re.S)
-_INSTRUCTION = re.compile(
+_COMMENT = lazy_re(r"<!--(.*?)-->", re.S)
+_INSTRUCTION = lazy_re(
     r"\b(?:ignore|disregard|forget|override)\b[^.\n]{0,40}\b(?:instructions?|previous|above|rules|guidelines|prompt)\b"
     r"|\bdo not (?:tell|mention|reveal|inform|show|disclose)\b|\bwithout (?:telling|asking|informing|notifying)\b"
     r"|\bsystem prompt\b|\b(?:curl|wget)\s+\S|\bexfiltrat|\bsend (?:the |all |any )?(?:contents?|files?|keys?|tokens?|"
@@ -229,18 +230,18 @@ def _comments(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
 # Each kind: the literals it starts with (plain `in` tests gate it: a regex alternation
 # scan of every skill cost more than all other body rules together) and its pattern.
 _SECRETS = (
-    ("AWS access key id", ("AKIA",), re.compile(r"AKIA[0-9A-Z]{16}\b")),
+    ("AWS access key id", ("AKIA",), lazy_re(r"AKIA[0-9A-Z]{16}\b")),
     ("GitHub token", ("ghp_", "github_pat_"),
-     re.compile(r"ghp_[A-Za-z0-9]{36,}\b|github_pat_[A-Za-z0-9_]{60,}\b")),
-    ("Anthropic API key", ("sk-ant-",), re.compile(r"sk-ant-[A-Za-z0-9_-]{32,}")),
-    ("OpenAI API key", ("sk-",), re.compile(r"sk-(?!ant-)(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}")),
-    ("Slack token", ("xox",), re.compile(r"xox[abprs]-[A-Za-z0-9-]{20,}")),
-    ("Google API key", ("AIza",), re.compile(r"AIza[0-9A-Za-z_-]{35}\b")),
-    ("Stripe secret key", ("_live_",), re.compile(r"[sr]k_live_[0-9A-Za-z]{24,}\b")),
-    ("private key", ("PRIVATE KEY",), re.compile(r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY"
+     lazy_re(r"ghp_[A-Za-z0-9]{36,}\b|github_pat_[A-Za-z0-9_]{60,}\b")),
+    ("Anthropic API key", ("sk-ant-",), lazy_re(r"sk-ant-[A-Za-z0-9_-]{32,}")),
+    ("OpenAI API key", ("sk-",), lazy_re(r"sk-(?!ant-)(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}")),
+    ("Slack token", ("xox",), lazy_re(r"xox[abprs]-[A-Za-z0-9-]{20,}")),
+    ("Google API key", ("AIza",), lazy_re(r"AIza[0-9A-Za-z_-]{35}\b")),
+    ("Stripe secret key", ("_live_",), lazy_re(r"[sr]k_live_[0-9A-Za-z]{24,}\b")),
+    ("private key", ("PRIVATE KEY",), lazy_re(r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY"
                                                  r"(?: BLOCK)?-----\s*(?:[A-Za-z0-9+/=]{40,}\s*){2,}")),
 )
-_PLACEHOLDER = re.compile(r"x{4,}|X{4,}|EXAMPLE|example|your|YOUR|\.\.\.|<|\*{3,}|0{8,}|1234567|abcdef|placeholder|"
+_PLACEHOLDER = lazy_re(r"x{4,}|X{4,}|EXAMPLE|example|your|YOUR|\.\.\.|<|\*{3,}|0{8,}|1234567|abcdef|placeholder|"
                           r"replace|dummy|fake|sample|redacted|changeme|insert|here|demo|test|secret|token|mykey|"
                           r"apikey|api_key|api-key|key_?here|(.)\1{5,}", re.I)
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from ..document import MAX_ANALYSED_CHARS, MAX_FRONTMATTER_CHARS, SkillDocument, complex_key
 from ..findings import Finding, make
+from ..lazyre import lazy_re
 from .context import Context
 
-_TOP_KEY = re.compile(r"^([^\s#:][^:]*?):(?:[ \t]+(.*?))?[ \t]*$")
+_TOP_KEY = lazy_re(r"^([^\s#:][^:]*?):(?:[ \t]+(.*?))?[ \t]*$")
 _COLON_PROBLEMS = ("mapping values are not allowed",)
 
 
