@@ -92,3 +92,15 @@ def test_no_block_hands_over_the_whole_text():
 def test_the_retry_quotes_only_values_its_pattern_names():
     block = 'a: plain\nb: x: y\nc: "kept"\nd: [1, 2]\ne: 50%\n\tf: g'
     assert quoted_retry(block) == 'a: plain\nb: "x: y"\nc: "kept"\nd: [1, 2]\ne: "50%"\n  f: g'
+
+
+@pytest.mark.parametrize(("body", "listed"), [
+    ("# \ufeffSearch Che\n", "Search Che"),  # a byte order mark is whitespace to JavaScript's \s (seed 2026)
+    ("# \x85Build\n", "\x85Build"),  # NEL is not
+    ("#\u00a0Title\n", "Title"),
+    ("#x\n", "#x"),
+])
+def test_the_first_line_of_a_skill_without_description_reads_its_heading_as_javascript_does(body, listed):
+    from skill_lsp.engine.render.claude_code import _first_line
+
+    assert _first_line(body) == listed

@@ -50,7 +50,8 @@ _HEADER = "The following skills are available for use with the Skill tool:"
 #: Stand-in for the session id a real run substitutes for ${CLAUDE_SESSION_ID}.
 PREVIEW_SESSION_ID = "00000000-0000-4000-8000-000000000000"
 #: A Markdown heading's text (JavaScript's `.` stops at any line terminator).
-_HEADING = lazy_re(r"#+\s+(\S[^\n\r\u2028\u2029]*)", re.UNICODE)
+# JavaScript's \s and \S (a byte order mark is whitespace there, not to Python's \s).
+_HEADING = lazy_re("#+[" + re.escape(JS_WHITESPACE) + "]+([^" + re.escape(JS_WHITESPACE) + "][^\n\r\u2028\u2029]*)")
 MAX_FIRST_LINE_CHARS = 100
 _BUILTIN_NAMES = frozenset(name for name, _ in CLAUDE_CODE_BUILTINS) | CLAUDE_CODE_COMMAND_NAMES
 
