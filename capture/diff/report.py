@@ -54,8 +54,9 @@ def section(summary: dict[str, dict], args: argparse.Namespace, heldout: dict[st
         held = sorted({s["seed"] for s in heldout.values()})
         lines += ["", f"A held-out seed ({', '.join(map(str, held))}), never run while the engine was fixed: what "
                   "the figures are on workspaces the fixes were not made for:", "", *_table(heldout)]
-    lines += ["", "A skill folder that is a link leading out of the workspace is listed by every release and never "
-              "read by skill-lsp (its fence; capture case `skill-links`): such skills count as disagreeing."]
+    lines += ["", "A skill folder that is a link, inside the workspace or leading out of it, is listed by every "
+              "release; skill-lsp reads it through the link for these previews (read only; capture case "
+              "`skill-links`)."]
     lines += ["", "Disagreements by kind, tuned seed (a skill or activation counts once):", "",
               "| release | " + " | ".join(KINDS.values()) + " |", "|---|" + "---|" * len(KINDS)]
     for label, s in summary.items():
