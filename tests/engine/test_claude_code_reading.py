@@ -104,3 +104,18 @@ def test_the_first_line_of_a_skill_without_description_reads_its_heading_as_java
     from skill_lsp.engine.render.claude_code import _first_line
 
     assert _first_line(body) == listed
+
+
+def test_past_the_budget_security_review_is_served_before_the_users_skills():
+    """The differential tester (seed 2026, batches 11, 23 and 83 byte for byte): what is left of the
+    budget goes to `security-review`'s line first, then to the user's skills in listing order."""
+    from skill_lsp.engine.harness.data import CLAUDE_CODE_BUILTINS
+    from skill_lsp.engine.render.claude_code import name_only
+
+    full, brief = "- a: " + "x" * 80, "- a"
+    assert columns(full) - columns(brief) == 82
+    # The fixed built-ins, every brief line and the separators; then room for 100 more columns.
+    base = sum(chars for name, chars in CLAUDE_CODE_BUILTINS if name != "security-review")
+    base += columns("- security-review") + columns(brief) + len(CLAUDE_CODE_BUILTINS)
+    assert name_only([("a", full, brief)], budget=base + 100) == {"a"}  # security-review took 73
+    assert name_only([("a", full, brief)], budget=base + 73 + 82) == set()

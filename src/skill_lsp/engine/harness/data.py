@@ -719,7 +719,8 @@ CLAUDE_CODE_COMMAND_NAMES = frozenset({
     "statusline", "rewind", "output-style", "batch", "debug", "insights", "tasks", "plugin", "skills", "theme",
     "feedback", "terminal-setup"})
 #: Past the listing budget all keep their full lines but `security-review`, which is listed by name
-#: only when the budget is used up (capture case listing-budget; render/claude_code.py).
+#: only when what is left of the budget cannot hold its line; it is served before the user's skills
+#: (capture case listing-budget; the differential tester; render/claude_code.py).
 CLAUDE_CODE_SHORTENED_BUILTINS = frozenset({"security-review"})
 CLAUDE_CODE_BUILTINS: tuple[tuple[str, int], ...] = (
     ("claude-api", 1171),
