@@ -169,3 +169,11 @@ def test_claude_code_hands_over_a_file_without_frontmatter_with_its_byte_order_m
     assert out["empty"].endswith("/empty\n\n\ufeff\n\nARGUMENTS: a b")
     assert "/unclosed\n\n\ufeff---\ndescription: d\nbody\n" in out["unclosed"]
     assert out["closed"].endswith("/closed\n\nBody.\n\n\nARGUMENTS: a b")
+
+
+def test_copilot_loads_a_skill_asked_for_in_another_case(tmp_path: Path):
+    """The differential tester (seed 2026): Copilot CLI's skill tool loads `Audit-X` when asked for
+    `audit-x`, and names it as listed."""
+    write_skill(tmp_path / ".github/skills", "audit-x", "---\nname: Audit-X\ndescription: Audits. Use it.\n---\nBody.\n")
+    proc = run_cli("preview", "audit-x", "--dialect", "copilot", cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stdout.startswith('<skill-context name="Audit-X">\n')

@@ -205,7 +205,11 @@ class CopilotDialect(Dialect):
         return listed(list(records), self.home)
 
     def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
-        return next((r for r in listed(records, self.home) if _name(r) == name), None)
+        # A name asked in another case finds the skill (the differential tester: `audit-69x15` loads
+        # `Audit-69X15`, seed 2026; six more on seed 9001); the exact name first.
+        shown = listed(records, self.home)
+        return (next((r for r in shown if _name(r) == name), None)
+                or next((r for r in shown if (_name(r) or "").lower() == name.lower()), None))
 
     def catalog_entry(self, record: SkillRecord) -> str:
         return (
