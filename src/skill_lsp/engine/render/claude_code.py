@@ -95,6 +95,22 @@ def _tokens(arguments: str) -> list[str | None]:
             continue
         if c == "#" and cur is None:
             break
+        if c == "`":
+            # Its bash parser (tree-sitter-bash's node types in its bundle): a backtick opening the first word makes the rest of
+            # the string one word without it (`` `cmd` `` -> `` cmd` ``); one opening a later word
+            # ends the words (`` x `y` z `` -> `x`); inside a word it stays, up to its closing one
+            # (`` a`b` c `` -> `` a`b` ``, `c`). The probe's four backtick strings.
+            if cur is None:
+                if not any(t is not None for t in out):
+                    out.append(arguments[i + 1:])
+                else:
+                    out.append(None)
+                return out
+            end = arguments.find("`", i + 1)
+            end = n - 1 if end < 0 else end
+            cur += arguments[i:end + 1]
+            i = end + 1
+            continue
         if c == "'":
             end = arguments.find("'", i + 1)
             if end < 0:
