@@ -96,10 +96,10 @@ def _tokens(arguments: str) -> list[str | None]:
         if c == "#" and cur is None:
             break
         if c == "`":
-            # Its bash parser (tree-sitter-bash's node types in its bundle): a backtick opening the first word makes the rest of
-            # the string one word without it (`` `cmd` `` -> `` cmd` ``); one opening a later word
-            # ends the words (`` x `y` z `` -> `x`); inside a word it stays, up to its closing one
-            # (`` a`b` c `` -> `` a`b` ``, `c`). The probe's four backtick strings.
+            # Its bash parser (tree-sitter-bash's node types in its bundle): a backtick opening the
+            # first word makes the rest of the string one word without it (`` `cmd` `` -> `` cmd` ``);
+            # one opening a later word ends the words (`` x `y` z `` -> `x`); inside a word it stays,
+            # up to its closing one (`` a`b` c `` -> `` a`b` ``, `c`). The probe's four backtick strings.
             if cur is None:
                 if not any(t is not None for t in out):
                     out.append(arguments[i + 1:])
