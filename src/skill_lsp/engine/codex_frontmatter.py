@@ -13,23 +13,9 @@ value single-quoted (a trailing `` #comment`` kept outside the quotes). The line
 from __future__ import annotations
 
 # Rust's char::is_whitespace: the Unicode White_Space property (str.isspace() also takes
-# U+001C..U+001F, which Rust does not).
-_WHITE = frozenset("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
-                   "\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
-
-
-def _strip_start(s: str) -> str:
-    i = 0
-    while i < len(s) and s[i] in _WHITE:
-        i += 1
-    return s[i:]
-
-
-def _strip_end(s: str) -> str:
-    i = len(s)
-    while i > 0 and s[i - 1] in _WHITE:
-        i -= 1
-    return s[:i]
+# U+001C..U+001F, which Rust does not), for its trim_start / trim_end.
+_WHITE = ("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+          "\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
 
 
 def lines(text: str) -> list[str]:
@@ -56,23 +42,23 @@ def repair(frontmatter: str) -> str | None:
     for line in lines(frontmatter):
         indent = len(line) - len(line.lstrip(" "))
         if block_indent is not None:
-            if not _strip_end(_strip_start(line)) or indent > block_indent:
+            if not line.strip(_WHITE) or indent > block_indent:
                 out.append(line)
                 continue
             block_indent = None
         key, colon, value = line.partition(":")
-        if not colon or not _strip_end(_strip_start(key)) or (value and value[0] not in _WHITE):
+        if not colon or not key.strip(_WHITE) or (value and value[0] not in _WHITE):
             out.append(line)
             continue
-        rest = _strip_start(value)
+        rest = value.lstrip(_WHITE)
         leading = value[: len(value) - len(rest)]
         scalar, comment = rest, ""
         for i, ch in enumerate(rest):
             if ch == "#" and (i == 0 or rest[i - 1] in _WHITE):
-                cut = len(_strip_end(rest[:i]))
+                cut = len(rest[:i].rstrip(_WHITE))
                 scalar, comment = rest[:cut], rest[cut:]
                 break
-        scalar = _strip_end(scalar)
+        scalar = scalar.rstrip(_WHITE)
         if not scalar:
             out.append(line)
             continue

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from skill_lsp.engine.activation.jsstr import JS_WHITESPACE, js_trim
+from skill_lsp.engine.activation.jsstr import JS_DOT, JS_NOT_WS, JS_WS, js_trim
 
 from .lazyre import lazy_re
 
@@ -31,15 +31,12 @@ if TYPE_CHECKING:
     from skill_lsp.engine.document import SkillDocument
     from skill_lsp.engine.yamlnodes import Node
 
-_WS = "[" + re.escape(JS_WHITESPACE) + "]"
-_NOT_WS = "[^" + re.escape(JS_WHITESPACE) + "]"
-_DOT = "[^\n\r\u2028\u2029]"  # JavaScript's `.`: anything but a line terminator
 
 _BLOCK = lazy_re(r"---\r?\n(.*?)\r?\n---(?:\r?\n(.*))?", re.S)
 _LINES = lazy_re(r"\r?\n")
-_NAME = lazy_re(f"{_WS}*name:{_WS}*({_DOT}*)")
-_DESCRIPTION = lazy_re(f"{_WS}*description:{_WS}*({_DOT}*)")
-_CONTINUED = lazy_re(f"[ \t]+{_NOT_WS}")
+_NAME = lazy_re(f"{JS_WS}*name:{JS_WS}*({JS_DOT}*)")
+_DESCRIPTION = lazy_re(f"{JS_WS}*description:{JS_WS}*({JS_DOT}*)")
+_CONTINUED = lazy_re(f"[ \t]+{JS_NOT_WS}")
 NAME_UNSAFE = lazy_re(r'[:\\/<>*?"|]')
 
 # js-yaml 4's default schema: the plain scalars that are not strings.

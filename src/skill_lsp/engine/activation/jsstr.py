@@ -39,8 +39,11 @@ JS_WHITESPACE = (
     "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
     "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
-_WS_CLASS = "[" + re.escape(JS_WHITESPACE) + "]"
-_WS_RUN = lazy_re(_WS_CLASS + "+")
+#: JavaScript's regular-expression ``\s``, ``\S`` and ``.`` (which stops at any line terminator).
+JS_WS = "[" + re.escape(JS_WHITESPACE) + "]"
+JS_NOT_WS = "[^" + re.escape(JS_WHITESPACE) + "]"
+JS_DOT = "[^\n\r\u2028\u2029]"
+_WS_RUN = lazy_re(JS_WS + "+")
 
 
 def js_trim(value: str) -> str:

@@ -21,7 +21,10 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from skill_lsp.engine.activation.jsstr import (
+    JS_DOT,
+    JS_NOT_WS,
     JS_WHITESPACE,
+    JS_WS,
     js_string,
     js_trim,
     utf16_len,
@@ -51,7 +54,7 @@ _HEADER = "The following skills are available for use with the Skill tool:"
 PREVIEW_SESSION_ID = "00000000-0000-4000-8000-000000000000"
 #: A Markdown heading's text (JavaScript's `.` stops at any line terminator).
 # JavaScript's \s and \S (a byte order mark is whitespace there, not to Python's \s).
-_HEADING = lazy_re("#+[" + re.escape(JS_WHITESPACE) + "]+([^" + re.escape(JS_WHITESPACE) + "][^\n\r\u2028\u2029]*)")
+_HEADING = lazy_re(f"#+{JS_WS}+({JS_NOT_WS}{JS_DOT}*)")
 MAX_FIRST_LINE_CHARS = 100
 _BUILTIN_NAMES = frozenset(name for name, _ in CLAUDE_CODE_BUILTINS) | CLAUDE_CODE_COMMAND_NAMES
 

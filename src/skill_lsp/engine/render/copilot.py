@@ -152,12 +152,8 @@ def related_files(skill_dir: str) -> RelatedFiles:
     summarized: list[tuple[str, int]] = []
     truncated = False
 
-    def walk(folder: str, rel: str) -> bool:
+    def walk(folder: str, rel: str, names: list[str]) -> bool:
         nonlocal truncated
-        try:
-            names = os.listdir(folder)
-        except OSError:
-            return True
         for n in names:
             path = os.path.join(folder, n)
             sub = f"{rel}{n}"
@@ -167,12 +163,12 @@ def related_files(skill_dir: str) -> RelatedFiles:
                 if n in COPILOT_SKIPPED_FOLDERS:
                     continue
                 try:
-                    count = len(os.listdir(path))
+                    inside = os.listdir(path)  # counted, and walked when not summarized: listed once
                 except OSError:
                     continue
-                if count > COPILOT_SUMMARIZED_OVER:
-                    summarized.append((sub, count))
-                elif not walk(path, sub + "/"):
+                if len(inside) > COPILOT_SUMMARIZED_OVER:
+                    summarized.append((sub, len(inside)))
+                elif not walk(path, sub + "/", inside):
                     return False
             elif os.path.isfile(path):
                 if len(found) >= COPILOT_RELATED_FILES_CAP:
@@ -181,7 +177,11 @@ def related_files(skill_dir: str) -> RelatedFiles:
                 found.append(sub)
         return True
 
-    walk(skill_dir, "")
+    try:
+        top = os.listdir(skill_dir)
+    except OSError:
+        top = []
+    walk(skill_dir, "", top)
     return RelatedFiles([os.path.join(skill_dir, rel) for rel in sorted(found, key=lambda r: r.split("/"))],
                         sorted(summarized, key=lambda s: s[0].split("/")), truncated)
 
