@@ -76,14 +76,25 @@ async function shot() {
 
 /** Run a command from the palette (F1), by its title. */
 async function runCommand(title) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-  await row.waitFor({ state: 'visible' });
-  await row.click();
+  // The palette computes its command list when it opens; on a loaded machine it
+  // once opened without a contributed command for 30 s (CI stop 33), so reopen it.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    try {
+      await row.waitFor({ state: 'visible', timeout: 15_000 });
+    } catch (e) {
+      if (attempt >= 3) throw e;
+      say(`command palette has no "${title}" yet (attempt ${attempt}): reopening it`);
+      continue;
+    }
+    await row.click();
+    return;
+  }
 }
 
 /** Open a workspace file with Quick Open (Ctrl+P) and wait until it is the active editor. */
