@@ -60,6 +60,26 @@ def test_claude_code_entry_shows_a_differing_declared_name():
     assert ClaudeCodeDialect().report(record("same", "D.")).entry == "- same: D."
 
 
+def test_claude_code_a_hidden_skill_claims_its_declared_name_first():
+    """Held-out seed 9001, batch 70: a skill disable-model-invocation keeps out of the catalog is
+    still loaded, so its declared name is found first and the listed skill declaring the same name
+    is shown under its folder alone; a command's name (`plan`) is never shown."""
+    hidden = replace(record("a-hidden", "H."), frontmatter={"name": "1.5", "description": "H.",
+                                                             "disable-model-invocation": True})
+    shown = replace(record("b-listed", "L."), frontmatter={"name": "1.5", "description": "L."})
+    plan = replace(record("c-plan", "P."), frontmatter={"name": "plan", "description": "P."})
+    lines = ClaudeCodeDialect().render_catalog([hidden, shown, plan]).splitlines()
+    assert "- b-listed: L." in lines and "- c-plan: P." in lines and "a-hidden" not in str(lines)
+    assert "- b-listed (1.5): L." in ClaudeCodeDialect().render_catalog([shown]).splitlines()
+
+
+def test_claude_code_a_cut_inside_a_surrogate_pair_reaches_the_model_as_a_replacement_character():
+    # Held-out seed 9001, batch 60: the release sends U+FFFD where its cut leaves half a pair.
+    text = "d" * 1534 + "\U0001d11e" + "tail"
+    entry = ClaudeCodeDialect().report(record("cut", text)).entry
+    assert entry == "- cut: " + "d" * 1534 + "\ufffd\u2026"
+
+
 def test_claude_code_cap_warning_says_what_is_kept_and_cut():
     text = "d" * 1600 + " - " + "w" * 10
     (w,) = ClaudeCodeDialect().entry_warnings(record("big", "d" * 1600, when_to_use="w" * 10))

@@ -68,13 +68,16 @@ def _non_string(h: Harness, doc: document.SkillDocument) -> Listing | None:
     return None
 
 
-def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, tool: bool = False) -> Listing:
+def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, tool: bool = False,
+            loaded: bool = False) -> Listing:
     """Whether ``harness`` lists the checked skill ``result`` (its document must be present).
 
     ``roots=False`` leaves out the question of the root (the caller already chose the roots
     the harness reads, e.g. a dialect given the records of those roots). ``tool=True`` asks
     whether its skill tool loads the skill by name instead: what keeps a skill out of the
-    catalog only (``Harness.tool_loads``) does not count then.
+    catalog only (``Harness.tool_loads``) does not count then. ``loaded=True`` asks whether the
+    harness loads it at all: a flag that only hides it from the model (``Harness.hidden_by``) does
+    not count then.
     """
     h = HARNESSES[harness] if isinstance(harness, str) else harness
     skill_dir = os.path.dirname(result.path)
@@ -146,7 +149,7 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, 
     # succeeded on the same block; else its own way.
     theirs = (read_claude_frontmatter(doc.text).fields
               if h.quoted_retry and not (doc.frontmatter_ok and same_block(doc.text)) else None)
-    for flag in h.hidden_by:
+    for flag in () if loaded else h.hidden_by:
         if theirs is not None:
             if flag.key not in theirs:
                 continue
@@ -304,14 +307,14 @@ def unread_link(h: Harness | None, path: str, error: tuple[str, str] | None) -> 
     return f"its folder is a link, which {h.title} follows (not read by skill-lsp: {error[1]})"
 
 
-_SEEN: dict[tuple[str, str, str, bool, bool], Listing] = {}
+_SEEN: dict[tuple[str, str, str, bool, bool, bool], Listing] = {}
 
 
 @lru_cache(maxsize=1024)
-def _memo(harness: str, path: str, text: str) -> Listing:
+def _memo(harness: str, path: str, text: str, loaded: bool = False) -> Listing:
     # A record built in memory: its text parsed as a SKILL.md that is not on disk. listing()
     # runs the rules for the harness itself; the result's own findings only name read failures.
-    return listing(SkillResult(path, document.parse(text, path), []), harness, roots=False)
+    return listing(SkillResult(path, document.parse(text, path), []), harness, roots=False, loaded=loaded)
 
 
 def _text_of(record: SkillRecord) -> str:
@@ -324,7 +327,8 @@ def _text_of(record: SkillRecord) -> str:
     return "---\n" + "\n".join(lines) + "\n---\n" + record.body
 
 
-def record_listing(record: SkillRecord, harness: Harness | str, *, tool: bool = False) -> Listing:
+def record_listing(record: SkillRecord, harness: Harness | str, *, tool: bool = False,
+                   loaded: bool = False) -> Listing:
     """:func:`listing` for an activation record, the root aside (a dialect is given the roots' records).
 
     Records made by ``preview.record_for`` carry their checked result; others are checked
@@ -335,14 +339,14 @@ def record_listing(record: SkillRecord, harness: Harness | str, *, tool: bool = 
     doc = getattr(checked, "doc", None)
     if doc is not None:
         # A catalog asks several times per skill (order, sizes, skipped): once per text is enough.
-        key = (h, record.path, doc.text, doc.bom, tool)
+        key = (h, record.path, doc.text, doc.bom, tool, loaded)
         got = _SEEN.get(key)
         if got is None:
-            got = listing(checked, h, roots=False, tool=tool)  # type: ignore[arg-type]
+            got = listing(checked, h, roots=False, tool=tool, loaded=loaded)  # type: ignore[arg-type]
             if len(_SEEN) >= 8192:
                 _SEEN.clear()
             _SEEN[key] = got
         return got
     if record.error is not None and record.error[0] in ("IO_ERROR", "SENSITIVE", "OUTSIDE_WORKSPACE"):
         return Listing(h, False, record.error[1])
-    return _memo(h, record.path, _text_of(record))
+    return _memo(h, record.path, _text_of(record), loaded)

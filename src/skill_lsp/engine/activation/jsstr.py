@@ -33,6 +33,7 @@ __all__ = [
     "js_string",
     "js_number",
     "to_utf8_bytes",
+    "well_formed",
 ]
 
 JS_WHITESPACE = (
@@ -150,11 +151,16 @@ def js_string(value: object) -> str:
     return str(value)
 
 
-def to_utf8_bytes(value: str) -> bytes:
-    """UTF-8 as Node encodes a JS string: lone surrogates become U+FFFD."""
+def well_formed(value: str) -> str:
+    """The text a JS string reaches the model as: Node writes each lone surrogate as U+FFFD."""
     # Python keeps a *paired* surrogate as one astral code point, so every
     # surrogate left in a str is a lone one.
-    return _SURROGATE.sub("\ufffd", value).encode("utf-8")
+    return _SURROGATE.sub("\ufffd", value)
+
+
+def to_utf8_bytes(value: str) -> bytes:
+    """UTF-8 as Node encodes a JS string: lone surrogates become U+FFFD."""
+    return well_formed(value).encode("utf-8")
 
 
 _SURROGATE = lazy_re("[\ud800-\udfff]")

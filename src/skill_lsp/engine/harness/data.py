@@ -708,20 +708,27 @@ COPILOT_BUILTINS: tuple[tuple[str, int], ...] = (
     ("customize-cloud-agent", 443),
     ("github-pr-media", 324),
 )
-#: Claude Code 2.1.332 built-ins: (name, listing line characters), listed after the user's skills.
 #: Names of Claude Code 2.1.332's own commands: a skill declaring one is listed under its folder name
-#: alone (the release shows `- folder (name)` only when looking the name up finds that skill). The
-#: names its probe found hidden (capture case claude-reserved-names: 33 hidden, 7 shown of 40 tried);
-#: commands not probed are not known.
+#: alone (the release shows `- folder (name)` only when looking the name up finds that skill). Found
+#: by two probes of the release: claude-reserved-names (33 hidden of 40 tried) and
+#: claude-command-names (40 hidden of 78 other command names its bundle and documentation give; the others are
+#: commands it does not enable here). A command the bundle names in another form is not known.
 CLAUDE_CODE_COMMAND_NAMES = frozenset({
     "help", "clear", "compact", "config", "doctor", "login", "memory", "model", "permissions", "status", "mcp",
     "agents", "hooks", "resume", "export", "exit", "context", "usage", "ide", "release-notes", "add-dir",
     "statusline", "rewind", "output-style", "batch", "debug", "insights", "tasks", "plugin", "skills", "theme",
-    "feedback", "terminal-setup"})
+    "feedback", "terminal-setup",
+    # claude-command-names
+    "auto-mode-setup", "autocompact", "background", "branch", "btw", "bug", "cd", "color", "copy", "diff",
+    "effort", "fast", "focus", "fork", "goal", "heapdump", "init", "keybindings", "list-agents", "logout",
+    "mobile", "passes", "plan", "powerup", "pro-trial-expired", "radio", "recap", "reload-plugins",
+    "reload-skills", "rename", "scroll-speed", "setup-bedrock", "setup-vertex", "stickers", "subtask",
+    "team-onboarding", "tui", "workflow-launch-exec", "workflows", "sandbox"})
 #: Past the listing budget all keep their full lines but `security-review`, which is listed by name
 #: only when what is left of the budget cannot hold its line; it is served before the user's skills
 #: (capture case listing-budget; the differential tester; render/claude_code.py).
 CLAUDE_CODE_SHORTENED_BUILTINS = frozenset({"security-review"})
+#: Claude Code 2.1.332 built-ins: (name, listing line characters), listed after the user's skills.
 CLAUDE_CODE_BUILTINS: tuple[tuple[str, int], ...] = (
     ("claude-api", 1171),
     ("code-review", 850),

@@ -29,6 +29,7 @@ from skill_lsp.engine.activation.jsstr import (
     js_trim,
     utf16_len,
     utf16_slice,
+    well_formed,
 )
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
@@ -218,7 +219,9 @@ def _first_line(body: str) -> str:
         if text:
             heading = _HEADING.fullmatch(text)
             text = heading.group(1) if heading else text
-            return text if utf16_len(text) <= MAX_FIRST_LINE_CHARS else utf16_slice(text, MAX_FIRST_LINE_CHARS - 3) + "..."
+            if utf16_len(text) <= MAX_FIRST_LINE_CHARS:
+                return text
+            return well_formed(utf16_slice(text, MAX_FIRST_LINE_CHARS - 3)) + "..."
     return "Skill"
 
 
@@ -285,6 +288,11 @@ def _fields(record: SkillRecord) -> dict:
 @lru_cache(maxsize=4096)
 def _read(text: str) -> ClaudeFrontmatter:
     return read_frontmatter(text)
+
+
+def declared_name(record: SkillRecord) -> str | None:
+    """The frontmatter's `name` as Claude Code reads it (a number as JavaScript's String() of it)."""
+    return text_value(_fields(record).get("name"))
 
 
 def shows_declared(declared: str | None, folder: str) -> bool:
@@ -369,13 +377,14 @@ def name_only(lines: Sequence[tuple[str, str, str]], budget: int = LISTING_BUDGE
     return {p for p in short if not p.startswith("builtin:")}
 
 
-def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
+def listed(records: Sequence[SkillRecord], *, loaded: bool = False) -> list[SkillRecord]:
     """Who Claude Code lists (engine.listing), in its order: roots in the order
-    given, folder names case-insensitively within a root; the first folder name wins."""
+    given, folder names case-insensitively within a root; the first folder name wins.
+    ``loaded``: who it loads, those a flag keeps out of the model's catalog among them."""
     seen: set[str] = set()
     out = []
     for r in sorted(records, key=lambda r: (r.root_index, r.folder.casefold(), r.folder)):
-        if r.folder in seen or not record_listing(r, "claude-code").listed:
+        if r.folder in seen or not record_listing(r, "claude-code", loaded=loaded).listed:
             continue
         seen.add(r.folder)
         out.append(r)
@@ -424,32 +433,39 @@ class ClaudeCodeDialect(Dialect):
         return next((r for r in listed(records) if r.folder == name), None)
 
     def catalog_entry(self, record: SkillRecord) -> str:
-        declared = text_value(_fields(record).get("name"))
-        return self._entry(record, shows_declared(declared, record.folder))
+        return self._entry(record, shows_declared(declared_name(record), record.folder))
 
     def _entry(self, record: SkillRecord, show_declared: bool) -> str:
         text = listing_text(record)
         # Counted in UTF-16 units, as JavaScript counts: an astral character takes two (capture case
         # gen-claude-code-skill-bytes-nbsp-line-sep-zwj).
         if utf16_len(text) > MAX_LISTING_DESCRIPTION_CHARS:
-            text = utf16_slice(text, MAX_LISTING_DESCRIPTION_CHARS - 1) + "\u2026"
+            # A cut inside a surrogate pair reaches the model as U+FFFD (held-out seed 9001, batch 60).
+            text = well_formed(utf16_slice(text, MAX_LISTING_DESCRIPTION_CHARS - 1)) + "\u2026"
         label = record.folder
         if show_declared:
-            label = f"{record.folder} ({text_value(_fields(record).get('name'))})"
+            label = f"{record.folder} ({declared_name(record)})"
         return f"- {label}: {text}"
 
     def _lines(self, records: Sequence[SkillRecord]) -> list[tuple[SkillRecord, str, str]]:
         """(record, full line, name-only line) of every listed skill, in listing order."""
         chosen = listed(records)
-        # A declared name is shown only by the first skill claiming it, and never when
-        # it is another listed skill's folder name.
-        claimed = {r.folder for r in chosen}
+        # A declared name is shown only by the first skill claiming it, and never when it is
+        # another skill's folder name: among every skill the release loads, those that
+        # disable-model-invocation keeps out of the catalog too (held-out seed 9001, batch 70).
+        every = sorted({r.path: r for r in (*listed(records, loaded=True), *chosen)}.values(),
+                       key=lambda r: (r.root_index, r.folder.casefold(), r.folder))
+        claimed = {r.folder for r in every}
+        shows: dict[str, bool] = {}
+        for r in every:
+            declared = declared_name(r)
+            shows[r.path] = shows_declared(declared, r.folder) and declared not in claimed
+            if shows[r.path]:
+                claimed.add(declared or "")
         out = []
         for r in chosen:
-            declared = text_value(_fields(r).get("name"))
-            shown = shows_declared(declared, r.folder) and declared not in claimed
-            if shown:
-                claimed.add(declared or "")
+            declared = declared_name(r)
+            shown = shows.get(r.path, False)
             full = self._entry(r, shown)
             out.append((r, full, f"- {r.folder} ({declared})" if shown else f"- {r.folder}"))
         return out
