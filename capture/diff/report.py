@@ -19,12 +19,17 @@ def _pct(ok: int, n: int) -> str:
     return f"{ok:,}/{n:,} ({100 * ok / n:.1f} %)" if n else "—"
 
 
+def _release(key: str) -> str:
+    """A row's release: rows are kept as ``release|seed`` (one release is run on several seeds)."""
+    return key.partition("|")[0]
+
+
 def _table(summary: dict[str, dict]) -> list[str]:
     lines = ["| release | generated skills agreeing | activations agreeing | whole catalogs agreeing | "
              "documented non-determinism | seed |",
              "|---|---|---|---|---|---|"]
-    for label, s in summary.items():
-        lines.append(f"| {label} | {_pct(s['skills_agree'], s['skills'])} | "
+    for key, s in summary.items():
+        lines.append(f"| {_release(key)} | {_pct(s['skills_agree'], s['skills'])} | "
                      f"{_pct(s['activations_agree'], s['activations'])} | "
                      f"{_pct(s['catalogs_agree'], s['catalogs'])} | {s.get('nondeterministic', 0):,} | "
                      f"{s['seed']} |")
@@ -48,7 +53,8 @@ def section(summary: dict[str, dict], args: argparse.Namespace, heldout: dict[st
              "24–80 in a batch is enough to make it differ). Non-determinism the release shows from run to "
              "run (OpenCode's choice between two skills of one name) counts as agreeing and is "
              "shown apart.", "",
-             "The engine was fixed against this seed's disagreements (the tuned figures):", "",
+             "The engine was fixed against these seeds' disagreements (the tuned figures; a seed that was "
+             "held out becomes a tuned one once its disagreements are fixed):", "",
              *_table(summary)]
     if heldout:
         held = sorted({s["seed"] for s in heldout.values()})
@@ -57,11 +63,11 @@ def section(summary: dict[str, dict], args: argparse.Namespace, heldout: dict[st
     lines += ["", "A skill folder that is a link, inside the workspace or leading out of it, is listed by every "
               "release; skill-lsp reads it through the link for these previews (read only; capture case "
               "`skill-links`)."]
-    lines += ["", "Disagreements by kind, tuned seed (a skill or activation counts once):", "",
-              "| release | " + " | ".join(KINDS.values()) + " |", "|---|" + "---|" * len(KINDS)]
-    for label, s in summary.items():
+    lines += ["", "Disagreements by kind (a skill or activation counts once):", "",
+              "| release | seed | " + " | ".join(KINDS.values()) + " |", "|---|---|" + "---|" * len(KINDS)]
+    for key, s in {**summary, **(heldout or {})}.items():
         d = s.get("disagreements", {})
-        lines.append(f"| {label} | " + " | ".join(f"{d.get(k, 0):,}" for k in KINDS) + " |")
+        lines.append(f"| {_release(key)} | {s['seed']} | " + " | ".join(f"{d.get(k, 0):,}" for k in KINDS) + " |")
     lines += ["", "The goal is every one. Each kind of disagreement, shrunk to a minimal workspace, is stored as a "
               "capture case (`capture/cases/gen-*`, with `finding.json`) and described in "
               "[capture/diff/FINDINGS.md](../capture/diff/FINDINGS.md); the captures test expects exactly those "
@@ -70,7 +76,7 @@ def section(summary: dict[str, dict], args: argparse.Namespace, heldout: dict[st
               "Reproduce (a few minutes per release on two cores; add `--shrink N` to shrink and store up to N "
               "new kinds per release):", "", "```sh",
               "python -m capture install",
-              f"python -m capture diff --seed {seeds[0] if seeds else 1} --skills {args.skills} --report",
+              *[f"python -m capture diff --seed {seed} --skills {args.skills} --report" for seed in seeds or [1]],
               *([f"python -m capture diff --seed {next(iter(heldout.values()))['seed']} --skills {args.skills} "
                  "--report-heldout"] if heldout else []), "```", ""]
     return "\n".join(lines)
@@ -82,19 +88,30 @@ AGREEMENT = REPO / "capture" / "diff" / "agreement.json"
 HELDOUT = REPO / "capture" / "diff" / "agreement-heldout.json"
 
 
-def write_report(summary: dict[str, dict], args: argparse.Namespace, heldout: bool = False) -> None:
-    """The section for ``summary`` merged over the releases of the last report (a run of some harnesses
-    keeps the others' figures); agreement.json (agreement-heldout.json with ``heldout``) keeps them."""
-    path = HELDOUT if heldout else AGREEMENT
+def _rows(path: Path) -> dict[str, dict]:
     old = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    # Rows keep their place (a rerun of one release does not move it to the end).
-    summary = {**{k: summary.get(k, v) for k, v in old.items()}, **summary}
-    path.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
-    tuned = json.loads(AGREEMENT.read_text(encoding="utf-8")) if AGREEMENT.is_file() else {}
-    held = json.loads(HELDOUT.read_text(encoding="utf-8")) if HELDOUT.is_file() else None
+    return {k if "|" in k else f"{k}|{v['seed']}": v for k, v in old.items()}
+
+
+def write_report(summary: dict[str, dict], args: argparse.Namespace, heldout: bool = False) -> None:
+    """The section for ``summary`` merged over the rows of the last report (a run of some harnesses
+    keeps the others' figures; a row is one release on one seed); agreement.json
+    (agreement-heldout.json with ``heldout``) keeps them. A seed reported as tuned leaves the
+    held-out rows: its disagreements are being fixed."""
+    new = {f"{label}|{s['seed']}": s for label, s in summary.items()}
+    tuned, held = _rows(AGREEMENT), _rows(HELDOUT)
+    if heldout:
+        held = {**{k: new.get(k, v) for k, v in held.items()}, **new}  # rows keep their place
+    else:
+        tuned = {**{k: new.get(k, v) for k, v in tuned.items()}, **new}
+        seeds = {s["seed"] for s in new.values()}
+        held = {k: v for k, v in held.items() if v["seed"] not in seeds}
+    tuned = dict(sorted(tuned.items(), key=lambda kv: kv[1]["seed"]))  # grouped by seed, stable within
+    for path, rows in ((AGREEMENT, tuned), (HELDOUT, held)):
+        path.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     text = DOC.read_text(encoding="utf-8")
     head = text.split(MARKER)[0].rstrip("\n") + "\n\n"
-    DOC.write_text(head + section(tuned, args, held), encoding="utf-8")
+    DOC.write_text(head + section(tuned, args, held or None), encoding="utf-8")
 
 
 def main_from_summary(path: Path, skills: int) -> None:

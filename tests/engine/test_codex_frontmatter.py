@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from skill_lsp.engine import document
-from skill_lsp.engine.codex_frontmatter import lines, repair
+from skill_lsp.engine.codex_frontmatter import repair
 from skill_lsp.engine.listing import listing
+from skill_lsp.engine.ruststr import rust_lines as lines
 from skill_lsp.engine.workspace import SkillResult
 
 REPAIRS = [

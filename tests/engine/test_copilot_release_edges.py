@@ -60,6 +60,24 @@ def test_description_length_counts_utf16_units() -> None:
     assert _listed(_skill("name: d4", description="é" * 1024)) is not None
 
 
+def test_a_block_description_running_to_the_closing_line_is_measured_without_its_last_newline() -> None:
+    """Held-out seed 9001, batch 89: the release parses the frontmatter without the newline before
+    `---`, so 1,024 characters in a `|` block are loaded; a blank line before `---` keeps the newline."""
+    text = "\n".join("  " + "x" * 60 for _ in range(16)) + "\n  " + "y" * 48  # 16 * 61 + 48 + 1 = 1,025 with \n
+    assert _listed(f"---\nname: b1\ndescription: |\n{text}\n---\nbody\n") == "b1"
+    assert _listed(f"---\nname: b2\ndescription: |\n{text}\n\n---\nbody\n") is None
+    assert _listed(f"---\nname: b3\ndescription: |+\n{text}\n---\nbody\n") == "b3"
+
+
+def test_a_clipped_block_keeps_its_newline_before_a_blank_line() -> None:
+    """Held-out seed 9001, batch 5: the catalog shows the block's newline when a blank line follows it."""
+    from skill_lsp.engine.readings import block_runs_to_the_end
+
+    assert block_runs_to_the_end("---\ndescription: |\n  a\n---\n", "description")
+    assert not block_runs_to_the_end("---\ndescription: |\n  a\n\n---\n", "description")
+    assert block_runs_to_the_end("---\ndescription: |+\n  a\n\n---\n", "description")
+
+
 @pytest.mark.parametrize(("value", "loaded"), [
     ("true", True), ("false", True), ("True", True), ("FALSE", True), ("'true'", False), ("yes", False),
     ("1", False), ("~", False), ("[x]", False), ("on", False), ('""', False)])

@@ -35,6 +35,12 @@ listing_roots = expect.listing_roots
 catalog_roots = expect.catalog_roots
 
 
+def _exact(path: Path) -> str:
+    """A stored capture as written: a lone CR or a CRLF the release sent is kept (read_text would make it LF)."""
+    with open(path, encoding="utf-8", newline="") as f:
+        return f.read()
+
+
 def activation_name(harness: str, records: list[SkillRecord], name: str) -> SkillRecord | None:
     """The record the harness activates for ``name`` (None when it activates none)."""
     return get_dialect(harness).activation_record(records, name)  # type: ignore[attr-defined]
@@ -156,7 +162,7 @@ def test_catalog_matches_capture(laid_out):
         text = dialect.render_catalog(records, hidden=[(b["name"], b["entry_chars"]) for b in builtins])  # type: ignore[call-arg]
     else:
         text = dialect.render_catalog(records)
-    expected = (folder / "catalog.txt").read_text(encoding="utf-8")
+    expected = _exact(folder / "catalog.txt")
     assert layout.normalise(text, workspace, home) == expected
 
 
@@ -169,7 +175,7 @@ def test_codex_default_roots_and_system_skills_match_capture(codex_laid_out, mon
     assert len({r.root for r in records}) == 1
     monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
     text = get_dialect("codex").render_catalog(records)
-    assert layout.normalise(text, workspace, home) == (folder / "catalog.txt").read_text(encoding="utf-8")
+    assert layout.normalise(text, workspace, home) == _exact(folder / "catalog.txt")
     monkeypatch.delenv("CODEX_HOME")
     monkeypatch.setenv("HOME", str(home))  # $CODEX_HOME defaults to ~/.codex
     assert get_dialect("codex").render_catalog(records) == text
@@ -180,7 +186,7 @@ def test_activation_matches_capture(laid_out_activation):
     harness = meta["harness"]
     dialect = get_dialect(harness)
     records = expect.records(harness, workspace, home)
-    expected = (folder / "activation.txt").read_text(encoding="utf-8")
+    expected = _exact(folder / "activation.txt")
     record = activation_name(harness, records, meta["skill"])
     if record is None:
         assert not expect.activated(harness, expected), "the harness activated a skill skill-lsp says it would not"
@@ -199,7 +205,7 @@ def test_activation_matches_capture(laid_out_activation):
         assert rendered == expected
     if (folder / "tool_result.txt").exists():
         tool_result = dialect.tool_result(result)  # type: ignore[attr-defined]
-        assert layout.normalise(tool_result, workspace, home) == (folder / "tool_result.txt").read_text(encoding="utf-8")
+        assert layout.normalise(tool_result, workspace, home) == _exact(folder / "tool_result.txt")
 
 
 def _assert_commands_replaced(rendered: str, expected: str) -> None:
@@ -222,7 +228,7 @@ def _assert_permission_check_predicted(folder: Path, record: SkillRecord, expect
     skill-lsp reports DYNAMIC_COMMAND_NOT_ALLOWED for that command."""
     flagged = [f.data["command"] for f in record.checked.findings  # type: ignore[union-attr]
                if f.code == "DYNAMIC_COMMAND_NOT_ALLOWED"]
-    tool_result = (folder / "tool_result.txt").read_text(encoding="utf-8")
+    tool_result = _exact(folder / "tool_result.txt")
     refused = re.match(r'Shell command permission check failed for pattern "!`(.*?)`"', tool_result)
     assert flagged == ([refused.group(1)] if refused else [])
     assert (expected == "") == (refused is not None)
@@ -260,7 +266,7 @@ def test_each_entry_and_the_order_match_capture(laid_out_entries):
         dialect = type(dialect)(home=str(home))  # type: ignore[call-arg]
     records = expect.records(harness, workspace, home)
     ordered = dialect.order(records)
-    expected = (folder / "catalog.txt").read_text(encoding="utf-8")
+    expected = _exact(folder / "catalog.txt")
     if harness == "codex":  # entries carry absolute paths there; the catalog a short root label
         lines = re.findall(r"^- (?!`)(.*\(file: .*)$", expected, re.M)  # a name may hold ': ' ({a: 1})
         assert len(ordered) == len(lines)

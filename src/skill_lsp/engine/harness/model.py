@@ -211,6 +211,10 @@ class Harness:
     # The proof that it counts a description's length in UTF-16 code units (as JavaScript does: a
     # character beyond U+FFFF counts two) against the TOO_LONG:description limit; "" when in characters.
     utf16_lengths: str = ""
+    # The proof that it parses the frontmatter without the newline before its closing `---`, so a
+    # block scalar description running to that line is one newline shorter, also for its length
+    # limit (readings.block_runs_to_the_end); "" when it parses the whole block.
+    last_newline: str = ""
     effects: dict[str, Effect] = field(default_factory=dict)  # finding code (or CODE:field) -> effect
     # Rule-depth code -> severity label for skills written for it ("off": silent); data.RULE_LEVELS' column.
     rule_levels: dict[str, str] = field(default_factory=dict)

@@ -61,26 +61,6 @@ def record_display_name(record: SkillRecord) -> str:
     return record.name
 
 
-def block_runs_to_the_end(text: str | None, key: str, *, keep_only: bool = False) -> bool:
-    """Whether ``key`` is a block scalar (``|`` / ``>``; with ``keep_only``, ``|+`` / ``>+``) whose
-    lines run to the closing ``---``: a harness that parses the frontmatter without the newline
-    before that line (gray-matter's ``\\n---``, Copilot CLI's reader) reads one trailing newline
-    less of it (js-yaml adds a clipped block's newline at the end of its input all the same)."""
-    if not text:
-        return False
-    lines = text.replace("\r\n", "\n").split("\n")
-    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), None)
-    if end is None:
-        return False
-    start = next((i for i in range(1, end) if lines[i].startswith(f"{key}:")), None)
-    if start is None:
-        return False
-    header = lines[start][len(key) + 1:].strip()
-    if not header.startswith(("|", ">")) or keep_only and "+" not in header.split("#", 1)[0]:
-        return False
-    return all(not ln.strip() or ln[:1] in (" ", "\t") for ln in lines[start + 1:end])
-
-
 def unsubstituted_body(result: OkResult) -> str:
     """The body as written (harnesses that substitute do it themselves, others not at all)."""
     return result.raw_body if result.raw_body or not result.body else result.body

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from skill_lsp.engine.activation.jsstr import js_trim
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.harness.data import (
@@ -28,9 +27,11 @@ from skill_lsp.engine.harness.data import (
     COPILOT_SUMMARIZED_OVER,
 )
 from skill_lsp.engine.listing import record_listing
+from skill_lsp.engine.readings import block_runs_to_the_end
+from skill_lsp.engine.ruststr import rust_trim
 
 from ..lazyre import lazy_re
-from .base import BudgetWarning, Dialect, block_runs_to_the_end, unsubstituted_body
+from .base import BudgetWarning, Dialect, unsubstituted_body
 
 __all__ = ["CopilotDialect", "RelatedFiles", "listed", "related_files"]
 
@@ -48,8 +49,9 @@ def _escape(text: str) -> str:
 def _body_summary(body: str) -> str:
     """What the release lists for a skill without a description (capture case
     listing-fallbacks): the first three non-blank lines that are not headings
-    (nothing that starts with ``#``), trimmed and joined by spaces."""
-    lines = [text for text in (js_trim(line) for line in body.split("\n")) if text and not text.startswith("#")]
+    (nothing that starts with ``#``), trimmed as Rust trims (NEL and U+3000 go, a byte order
+    mark and U+200B stay: capture case body-summary-chars) and joined by spaces."""
+    lines = [text for text in (rust_trim(line) for line in body.split("\n")) if text and not text.startswith("#")]
     return " ".join(lines[:3])
 
 

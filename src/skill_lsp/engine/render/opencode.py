@@ -25,7 +25,8 @@ from skill_lsp.engine.listing import record_listing
 from ..lenient import fields
 from ..opencode_frontmatter import OpenCodeFrontmatter, read_document
 from ..opencode_frontmatter import read as read_frontmatter
-from .base import Dialect, block_runs_to_the_end, unsubstituted_body
+from ..readings import block_runs_to_the_end
+from .base import Dialect, unsubstituted_body
 from .ripgrep import files as ripgrep_files
 
 __all__ = ["OpenCodeDialect", "listed", "sample_files"]
