@@ -33,6 +33,10 @@ ARGUMENTS = [
     "'$HOME'", "a\\nb", "!x y", 'a"b"c d', "x'y'z w", "a!b c", "x !y", "a ! b", "(a b) c", "; a b", "a; b c",
     "a 2> b", "a & b", "a || b", "a |& b", "x `y` z", "`y`z w", "a`b` c", "a\\!b", "a <(b) c", "a >& b", "&& a",
     "a ;; b", "!", "a\n b", "\u00e9 \u00fc", "\U0001f600 smile", "a $(x y) b", "", "--flag=x y",
+    # command substitution with $( ): where it opens a word, and what follows it
+    "a $(x) b", "$(x y)", "$(x y) b", "a $(x y)", "a b $(x y) c", "a$(x y) b", "$(x) y", 'a "$(x y)" b',
+    "a $((1 + 2)) b", "a ${X} b", "a $(x", "a $x) b", "a $HOME b", "a ${X}y b", "a y${X} b", "a $((1))x b",
+    "a b) c", "$x) b",
 ]
 
 

@@ -1,4 +1,4 @@
-"""Claude Code's argument substitution against what the release did with 65 argument strings.
+"""Claude Code's argument substitution against what the release did with 83 argument strings.
 
 tests/golden/probes/claude-code@<version>/arguments.json holds what the pinned release sent for
 one body holding every placeholder form, activated once per argument string
@@ -15,13 +15,9 @@ from helpers import REPO
 from skill_lsp.engine.render.claude_code import substitute
 
 PROBE = json.loads(next((REPO / "tests/golden/probes").glob("claude-code@*/arguments.json")).read_text(encoding="utf-8"))
-# A `$(…)` holding a space: the release's tokenizer (a bash parser) does something skill-lsp does
-# not model yet (capture/diff/FINDINGS.md).
-KNOWN = {"a $(x y) b"}
 
 
-@pytest.mark.parametrize("row", [pytest.param(r, id=repr(r["arguments"]), marks=[pytest.mark.xfail(
-    strict=True, reason="not modelled")] if r["arguments"] in KNOWN else []) for r in PROBE["rows"]])
+@pytest.mark.parametrize("row", [pytest.param(r, id=repr(r["arguments"])) for r in PROBE["rows"]])
 def test_substitution_is_the_releases(row):
     assert substitute(PROBE["body"], row["arguments"], "/x") == row["release"]
 
@@ -29,4 +25,5 @@ def test_substitution_is_the_releases(row):
 def test_the_probe_covers_operators_quotes_and_placeholders():
     args = {r["arguments"] for r in PROBE["rows"]}
     assert {"a;b", "a | b", "(a) [b]", 'a "b', "$HOME x", "!x y", "a # b"} <= args
-    assert len(PROBE["rows"]) >= 60
+    assert {"a $(x y) b", "a $HOME b", "a ${X}y b", "a $((1 + 2)) b"} <= args
+    assert len(PROBE["rows"]) >= 80

@@ -67,6 +67,26 @@ _REDIRECT = lazy_re(r"\d+(?:>&\d*|>>?|<)")
 _BANG = lazy_re(r"(^|[ \t])!")
 
 
+def _expansion_end(text: str, i: int) -> int | None:
+    """Where the expansion at ``text[i] == "$"`` ends: `$NAME`, `$N`, `${…}` or `$((…))`; None otherwise."""
+    if text.startswith("${", i):
+        end = text.find("}", i + 2)
+        return None if end < 0 else end + 1
+    if text.startswith("$((", i):
+        depth, j = 0, i + 1
+        while j < len(text):
+            depth += {"(": 1, ")": -1}.get(text[j], 0)
+            j += 1
+            if depth == 0:
+                return j
+        return None
+    m = _SIMPLE_EXPANSION.match(text, i)
+    return m.end() if m else None
+
+
+_SIMPLE_EXPANSION = lazy_re(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|[0-9])")
+
+
 class _Unbalanced(ValueError):
     pass
 
@@ -99,6 +119,18 @@ def _tokens(arguments: str) -> list[str | None]:
             continue
         if c == "#" and cur is None:
             break
+        if c == "$" and cur is None and any(t is not None for t in out):
+            # A later word that is only an expansion: `$(…)` ends the words, `$VAR`, `${…}` and
+            # `$((…))` are left out (`a $HOME b` -> a, b); with more in the word it stays as
+            # written (`${X}y`). Probe arguments: 18 strings.
+            if arguments.startswith("$(", i) and not arguments.startswith("$((", i):
+                out.append(None)
+                return out
+            end = _expansion_end(arguments, i)
+            if end is not None and (end == n or arguments[end] in " \t"
+                                    or any(arguments.startswith(o, end) for o in _OPERATORS)):
+                i = end
+                continue
         if c == "`":
             # Its bash parser (tree-sitter-bash's node types in its bundle): a backtick opening the
             # first word makes the rest of the string one word without it (`` `cmd` `` -> `` cmd` ``);
@@ -157,10 +189,10 @@ def _tokens(arguments: str) -> list[str | None]:
 
 
 def split_arguments(arguments: str) -> list[str]:
-    """The arguments as Claude Code 2.1.332 splits them (probed with 61 argument strings,
-    capture/diff/FINDINGS.md): shell words, quotes removed, `$VARS` not expanded; leading
-    operators skipped and the words after the first later operator dropped; a `!` starting a
-    word escaped as `\\!`. Unbalanced quotes fall back to splitting at whitespace."""
+    """The arguments as Claude Code 2.1.332 splits them (probed with 83 argument strings,
+    capture/diff/FINDINGS.md): shell words, quotes removed, `$VARS` not expanded (a later word
+    that is only one left out); leading operators skipped and the words after the first later
+    operator or command substitution dropped; a `!` starting a word escaped as `\\!`. Unbalanced quotes fall back to splitting at whitespace."""
     try:
         tokens = _tokens(arguments)
     except _Unbalanced:
