@@ -89,6 +89,17 @@ def test_one_name_in_two_roots_is_shadowed_with_its_winner(tmp_path: Path):
     assert [s for _, s in states].count(SHADOWED) == 1 and [s for _, s in states].count(LISTED) == 1
     (loser,) = [d for d in decide(recs, "copilot") if d.state == SHADOWED]
     assert loser.winner is not None and loser.winner.endswith("same/SKILL.md")
+    assert loser.sentence().startswith("GitHub Copilot CLI 1.0.102 lists another skill of the same name instead (")
+
+
+def test_where_the_release_does_not_settle_the_copy_the_decision_says_so(tmp_path: Path):
+    # OpenCode's scan is parallel: the differential tester's second run of one workspace kept the other copy.
+    _write(tmp_path, ".opencode/skills", "a", "---\nname: same\ndescription: A.\n---\nbody\n")
+    _write(tmp_path, ".claude/skills", "b", "---\nname: same\ndescription: B.\n---\nbody\n")
+    recs = _records(tmp_path, [".opencode/skills", ".claude/skills"], 2)
+    (loser,) = [d for d in decide(recs, "opencode") if d.state == SHADOWED]
+    assert "which one changes from run to run" in loser.sentence()
+    assert "this preview lists the other one" in loser.sentence()
 
 
 def _scan(root: Path, settings: Settings, slim: bool):

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from .harness import HARNESSES, not_read, reads_root
+from .harness import HARNESSES, SAME_NAME, Harness, not_read, reads_root
 
 if TYPE_CHECKING:
     from .activation.records import SkillRecord
@@ -67,7 +67,7 @@ class Decision:
         if self.state == LISTED:
             return f"{self.label} lists this skill: {self.reason}" if self.reason else f"{self.label} lists this skill"
         if self.state == SHADOWED:
-            return f"{self.label} lists another skill of the same name instead ({self.winner})"
+            return f"{self.reason} ({self.winner})" if self.winner else self.reason
         if self.reason.startswith(self.label.split(" ")[0]) or self.reason.startswith(self.label):
             return self.reason  # already a sentence naming the harness
         verb = {CUT: "lists this skill with its description cut", NAME_ONLY: "lists this skill by name only",
@@ -85,6 +85,15 @@ class Decision:
             out["kept"] = self.kept
         out["text"] = self.sentence()
         return out
+
+
+def shadowed_reason(h: Harness | None, label: str) -> str:
+    """Why a skill another of its name is listed instead of is not listed; where the release does
+    not settle which copy it keeps (a ``SAME_NAME`` fact), that, rather than a winner."""
+    unsettled = h.fact(SAME_NAME) if h is not None else None
+    if unsettled is not None:
+        return f"{label} {unsettled.text}: this preview lists the other one"
+    return f"{label} lists another skill of the same name instead"
 
 
 def decide(records: Sequence[SkillRecord], dialect: str) -> list[Decision]:
@@ -120,9 +129,6 @@ def decide(records: Sequence[SkillRecord], dialect: str) -> list[Decision]:
         # A name-only or dropped entry outranks a cut of the same entry.
         if path not in states or state in (NAME_ONLY, DROPPED):
             states[path] = (state, w.message, kept)
-    for r in shown:
-        state, why, kept = states.get(r.path, (LISTED, "", None))
-        out[r.path] = Decision(dialect, label, r.path, r.name, state, "" if state == LISTED else why, kept=kept)
     for r in candidates:
         if r.path in shown_paths:
             continue
@@ -132,8 +138,10 @@ def decide(records: Sequence[SkillRecord], dialect: str) -> list[Decision]:
             continue
         winner = next((w for w in shown if w.name == r.name or w.folder == r.folder), None)
         where = os.path.relpath(winner.path, os.path.dirname(r.path)) if winner is not None else None
-        out[r.path] = Decision(dialect, label, r.path, r.name, SHADOWED,
-                               f"{label} lists another skill of the same name instead", winner=where)
+        out[r.path] = Decision(dialect, label, r.path, r.name, SHADOWED, shadowed_reason(h, label), winner=where)
+    for r in shown:
+        state, why, kept = states.get(r.path, (LISTED, "", None))
+        out[r.path] = Decision(dialect, label, r.path, r.name, state, "" if state == LISTED else why, kept=kept)
     return [out[p] for p in sorted(out)]
 
 

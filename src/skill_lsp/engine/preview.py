@@ -18,6 +18,7 @@ from .activation import SessionConfig, SkillRecord, SkillSession
 from .activation.results import Result
 from .activation.session import catalog_key
 from .config import Settings
+from .decisions import shadowed_reason
 from .discovery import Location
 from .harness import HARNESSES, not_read, reads_root
 from .listing import unread_link
@@ -362,8 +363,7 @@ def catalog_view(records: list[SkillRecord], dialect: str, *, update: bool = Fal
             if r.path in shown:
                 continue
             got = d.listing(r)
-            reason = got.reason if not got.listed else \
-                f"{d.label} lists another skill of the same name instead"
+            reason = got.reason if not got.listed else shadowed_reason(HARNESSES.get(d.harness), d.label)
             skipped.append({"name": r.name, "path": r.path, "reason": reason or "not listed"})
     return text, entries, skipped
 

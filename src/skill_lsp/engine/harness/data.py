@@ -11,7 +11,7 @@ release against a recording endpoint, see docs/harnesses.md), ``<repo> <path>``
 from __future__ import annotations
 
 from ..findings import RULES, Severity
-from .model import Effect, Fact, Flag, Harness, Root
+from .model import SAME_NAME, Effect, Fact, Flag, Harness, Root
 
 # Fields of the agentskills spec (003) and of Claude Code's skills documentation.
 SPEC_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
@@ -380,7 +380,8 @@ OPENCODE = Harness(
     skill_files=("SKILL.md",), depth=64,
     reads=("name", "description"),
     unknown_note="OpenCode ignores '{key}'",
-    name_rule="required string; never compared with the folder; a later skill with the same name replaces an earlier one",
+    name_rule="required string; never compared with the folder; of two skills with the same name one is kept, "
+              "which one changing from run to run",
     description_rule="required string; no length limit",
     listing="system prompt: two prose lines, then <available_skills> with <skill><name/><description/><location/> "
             "per skill, ordered with localeCompare",
@@ -391,6 +392,12 @@ OPENCODE = Harness(
     non_string="strings", non_string_source="capture: opencode@1.18.33 case non-string-values", yaml_dates=True,
     # the differential tester, seed 2026: its skill tool loads by name a skill its catalog leaves out
     tool_loads=("MISSING_FIELD:description",),
+    facts=(
+        Fact(SAME_NAME, "keeps one of two skills with the same name, and which one changes from run to run (it "
+             "reads its roots in parallel; a later one it reads replaces the earlier)",
+             "the differential tester: the same workspace run twice by its shrinker (seed 2026; "
+             "capture/diff/FINDINGS.md)"),
+    ),
     matter_retry="opencode 1.18.33 ConfigMarkdown.parse and sanitize with gray-matter 4.0.3 and js-yaml 3 safeLoad, "
                  "read in the release's bundle (bin/opencode); its reader run in node on generated frontmatters "
                  "(tests/engine/test_opencode_reading.py) and the differential tester, seed 2026",

@@ -116,6 +116,11 @@ class Effect:
         return self.severity if self.severity is not None else ACTIONS[self.action]
 
 
+#: Fact topic: which of two skills with the same name the harness keeps is not fixed (the listing
+#: decisions and previews say so instead of naming a winner).
+SAME_NAME = "same name"
+
+
 @dataclass(frozen=True, slots=True)
 class Fact:
     """A behaviour that is not one finding's effect: dynamic context, what an editor validates, ..."""
@@ -221,6 +226,9 @@ class Harness:
     facts: tuple[Fact, ...] = ()  # behaviours beyond the findings' effects
     flags: tuple[str, ...] = ()  # agentskills spec fields it reports as unsupported (the lint then does too)
     sources: tuple[str, ...] = ()  # where the facts above come from
+
+    def fact(self, topic: str) -> Fact | None:
+        return next((f for f in self.facts if f.topic == topic), None)
 
     @property
     def activates_hidden(self) -> bool:

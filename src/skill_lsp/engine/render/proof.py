@@ -45,6 +45,10 @@ _CAVEATS: dict[tuple[str, str], str] = {
     # (2 of 8 runs of the 48-skill capture case listed some in another order).
     ("gemini", "catalog"): "the order within a root can differ from run to run (gemini-cli globs its "
                            "folders asynchronously; this preview shows the usual order)",
+    # Its scan is parallel: the shrinker's second run of one workspace kept the other copy.
+    ("opencode", "catalog"): "of two skills with the same name, which one it lists can differ from run to run",
+    ("opencode", "activation"): "of two skills with the same name, which one it activates can differ from run "
+                                "to run",
 }
 
 
