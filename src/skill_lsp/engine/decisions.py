@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from .harness import HARNESSES, SAME_NAME, Harness, not_read, reads_root
+from .harness import HARNESSES, not_read, reads_root
 
 if TYPE_CHECKING:
     from .activation.records import SkillRecord
@@ -87,18 +87,9 @@ class Decision:
         return out
 
 
-def shadowed_reason(h: Harness | None, label: str) -> str:
-    """Why a skill another of its name is listed instead of is not listed; where the release does
-    not settle which copy it keeps (a ``SAME_NAME`` fact), that, rather than a winner."""
-    unsettled = h.fact(SAME_NAME) if h is not None else None
-    if unsettled is not None:
-        return f"{label} {unsettled.text}: this preview lists the other one"
-    return f"{label} lists another skill of the same name instead"
-
-
 def decide(records: Sequence[SkillRecord], dialect: str) -> list[Decision]:
     """The decision of ``dialect``'s harness (or reference) on every record, in path order."""
-    from .listing import unread_link  # noqa: PLC0415 - the dialects (and rapidfuzz) only when a listing is built
+    from .listing import shadowed_reason, unread_link  # noqa: PLC0415 - the dialects (and rapidfuzz) only when a listing is built
     from .readings import records_read_by  # noqa: PLC0415
     from .render import get_dialect  # noqa: PLC0415
 

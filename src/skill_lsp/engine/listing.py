@@ -24,7 +24,7 @@ from .discovery import is_inside
 from .findings import base_message
 from .findings import qualifier as qualifier_of
 from .gemini_frontmatter import line_values, read_document
-from .harness import BLOCKING_ACTIONS, HARNESSES, Harness, not_read, reads_root
+from .harness import BLOCKING_ACTIONS, HARNESSES, SAME_NAME, Harness, not_read, reads_root
 from .lenient import simple_frontmatter
 from .opencode_frontmatter import NOT_STRING
 from .opencode_frontmatter import read_document as read_opencode_document
@@ -354,3 +354,12 @@ def record_listing(record: SkillRecord, harness: Harness | str, *, tool: bool = 
     if record.error is not None and record.error[0] in ("IO_ERROR", "SENSITIVE", "OUTSIDE_WORKSPACE"):
         return Listing(h, False, record.error[1])
     return _memo(h, record.path, _text_of(record), loaded)
+
+
+def shadowed_reason(h: Harness | None, label: str) -> str:
+    """Why a skill another of its name is listed instead of is not listed; where the release does
+    not settle which copy it keeps (a ``SAME_NAME`` fact), that, rather than a winner."""
+    unsettled = h.fact(SAME_NAME) if h is not None else None
+    if unsettled is not None:
+        return f"{label} {unsettled.text}: this preview lists the other one"
+    return f"{label} lists another skill of the same name instead"

@@ -18,10 +18,9 @@ from .activation import SessionConfig, SkillRecord, SkillSession
 from .activation.results import Result
 from .activation.session import catalog_key
 from .config import Settings
-from .decisions import shadowed_reason
 from .discovery import Location
 from .harness import HARNESSES, not_read, reads_root
-from .listing import unread_link
+from .listing import shadowed_reason, unread_link
 from .readings import record_error, record_read_by, records_read_by
 from .render import catalog_report, get_dialect, render_result
 from .workspace import SkillResult
