@@ -120,6 +120,9 @@ def decide(records: Sequence[SkillRecord], dialect: str) -> list[Decision]:
         # A name-only or dropped entry outranks a cut of the same entry.
         if path not in states or state in (NAME_ONLY, DROPPED):
             states[path] = (state, w.message, kept)
+    for r in shown:
+        state, why, kept = states.get(r.path, (LISTED, "", None))
+        out[r.path] = Decision(dialect, label, r.path, r.name, state, "" if state == LISTED else why, kept=kept)
     for r in candidates:
         if r.path in shown_paths:
             continue
@@ -130,9 +133,6 @@ def decide(records: Sequence[SkillRecord], dialect: str) -> list[Decision]:
         winner = next((w for w in shown if w.name == r.name or w.folder == r.folder), None)
         where = os.path.relpath(winner.path, os.path.dirname(r.path)) if winner is not None else None
         out[r.path] = Decision(dialect, label, r.path, r.name, SHADOWED, shadowed_reason(h, label), winner=where)
-    for r in shown:
-        state, why, kept = states.get(r.path, (LISTED, "", None))
-        out[r.path] = Decision(dialect, label, r.path, r.name, state, "" if state == LISTED else why, kept=kept)
     return [out[p] for p in sorted(out)]
 
 
