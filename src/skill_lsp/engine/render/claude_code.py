@@ -192,7 +192,8 @@ def split_arguments(arguments: str) -> list[str]:
     """The arguments as Claude Code 2.1.332 splits them (probed with 83 argument strings,
     capture/diff/FINDINGS.md): shell words, quotes removed, `$VARS` not expanded (a later word
     that is only one left out); leading operators skipped and the words after the first later
-    operator or command substitution dropped; a `!` starting a word escaped as `\\!`. Unbalanced quotes fall back to splitting at whitespace."""
+    operator or command substitution dropped; a `!` starting a word escaped as `\\!`. Unbalanced
+    quotes fall back to splitting at whitespace."""
     try:
         tokens = _tokens(arguments)
     except _Unbalanced:
