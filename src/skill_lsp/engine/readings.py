@@ -202,18 +202,23 @@ def block_runs_to_the_end(text: str | None, key: str, *, keep_only: bool = False
     if start is None:
         return False
     header = lines[start][len(key) + 1:].strip()
-    if not header.startswith(("|", ">")) or keep_only and "+" not in header.split("#", 1)[0]:
+    keep = "+" in header.split("#", 1)[0]
+    if not header.startswith(("|", ">")) or keep_only and not keep:
         return False
-    if "+" not in header.split("#", 1)[0] and not lines[end - 1].strip():
+    if not keep and not lines[end - 1].strip():
         return False  # held-out seed 9001, batch 5
     return all(not ln.strip() or ln[:1] in (" ", "\t") for ln in lines[start + 1:end])
 
 
-def description_read(h: Harness, doc: document.SkillDocument) -> object:
-    """:func:`value_read_by` of the description, one trailing newline shorter where ``h`` parses the
-    frontmatter without the newline before its closing line (``Harness.last_newline``)."""
-    value = value_read_by(h, doc, "description")
+def without_last_newline(h: Harness, text: str | None, value: object) -> object:
+    """A description ``value`` from the SKILL.md ``text``, one trailing newline shorter where ``h``
+    parses the frontmatter without the newline before its closing line (``Harness.last_newline``)."""
     if (h.last_newline and isinstance(value, str) and value.endswith("\n")
-            and block_runs_to_the_end(doc.text, "description")):
+            and block_runs_to_the_end(text, "description")):
         return value[:-1]
     return value
+
+
+def description_read(h: Harness, doc: document.SkillDocument) -> object:
+    """:func:`value_read_by` of the description, as :func:`without_last_newline` leaves it."""
+    return without_last_newline(h, doc.text, value_read_by(h, doc, "description"))

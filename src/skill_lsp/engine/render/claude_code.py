@@ -489,18 +489,16 @@ class ClaudeCodeDialect(Dialect):
         every = sorted({r.path: r for r in (*listed(records, loaded=True), *chosen)}.values(),
                        key=lambda r: (r.root_index, r.folder.casefold(), r.folder))
         claimed = {r.folder for r in every}
-        shows: dict[str, bool] = {}
+        shown: dict[str, str] = {}  # path -> the declared name shown beside its folder
         for r in every:
             declared = declared_name(r)
-            shows[r.path] = shows_declared(declared, r.folder) and declared not in claimed
-            if shows[r.path]:
-                claimed.add(declared or "")
+            if declared is not None and shows_declared(declared, r.folder) and declared not in claimed:
+                shown[r.path] = declared
+                claimed.add(declared)
         out = []
         for r in chosen:
-            declared = declared_name(r)
-            shown = shows.get(r.path, False)
-            full = self._entry(r, shown)
-            out.append((r, full, f"- {r.folder} ({declared})" if shown else f"- {r.folder}"))
+            full = self._entry(r, r.path in shown)
+            out.append((r, full, f"- {r.folder} ({shown[r.path]})" if r.path in shown else f"- {r.folder}"))
         return out
 
     def render_catalog(self, records: Sequence[SkillRecord]) -> str:

@@ -27,7 +27,7 @@ from skill_lsp.engine.harness.data import (
     COPILOT_SUMMARIZED_OVER,
 )
 from skill_lsp.engine.listing import record_listing
-from skill_lsp.engine.readings import block_runs_to_the_end
+from skill_lsp.engine.readings import without_last_newline
 from skill_lsp.engine.ruststr import rust_trim
 
 from ..lazyre import lazy_re
@@ -73,12 +73,9 @@ def _description(record: SkillRecord) -> str | None:
     value = record.frontmatter["description"]
     if not isinstance(value, str):
         return None
-    # The release parses the frontmatter without the newline before its closing `---`: a block
-    # scalar that runs to it loses one trailing newline; other values are as YAML gives them
-    # (probed: `|`, `|+`, `>`, `>-` last and before another key; capture/diff/FINDINGS.md).
-    if value.endswith("\n") and block_runs_to_the_end(record.text, "description"):
-        return value[:-1]
-    return value
+    # A block scalar running to `---` loses one trailing newline (fact last_newline); other values
+    # are as YAML gives them (probed: `|`, `|+`, `>`, `>-` last and before another key).
+    return str(without_last_newline(COPILOT, record.text, value))
 
 
 def loads(record: SkillRecord) -> bool:
