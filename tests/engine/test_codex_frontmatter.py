@@ -70,3 +70,25 @@ def test_codex_leaves_a_skill_out_when_the_repair_fails_too(tmp_path: Path) -> N
     # The value goes on below its key: quoting its first line leaves the next one broken.
     got = _listed(tmp_path, "---\nname: demo\ndescription: Deploys: to AWS\n  and more: here\n---\nbody\n")
     assert not got.listed and "also with its one-line values holding ': ' quoted" in (got.reason or "")
+
+
+def test_a_map_name_makes_codex_repair_every_line() -> None:
+    """Held-out seed 9002, batches 35 and 47 (`gen-codex-skill-bytes-name--a--1-bom-char-nel`): serde_yaml
+    cannot read `name: {a: 1}` as a string, so Codex repairs the whole block. Quoted, a description whose
+    NEL (a YAML 1.1 break) ended the plain scalar is read whole: NEL folds to a space."""
+    from skill_lsp.engine.harness import HARNESSES
+    from skill_lsp.engine.readings import read_by
+
+    text = "---\nname: {a: 1}\ndescription: one \x85two a: b three\n---\nbody\n"
+    doc = read_by(document.parse(text, "/ws/.agents/skills/demo/SKILL.md"), HARNESSES["codex"])
+    assert doc.frontmatter_values() == {"name": "{a: 1}", "description": "one two a: b three"}
+    # A string name leaves the block as YAML 1.1 reads it: the plain scalar ends at the NEL.
+    plain = "---\nname: demo\ndescription: one \x85other: two\n---\nbody\n"
+    doc = read_by(document.parse(plain, "/ws/.agents/skills/demo/SKILL.md"), HARNESSES["codex"])
+    assert doc.frontmatter_values() == {"name": "demo", "description": "one", "other": "two"}
+
+
+def test_a_list_name_the_repair_leaves_keeps_the_skill_out(tmp_path: Path) -> None:
+    # `[a, b]` is valid on its own, so no line changes and the first error stands.
+    got = _listed(tmp_path, "---\nname: [a, b]\ndescription: d\n---\nbody\n")
+    assert not got.listed

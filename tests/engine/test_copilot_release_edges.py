@@ -76,6 +76,10 @@ def test_a_clipped_block_keeps_its_newline_before_a_blank_line() -> None:
     assert block_runs_to_the_end("---\ndescription: |\n  a\n---\n", "description")
     assert not block_runs_to_the_end("---\ndescription: |\n  a\n\n---\n", "description")
     assert block_runs_to_the_end("---\ndescription: |+\n  a\n\n---\n", "description")
+    # Held-out seed 9002, batch 105: to the YAML 1.1 reader a NEL ending the last line makes a blank line.
+    nel = "---\ndescription: >\n  a\x85\n---\n"
+    assert not block_runs_to_the_end(nel, "description", yaml11=True)
+    assert block_runs_to_the_end(nel, "description")
 
 
 @pytest.mark.parametrize(("value", "loaded"), [

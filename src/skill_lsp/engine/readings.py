@@ -40,7 +40,7 @@ def read_by(doc: document.SkillDocument, h: Harness) -> document.SkillDocument:
     head = doc.text[sp.yaml_start:sp.yaml_end]
     yaml11 = bool(h.yaml11_breaks) and any(c in head for c in YAML11_BREAKS)
     libyaml = bool(h.libyaml) and not libyaml_suffices(head)
-    if not yaml11 and not libyaml and not (h.scalar_repair and doc.yaml_error is not None):
+    if not yaml11 and not libyaml and not (h.scalar_repair and _refused(doc)):
         return doc
     key = (doc.path, doc.text, yaml11, libyaml, h.name if h.scalar_repair else "")
     hit = _YAML11_DOCS.get(key)
@@ -50,12 +50,28 @@ def read_by(doc: document.SkillDocument, h: Harness) -> document.SkillDocument:
             hit = document.parse(doc.text, doc.path, doc.decode_issue, yaml11=yaml11 or bool(h.yaml11_breaks),
                                  libyaml=libyaml)
             hit.bom = doc.bom
-        if h.scalar_repair and hit.yaml_error is not None:
+        if h.scalar_repair and _refused(hit):
             hit = _repaired(hit, h) or hit
         if len(_YAML11_DOCS) >= 256:
             _YAML11_DOCS.clear()
         _YAML11_DOCS[key] = hit
     return hit
+
+
+def _refused(doc: document.SkillDocument) -> bool:
+    """Whether Codex's first reading fails: the YAML itself, or a `name` or `description` that is a
+    map or a list, which serde_yaml cannot read as the string its record asks for (a scalar of any
+    kind it reads as its text). The repair then rewrites every line, not only that one: held-out seed
+    9002, `name: {a: 1}` beside a description whose NEL ends a plain scalar but not a quoted one."""
+    if doc.yaml_error is not None:
+        return True
+    if not doc.frontmatter_ok:
+        return False
+    for key in ("name", "description"):
+        entry = doc.entries.get(key)
+        if entry is not None and entry.value.target().kind != "scalar":
+            return True
+    return False
 
 
 def _repaired(doc: document.SkillDocument, h: Harness) -> document.SkillDocument | None:
@@ -186,12 +202,13 @@ def value_read_by(h: Harness, doc: document.SkillDocument, key: str) -> object:
     return SKIP if mode == "strings" else value
 
 
-def block_runs_to_the_end(text: str | None, key: str, *, keep_only: bool = False) -> bool:
+def block_runs_to_the_end(text: str | None, key: str, *, keep_only: bool = False, yaml11: bool = False) -> bool:
     """Whether ``key`` is a block scalar (``|`` / ``>``; with ``keep_only``, ``|+`` / ``>+``) whose
     lines run to the closing ``---``: a harness that parses the frontmatter without the newline
     before that line (gray-matter's ``\\n---``, Copilot CLI's reader) reads one trailing newline
     less of it (js-yaml adds a clipped block's newline at the end of its input all the same; a
-    clipped block followed by a blank line keeps it with any parser)."""
+    clipped block followed by a blank line keeps it with any parser; with ``yaml11``, a last line
+    ending in NEL, LS or PS is followed by one: held-out seed 9002, Copilot CLI)."""
     if not text:
         return False
     lines = text.replace("\r\n", "\n").split("\n")
@@ -205,7 +222,10 @@ def block_runs_to_the_end(text: str | None, key: str, *, keep_only: bool = False
     keep = "+" in header.split("#", 1)[0]
     if not header.startswith(("|", ">")) or keep_only and not keep:
         return False
-    if not keep and not lines[end - 1].strip():
+    last = lines[end - 1]
+    if yaml11:
+        last = last[max(last.rfind(c) for c in YAML11_BREAKS) + 1:]
+    if not keep and not last.strip():
         return False  # held-out seed 9001, batch 5
     return all(not ln.strip() or ln[:1] in (" ", "\t") for ln in lines[start + 1:end])
 
@@ -214,7 +234,7 @@ def without_last_newline(h: Harness, text: str | None, value: object) -> object:
     """A description ``value`` from the SKILL.md ``text``, one trailing newline shorter where ``h``
     parses the frontmatter without the newline before its closing line (``Harness.last_newline``)."""
     if (h.last_newline and isinstance(value, str) and value.endswith("\n")
-            and block_runs_to_the_end(text, "description")):
+            and block_runs_to_the_end(text, "description", yaml11=bool(h.yaml11_breaks))):
         return value[:-1]
     return value
 
