@@ -116,8 +116,16 @@ def _fix_menus(r: SkillResult, findings: list[Finding]) -> list[list[Fix]] | Non
     the text was not kept)."""
     if not isinstance(r.src, SourceText) or not any(has_fixes(f.code) for f in findings):
         return None
-    doc = r.doc if r.doc is not None else document.parse(r.src.text, r.path)
-    return [fixes_for(doc, f) if has_fixes(f.code) else [] for f in findings]
+    known = r.fixes or {}
+    doc = r.doc
+    menus: list[list[Fix]] = []
+    for f in findings:
+        menu = known.get((f.code, f.start, f.end, f.message)) if has_fixes(f.code) else []
+        if menu is None:  # a cross-skill finding, or a result checked in this process
+            doc = doc if doc is not None else document.parse(r.src.text, r.path)
+            menu = fixes_for(doc, f)
+        menus.append(menu)
+    return menus
 
 
 def _fix_json(src: SourceText, fix: Fix) -> dict[str, Any]:

@@ -40,6 +40,9 @@ class SkillResult:
     _description: str | None = None
     _outside: tuple[str, ...] | None = None
     _suppressions: Suppressions | None = None  # kept when ``doc`` is dropped
+    # Each finding's fixes by (code, start, end, message), built from ``doc`` before a worker drops
+    # it (``workspace.check_job`` for JSON output): the parent then need not parse the text again.
+    fixes: dict[tuple[str, int, int, str], list] | None = None
 
     def slim(self, *, keep_text: bool = True) -> SkillResult:
         """The same result without the parsed document.
@@ -58,7 +61,8 @@ class SkillResult:
                 offsets |= self.suppressions.offsets()  # where an unused one is reported
             src = PositionTable(src, offsets)
         return SkillResult(self.path, None, self.findings, self.location, self.cross, src, self.name, self.anchor,
-                           self.graph, mentions, self.name_span, self.description, self.outside, self.suppressions)
+                           self.graph, mentions, self.name_span, self.description, self.outside, self.suppressions,
+                           self.fixes)
 
     @property
     def suppressions(self) -> Suppressions | None:

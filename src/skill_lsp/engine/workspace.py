@@ -140,7 +140,13 @@ TEST_FOLDERS = frozenset(("tests", "test", "__tests__", "fixtures", "__fixtures_
 
 def in_test_folder(path: str, root: str) -> bool:
     """Whether a folder between ``root`` (the workspace searched) and the skill is a test folder."""
-    rel = os.path.relpath(os.path.dirname(path), root)
+    folder = os.path.dirname(path)
+    prefix = root.rstrip(os.sep) + os.sep
+    if (os.path.isabs(root) and folder.startswith(prefix)
+            and not any(part in folder + os.sep for part in ("/../", "/./", "//"))):
+        rel = folder[len(prefix):]  # the common case, without relpath's two abspath calls
+    else:
+        rel = os.path.relpath(folder, root)
     return not rel.startswith("..") and any(p in TEST_FOLDERS for p in rel.split(os.sep))
 
 
@@ -201,9 +207,17 @@ def _link_group(name: str, members: list[SkillResult], settings: Settings) -> No
 
 
 def check_job(job: tuple[Location, Settings, bool]) -> SkillResult:
-    """Worker-process entry (picklable by reference): check one skill, return it slim."""
+    """Worker-process entry (picklable by reference): check one skill, return it slim; with
+    ``keep_text`` (JSON output) its text and each of its findings' fixes too."""
     loc, settings, keep_text = job
-    return check_file(loc.path, settings, loc).slim(keep_text=keep_text)
+    result = check_file(loc.path, settings, loc)
+    if keep_text and result.doc is not None:
+        from .fixes import fixes_for, has_fixes  # noqa: PLC0415 - JSON output only
+
+        doc = result.doc
+        result.fixes = {(f.code, f.start, f.end, f.message): fixes_for(doc, f)
+                        for f in result.findings if has_fixes(f.code)}
+    return result.slim(keep_text=keep_text)
 
 
 def link_skills(results: list[SkillResult], settings: Settings, overlap: OverlapIndex | None = None,
