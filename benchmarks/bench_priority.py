@@ -3,14 +3,14 @@
 
 The server's scan workers run at ``nice 10`` (SKILL_LSP_WORKER_NICE). This runs bench_server.py's
 scan phase (a real-size workspace, first open, typing in a 200-line document while it is scanned)
-four ways: workers at nice 10 or at the editor's priority, each on a quiet machine and beside a
-competing load at normal priority (one busy process per core, as a build or test run in another
-terminal would be). It reports, per way, the median times to every error and to complete
+with the workers at each priority of ``--ways`` (nice 10, the editor's priority, Linux's SCHED_IDLE
+class), each on a quiet machine and beside a competing load at normal priority (one busy process
+per core, as a build or test run in another terminal would be). It reports, per way, the median times to every error and to complete
 diagnostics after `initialized` (scans without typing: a scan yields to keystrokes), the largest
 gap between progress reports, and the keystroke → diagnostics p95 while a scan runs (scans with
 typing).
 
-    python benchmarks/bench_priority.py [--skills 10000] [--reps 2] [--out DIR]
+    python benchmarks/bench_priority.py [--skills 10000] [--reps 2] [--ways 10,0,idle] [--out DIR]
 
 The competing processes stop by themselves (``--load-s`` seconds, at most 600) and are killed when
 the run ends.
@@ -45,7 +45,7 @@ def _load(cores: int, seconds: float) -> list[multiprocessing.Process]:
     return procs
 
 
-def _scans(out: Path, typing: int, nice: int, a: argparse.Namespace) -> list[dict]:
+def _scans(out: Path, typing: int, nice: str, a: argparse.Namespace) -> list[dict]:
     """bench_server.py's scan runs for one way (typing or not), under the load already running."""
     env = {**os.environ, "SKILL_LSP_WORKER_NICE": str(nice)}
     cmd = [sys.executable, str(HERE / "bench_server.py"), "--only", "scan", "--scan-kind", "realistic",
@@ -58,7 +58,7 @@ def _scans(out: Path, typing: int, nice: int, a: argparse.Namespace) -> list[dic
     return [r for s in data["phases"]["scan"].values() for r in s["runs"]]
 
 
-def run(way: str, nice: int, loaded: bool, a: argparse.Namespace) -> dict:
+def run(way: str, nice: str, loaded: bool, a: argparse.Namespace) -> dict:
     # The scan's own time without typing (a scan yields to keystrokes, so typing would time the
     # typing), then keystrokes while it runs.
     procs = _load(os.cpu_count() or 2, a.load_s) if loaded else []
@@ -91,16 +91,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--load-s", type=float, default=300.0, help="bound on the competing load, s")
     ap.add_argument("--work", type=Path, default=None, help="generated workspaces (bench_server.py --work)")
     ap.add_argument("--out", type=Path, default=Path("/tmp/bench-priority"))
+    ap.add_argument("--ways", default="10,0", help="worker priorities to compare, comma-separated: nice "
+                    "increments, or idle (SCHED_IDLE)")
+    ap.add_argument("--machine", default="quiet,loaded", help="quiet, loaded (a competing load) or both")
     a = ap.parse_args(argv)
-    rows = [run(f"nice{n}-{'loaded' if loaded else 'quiet'}", n, loaded, a) for loaded in (False, True)
-            for n in (10, 0)]
+    machines = [m == "loaded" for m in a.machine.split(",")]
+    rows = [run(f"nice{n}-{'loaded' if loaded else 'quiet'}", n, loaded, a) for loaded in machines
+            for n in a.ways.split(",")]
     a.out.mkdir(parents=True, exist_ok=True)
     (a.out / "bench_priority.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     print("| workers | machine | errors published s | complete s | keystroke p95 ms (worst run) | "
           "largest progress gap s | load |")
     print("|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| nice {r['nice']} | {'competing load' if r['loaded'] else 'quiet'} | {r['errors_s']:.2f} | "
+        who = "SCHED_IDLE" if r["nice"] == "idle" else f"nice {r['nice']}"
+        print(f"| {who} | {'competing load' if r['loaded'] else 'quiet'} | {r['errors_s']:.2f} | "
               f"{r['complete_s']:.2f} | {r['keystroke_p95_ms']:.2f} | {r['progress_max_gap_s']} | "
               f"{', '.join(map(str, r['load']))} |")
     return 0

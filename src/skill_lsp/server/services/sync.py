@@ -298,9 +298,14 @@ def _scan_parallel(work: list, checked, results: list, take, on_batch=None, canc
 def _lower_priority() -> None:
     # Scan workers yield the CPU to the editor and the server's own thread (keystrokes). Measured
     # against running them at the editor's priority: benchmarks/bench_priority.py, docs/performance.md.
-    # SKILL_LSP_WORKER_NICE sets the increment (0: none), for that benchmark.
+    # SKILL_LSP_WORKER_NICE sets the increment (0: none), or "idle": Linux's SCHED_IDLE class, which
+    # runs only on a core nothing else wants, for that benchmark.
+    how = os.environ.get("SKILL_LSP_WORKER_NICE", "10")
     try:
-        os.nice(int(os.environ.get("SKILL_LSP_WORKER_NICE", "10")))
+        if how == "idle":
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        else:
+            os.nice(int(how))
     except (AttributeError, OSError, ValueError):
         pass
 
