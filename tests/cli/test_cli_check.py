@@ -92,6 +92,30 @@ def test_json_lists_a_safe_fix_with_its_edit(tmp_path: Path):
     assert data["summary"]["fixable"] == {"safe": 1, "unsafe": 0, "display-only": 0}
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_json_fixes_of_worker_and_cross_skill_findings(tmp_path: Path, jobs: str):
+    # Fixes built in the worker travel as positions (a fix edit past an astral character: UTF-16),
+    # an UNKNOWN_SKILL fix is built afterwards from the text kept for a skill with mentions;
+    # `-j 2` checks in worker processes.
+    root = tmp_path / ".agents/skills"
+    write_skill(root, "deploy", skill_text(name="deploy", body="# Deploy\n\U0001f600 x \n"))
+    write_skill(root, "caller", skill_text(name="caller", body="# Caller\nThen run `/deplyo`.\n"))
+    write_skill(root, "nodesc", "---\nname: nodesc\n---\n# x\n")
+    data = json.loads(run_cli("check", ".", "--format", "json", "-j", jobs, "--fail-on", "never", cwd=tmp_path).stdout)
+    by_code = {f["code"]: f for f in data["findings"]}
+    trail = by_code["TRAILING_WHITESPACE"]
+    assert trail["range"]["start"] == {"line": 5, "character": 4}
+    assert trail["fixes"] == [{"title": "Trim trailing whitespace", "applicability": "safe",
+                               "edits": [{"range": trail["range"], "newText": ""}]}]
+    unknown = by_code["UNKNOWN_SKILL"]
+    (fix,) = unknown["fixes"]
+    assert fix["applicability"] == "unsafe" and fix["edits"] == [{"range": unknown["range"], "newText": "deploy"}]
+    assert unknown["range"]["start"]["line"] == 5
+    # An edit away from its finding's range: its position travels too.
+    (insert,) = by_code["MISSING_FIELD"]["fixes"]
+    assert insert["edits"][0]["range"] == {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 0}}
+
+
 def test_json_range_is_utf16_and_columns_are_code_points(tmp_path: Path):
     write_skill(tmp_path / ".agents/skills", "demo", skill_text(body="😀 x \n"))
     data = json.loads(run_cli("check", ".", "--format", "json", cwd=tmp_path).stdout)

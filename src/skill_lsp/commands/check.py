@@ -30,13 +30,13 @@ _PARALLEL_MIN = 2000
 
 
 def check_locations(locations: list[Location], settings: Settings, jobs: int = 0,
-                    keep_text: bool = False) -> list[SkillResult]:
+                    fixes: bool = False) -> list[SkillResult]:
     """Check skills, in worker processes for large runs.
 
-    Without ``keep_text`` results carry only the positions their findings need,
-    which keeps what crosses process boundaries small.
+    Results carry only the positions their findings need (what crosses process boundaries stays
+    small); ``fixes``: each finding's fixes too (``workspace.check_job``).
     """
-    work = [(loc, settings, keep_text) for loc in locations]
+    work = [(loc, settings, fixes) for loc in locations]
     workers = jobs if jobs > 0 else (os.cpu_count() or 1)
     if workers > 1 and (len(work) >= _PARALLEL_MIN or jobs > 1):
         from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415 - only large runs pay for it
@@ -82,9 +82,9 @@ def check_once(args: Namespace) -> int:
         return 2
     settings = targets.settings
     # Results keep position tables, not texts: memory follows the findings, not the bytes read.
-    # JSON lists each finding's fixes, built from the text: keep it (the other formats do not).
+    # JSON lists each finding's fixes (the other formats do not).
     results = check_locations(targets.locations + targets.loose, settings, args.jobs,
-                              keep_text=args.format == "json")
+                              fixes=args.format == "json")
     n = len(targets.locations)
     link_skills(results[:n], settings, also=results[n:])
     link_mentions(results, settings)

@@ -16,7 +16,7 @@ from ..engine import document
 from ..engine.config import Settings
 from ..engine.findings import RULES, Finding, Severity
 from ..engine.fixes import APPLICABILITIES, Fix, fixes_for, has_fixes
-from ..engine.text import Encoding, SourceText
+from ..engine.text import Encoding, PositionTable, SourceText
 from ..engine.workspace import SkillResult
 
 DOCS = "https://github.com/skill-lsp/skill-lsp/blob/main/docs/rules.md"
@@ -41,7 +41,7 @@ def _rel(path: str) -> str:
     return path if rel.startswith("../../") else rel
 
 
-def _pos(src: SourceText | None, offset: int, enc: Encoding = Encoding.UTF32) -> tuple[int, int]:
+def _pos(src: SourceText | PositionTable | None, offset: int, enc: Encoding = Encoding.UTF32) -> tuple[int, int]:
     if src is None:
         return 0, 0
     return src.position(offset, enc)
@@ -105,7 +105,7 @@ def _text(rows: Rows, out: TextIO, color: bool, quiet: bool) -> None:
     out.write(f"{line}\n")
 
 
-def _range(src: SourceText | None, f: Finding) -> dict[str, Any]:
+def _range(src: SourceText | PositionTable | None, f: Finding) -> dict[str, Any]:
     sl, sc = _pos(src, f.start, Encoding.UTF16)
     el, ec = _pos(src, f.end, Encoding.UTF16)
     return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
@@ -114,21 +114,22 @@ def _range(src: SourceText | None, f: Finding) -> dict[str, Any]:
 def _fix_menus(r: SkillResult, findings: list[Finding]) -> list[list[Fix]] | None:
     """Each finding's fixes, from the checked text (None when no finding can have one, or
     the text was not kept)."""
-    if not isinstance(r.src, SourceText) or not any(has_fixes(f.code) for f in findings):
+    if r.src is None or not any(has_fixes(f.code) for f in findings):
         return None
     known = r.fixes or {}
     doc = r.doc
     menus: list[list[Fix]] = []
     for f in findings:
         menu = known.get((f.code, f.start, f.end, f.message)) if has_fixes(f.code) else []
-        if menu is None:  # a cross-skill finding, or a result checked in this process
-            doc = doc if doc is not None else document.parse(r.src.text, r.path)
-            menu = fixes_for(doc, f)
+        if menu is None:  # a finding added after the check (UNKNOWN_SKILL), or no fixes built ahead
+            if doc is None and isinstance(r.src, SourceText):
+                doc = document.parse(r.src.text, r.path)
+            menu = fixes_for(doc, f) if doc is not None else []
         menus.append(menu)
     return menus
 
 
-def _fix_json(src: SourceText, fix: Fix) -> dict[str, Any]:
+def _fix_json(src: SourceText | PositionTable, fix: Fix) -> dict[str, Any]:
     row: dict[str, Any] = {"title": fix.title, "applicability": fix.applicability}
     if fix.unsafe_because:
         row["unsafeBecause"] = fix.unsafe_because
@@ -183,7 +184,7 @@ def _json(rows: Rows, out: TextIO, color: bool, quiet: bool) -> None:
                 row["related"] = [{"path": rel.path, "message": rel.message,
                                    "range": _range(srcs.get(rel.path), Finding(f.code, f.severity, "", rel.start, rel.end))}
                                   for rel in f.related]
-            if menu and menu[i] and isinstance(src, SourceText):
+            if menu and menu[i] and src is not None:
                 row["fixes"] = [_fix_json(src, fix) for fix in menu[i]]
             items.append(row)
         chunk = json.dumps(items, ensure_ascii=False)[1:-1]

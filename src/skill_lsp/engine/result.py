@@ -59,6 +59,8 @@ class SkillResult:
             offsets |= {o for m in mentions for o in (m.start, m.end)}
             if self.suppressions is not None:
                 offsets |= self.suppressions.offsets()  # where an unused one is reported
+            for menu in (self.fixes or {}).values():  # the edits of fixes built ahead
+                offsets |= {o for fix in menu for e in fix.edits for o in (e.start, e.end)}
             src = PositionTable(src, offsets)
         return SkillResult(self.path, None, self.findings, self.location, self.cross, src, self.name, self.anchor,
                            self.graph, mentions, self.name_span, self.description, self.outside, self.suppressions,

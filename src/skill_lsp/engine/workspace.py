@@ -208,16 +208,19 @@ def _link_group(name: str, members: list[SkillResult], settings: Settings) -> No
 
 def check_job(job: tuple[Location, Settings, bool]) -> SkillResult:
     """Worker-process entry (picklable by reference): check one skill, return it slim; with
-    ``keep_text`` (JSON output) its text and each of its findings' fixes too."""
-    loc, settings, keep_text = job
+    ``fixes`` (JSON output) each of its findings' fixes too, built while its document is at hand."""
+    loc, settings, fixes = job
     result = check_file(loc.path, settings, loc)
-    if keep_text and result.doc is not None:
+    if fixes and result.doc is not None:
         from .fixes import fixes_for, has_fixes  # noqa: PLC0415 - JSON output only
 
         doc = result.doc
         result.fixes = {(f.code, f.start, f.end, f.message): fixes_for(doc, f)
                         for f in result.findings if has_fixes(f.code)}
-    return result.slim(keep_text=keep_text)
+        # The text crosses back only where a finding added later may offer a fix built from it
+        # (UNKNOWN_SKILL, on a mention); the rest send the positions their findings and fixes need.
+        return result.slim(keep_text=bool(result.mentions))
+    return result.slim(keep_text=False)
 
 
 def link_skills(results: list[SkillResult], settings: Settings, overlap: OverlapIndex | None = None,
