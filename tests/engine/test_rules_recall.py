@@ -330,6 +330,24 @@ def test_the_overlap_index_compares_only_candidates_sharing_a_rare_word():
     assert idx.of("/dup") == ["/s7"] and idx.of("/s7") == ["/dup"]
 
 
+def test_the_overlap_index_keeps_shared_keys_and_empties_on_removal():
+    # Three descriptions whose word sets are one word apart share "less one word" keys: each bucket
+    # holds every skill that needs it, whatever the order of adding and removing.
+    base = "Handles billing records and writes a summary report for the finance team"
+    texts = {"/a": base, "/b": base + " weekly", "/c": base + " monthly", "/d": base + " weekly"}
+    idx = OverlapIndex()
+    for path, text in texts.items():
+        idx.add(path, path[1:], text)
+    assert idx.of("/a") == ["/b", "/c", "/d"] and idx.of("/b") == ["/a", "/d"]
+    idx.remove("/a")
+    assert idx.of("/b") == ["/d"] and idx.of("/c") == []
+    idx.add("/a", "a", base)
+    assert idx.of("/c") == ["/a"]
+    for path in ("/d", "/b", "/c", "/a"):
+        idx.remove(path)
+    assert (idx.entries, idx.overlaps, dict(idx._whole), idx._less) == ({}, {}, {}, {})
+
+
 # --------------------------------------------------------------------- precision fixes from the tune half
 
 def test_backslash_paths_in_powershell_and_counter_examples_are_left_alone():

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import reduce
+from operator import xor
 
 from . import fuzzy
 from .lazyre import lazy_re
@@ -49,7 +51,9 @@ class _Entry:
         self.name_flat = "".join(_WORD.findall(name.lower()))  # `many-chat` -> `manychat`
         self.words = len(words)
         self.norm = " ".join(words)
-        self.content = frozenset(w for w in words if w not in STOP and len(w) > 1)
+        content = set(words)
+        content -= STOP
+        self.content = frozenset(w for w in content if len(w) > 1)
 
 
 def similar(a: _Entry, b: _Entry) -> bool:
@@ -84,21 +88,26 @@ class OverlapIndex:
         self.entries: dict[str, _Entry] = {}
         self.overlaps: dict[str, set[str]] = defaultdict(set)
         self._whole: dict[int, set[str]] = defaultdict(set)  # hash of the set -> paths
-        self._less: dict[int, set[str]] = defaultdict(set)  # hash of the set less one word -> paths
+        # Hash of the set less one word -> a path, or the set of paths when several share it (rare:
+        # 10,000 skills make some 200,000 keys, and a set for each was most of the time to add).
+        self._less: dict[int, str | set[str]] = {}
         self._keys: dict[str, tuple[int, tuple[int, ...]]] = {}
 
     @staticmethod
     def _hashes(e: _Entry) -> tuple[int, tuple[int, ...]]:
-        words = [hash(w) for w in e.content]
-        whole = 0
-        for h in words:
-            whole ^= h
-        return whole, tuple(whole ^ h for h in words)
+        words = list(map(hash, e.content))
+        whole = reduce(xor, words, 0)
+        return whole, tuple(map(whole.__xor__, words))
 
     def _candidates(self, path: str, whole: int, less: tuple[int, ...]) -> set[str]:
-        out = set(self._whole.get(whole, ())) | self._less.get(whole, set())
+        out = set(self._whole.get(whole, ()))
+        bucket = self._less.get(whole)
+        if bucket is not None:
+            out |= {bucket} if isinstance(bucket, str) else bucket
         for key in less:
-            out |= self._whole.get(key, set())
+            found = self._whole.get(key)
+            if found:
+                out |= found
         out.discard(path)
         return out
 
@@ -125,8 +134,13 @@ class OverlapIndex:
         self.entries[path] = e
         self._keys[path] = (whole, less)
         self._whole[whole].add(path)
-        for key in less:
-            self._less[key].add(path)
+        index = self._less
+        new = dict.fromkeys(less, path)
+        shared = new.keys() & index.keys()
+        before = {key: index[key] for key in shared}
+        index.update(new)
+        for key, bucket in before.items():
+            index[key] = {bucket, path} if isinstance(bucket, str) else bucket | {path}
         return changed
 
     def remove(self, path: str) -> set[str]:
@@ -134,12 +148,19 @@ class OverlapIndex:
         if e is None:
             return set()
         whole, less = self._keys.pop(path)
-        for index, key in [(self._whole, whole), *((self._less, k) for k in less)]:
-            bucket = index.get(key)
-            if bucket is not None:
+        paths = self._whole.get(whole)
+        if paths is not None:
+            paths.discard(path)
+            if not paths:
+                del self._whole[whole]
+        for key in less:
+            bucket = self._less.get(key)
+            if bucket == path:
+                del self._less[key]
+            elif isinstance(bucket, set):
                 bucket.discard(path)
-                if not bucket:
-                    del index[key]
+                if len(bucket) == 1:
+                    self._less[key] = next(iter(bucket))
         others = self.overlaps.pop(path, set())
         for o in others:
             self.overlaps[o].discard(path)
