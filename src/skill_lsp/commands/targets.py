@@ -12,6 +12,8 @@ from ..engine.discover import discover
 
 @dataclass(slots=True)
 class Targets:
+    """What a command checks: the workspace, its settings and the skills found."""
+
     workspace: str
     settings: Settings
     problems: list[str] = field(default_factory=list)  # kept for callers; settings problems are errors now

@@ -44,6 +44,8 @@ DEFAULT_SENSITIVE = ("**/.env/**", "**/secrets/**")
 
 @dataclass(frozen=True)
 class Settings:
+    """The settings a check runs with (config file, editor and command line merged)."""
+
     profile: str = DEFAULT_PROFILE  # the lint's fallback target when none is set or inferred
     targets: tuple[str, ...] = ()  # empty: inferred per skill from its root (engine/targets.py)
     roots: tuple[str, ...] = ()  # empty: DEFAULT_ROOTS that exist

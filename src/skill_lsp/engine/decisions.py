@@ -48,6 +48,8 @@ _FENCED = ("IO_ERROR", "SENSITIVE", "OUTSIDE_WORKSPACE")
 
 @dataclass(frozen=True, slots=True)
 class Decision:
+    """How one harness lists one skill (in full, by name only, cut, skipped, shadowed, never read) and why."""
+
     dialect: str
     label: str  # "Claude Code 2.1.332"
     path: str  # the SKILL.md

@@ -21,6 +21,8 @@ from .discovery import Location
 
 @dataclass(slots=True)
 class Inventory:
+    """A workspace's roots and the skills found in and below them."""
+
     workspace: str
     roots: list[str]
     sensitive: tuple[str, ...]

@@ -25,6 +25,8 @@ SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "
 
 @dataclass(frozen=True, slots=True)
 class Location:
+    """A skill discovery found: its folder, SKILL.md and the root it came from."""
+
     dir: str  # the skill folder as found (absolute, not symlink-resolved)
     path: str  # its SKILL.md (absolute)
     root_index: int  # -1 when found by a recursive search outside the configured roots

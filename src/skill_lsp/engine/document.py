@@ -24,6 +24,8 @@ _CLOSING_FENCE = lazy_re(r"(?:\r\n|\r|\n)---[ \t]*(?:\r\n|\r|\n|$)")
 
 @dataclass(frozen=True, slots=True)
 class DecodeIssue:
+    """A byte that is not UTF-8, or another problem decoding the file."""
+
     message: str
     offset: int
 
@@ -64,6 +66,8 @@ class Entry:
 
 @dataclass(slots=True)
 class SkillDocument:
+    """One parsed SKILL.md: its text, frontmatter entries and body."""
+
     path: str  # absolute SKILL.md path (may not exist for unsaved buffers)
     src: SourceText
     full_length: int  # length of the text before truncation

@@ -13,6 +13,8 @@ from .yamlnodes import Node, resolve_scalar
 
 @dataclass(frozen=True, slots=True)
 class Edit:
+    """Replace ``text[start:end]`` with ``text``."""
+
     start: int
     end: int
     text: str
@@ -24,6 +26,8 @@ APPLICABILITIES = (SAFE, UNSAFE, DISPLAY_ONLY)
 
 @dataclass(frozen=True, slots=True)
 class Fix:
+    """A titled set of edits offered for a finding, with how safe it is."""
+
     title: str
     edits: tuple[Edit, ...]
     safe: bool = False  # part of fix-all and `check --fix`

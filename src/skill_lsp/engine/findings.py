@@ -56,6 +56,8 @@ class Related:
 
 @dataclass(frozen=True, slots=True)
 class Finding:
+    """One problem a rule found: its code, severity, message and span in the document."""
+
     code: str
     severity: Severity
     message: str
@@ -88,6 +90,8 @@ _SEVERITIES = (None, *Severity)  # by LSP number
 
 @dataclass(frozen=True, slots=True)
 class Rule:
+    """A rule code's catalogue entry: default severity, title and what it checks."""
+
     code: str
     severity: Severity
     title: str

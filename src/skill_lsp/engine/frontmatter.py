@@ -15,6 +15,8 @@ from .text import SourceText
 
 @dataclass(frozen=True, slots=True)
 class Split:
+    """Where a SKILL.md's frontmatter block and body start and end."""
+
     has_frontmatter: bool
     open_start: int  # offset of the opening "---" (after a BOM)
     open_end: int  # end of the opening line's content

@@ -14,6 +14,8 @@ _SIMPLE_DEST = lazy_re(r"[ \t]*(?:\r\n|\r|\n)?[ \t]*(?:<([^<>\n\\]*)>|([^\s()<\\
 
 @dataclass(frozen=True, slots=True)
 class Link:
+    """A link or image of the body, as CommonMark reads it."""
+
     kind: str  # "inline" | "image" | "reference" | "definition"
     # Destination as CommonMark reads it (escapes and entities resolved). Web URLs
     # and in-page anchors are not recorded: no rule or feature looks at them.
@@ -26,6 +28,8 @@ class Link:
 
 @dataclass(frozen=True, slots=True)
 class Heading:
+    """A heading of the body."""
+
     level: int
     text: str
     start: int
@@ -34,6 +38,8 @@ class Heading:
 
 @dataclass(slots=True)
 class Body:
+    """What the rules read of a Markdown body: links, headings and code blocks."""
+
     links: list[Link] = field(default_factory=list)
     headings: list[Heading] = field(default_factory=list)
     code_blocks: list[tuple[int, int]] = field(default_factory=list)
@@ -73,5 +79,7 @@ def _destination(src: str, i: int, end: int) -> tuple[int, int] | None:
 
 @dataclass(frozen=True, slots=True)
 class RawSpans:
+    """Code and HTML spans of a body, where link-like text is no link."""
+
     code: list[tuple[int, int]]  # code spans (backticks included) and <code>-like elements
     html: list[tuple[int, int]]  # HTML blocks and inline comments

@@ -60,6 +60,8 @@ def _route_context(text: str, at: int) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Mention:
+    """A reference to a skill in a document (slash command, `$name`, tool rule, link)."""
+
     name: str  # the skill name (for a link: the folder segment)
     start: int  # span of the name inside the document
     end: int

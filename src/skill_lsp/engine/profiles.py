@@ -19,6 +19,8 @@ from .harness.data import SPEC_FIELDS as _SPEC_FIELDS
 
 @dataclass(frozen=True, slots=True)
 class Field:
+    """A frontmatter field a target knows, with its kind and summary."""
+
     key: str
     kind: str
     summary: str

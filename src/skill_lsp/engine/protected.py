@@ -25,6 +25,8 @@ from .lazyre import lazy_re
 
 @dataclass(frozen=True, slots=True)
 class Span:
+    """Text a safe fix must not touch (code, placeholders, ...), and why."""
+
     start: int
     end: int
     kind: str  # a key of REASONS

@@ -26,6 +26,8 @@ _SKILL_TOOL = HARNESSES["skill-tool"]
 
 @dataclass(slots=True)
 class SkillResult:
+    """One checked skill: document or positions, findings and its place in the workspace."""
+
     path: str  # SKILL.md
     doc: document.SkillDocument | None
     findings: list[Finding]

@@ -45,6 +45,8 @@ _IGNORE = lazy_re(r"[ \t]*ignore[ \t]*\[([^\]\r\n]*)\]")
 
 @dataclass(frozen=True, slots=True)
 class Directive:
+    """One `# skill-lsp: ignore[...]` comment."""
+
     start: int  # its '#'
     end: int  # after its ']' (after the comment's last non-blank character when malformed)
     line_start: int
@@ -59,6 +61,8 @@ class Directive:
 
 @dataclass(frozen=True, slots=True)
 class Suppressions:
+    """The suppression comments of one frontmatter."""
+
     directives: tuple[Directive, ...]
     parsed: bool  # the frontmatter parsed: end-of-line directives count, unused ones are reported
 

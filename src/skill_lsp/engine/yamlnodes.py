@@ -30,6 +30,8 @@ MAX_EXPANDED_NODES = 10_000
 
 @dataclass(slots=True, eq=False)
 class Node:
+    """A YAML node with its span in the document."""
+
     kind: str  # "scalar" | "map" | "seq"
     start: int
     end: int
@@ -51,6 +53,8 @@ class Node:
 
 @dataclass(frozen=True, slots=True)
 class YamlError:
+    """Why a frontmatter's YAML could not be read, and where."""
+
     message: str
     offset: int  # code point offset in the document
     limit: bool = False  # a safety limit, not a syntax error

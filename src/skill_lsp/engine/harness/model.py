@@ -138,6 +138,8 @@ class Fact:
 
 @dataclass(frozen=True, slots=True)
 class Harness:
+    """Every fact skill-lsp holds about one harness release, each with its source."""
+
     name: str  # target name, as in `--target` and `targets = [...]`
     title: str  # as written in messages ("Claude Code")
     version: str  # the release the facts were proven against, or "" when documented only

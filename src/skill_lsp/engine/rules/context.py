@@ -15,6 +15,8 @@ from ..targets import PROFILES
 
 @dataclass(slots=True)
 class Context:
+    """What a rule may know beyond the document: targets, the skill folder, lookups."""
+
     profile: Profile = field(default_factory=lambda: PROFILES[DEFAULT_PROFILE])
     check_links: bool = True
     # The skill folder on disk; None for unsaved buffers (no file-system checks then).

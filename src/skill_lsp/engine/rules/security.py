@@ -54,6 +54,8 @@ _RISKY = (
 
 @dataclass(frozen=True, slots=True)
 class DynamicCommand:
+    """A shell command a harness runs while loading the skill (!`...`)."""
+
     command: str
     start: int  # the whole !`...` construct or ```! fence
     end: int
