@@ -112,8 +112,8 @@ def _range(src: SourceText | PositionTable | None, f: Finding) -> dict[str, Any]
 
 
 def _fix_menus(r: SkillResult, findings: list[Finding]) -> list[list[Fix]] | None:
-    """Each finding's fixes, from the checked text (None when no finding can have one, or
-    the text was not kept)."""
+    """Each finding's fixes: built by the worker that checked the skill, or from its kept text for a
+    finding added afterwards (None when no finding can have one)."""
     if r.src is None or not any(has_fixes(f.code) for f in findings):
         return None
     known = r.fixes or {}

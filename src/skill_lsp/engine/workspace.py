@@ -143,7 +143,7 @@ def in_test_folder(path: str, root: str) -> bool:
     folder = os.path.dirname(path)
     prefix = root.rstrip(os.sep) + os.sep
     if (os.path.isabs(root) and folder.startswith(prefix)
-            and not any(part in folder + os.sep for part in ("/../", "/./", "//"))):
+            and not any(part in folder + os.sep for part in (f"{os.sep}..{os.sep}", f"{os.sep}.{os.sep}", os.sep * 2))):
         rel = folder[len(prefix):]  # the common case, without relpath's two abspath calls
     else:
         rel = os.path.relpath(folder, root)
