@@ -88,6 +88,15 @@ AGREEMENT = REPO / "capture" / "diff" / "agreement.json"
 HELDOUT = REPO / "capture" / "diff" / "agreement-heldout.json"
 
 
+def _order(row: tuple[str, dict]) -> tuple[int, int, str]:
+    """Rows grouped by seed, the releases in the pins' order within a seed."""
+    from ..install import pins  # noqa: PLC0415
+
+    names = list(pins())
+    harness = _release(row[0]).split("@")[0]
+    return row[1]["seed"], names.index(harness) if harness in names else len(names), row[0]
+
+
 def _rows(path: Path) -> dict[str, dict]:
     old = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     return {k if "|" in k else f"{k}|{v['seed']}": v for k, v in old.items()}
@@ -106,7 +115,8 @@ def write_report(summary: dict[str, dict], args: argparse.Namespace, heldout: bo
         tuned = {**{k: new.get(k, v) for k, v in tuned.items()}, **new}
         seeds = {s["seed"] for s in new.values()}
         held = {k: v for k, v in held.items() if v["seed"] not in seeds}
-    tuned = dict(sorted(tuned.items(), key=lambda kv: kv[1]["seed"]))  # grouped by seed, stable within
+    tuned = dict(sorted(tuned.items(), key=_order))
+    held = dict(sorted(held.items(), key=_order))
     for path, rows in ((AGREEMENT, tuned), (HELDOUT, held)):
         path.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     text = DOC.read_text(encoding="utf-8")
