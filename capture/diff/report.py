@@ -105,16 +105,16 @@ def _rows(path: Path) -> dict[str, dict]:
 def write_report(summary: dict[str, dict], args: argparse.Namespace, heldout: bool = False) -> None:
     """The section for ``summary`` merged over the rows of the last report (a run of some harnesses
     keeps the others' figures; a row is one release on one seed); agreement.json
-    (agreement-heldout.json with ``heldout``) keeps them. A seed reported as tuned leaves the
-    held-out rows: its disagreements are being fixed."""
+    (agreement-heldout.json with ``heldout``) keeps them. A release reported as tuned on a seed
+    leaves the held-out rows: its disagreements there are being fixed (the other releases' rows on
+    that seed stay held out)."""
     new = {f"{label}|{s['seed']}": s for label, s in summary.items()}
     tuned, held = _rows(AGREEMENT), _rows(HELDOUT)
     if heldout:
         held = {**{k: new.get(k, v) for k, v in held.items()}, **new}  # rows keep their place
     else:
         tuned = {**{k: new.get(k, v) for k, v in tuned.items()}, **new}
-        seeds = {s["seed"] for s in new.values()}
-        held = {k: v for k, v in held.items() if v["seed"] not in seeds}
+        held = {k: v for k, v in held.items() if k not in new}
     tuned = dict(sorted(tuned.items(), key=_order))
     held = dict(sorted(held.items(), key=_order))
     for path, rows in ((AGREEMENT, tuned), (HELDOUT, held)):

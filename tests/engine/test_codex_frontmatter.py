@@ -23,12 +23,16 @@ REPAIRS = [
     ("hint: @user", "hint: '@user'"),
     ("hint: `cmd`", "hint: '`cmd`'"),
     ("description: a:\u00a0b", "description: 'a:\u00a0b'"),  # Rust's whitespace takes a no-break space
+    # A flow collection followed by more text is no document of its own (held-out seed 9003).
+    ("description: {m} sync clean", "description: '{m} sync clean'"),
+    ("tags: [a, b] c", "tags: '[a, b] c'"),
 ]
 UNCHANGED = [
     "description: plain text",
     "description: 'quoted: already'",
     'description: "quoted: already"',
     "tags: [a, b]",  # valid on its own
+    "tags: [a, b]#note",  # a comment right after the collection, as libyaml reads it
     "url: http://x",  # no whitespace after the colon
     "description:a: b",  # no whitespace after the key's colon: not a `key: value` line
 ]

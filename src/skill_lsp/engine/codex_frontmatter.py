@@ -16,10 +16,15 @@ from .ruststr import RUST_WHITESPACE, rust_lines
 
 
 def _valid_alone(scalar: str) -> bool:
+    """Whether serde_yaml reads the value as a document of its own: it parses, and nothing but a
+    comment follows its node (``{m} sync`` is refused: held-out seed 9003)."""
     from .yamlnodes import compose  # noqa: PLC0415 - only a refused frontmatter comes here
 
-    _, err, _ = compose(scalar, 0, libyaml=True)
-    return err is None
+    root, err, _ = compose(scalar, 0, libyaml=True)
+    if err is not None:
+        return False
+    rest = (scalar[root.end:] if root is not None else "").lstrip(" \t")  # YAML's own blanks
+    return not rest or rest[0] == "#"
 
 
 def repair(frontmatter: str) -> str | None:
