@@ -58,8 +58,9 @@ def section(summary: dict[str, dict], args: argparse.Namespace, heldout: dict[st
              *_table(summary)]
     if heldout:
         held = sorted({s["seed"] for s in heldout.values()})
-        lines += ["", f"A held-out seed ({', '.join(map(str, held))}), never run while the engine was fixed: what "
-                  "the figures are on workspaces the fixes were not made for:", "", *_table(heldout)]
+        which = f"A held-out seed ({held[0]})" if len(held) == 1 else f"Held-out seeds ({', '.join(map(str, held))})"
+        lines += ["", f"{which}, never run for that release while the engine was fixed: what the figures are on "
+                  "workspaces the fixes were not made for:", "", *_table(heldout)]
     lines += ["", "A skill folder that is a link, inside the workspace or leading out of it, is listed by every "
               "release; skill-lsp reads it through the link for these previews (read only; capture case "
               "`skill-links`)."]
@@ -77,8 +78,9 @@ def section(summary: dict[str, dict], args: argparse.Namespace, heldout: dict[st
               "new kinds per release):", "", "```sh",
               "python -m capture install",
               *[f"python -m capture diff --seed {seed} --skills {args.skills} --report" for seed in seeds or [1]],
-              *([f"python -m capture diff --seed {next(iter(heldout.values()))['seed']} --skills {args.skills} "
-                 "--report-heldout"] if heldout else []), "```", ""]
+              *[f"python -m capture diff --seed {seed} --skills {args.skills} --report-heldout "
+                + " ".join(_release(k).split("@")[0] for k, s in (heldout or {}).items() if s["seed"] == seed)
+                for seed in sorted({s["seed"] for s in (heldout or {}).values()})], "```", ""]
     return "\n".join(lines)
 
 
