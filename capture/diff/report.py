@@ -77,9 +77,9 @@ def section(summary: dict[str, dict], args: argparse.Namespace, heldout: dict[st
               "Reproduce (a few minutes per release on two cores; add `--shrink N` to shrink and store up to N "
               "new kinds per release):", "", "```sh",
               "python -m capture install",
-              *[f"python -m capture diff --seed {seed} --skills {args.skills} --report" for seed in seeds or [1]],
-              *[f"python -m capture diff --seed {seed} --skills {args.skills} --report-heldout "
-                + " ".join(_release(k).split("@")[0] for k, s in (heldout or {}).items() if s["seed"] == seed)
+              *[f"python -m capture diff --seed {seed} --skills {args.skills} --report" + _only(summary, seed)
+                for seed in seeds or [1]],
+              *[f"python -m capture diff --seed {seed} --skills {args.skills} --report-heldout" + _only(heldout, seed)
                 for seed in sorted({s["seed"] for s in (heldout or {}).values()})], "```", ""]
     return "\n".join(lines)
 
@@ -88,6 +88,14 @@ AGREEMENT = REPO / "capture" / "diff" / "agreement.json"
 
 
 HELDOUT = REPO / "capture" / "diff" / "agreement-heldout.json"
+
+
+def _only(rows: dict[str, dict], seed: int) -> str:
+    """The releases to name on a seed's reproduce line: none when the rows hold every pinned one."""
+    from ..install import pins  # noqa: PLC0415
+
+    names = [_release(k).split("@")[0] for k, s in rows.items() if s["seed"] == seed]
+    return "" if set(names) >= set(pins()) else " " + " ".join(names)
 
 
 def _order(row: tuple[str, dict]) -> tuple[int, int, str]:
