@@ -5,10 +5,10 @@ The server's scan workers run at ``nice 10`` (SKILL_LSP_WORKER_NICE). This runs 
 scan phase (a real-size workspace, first open, typing in a 200-line document while it is scanned)
 with the workers at each priority of ``--ways`` (nice 10, the editor's priority, Linux's SCHED_IDLE
 class), each on a quiet machine and beside a competing load at normal priority (one busy process
-per core, as a build or test run in another terminal would be). It reports, per way, the median times to every error and to complete
-diagnostics after `initialized` (scans without typing: a scan yields to keystrokes), the largest
-gap between progress reports, and the keystroke → diagnostics p95 while a scan runs (scans with
-typing).
+per core, as a build or test run in another terminal would be). It reports, per way, the median
+times to every error and to complete diagnostics after `initialized` (scans without typing: a scan
+yields to keystrokes), the largest gap between progress reports, and the keystroke → diagnostics
+p95 while a scan runs (scans with typing).
 
     python benchmarks/bench_priority.py [--skills 10000] [--reps 2] [--ways 10,0,idle] [--out DIR]
 

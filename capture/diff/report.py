@@ -121,7 +121,7 @@ def write_report(summary: dict[str, dict], args: argparse.Namespace, heldout: bo
     new = {f"{label}|{s['seed']}": s for label, s in summary.items()}
     tuned, held = _rows(AGREEMENT), _rows(HELDOUT)
     if heldout:
-        held = {**{k: new.get(k, v) for k, v in held.items()}, **new}  # rows keep their place
+        held = {**held, **new}
     else:
         tuned = {**{k: new.get(k, v) for k, v in tuned.items()}, **new}
         held = {k: v for k, v in held.items() if k not in new}
