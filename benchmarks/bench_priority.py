@@ -47,7 +47,7 @@ def _load(cores: int, seconds: float) -> list[multiprocessing.Process]:
 
 def _scans(out: Path, typing: int, nice: str, a: argparse.Namespace) -> list[dict]:
     """bench_server.py's scan runs for one way (typing or not), under the load already running."""
-    env = {**os.environ, "SKILL_LSP_WORKER_NICE": str(nice)}
+    env = {**os.environ, "SKILL_LSP_WORKER_NICE": nice}
     cmd = [sys.executable, str(HERE / "bench_server.py"), "--only", "scan", "--scan-kind", "realistic",
            "--scan-sizes", str(a.skills), "--scan-reps", str(a.reps), "--scan-cache", "cold",
            "--scan-typing", str(typing), "--out", str(out)]

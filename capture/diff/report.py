@@ -90,11 +90,16 @@ AGREEMENT = REPO / "capture" / "diff" / "agreement.json"
 HELDOUT = REPO / "capture" / "diff" / "agreement-heldout.json"
 
 
+def _harness(key: str) -> str:
+    """A row's harness name (``codex`` of ``codex@0.171.0|9003``)."""
+    return _release(key).split("@")[0]
+
+
 def _only(rows: dict[str, dict], seed: int) -> str:
     """The releases to name on a seed's reproduce line: none when the rows hold every pinned one."""
     from ..install import pins  # noqa: PLC0415
 
-    names = [_release(k).split("@")[0] for k, s in rows.items() if s["seed"] == seed]
+    names = [_harness(k) for k, s in rows.items() if s["seed"] == seed]
     return "" if set(names) >= set(pins()) else " " + " ".join(names)
 
 
@@ -103,7 +108,7 @@ def _order(row: tuple[str, dict]) -> tuple[int, int, str]:
     from ..install import pins  # noqa: PLC0415
 
     names = list(pins())
-    harness = _release(row[0]).split("@")[0]
+    harness = _harness(row[0])
     return row[1]["seed"], names.index(harness) if harness in names else len(names), row[0]
 
 

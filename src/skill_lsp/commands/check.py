@@ -23,9 +23,9 @@ from .targets import collect
 # Some fixes could not be written (a full disk, a read-only file, a file saved meanwhile).
 EXIT_NOT_WRITTEN = 3
 _FAIL_ON = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "hint": Severity.HINT}
-# Below this many skills a process pool costs more than it saves. Measured on 2 cores,
-# `check --format json` on the 3,223-skill corpus: 0.92-0.97 s in one process, 0.76-0.80 s
-# with two workers (after gc.freeze and flat Finding pickles; before them, 0.7-1.2 s).
+# Below this many skills a process pool costs more than it saves. On the 3,223-skill corpus
+# (`check --format json`, 2 cores) two workers take 2.75-3.11 s against 3.66-4.08 s in one
+# process (docs/performance.md).
 _PARALLEL_MIN = 2000
 
 

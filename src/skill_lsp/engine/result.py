@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import unicodedata
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from . import document, suppress
 from .config import Settings
@@ -18,6 +19,9 @@ from .mentions import extract as mentions_of
 from .suppress import Suppressions
 from .text import PositionTable, SourceText
 from .yamlnodes import resolve_scalar
+
+if TYPE_CHECKING:
+    from .edits import Fix
 
 # The skill-tool contract decides activation in previews (spec 000 §5.2); who else lists
 # the skill is engine/listing's question.
@@ -44,7 +48,7 @@ class SkillResult:
     _suppressions: Suppressions | None = None  # kept when ``doc`` is dropped
     # Each finding's fixes by (code, start, end, message), built from ``doc`` before a worker drops
     # it (``workspace.check_job`` for JSON output): the parent then need not parse the text again.
-    fixes: dict[tuple[str, int, int, str], list] | None = None
+    fixes: dict[tuple[str, int, int, str], list[Fix]] | None = None
 
     def slim(self, *, keep_text: bool = True) -> SkillResult:
         """The same result without the parsed document.
