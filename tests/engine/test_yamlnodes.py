@@ -74,6 +74,9 @@ def test_nesting_stops_exactly_past_the_limit():
     ("a: \x00", "#x0000", 3),  # refused by the C parser before the first event
     ("a: \x07b", "#x0007", 3),
     ("a: [b\nc: d", "", None),
+    # Content after a `...` line: a second document, refused at the marker (capture case document-end).
+    ("a: b\n...\nc: d\n", "document end marker", 5),
+    ("a: b\n...\n---\nc: d\n", "document end marker", 5),
 ])
 def test_parser_errors_carry_a_message_and_the_offset_of_the_fault(text: str, message: str, at: int | None):
     root, err, tagged = compose(text, 10)
@@ -81,6 +84,12 @@ def test_parser_errors_carry_a_message_and_the_offset_of_the_fault(text: str, me
     assert message in err.message and err.message
     if at is not None:
         assert err.offset == 10 + at
+
+
+@pytest.mark.parametrize("text", ["a: b\n...\n", "a: b\n...\n# a comment\n\n", "a: b\n"])
+def test_a_document_end_marker_with_nothing_after_it_is_one_document(text: str):
+    root, err, _ = compose(text)
+    assert err is None and to_python(root) == {"a": "b"}
 
 
 def test_a_self_alias_expands_to_exactly_max_depth_levels():

@@ -274,7 +274,18 @@ def _compose(text: str, base: int, libyaml: bool) -> tuple[Node | None, YamlErro
             name = type(ev).__name__
             if name in ("StreamStartEvent", "DocumentStartEvent"):
                 continue
-            if name in ("DocumentEndEvent", "StreamEndEvent"):
+            if name == "DocumentEndEvent":
+                # Content after a `...` line is a second document: every harness's parser but
+                # Gemini CLI's line reader refuses the block (capture case document-end).
+                try:
+                    after = type(get()).__name__
+                except Exception:  # noqa: BLE001 - PyYAML wants `---` before it: a second document all the same
+                    after = "DocumentStartEvent"
+                if after != "StreamEndEvent":
+                    return None, YamlError("content after the document end marker '...' (a second YAML "
+                                           "document)", base + ev.start_mark.index), tagged
+                break
+            if name == "StreamEndEvent":
                 break
             if name in ("MappingEndEvent", "SequenceEndEvent"):
                 node = stack.pop()
