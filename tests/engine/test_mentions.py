@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from helpers import skill_text, write_skill
 from skill_lsp.engine import document
 from skill_lsp.engine.config import Settings
@@ -96,3 +98,24 @@ def test_candidates_beyond_the_limit_are_chosen_by_name_not_by_order():
     # Nearer ones still come first, and names of other lengths are considered.
     assert candidates("abcdax", names + ["abcdax"])[0] == "abcdax"
     assert candidates("deploy-x", ["deploy", "deploy-xyz", "unrelated"]) == ["deploy", "deploy-xyz"]
+
+
+@pytest.mark.parametrize(("target", "span"), [
+    ("../deploy", "deploy"),
+    ("../deploy/SKILL.md", "deploy"),
+    ("../deploy#usage", "deploy"),
+    ("../deploy?x=1", "deploy"),
+    ("./../deploy/SKILL.md", "deploy"),  # normalised to ../deploy: the step as written is found
+    ("../deploy-tools/../deploy/SKILL.md", "deploy"),  # the second `deploy`: the first is no whole step
+    ("../notes/SKILL.md", "notes"),
+    ("references/deploy.md", None),  # inside the skill folder
+])
+def test_a_link_mention_spans_the_sibling_folder_step_as_written(target: str, span: str | None) -> None:
+    text = f"---\nname: a\ndescription: d\n---\nSee [x]({target}).\n"
+    links = [m for m in extract(document.parse(text, "/ws/skills/a/SKILL.md")) if m.kind == "link"]
+    if span is None:
+        assert links == []
+        return
+    (m,) = links
+    assert (m.name, text[m.start:m.end]) == (span, span)
+    assert text[m.start - 1] == "/" and text[m.end] in "/#?)"  # a whole step, not part of a longer one

@@ -21,7 +21,6 @@ an invocation). Only inline-code slash mentions can be UNKNOWN_SKILL findings.
 from __future__ import annotations
 
 import posixpath
-import re
 from dataclasses import dataclass
 
 from .document import SkillDocument
@@ -143,6 +142,19 @@ def extract(doc: SkillDocument) -> list[Mention]:
     return out
 
 
+def _step_at(raw: str, segment: str) -> int:
+    """Where ``segment`` is a whole step of the path ``raw`` (after its start or a `/`, before a
+    `/`, `#`, `?` or its end), or -1. A string search: a regex built per link was compiled anew
+    for most skills (0.08 ms a skill of a real-size workspace)."""
+    at = raw.find(segment)
+    while at >= 0:
+        end = at + len(segment)
+        if (at == 0 or raw[at - 1] == "/") and (end == len(raw) or raw[end] in "/#?"):
+            return at
+        at = raw.find(segment, at + 1)
+    return -1
+
+
 def _link_mention(text: str, target: str, t_start: int, t_end: int, skill_dir: str) -> Mention | None:
     """A relative link whose first step out of the skill folder lands in a sibling folder."""
     if classify(target) != "relative":
@@ -155,9 +167,9 @@ def _link_mention(text: str, target: str, t_start: int, t_end: int, skill_dir: s
         return None
     raw = text[t_start:t_end]
     # The segment as written (no percent-escapes): the span a rename replaces.
-    m = re.search(r"(?:^|/)" + re.escape(segment) + r"(?=/|$|[#?])", raw)
-    if m is None:
+    at = _step_at(raw, segment)
+    if at < 0:
         return None
-    s = t_start + m.start() + (1 if raw[m.start()] == "/" else 0)
+    s = t_start + at
     parent = posixpath.dirname(skill_dir.replace("\\", "/"))
     return Mention(segment, s, s + len(segment), "link", posixpath.join(parent, segment))
