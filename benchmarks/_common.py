@@ -23,6 +23,32 @@ DEFAULT_OUT = HERE / "out"
 CORPUS = Path("/work/shared/corpus")
 
 
+def interpreter(cmd: list[str]) -> str:
+    """The Python a skill-lsp command runs on: itself, its console script's shebang, else this one."""
+    exe = cmd[0]
+    if "python" in Path(exe).name:
+        return exe
+    try:
+        first = Path(exe).read_text(errors="replace").splitlines()[0]
+    except (OSError, IndexError, UnicodeDecodeError):
+        return sys.executable
+    return first[2:].strip().split()[0] if first.startswith("#!") else sys.executable
+
+
+def compile_bytecode(python: str) -> str | None:
+    """Compile skill_lsp's modules as pip does on install, so every process a benchmark starts reads
+    .pyc files. An editable install under PYTHONDONTWRITEBYTECODE=1 (this machine's environment)
+    otherwise compiles each changed module again in the server and in every scan worker. Returns
+    what was done, for the results."""
+    p = subprocess.run([python, "-c", "import os, skill_lsp; print(os.path.dirname(skill_lsp.__file__))"],
+                       capture_output=True, text=True, check=False)
+    package = p.stdout.strip()
+    if not package:
+        return None
+    subprocess.run([python, "-m", "compileall", "-q", package], stdout=subprocess.DEVNULL, check=False)
+    return f"compiled ({package})"
+
+
 def venv_bin(name: str) -> str | None:
     """An executable next to the running interpreter, else on PATH."""
     cand = Path(sys.executable).parent / name

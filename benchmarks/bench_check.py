@@ -44,8 +44,10 @@ from _common import (  # noqa: E402
     CORPUS,
     DEFAULT_OUT,
     Series,
+    compile_bytecode,
     count_skills,
     exit_on_sigterm,
+    interpreter,
     loadavg,
     machine_info,
     md_table,
@@ -514,6 +516,7 @@ def main(argv: list[str] | None = None) -> int:
     only = set(a.only.split(","))
     exit_on_sigterm()
     b = Bench(a)
+    b.results["bytecode"] = compile_bytecode(interpreter(b.slsp))
     if "floor" in only:
         b.floor()
     if "corpus" in only:

@@ -48,8 +48,10 @@ import gen_workspace  # noqa: E402
 from _common import (  # noqa: E402
     DEFAULT_OUT,
     CpuSampler,
+    compile_bytecode,
     descendants,
     exit_on_sigterm,
+    interpreter,
     loadavg,
     machine_info,
     md_table,
@@ -606,7 +608,8 @@ class ServerBench:
             "",
             f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory']}; Python {m['python']}; {m['date']}; "
             f"load average {m.get('loadavg_at_start')} at start, {loadavg()} at the end.",
-            f'Server: `{" ".join(R["server_cmd"])}`; settings `{{"debounceMs": 0}}`.',
+            f'Server: `{" ".join(R["server_cmd"])}`; settings `{{"debounceMs": 0}}`; bytecode '
+            f'{R.get("bytecode") or "as found"}.',
             "",
         ]
         budgets = []
@@ -834,7 +837,9 @@ def main(argv: list[str] | None = None) -> int:
         a.status_grace = min(a.status_grace, 2.0)
     a.work = (a.work or (a.out / "ws")).resolve()
     exit_on_sigterm()
+    bytecode = compile_bytecode(interpreter(skill_lsp_cmd(a.skill_lsp)))
     b = asyncio.run(amain(a))
+    b.results["bytecode"] = bytecode
     md = b.report()
     jp, mp = write_outputs(a.out, "bench_server", b.results, md)
     print(md)

@@ -57,7 +57,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import (  # noqa: E402
     DEFAULT_OUT,
+    compile_bytecode,
     exit_on_sigterm,
+    interpreter,
     loadavg,
     machine_info,
     md_table,
@@ -242,7 +244,7 @@ class StartupBench:
     def __init__(self, a: argparse.Namespace) -> None:
         self.a = a
         self.skill_lsp = skill_lsp_cmd(a.skill_lsp)
-        self.python = self._interpreter()
+        self.python = interpreter(self.skill_lsp)
         self.results: dict = {"machine": machine_info(), "versions": versions(), "skill_lsp_cmd": self.skill_lsp,
                               "python": self.python, "phases": {}, "errors": []}
         self.tmp = Path(tempfile.mkdtemp(prefix="skill-lsp-startup-"))
@@ -250,28 +252,13 @@ class StartupBench:
         self.empty = self.tmp / "empty"
         self.empty.mkdir()
 
-    def _interpreter(self) -> str:
-        """The Python skill-lsp runs on: its console script's shebang, else this one."""
-        exe = self.skill_lsp[0]
-        if exe.endswith(("python", "python3")) or "python" in Path(exe).name:
-            return exe
-        try:
-            first = Path(exe).read_text(errors="replace").splitlines()[0]
-        except (OSError, IndexError):
-            return sys.executable
-        return first[2:].strip().split()[0] if first.startswith("#!") else sys.executable
-
     def log(self, msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
     def compile_bytecode(self) -> None:
-        """As pip does on install: every run reads .pyc files instead of compiling the sources."""
-        p = subprocess.run([self.python, "-c", "import os, skill_lsp; print(os.path.dirname(skill_lsp.__file__))"],
-                           capture_output=True, text=True, check=False)
-        package = p.stdout.strip()
-        if package:
-            subprocess.run([self.python, "-m", "compileall", "-q", package], stdout=subprocess.DEVNULL, check=False)
-            self.results["bytecode"] = f"compiled ({package})"
+        done = compile_bytecode(self.python)
+        if done:
+            self.results["bytecode"] = done
 
     def cli(self) -> None:
         self.log(f"cli: {self.a.reps} interleaved runs each")
