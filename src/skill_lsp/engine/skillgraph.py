@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from . import fuzzy
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 # Kinds that name a skill (link mentions name a folder: BROKEN_LINK covers those).
 NAMED = frozenset({"slash", "dollar", "tool"})
 MAX_CANDIDATES = 3
+# A rebuild's ``pause`` is called once per this many skills (about 2 ms of work on real ones).
+PAUSE_EVERY = 64
 
 
 def _max_distance(name: str) -> int:
@@ -191,12 +193,14 @@ class SkillGraph:
         else:
             self.unresolved.discard(r.path)
 
-    def rebuild(self, results: dict[str, SkillResult]) -> None:
+    def rebuild(self, results: dict[str, SkillResult], pause: Callable[[], None] | None = None) -> None:
         self.__init__(self.settings)  # type: ignore[misc]
         for r in results.values():
             self._learn(r)
         near = Near(self.names)
-        for r in results.values():
+        for i, r in enumerate(results.values()):
+            if pause is not None and i % PAUSE_EVERY == 0:
+                pause()
             self._mark(r)
             r.graph = unknown_findings(r, self.names, self.settings, near) if r.path in self.unresolved else []
 

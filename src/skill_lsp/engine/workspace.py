@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections import defaultdict
+from collections.abc import Callable
 
 from . import document, rules, suppress
 from .config import Settings, apply_settings
@@ -18,7 +19,7 @@ from .lazyre import lazy_re
 from .overlap import OverlapIndex
 from .profiles import Profile
 from .result import SkillResult
-from .skillgraph import SkillGraph
+from .skillgraph import PAUSE_EVERY, SkillGraph
 from .targets import for_skill, view
 
 
@@ -224,7 +225,7 @@ def check_job(job: tuple[Location, Settings, bool]) -> SkillResult:
 
 
 def link_skills(results: list[SkillResult], settings: Settings, overlap: OverlapIndex | None = None,
-                also: list[SkillResult] | None = None) -> None:
+                also: list[SkillResult] | None = None, pause: Callable[[], None] | None = None) -> None:
     """Cross-skill findings among skills in configured roots: duplicate names, shadowing and
     near-identical descriptions (``overlap`` keeps the description index for later updates).
     ``also``: skills found outside the roots (a recursive search), which take part in the
@@ -246,7 +247,9 @@ def link_skills(results: list[SkillResult], settings: Settings, overlap: Overlap
         r.cross = []
     results = results + list(also or ())
     by_path = {r.path: r for r in results}
-    for r in results:
+    for i, r in enumerate(results):
+        if pause is not None and i % PAUSE_EVERY == 0:
+            pause()
         if _describes(r):
             idx.add(r.path, r.name, r.description, _root_of(r))
     for path in list(idx.overlaps):
@@ -298,17 +301,19 @@ class SkillIndex:
         self.graph = SkillGraph(settings)
         self.overlap = OverlapIndex()
 
-    def rebuild(self, results: list[SkillResult]) -> None:
+    def rebuild(self, results: list[SkillResult], pause: Callable[[], None] | None = None) -> None:
+        """Index ``results`` anew. ``pause``: called every few hundred skills (a server's scan thread
+        lets an edit's analysis run there)."""
         self.results = {r.path: r for r in results}
         self._groups = defaultdict(set)
         self._name_of = {}
         self.overlap = OverlapIndex()
-        link_skills(results, self.settings, self.overlap)
+        link_skills(results, self.settings, self.overlap, pause=pause)
         for r in results:
             if _member(r):
                 self._groups[r.name].add(r.path)
                 self._name_of[r.path] = r.name
-        self.graph.rebuild(self.results)
+        self.graph.rebuild(self.results, pause)
 
     def _relink(self, names: set[str]) -> set[str]:
         touched: set[str] = set()

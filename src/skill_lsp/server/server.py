@@ -6,6 +6,7 @@ import asyncio
 import functools
 import logging
 import sys
+import threading
 import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -37,6 +38,10 @@ class SkillLanguageServer(LanguageServer):
         self.workspace_pull: Any = None  # services/pull.WorkspacePull, made by the first workspace pull
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.last_edit = float("-inf")  # time.monotonic() of the newest didChange
+        # Clear while an edit is being analysed: a running scan's thread waits at its next skill
+        # (services/sync.py), so the keystroke does not share the GIL with it.
+        self.quiet = threading.Event()
+        self.quiet.set()
         # False from `initialize` until the client's configuration is read (when it can be
         # asked): open documents are not published with defaults that its settings change.
         self._settings_read = asyncio.Event()

@@ -58,6 +58,7 @@ def register(server: SkillLanguageServer) -> None:
         timer = ls.timers.pop(uri, None)
         if timer is not None:
             timer.cancel()
+            ls.quiet.set()  # its analysis will not run: a scan need not wait for it
         if od is None:
             return
         close_document(ls, uri, od.path)

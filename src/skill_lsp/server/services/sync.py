@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import functools
 import gc
 import os
 import pickle
@@ -51,6 +52,8 @@ PUBLISH_TURN_S = 0.001
 TYPING_S = 0.5
 TYPING_PACE_S = 0.005
 SCAN_PACE_S = 0.0005
+# The longest a scan's thread waits, at one skill, for an edit's analysis to end (``ls.quiet``).
+EDIT_WAIT_S = 0.05
 # Small chunks: the pool's result thread unpickles a whole chunk at once holding the GIL
 # (625 results took ~30 ms: a keystroke waited for it); 16 take well under a millisecond.
 CHUNK = 16
@@ -238,6 +241,15 @@ def _unpickle(payload: bytes | None):
     return got if isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], SkillResult) else None
 
 
+def _yield_to_edits(ls: SkillLanguageServer) -> None:
+    """In a scan's thread, between two skills: while the user types, wait for the edit being
+    analysed (bounded), then pause a little. The analysis then has the GIL to itself instead of
+    taking turns with the scan a switch interval at a time."""
+    if time.monotonic() - ls.last_edit < TYPING_S:
+        ls.quiet.wait(EDIT_WAIT_S)
+        time.sleep(SCAN_PACE_S)
+
+
 def _let_others_run() -> None:
     time.sleep(0)  # releases the GIL: a keystroke's handler runs between two cache shards
 
@@ -375,8 +387,7 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
         # Asked between two skills, in the scan thread. While the user types, the thread pauses
         # here: taking 10,000 results from the cache keeps it busy, and a keystroke needs the
         # GIL several times (read, handle, publish), each wait up to a switch interval (1 ms).
-        if time.monotonic() - ls.last_edit < TYPING_S:
-            time.sleep(SCAN_PACE_S)
+        _yield_to_edits(ls)
         return generation != ls.scan_generation or ls.shutting_down
 
     try:
@@ -439,7 +450,8 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
             index = SkillIndex(folder.settings)
             # Cross-skill rules and the skill graph over 10,000 skills: off the event loop.
             t0 = time.perf_counter()
-            await loop.run_in_executor(None, index.rebuild, results)
+            await loop.run_in_executor(None, functools.partial(index.rebuild, results,
+                                                               pause=functools.partial(_yield_to_edits, ls)))
             times["cross"] = times.get("cross", 0.0) + time.perf_counter() - t0
             if cancelled():
                 return
@@ -602,6 +614,14 @@ def reindex_path(ls: SkillLanguageServer, path: str) -> bool:
 def refresh(ls: SkillLanguageServer, uri: str) -> None:
     """Analyse the newest version of an open document, update the index, publish what changed."""
     ls.timers.pop(uri, None)
+    ls.quiet.clear()
+    try:
+        _refresh(ls, uri)
+    finally:
+        ls.quiet.set()
+
+
+def _refresh(ls: SkillLanguageServer, uri: str) -> None:
     od = ls.state.docs.get(uri)
     if od is None:
         return
@@ -632,6 +652,7 @@ def schedule(ls: SkillLanguageServer, uri: str, delay_ms: int) -> None:
     ls.last_edit = time.monotonic()
     loop = asyncio.get_event_loop()
     if delay_ms <= 0:
+        ls.quiet.clear()  # analysed next: a scan's thread waits from now (``refresh`` sets it again)
         ls.timers[uri] = loop.call_soon(refresh, ls, uri)  # type: ignore[assignment]
     else:
         ls.timers[uri] = loop.call_later(delay_ms / 1000, refresh, ls, uri)
