@@ -345,3 +345,19 @@ def test_a_read_cut_inside_a_character_is_not_an_encoding_error(tmp_path: Path, 
     r = check_file(str(p), Settings())
     assert codes(r.findings) == ["FILE_TOO_LARGE"]  # never INVALID_ENCODING for the cut
     assert r.doc.text.startswith(skill_text())
+
+
+def test_locating_what_the_walk_found_is_asked_between_skills(tmp_path) -> None:
+    # Skills outside the roots are located after the walk: a scan can be cancelled (and a server's
+    # scan thread give way to an edit) there too, not only while folders are listed.
+    for i in range(discovery.CANCEL_EVERY + 1):
+        write_skill(tmp_path / "lib" / f"g{i:03d}", f"s{i:03d}", skill_text(f"s{i:03d}"))
+    walk_calls: list[int] = []
+    asked: list[int] = []
+    inv = discover(str(tmp_path), Settings(), lambda: walk_calls.append(1) and False,
+                   lambda: asked.append(1) and False)
+    assert len(inv.loose) == discovery.CANCEL_EVERY + 1
+    assert len(asked) == 2  # at the first skill and at the CANCEL_EVERY-th
+    assert walk_calls  # the walk asks its own callable
+    with pytest.raises(discovery.Cancelled):
+        discover(str(tmp_path), Settings(), lambda: False, lambda: True)

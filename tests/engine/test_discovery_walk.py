@@ -368,7 +368,7 @@ def test_a_walk_asks_whether_it_is_still_wanted_every_few_hundred_folders(tmp_pa
 
     assert find_skill_files(str(tmp_path), ignored=frozenset(), cancelled=wanted) == [
         (str(tmp_path / "d0000" / "demo" / "SKILL.md"), str(tmp_path / "d0000" / "demo"))]
-    assert len(asked) == 2  # at folder 256 and 512 of 524 (the top and the skill included)
+    assert len(asked) == 2  # at folder CANCEL_EVERY and twice that (the top and the skill counted too)
 
 
 def test_a_walk_no_longer_wanted_raises_cancelled(tmp_path: Path) -> None:

@@ -91,11 +91,15 @@ class Inventory:
         return True
 
 
-def discover(workspace: str, settings: Settings, cancelled: Callable[[], bool] | None = None) -> Inventory:
+def discover(workspace: str, settings: Settings, cancelled: Callable[[], bool] | None = None,
+             between: Callable[[], bool] | None = None) -> Inventory:
     """Every skill of a workspace folder: configured roots first (with their index), then the rest.
 
-    ``cancelled``: asked during the walk; raises discovery.Cancelled when it turns true.
+    ``cancelled``: asked during the walk, every discovery.CANCEL_EVERY folders; ``between``: asked
+    as often while the skills found are located after it (default: ``cancelled``). Either raises
+    discovery.Cancelled when it turns true.
     """
+    between = between or cancelled
     workspace = os.path.normpath(os.path.abspath(workspace))
     sensitive = settings.sensitive_patterns
     excluded = settings.exclude + settings.extend_exclude
@@ -117,7 +121,9 @@ def discover(workspace: str, settings: Settings, cancelled: Callable[[], bool] |
         inv.locations = [loc for loc in inv.locations if not inv.is_excluded(loc.path)]
     # Every path here is built from normalised bases and plain names: no normpath needed.
     seen = {loc.path for loc in inv.locations}
-    for md, real in files:
+    for i, (md, real) in enumerate(files):
+        if between is not None and i % discovery.CANCEL_EVERY == 0 and between():
+            raise discovery.Cancelled
         if md in seen or (regex is not None and inv.is_excluded(md)):
             continue
         seen.add(md)

@@ -137,7 +137,7 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
     try:
         # A superseded scan stops within a few hundred folders, not after the whole walk:
         # during a checkout whose events come in bursts, each burst starts a scan anew.
-        inventory = discover(folder.path, folder.settings, walking)
+        inventory = discover(folder.path, folder.settings, walking, cancelled)
         t1 = time.perf_counter()
         times["discover"] = times.get("discover", 0.0) + t1 - t0
         return _check_inventory(folder, inventory, times, on_batch, cancelled, reuse, cache, pool, fl, nested,
