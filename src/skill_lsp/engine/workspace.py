@@ -302,7 +302,7 @@ class SkillIndex:
         self.overlap = OverlapIndex()
 
     def rebuild(self, results: list[SkillResult], pause: Callable[[], None] | None = None) -> None:
-        """Index ``results`` anew. ``pause``: called every few hundred skills (a server's scan thread
+        """Index ``results`` anew. ``pause``: called every PAUSE_EVERY skills (a server's scan thread
         lets an edit's analysis run there)."""
         self.results = {r.path: r for r in results}
         self._groups = defaultdict(set)
