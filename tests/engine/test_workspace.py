@@ -163,7 +163,7 @@ def test_slim_without_text_still_places_findings_names_and_mentions():
         assert s.src.position(o) == doc.src.position(o), o
     # Related spans in other files are not this file's positions.
     other = SkillResult(path, doc, [make("DUPLICATE_KEY", "d", 14, 18, related=(Related("/elsewhere/SKILL.md", 40, 41, "x"),))])
-    assert 40 not in other.slim(keep_text=False).src.table
+    assert 40 not in other.slim(keep_text=False).src
     # Slimming a slim result keeps its table.
     assert s.slim(keep_text=False).src is s.src
 
