@@ -36,8 +36,8 @@ ORACLE = "tests/engine/test_skill_index_oracle.py::test_every_step_matches_a_che
 
 # (file, original text, mutated text, test that must fail)
 SAMPLE = [
-    (E + "text.py", "table[o] = (line, n, _units(seg, Encoding.UTF16), _units(seg, Encoding.UTF8))",
-     "table[o] = (line, n, n, _units(seg, Encoding.UTF8))",
+    (E + "text.py", "columns.extend((line, n, _units(seg, Encoding.UTF16), _units(seg, Encoding.UTF8)))",
+     "columns.extend((line, n, n, _units(seg, Encoding.UTF8)))",
      PARSING + "::test_closed_file_positions_match_the_open_text_in_every_encoding"),
     (E + "text.py", "sum(1 for ch in s if ord(ch) > 0xFFFF)", "sum(1 for ch in s if ord(ch) >= 0xFFFF)",
      PARSING + "::test_position_in_each_encoding"),
