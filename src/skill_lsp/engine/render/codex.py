@@ -104,11 +104,12 @@ def _path_key(record: SkillRecord) -> str:
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
     """Who Codex lists (engine.listing: a non-empty description), even two with
     one name; ordered by scope (``root_index``), name (code points), then canonical path."""
-    ok = sorted((r for r in records if record_listing(r, "codex").listed),
-                key=lambda r: (r.root_index, codex_name(r)))
+    # The name is read once a record (a nameless one resolves its folder's links).
+    keyed = sorted((((r.root_index, codex_name(r)), r) for r in records if record_listing(r, "codex").listed),
+                   key=lambda kr: kr[0])
     out: list[SkillRecord] = []
-    for _, group in groupby(ok, key=lambda r: (r.root_index, codex_name(r))):
-        same = list(group)
+    for _, group in groupby(keyed, key=lambda kr: kr[0]):
+        same = [r for _, r in group]
         # Only a name's twins pay for resolving links.
         out.extend(sorted(same, key=_path_key) if len(same) > 1 else same)
     return out
