@@ -13,9 +13,9 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 
+from .engine.datarecord import datarecord
 from .engine.discovery import is_inside
 from .engine.harness import HARNESSES
 
@@ -31,7 +31,7 @@ TIMEOUT_S = 10.0
 _VERSION = re.compile(r"(?<![\w.])v?(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?)")
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Installed:
     harness: str
     command: str

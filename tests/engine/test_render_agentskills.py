@@ -1,10 +1,10 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from skill_lsp.engine.activation import NotFoundResult
+from skill_lsp.engine.datarecord import replace
 from skill_lsp.engine.render import DIALECTS
 from skill_lsp.engine.render.agentskills import to_prompt
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from skill_lsp.engine.datarecord import replace
 from skill_lsp.engine.harness import HARNESSES
 from skill_lsp.engine.lenient import fields, simple_frontmatter, text_value
 from skill_lsp.engine.listing import Listing

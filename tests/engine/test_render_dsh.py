@@ -2,12 +2,12 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from skill_lsp.engine.activation import AlreadyLoadedResult, ErrorResult, ToolError
+from skill_lsp.engine.datarecord import replace
 from skill_lsp.engine.render import DIALECTS, BudgetWarning, catalog_report
 from skill_lsp.engine.render.dsh import (
     DshDialect,

@@ -7,10 +7,10 @@ The texts are the captured formats (tests/golden/harness) applied to inputs no c
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from skill_lsp.engine.activation import NotFoundResult, SkillRecord
+from skill_lsp.engine.datarecord import replace
 from skill_lsp.engine.harness.data import CODEX_BUILTINS, COPILOT_BUILTINS
 from skill_lsp.engine.render import DIALECTS, BudgetWarning
 from skill_lsp.engine.render.claude_code import ClaudeCodeDialect

@@ -172,7 +172,7 @@ def test_codex_system_skills_share_the_budget():
 ])
 def test_opencode_keep_block_description_ending_the_frontmatter_keeps_one_newline_less(block, value, listed):
     # gray-matter hands js-yaml the text up to "\n---" (OpenCode 1.18.33).
-    from dataclasses import replace
+    from skill_lsp.engine.datarecord import replace
     lines = value.rstrip("\n")
     text = f"---\nname: pdf-tools\ndescription: {block}\n  {lines}\n" + "\n" * (len(value) - len(lines) - 1) + "---\nBody\n"
     r = replace(record(description=value), text=text)

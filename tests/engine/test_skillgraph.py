@@ -7,12 +7,11 @@ are read from its body.
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from skill_lsp.engine import document
 from skill_lsp.engine.config import Settings
+from skill_lsp.engine.datarecord import replace
 from skill_lsp.engine.discovery import Location
 from skill_lsp.engine.rules.name import MAX_NAME, problems
 from skill_lsp.engine.skillgraph import (
@@ -168,7 +167,7 @@ def test_a_file_that_could_not_be_read_defines_no_name() -> None:
     path = f"{ROOT}/broken/SKILL.md"
     assert not defines_name(SkillResult(path, None, [], Location(f"{ROOT}/broken", path, 0, ROOT)))
     fenced = Location(f"{ROOT}/broken", path, 0, ROOT, ("SENSITIVE", "sensitive"))
-    assert not defines_name(dataclasses.replace(result("broken", "broken"), location=fenced))
+    assert not defines_name(replace(result("broken", "broken"), location=fenced))
     assert defines_name(result("fine", "fine"))
 
 

@@ -210,7 +210,7 @@ def test_engine_never_reaches_the_network(tmp_path, monkeypatch):
     d.mkdir(parents=True)
     (d / "SKILL.md").write_text("---\nname: demo\ndescription: d\nlicense: https://example.com/LICENSE\n---\n"
                                 "[x](https://example.com/a.md) ![i](http://10.0.0.1/x.png) [y](//host/z)\n")
-    s = Settings(check_links=True) if "check_links" in Settings.__dataclass_fields__ else Settings()
+    s = Settings(check_links=True) if "check_links" in Settings.__record_fields__ else Settings()
     r = check_file(str(d / "SKILL.md"), s)
     assert r.doc is not None
     for dialect in DIALECT_NAMES:

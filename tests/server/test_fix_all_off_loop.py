@@ -16,7 +16,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from .conftest import record_status, scan_done, wait_for
 
 GOOD = "---\nname: other\ndescription: Does a thing. Use when testing.\n---\n# Other\n"
-VALUES = 3000
+VALUES = 10000
 MANY = ("---\nname: many\ndescription: Use when testing.\n"
         + "".join(f"k{i}: part {i}: more\n" for i in range(VALUES)) + "---\n# Many\n")
 

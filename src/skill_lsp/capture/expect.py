@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from ..engine.activation import SessionConfig, SkillSession
 from ..engine.activation.records import SkillRecord
 from ..engine.activation.results import OkResult
 from ..engine.config import Settings
+from ..engine.datarecord import replace
 from ..engine.harness import HARNESSES
 from ..engine.preview import followed_roots, link_targets, read_through_links, record_for
 from ..engine.readings import records_read_by

@@ -8,7 +8,6 @@ import os
 import sys
 from argparse import Namespace
 from collections.abc import Iterator
-from typing import TextIO
 
 from ..engine import rules
 from ..engine.config import Settings
@@ -19,6 +18,10 @@ from ..engine.skillgraph import link_mentions
 from ..engine.workspace import SkillResult, check_job, link_skills
 from . import report
 from .targets import collect
+
+TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
+if TYPE_CHECKING:
+    from typing import TextIO
 
 # Some fixes could not be written (a full disk, a read-only file, a file saved meanwhile).
 EXIT_NOT_WRITTEN = 3

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass, field
+
+from ..engine.datarecord import datarecord, field
 
 SHELLS = ("bash", "zsh", "fish")
 PROG = "skill-lsp"
@@ -19,7 +20,7 @@ PROG = "skill-lsp"
 FILE_VALUED = {"--config", "--workspace"}
 
 
-@dataclass
+@datarecord
 class Option:
     flags: list[str]
     help: str
@@ -27,7 +28,7 @@ class Option:
     takes_value: bool
 
 
-@dataclass
+@datarecord
 class Command:
     name: str
     help: str

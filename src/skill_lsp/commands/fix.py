@@ -12,10 +12,10 @@ from __future__ import annotations
 import difflib
 import os
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import TextIO
 
 from ..engine.config import Settings
+from ..engine.datarecord import datarecord, field
 from ..engine.document import decode
 from ..engine.skillgraph import link_mentions
 from ..engine.suppress import scan, shown
@@ -23,7 +23,7 @@ from ..engine.workspace import SkillResult, check_file, check_text, fix_all_text
 from ..engine.writes import WriteError, replace, snapshot
 
 
-@dataclass(slots=True)
+@datarecord(slots=True)
 class FixLog:
     """Per file, how many findings of each code the fixes removed (or would remove, with --diff)."""
 

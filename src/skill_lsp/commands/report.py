@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from typing import Any, TextIO
 
 from .. import __version__
 from ..engine import document
@@ -18,6 +17,10 @@ from ..engine.findings import RULES, Finding, Severity
 from ..engine.fixes import APPLICABILITIES, Fix, fixes_for, has_fixes
 from ..engine.text import Encoding, PositionTable, SourceText
 from ..engine.workspace import SkillResult
+
+TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 DOCS = "https://github.com/skill-lsp/skill-lsp/blob/main/docs/rules.md"
 _COLORS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m", Severity.HINT: "\033[2m"}

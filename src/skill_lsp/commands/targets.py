@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
 from ..engine import discovery, pathglobs
 from ..engine.config import DEFAULT_ROOTS, Settings, find_config_file, load_workspace, merge
+from ..engine.datarecord import datarecord, field
 from ..engine.discover import discover
 
 
-@dataclass(slots=True)
+@datarecord(slots=True)
 class Targets:
     """What a command checks: the workspace, its settings and the skills found."""
 

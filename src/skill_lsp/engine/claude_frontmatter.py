@@ -12,11 +12,11 @@ made two spaces each; when that fails too no field is read. The regexes below sp
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from skill_lsp.engine.activation.jsstr import JS_WHITESPACE
 
+from .datarecord import datarecord
 from .lazyre import lazy_re
 
 _WS = "[" + re.escape(JS_WHITESPACE) + "]"
@@ -29,7 +29,7 @@ _NEEDS_QUOTES = lazy_re(r"[{}\[\]*&#!|>%@`]|: ")
 _LEADING_TABS = lazy_re("(?:^|(?<=[\n\r\u2028\u2029]))\t+")
 
 
-@dataclass(frozen=True)
+@datarecord(frozen=True)
 class ClaudeFrontmatter:
     block: bool  # a frontmatter block was found
     fields: dict[str, Any]  # what it read ({} when the block did not parse)

@@ -12,16 +12,19 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass, field, replace
-from typing import Any
 
 from . import pathglobs, selection
+from .datarecord import datarecord, field, replace
 from .findings import RULES, Finding, Severity
 from .harness import HARNESSES, project_roots
 from .pathglobs import Anchored
 from .profiles import DEFAULT_PROFILE
 from .selection import Layer
 from .targets import parse as parse_targets
+
+TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _toml():  # only a folder with a config file pays for the TOML parser
@@ -42,7 +45,7 @@ DEFAULT_ROOTS: tuple[str, ...] = tuple(dict.fromkeys(
 DEFAULT_SENSITIVE = ("**/.env/**", "**/secrets/**")
 
 
-@dataclass(frozen=True)
+@datarecord(frozen=True)
 class Settings:
     """The settings a check runs with (config file, editor and command line merged)."""
 
@@ -114,7 +117,7 @@ class Settings:
 RETIRED_KEYS = frozenset({"hide-builtin-duplicates", "hideBuiltinDuplicates"})
 
 
-@dataclass(frozen=True)
+@datarecord(frozen=True)
 class Key:
     """One setting: its TOML spelling, the Settings attribute, the kind of value, and what it does.
 

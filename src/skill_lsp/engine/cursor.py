@@ -3,8 +3,7 @@ the YAML is half-typed and does not parse."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from .datarecord import datarecord
 from .document import SkillDocument
 from .lazyre import lazy_re
 
@@ -13,7 +12,7 @@ _LINK_TARGET = lazy_re(r"\]\(\s*<?([^)\s>]*)$")
 _RESOURCE_PATH = lazy_re(r"(?:^|[\s`'\"(\[])((?:scripts|references|assets)/[^\s`'\")\]]*)$")
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Cursor:
     kind: str  # "key" | "value" | "metadata-key" | "hook-event" | "path" | "body" | "none"
     key: str | None = None  # the field whose value is being edited

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
+from .datarecord import datarecord, replace
 from .harness import HARNESSES, not_read, reads_root
+
+TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
 
 if TYPE_CHECKING:
     from .activation.records import SkillRecord
@@ -46,7 +47,7 @@ _WARNINGS = {
 _FENCED = ("IO_ERROR", "SENSITIVE", "OUTSIDE_WORKSPACE")
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Decision:
     """How one harness lists one skill (in full, by name only, cut, skipped, shadowed, never read) and why."""
 

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from . import discovery, pathglobs
 from .config import DEFAULT_ROOTS, Settings
+from .datarecord import datarecord, field
 from .discovery import Location
 
 
-@dataclass(slots=True)
+@datarecord(slots=True)
 class Inventory:
     """A workspace's roots and the skills found in and below them."""
 

@@ -13,8 +13,9 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
+
+from .datarecord import datarecord
 
 SKILL_FILES = ("SKILL.md", "skill.md")
 # Bytes read from one SKILL.md at most; the analysis limit is 1 Mi characters.
@@ -23,7 +24,7 @@ SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "
                        ".mypy_cache", ".ruff_cache", ".pytest_cache", "site-packages", "dist", "build", ".cache"})
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Location:
     """A skill discovery found: its folder, SKILL.md and the root it came from."""
 

@@ -7,12 +7,15 @@ field access never runs when the frontmatter did not parse.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-from typing import Any
 
 from . import frontmatter, markdown, yamlnodes
+from .datarecord import datarecord, field
 from .lazyre import lazy_re
 from .text import SourceText
+
+TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
+if TYPE_CHECKING:
+    from typing import Any
 
 # Frontmatter larger than this is not parsed (a 10 MB value must not stall a keystroke).
 MAX_FRONTMATTER_CHARS = 256 * 1024
@@ -22,7 +25,7 @@ MAX_ANALYSED_CHARS = 1024 * 1024
 _CLOSING_FENCE = lazy_re(r"(?:\r\n|\r|\n)---[ \t]*(?:\r\n|\r|\n|$)")
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class DecodeIssue:
     """A byte that is not UTF-8, or another problem decoding the file."""
 
@@ -55,7 +58,7 @@ def decode(data: bytes) -> tuple[str, DecodeIssue | None]:
     return text, issue
 
 
-@dataclass(slots=True)
+@datarecord(slots=True)
 class Entry:
     """One top-level frontmatter key and its value node."""
 
@@ -64,7 +67,7 @@ class Entry:
     value: yamlnodes.Node
 
 
-@dataclass(slots=True)
+@datarecord(slots=True)
 class SkillDocument:
     """One parsed SKILL.md: its text, frontmatter entries and body."""
 

@@ -4,14 +4,14 @@ small text helpers every fix builder shares."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
+from .datarecord import datarecord
 from .document import SkillDocument
 from .lazyre import lazy_re
 from .yamlnodes import Node, resolve_scalar
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Edit:
     """Replace ``text[start:end]`` with ``text``."""
 
@@ -24,7 +24,7 @@ SAFE, UNSAFE, DISPLAY_ONLY = "safe", "unsafe", "display-only"
 APPLICABILITIES = (SAFE, UNSAFE, DISPLAY_ONLY)
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Fix:
     """A titled set of edits offered for a finding, with how safe it is."""
 

@@ -7,9 +7,13 @@ converter turns them into LSP diagnostics.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any
+
+from .datarecord import datarecord, field
+
+TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Severity(IntEnum):
@@ -44,7 +48,7 @@ _NAMES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Related:
     """A location in another (or the same) file that explains a finding."""
 
@@ -54,7 +58,7 @@ class Related:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Finding:
     """One problem a rule found: its code, severity, message and span in the document."""
 
@@ -88,7 +92,7 @@ def _finding(code: str, severity: int, message: str, start: int, end: int, data:
 _SEVERITIES = (None, *Severity)  # by LSP number
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Rule:
     """A rule code's catalogue entry: default severity, title and what it checks."""
 

@@ -15,13 +15,13 @@ otherwise, so the CLI, fix-all and the quick-fix menu all get the same answer.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import re
 from collections.abc import Callable
 
 from . import protected
+from .datarecord import replace
 from .depth_fixes import BUILDERS as DEPTH_BUILDERS
 from .document import SkillDocument
 from .edits import APPLICABILITIES as APPLICABILITIES  # re-exported: the CLI reports fixes by it
@@ -316,7 +316,7 @@ def guard(doc: SkillDocument, fix: Fix) -> Fix:
             continue  # frontmatter: YAML, never code or an example
         span = protected.covering(doc, e.start, e.end)
         if span is not None:
-            return dataclasses.replace(fix, safe=False, preferred=False, unsafe_because=span.kind,
+            return replace(fix, safe=False, preferred=False, unsafe_because=span.kind,
                                        title=f"{fix.title} (unsafe: {protected.REASONS[span.kind]})")
     return fix
 

@@ -8,12 +8,11 @@ Lines are matched whole, so a ``---`` inside a value never cuts the frontmatter
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from .datarecord import datarecord
 from .text import SourceText
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Split:
     """Where a SKILL.md's frontmatter block and body start and end."""
 

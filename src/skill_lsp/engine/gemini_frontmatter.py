@@ -20,11 +20,11 @@ error. The regexes spell JavaScript's `\\s`, `\\S` and `.` out, since Python's d
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from skill_lsp.engine.activation.jsstr import JS_DOT, JS_NOT_WS, JS_WS, js_trim
 
+from .datarecord import datarecord
 from .lazyre import lazy_re
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ _TAGGED_SCALARS = {_YAML_TAG + t: lazy_re(p) for t, p in (
     ("timestamp", _DATE), ("str", r"(?s:.*)"), ("binary", r"(?s:.*)"))}
 
 
-@dataclass(frozen=True)
+@datarecord(frozen=True)
 class GeminiFrontmatter:
     block: bool  # FRONTMATTER_REGEX matched
     name: str | None  # as read, before ':' and the like are made '-' (None: no skill)

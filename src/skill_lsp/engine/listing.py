@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -20,6 +19,7 @@ from . import document, rules
 from .activation.jsstr import js_string
 from .claude_frontmatter import read as read_claude_frontmatter
 from .claude_frontmatter import same_block
+from .datarecord import datarecord
 from .discovery import is_inside
 from .findings import base_message
 from .findings import qualifier as qualifier_of
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from .activation.records import SkillRecord
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Listing:
     harness: str
     listed: bool

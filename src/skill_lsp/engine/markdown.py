@@ -12,10 +12,13 @@ offset into the whole document.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Any
 
 from .lazyre import lazy_re
 from .markdown_base import _WEB, Body, Heading, Link, RawSpans, _destination
+
+TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
+if TYPE_CHECKING:
+    from typing import Any
 
 _UNLOADED: Any = object()
 # pulldown-cmark, imported by the first body that needs a parse (most skills need none, and a

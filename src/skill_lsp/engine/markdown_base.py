@@ -4,15 +4,14 @@ markdown-it-py fallback)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from .datarecord import datarecord, field
 from .lazyre import lazy_re
 
 _WEB = lazy_re(r"(?:[A-Za-z][A-Za-z0-9+.-]+:|#)")
 _SIMPLE_DEST = lazy_re(r"[ \t]*(?:\r\n|\r|\n)?[ \t]*(?:<([^<>\n\\]*)>|([^\s()<\\]*))")
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Link:
     """A link or image of the body, as CommonMark reads it."""
 
@@ -26,7 +25,7 @@ class Link:
     target_end: int
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Heading:
     """A heading of the body."""
 
@@ -36,7 +35,7 @@ class Heading:
     end: int
 
 
-@dataclass(slots=True)
+@datarecord(slots=True)
 class Body:
     """What the rules read of a Markdown body: links, headings and code blocks."""
 
@@ -77,7 +76,7 @@ def _destination(src: str, i: int, end: int) -> tuple[int, int] | None:
     return i, j
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class RawSpans:
     """Code and HTML spans of a body, where link-like text is no link."""
 

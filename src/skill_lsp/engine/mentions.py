@@ -21,8 +21,8 @@ an invocation). Only inline-code slash mentions can be UNKNOWN_SKILL findings.
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
 
+from .datarecord import datarecord
 from .document import SkillDocument
 from .lazyre import lazy_re
 from .links import classify, may_leave_folder, relative_path
@@ -57,7 +57,7 @@ def _route_context(text: str, at: int) -> bool:
     return _ROUTE.search(text, start, end if end >= 0 else len(text)) is not None
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Mention:
     """A reference to a skill in a document (slash command, `$name`, tool rule, link)."""
 

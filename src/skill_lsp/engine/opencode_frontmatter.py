@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from skill_lsp.engine.activation.jsstr import JS_WHITESPACE, js_trim
 
 from . import gemini_frontmatter as _g
+from .datarecord import datarecord
 from .lazyre import lazy_re
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ _LINE_BREAKS = lazy_re(r"\r\n|\r|\n")
 NOT_STRING = False  # a value given that is not a string
 
 
-@dataclass(frozen=True)
+@datarecord(frozen=True)
 class OpenCodeFrontmatter:
     front: bool  # gray-matter found an opening `---`
     data: dict[str, str | bool] | None  # `name`/`description` as read: a string, or NOT_STRING (None: no data)

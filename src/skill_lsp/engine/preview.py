@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, is_dataclass, replace
 from typing import Any
 
 from .activation import SessionConfig, SkillRecord, SkillSession
 from .activation.results import Result
 from .activation.session import catalog_key
 from .config import Settings
+from .datarecord import asdict, is_record, replace
 from .discovery import Location
 from .harness import HARNESSES, not_read, reads_root
 from .listing import shadowed_reason, unread_link
@@ -370,7 +370,7 @@ def catalog_view(records: list[SkillRecord], dialect: str, *, update: bool = Fal
 def result_json(result: Result) -> dict[str, Any]:
     """The structured shape of a result (spec 000 §3), JSON-ready."""
     def plain(value: Any) -> Any:
-        if is_dataclass(value) and not isinstance(value, type):
+        if is_record(value) and not isinstance(value, type):
             return {k: plain(v) for k, v in asdict(value).items()}
         if isinstance(value, (list, tuple)):
             return [plain(v) for v in value]

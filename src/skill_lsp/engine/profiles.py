@@ -7,8 +7,7 @@ fields, name charset and booleans (NOTES.md §1), so those are profile settings.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from .datarecord import datarecord, field
 from .findings import Finding, Severity, qualifier, with_note
 from .harness.data import CLAUDE_FIELDS as _CLAUDE_FIELDS
 from .harness.data import DEFERRED_FIELDS as _DEFERRED_FIELDS
@@ -17,7 +16,7 @@ from .harness.data import SPEC_FIELDS as _SPEC_FIELDS
 # Field kinds: "string", "boolean", "mapping", "tools", "arguments", "list-or-string", "enum", "hooks"
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Field:
     """A frontmatter field a target knows, with its kind and summary."""
 
@@ -79,7 +78,7 @@ CAMEL_CASE = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Profile:
     """What the lint expects of a skill for a set of target harnesses (built by :func:`..targets.view`).
 

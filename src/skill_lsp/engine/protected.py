@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
 
 from . import markdown
+from .datarecord import datarecord
 from .document import SkillDocument
 from .lazyre import lazy_re
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Span:
     """Text a safe fix must not touch (code, placeholders, ...), and why."""
 

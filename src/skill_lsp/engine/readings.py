@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from . import document
 from .activation.jsstr import js_string
+from .datarecord import replace
 from .findings import RULES, base_message
 from .gemini_frontmatter import read_document
 from .harness import HARNESSES, Harness

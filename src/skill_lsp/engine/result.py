@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from . import document, suppress
 from .config import Settings
+from .datarecord import datarecord, field
 from .discovery import Location
 from .findings import Finding
 from .harness import HARNESSES
@@ -20,6 +19,8 @@ from .suppress import Suppressions
 from .text import PositionTable, SourceText
 from .yamlnodes import resolve_scalar
 
+TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
+
 if TYPE_CHECKING:
     from .edits import Fix
 
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 _SKILL_TOOL = HARNESSES["skill-tool"]
 
 
-@dataclass(slots=True)
+@datarecord(slots=True)
 class SkillResult:
     """One checked skill: document or positions, findings and its place in the workspace."""
 

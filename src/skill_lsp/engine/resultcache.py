@@ -30,10 +30,10 @@ import stat
 import tempfile
 import time
 import zlib
-from dataclasses import dataclass, field
 from typing import Any
 
 from .config import Settings
+from .datarecord import datarecord, field
 from .discovery import Location
 from .workspace import SkillResult, check_file
 
@@ -166,7 +166,7 @@ def where(loc: Location) -> Where:
     return (loc.dir, loc.root_index, loc.root, loc.problem)
 
 
-@dataclass(slots=True)
+@datarecord(slots=True)
 class ResultCache:
     """One workspace folder's cached results: SKILL.md path -> (where, stamp, payload).
 

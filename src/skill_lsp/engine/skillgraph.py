@@ -16,7 +16,6 @@ import os
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
 
 from . import fuzzy
 from .config import apply_settings
@@ -24,6 +23,8 @@ from .discovery import ancestors
 from .findings import Finding, make
 from .harness.data import CLAUDE_CODE_BUILTINS, CODEX_BUILTINS, COPILOT_BUILTINS, HARNESS_COMMANDS
 from .mentions import Mention
+
+TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
 
 if TYPE_CHECKING:
     from .config import Settings

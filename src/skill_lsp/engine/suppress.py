@@ -22,12 +22,13 @@ to what is reported, plus UNUSED_SUPPRESSION for each directive that silences no
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from . import selection
+from .datarecord import datarecord
 from .findings import RULES, Finding, make
 from .lazyre import lazy_re
+
+TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -43,7 +44,7 @@ _DIRECTIVE = lazy_re(r"#[ \t]*skill-lsp[ \t]*:")
 _IGNORE = lazy_re(r"[ \t]*ignore[ \t]*\[([^\]\r\n]*)\]")
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Directive:
     """One `# skill-lsp: ignore[...]` comment."""
 
@@ -59,7 +60,7 @@ class Directive:
     brackets: tuple[int, int] | None  # the text between '[' and ']'; None: not `ignore[...]`
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Suppressions:
     """The suppression comments of one frontmatter."""
 

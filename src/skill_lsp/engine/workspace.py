@@ -6,13 +6,13 @@ in the terminal and in the editor is the same finding.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections import defaultdict
 from collections.abc import Callable
 
 from . import document, rules, suppress
 from .config import Settings, apply_settings
+from .datarecord import replace
 from .discovery import Location, ReadError, read_skill_file
 from .findings import Finding, Related, Severity, make
 from .lazyre import lazy_re
@@ -129,7 +129,7 @@ def _under_a_skills_folder(path: str) -> bool:
 def _fragment(f: Finding) -> Finding:
     # Found only by the recursive search, where no harness looks: a template or fragment
     # named SKILL.md (issue 11 audit: UiPath's skill-flavors/), not a skill to fix.
-    return dataclasses.replace(f, severity=Severity.INFO, message=f.message + "; no harness discovers this "
+    return replace(f, severity=Severity.INFO, message=f.message + "; no harness discovers this "
                                "file (no skills/ folder above it), so it may be a fragment rather than a skill")
 
 
@@ -152,7 +152,7 @@ def in_test_folder(path: str, root: str) -> bool:
 
 
 def _fixture(f: Finding) -> Finding:
-    return dataclasses.replace(f, severity=Severity.INFO, message=f.message + "; the file is under a test folder "
+    return replace(f, severity=Severity.INFO, message=f.message + "; the file is under a test folder "
                                "and no root holds it, so it is reported as test data")
 
 

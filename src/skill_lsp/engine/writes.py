@@ -23,8 +23,8 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from .datarecord import datarecord
 from .discovery import is_inside
 
 # A SKILL.md bigger than this is never rewritten (the analysis reads 4 MiB at most).
@@ -42,7 +42,7 @@ class WriteError(Exception):
         self.message = message
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Snapshot:
     path: str  # as named by the caller
     real: str  # the file written (symlinks resolved)

@@ -15,10 +15,13 @@ Built from PyYAML's event stream (its pure-Python parser, the one
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
 
+from .datarecord import datarecord, field
 from .lazyre import lazy_re
+
+TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
+if TYPE_CHECKING:
+    from typing import Any
 
 _CParser: Any = None  # a libyaml event parser, imported on first use
 
@@ -28,7 +31,7 @@ _CORE_TAGS = frozenset(f"tag:yaml.org,2002:{n}" for n in ("str", "int", "float",
 MAX_EXPANDED_NODES = 10_000
 
 
-@dataclass(slots=True, eq=False)
+@datarecord(slots=True, eq=False)
 class Node:
     """A YAML node with its span in the document."""
 
@@ -51,7 +54,7 @@ class Node:
         return self.alias_of if self.alias_of is not None else self
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class YamlError:
     """Why a frontmatter's YAML could not be read, and where."""
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -24,10 +23,12 @@ from pygls.exceptions import (
 )
 from pygls.protocol import LanguageServerProtocol
 
+from ..engine.datarecord import datarecord
+
 log = logging.getLogger("skill_lsp")
 
 
-@dataclass(slots=True)
+@datarecord(slots=True)
 class Rejected:
     """A message that could not be turned into its LSP type."""
 

@@ -8,17 +8,17 @@ URIs from disk. Nothing here imports lsprotocol.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
 from ..engine import discovery, pathglobs
 from ..engine.config import Settings, load_workspace, merge
+from ..engine.datarecord import datarecord, field
 from ..engine.discover import Inventory
 from ..engine.document import SkillDocument
 from ..engine.findings import Finding
 from ..engine.workspace import SkillIndex, SkillResult, check_text
 
 
-@dataclass(slots=True)
+@datarecord(slots=True)
 class OpenDoc:
     uri: str
     path: str | None  # None for non-file URIs (untitled buffers)
@@ -27,7 +27,7 @@ class OpenDoc:
     language_id: str = ""
 
 
-@dataclass(slots=True)
+@datarecord(slots=True)
 class Analysis:
     version: int
     doc: SkillDocument
@@ -35,7 +35,7 @@ class Analysis:
     settings: Settings
 
 
-@dataclass(slots=True)
+@datarecord(slots=True)
 class Folder:
     path: str
     uri: str

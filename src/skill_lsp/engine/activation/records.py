@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..datarecord import datarecord, field
 
 
-@dataclass(frozen=True)
+@datarecord(frozen=True)
 class SkillRecord:
     name: str  # catalog key: frontmatter name if a valid string, else folder name
     folder: str  # folder basename

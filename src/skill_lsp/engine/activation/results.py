@@ -1,14 +1,15 @@
 """Structured results of the skill tool (spec §3.1-§3.4).
 
 Every result carries ``output``: the text a dialect rendered from the same
-structured fields (``skill-tool`` by default).  ``dataclasses.replace`` plus
+structured fields (``skill-tool`` by default).  ``datarecord.replace`` plus
 :func:`skill_lsp.engine.render.render_result` re-renders for another dialect.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Literal
+
+from ..datarecord import datarecord, field
 
 __all__ = [
     "ERROR_CODES",
@@ -34,7 +35,7 @@ ERROR_CODES = (
 )
 
 
-@dataclass(frozen=True)
+@datarecord(frozen=True)
 class ToolError:
     code: str
     message: str
@@ -45,7 +46,7 @@ class ToolError:
         return f"Error [{self.code}]: {self.message}"
 
 
-@dataclass(frozen=True)
+@datarecord(frozen=True)
 class OkResult:
     name: str
     dir: str
@@ -66,7 +67,7 @@ class OkResult:
     kind: Literal["ok"] = "ok"
 
 
-@dataclass(frozen=True)
+@datarecord(frozen=True)
 class AlreadyLoadedResult:
     name: str
     at_turn: int | None = None
@@ -75,7 +76,7 @@ class AlreadyLoadedResult:
     kind: Literal["already_loaded"] = "already_loaded"
 
 
-@dataclass(frozen=True)
+@datarecord(frozen=True)
 class NotFoundResult:
     name: str
     siblings: tuple[str, ...] = ()
@@ -83,7 +84,7 @@ class NotFoundResult:
     kind: Literal["not_found"] = "not_found"
 
 
-@dataclass(frozen=True)
+@datarecord(frozen=True)
 class ErrorResult:
     error: ToolError
     name: object = None  # the requested name as given (may be any JSON value)

@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
 from typing import Literal
 
 from .. import fuzzy
+from ..datarecord import datarecord, replace
 from .fence import is_inside_any_root, is_under_root, matches_any_pattern
 from .frontmatter import declares_arguments, is_disabled_for_model, normalized_frontmatter
 from .params import validate_params
@@ -52,7 +52,7 @@ TrustMode = Literal["hook_required", "warn", "allow"]
 HookDecision = str  # "allow" | "allow_once" | "deny" | "ask"
 
 
-@dataclass(frozen=True)
+@datarecord(frozen=True)
 class PermissionRequest:
     """What the permission hook receives (spec §5.6)."""
 
@@ -63,7 +63,7 @@ class PermissionRequest:
     metadata: dict
 
 
-@dataclass(frozen=True)
+@datarecord(frozen=True)
 class SessionConfig:
     #: Roots for the workspace fence; ``None`` means the records' own roots.
     workspace_roots: Sequence[str] | None = None
@@ -78,7 +78,7 @@ class SessionConfig:
     warn: Callable[[str], None] | None = None
 
 
-@dataclass(frozen=True)
+@datarecord(frozen=True)
 class CatalogEntry:
     name: str
     description: str

@@ -9,8 +9,7 @@ records; nothing else in the engine names a harness.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from ..datarecord import datarecord, field
 from ..findings import Severity
 
 # What a harness does when a finding's condition holds, and the severity that follows.
@@ -29,7 +28,7 @@ ACTIONS: dict[str, Severity] = {
 BLOCKING_ACTIONS = frozenset({"skips", "rejects"})
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Root:
     """A folder whose immediate subfolders (or deeper, when ``depth`` > 1) hold skills."""
 
@@ -79,7 +78,7 @@ def _js_string(value: object) -> str:
     return str(value)
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Flag:
     """A field that, set, keeps the skill out of the model's catalog (the user may still invoke it)."""
 
@@ -103,7 +102,7 @@ class Flag:
         return f"`{self.key}` {FLAG_READINGS[self.reads]}"
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Effect:
     """What the harness does about one finding code (or ``CODE:field``)."""
 
@@ -121,7 +120,7 @@ class Effect:
 SAME_NAME = "same name"
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Fact:
     """A behaviour that is not one finding's effect: dynamic context, what an editor validates, ..."""
 
@@ -136,7 +135,7 @@ class Fact:
         return "documented, not verified" if self.status else "verified"
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Harness:
     """Every fact skill-lsp holds about one harness release, each with its source."""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from skill_lsp.engine.activation.records import SkillRecord
@@ -17,6 +16,8 @@ from skill_lsp.engine.activation.results import (
 from skill_lsp.engine.listing import Listing, record_listing
 from skill_lsp.engine.tokens import estimate_tokens
 
+from ..datarecord import datarecord, replace
+
 __all__ = [
     "BudgetWarning",
     "CatalogEntryReport",
@@ -27,7 +28,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@datarecord(frozen=True)
 class BudgetWarning:
     """Something a harness cuts or drops from what the author wrote."""
 
@@ -41,7 +42,7 @@ class BudgetWarning:
     path: str | None = None  # the SKILL.md it is about, for a whole-catalog warning
 
 
-@dataclass(frozen=True)
+@datarecord(frozen=True)
 class CatalogEntryReport:
     dialect: str
     name: str

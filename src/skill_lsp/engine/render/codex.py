@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from itertools import groupby
 
 from skill_lsp.engine.activation.records import SkillRecord
@@ -29,6 +28,7 @@ from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.harness.data import CODEX_BUILTINS
 from skill_lsp.engine.listing import record_listing
 
+from ..datarecord import datarecord
 from ..lazyre import lazy_re
 from ..lenient import fields, text_value
 from .base import BudgetWarning, Dialect
@@ -139,7 +139,7 @@ def _line(name: str, description: str, path: str) -> str:
     return f"- {name}: (file: {path})"
 
 
-@dataclass(frozen=True)
+@datarecord(frozen=True)
 class CodexCatalog:
     lines: tuple[str, ...]
     kept_description_chars: dict[str, int]  # name -> description chars kept

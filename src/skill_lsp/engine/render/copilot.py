@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from skill_lsp.engine.activation.records import SkillRecord
@@ -30,6 +29,7 @@ from skill_lsp.engine.listing import record_listing
 from skill_lsp.engine.readings import without_last_newline
 from skill_lsp.engine.ruststr import rust_trim
 
+from ..datarecord import datarecord
 from ..lazyre import lazy_re
 from .base import BudgetWarning, Dialect, unsubstituted_body
 
@@ -123,7 +123,7 @@ def listed(records: Sequence[SkillRecord], home: str | None = None) -> list[Skil
     return sorted(out, key=key)
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class RelatedFiles:
     """What an activation lists of the skill's other files (``related_files``)."""
 

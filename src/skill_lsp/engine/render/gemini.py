@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 from skill_lsp.engine.activation.jsstr import js_trim, locale_key
@@ -21,6 +20,7 @@ from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.listing import record_listing
 
+from ..datarecord import datarecord, field
 from ..gemini_frontmatter import NAME_UNSAFE, GeminiFrontmatter, read_document
 from ..gemini_frontmatter import read as read_frontmatter
 from ..lenient import fields, simple_frontmatter, text_value
@@ -114,7 +114,7 @@ _IGNORED_FOLDERS = frozenset({"node_modules", ".git", "dist", "__pycache__"})
 _MORE = "..."
 
 
-@dataclass
+@datarecord
 class _Folder:
     name: str
     ignored: bool = False

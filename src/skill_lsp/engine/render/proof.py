@@ -8,16 +8,16 @@ not verified", and previews say so.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from skill_lsp.engine.harness import HARNESSES
+
+from ..datarecord import datarecord
 
 __all__ = ["Proof", "proof"]
 
 _REFERENCE = "tests/engine/test_reference_byte_exact.py"
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class Proof:
     verified: bool
     proof: str  # the capture, package or document the text rests on

@@ -20,15 +20,15 @@ set of odd skills.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
+from ..datarecord import datarecord
 from ..discovery import ReadError, read_skill_file
 from ..yamlnodes import Node, compose
 
 __all__ = ["RefSkill", "read_skill"]
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class RefSkill:
     name: str | None  # as to-prompt prints it (stripped, not yet escaped); None when it fails
     description: str | None

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from typing import Any
 
 from ..document import SkillDocument
 from ..findings import Finding
@@ -22,6 +21,10 @@ from ..text import SourceText
 from ..yamlnodes import Node, compose, resolve_scalar
 from .context import Context
 from .levels import emit
+
+TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
+if TYPE_CHECKING:
+    from typing import Any
 
 PATH = "agents/openai.yaml"
 MAX_BYTES = 256 * 1024

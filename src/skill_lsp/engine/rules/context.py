@@ -7,13 +7,13 @@ the rules and so sits above them.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
+from ..datarecord import datarecord, field
 from ..profiles import DEFAULT_PROFILE, Profile
 from ..targets import PROFILES
 
 
-@dataclass(slots=True)
+@datarecord(slots=True)
 class Context:
     """What a rule may know beyond the document: targets, the skill folder, lookups."""
 

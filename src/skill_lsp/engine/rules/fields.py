@@ -6,7 +6,6 @@ import functools
 import os
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from .. import fuzzy
 from ..discovery import ancestors
@@ -19,6 +18,10 @@ from ..spdx import is_spdx
 from ..yamlnodes import Node, resolve_scalar
 from .context import Context
 from .levels import emit
+
+TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_DESCRIPTION = 1024  # characters (agentskills spec)
 

@@ -7,12 +7,15 @@ which grades the finding for the targets (the worst of theirs; nothing when ever
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
 
 from ..findings import RULES, Finding, Severity, make
 from ..harness import HARNESSES
 
+TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
+
 if TYPE_CHECKING:
+    from typing import Any
+
     from .context import Context
 
 

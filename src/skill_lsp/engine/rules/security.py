@@ -13,8 +13,8 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from ..datarecord import datarecord
 from ..document import SkillDocument
 from ..findings import Finding
 from ..lazyre import lazy_re
@@ -52,7 +52,7 @@ _RISKY = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(frozen=True, slots=True)
 class DynamicCommand:
     """A shell command a harness runs while loading the skill (!`...`)."""
 

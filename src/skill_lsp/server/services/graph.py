@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import os
-from dataclasses import dataclass
 
 from lsprotocol import types as t
 
 from ...engine import document
+from ...engine.datarecord import datarecord
 from ...engine.discovery import ReadError, is_inside, read_skill_file
 from ...engine.mentions import Mention
 from ...engine.mentions import extract as mentions_of
@@ -28,7 +28,7 @@ from ..server import SkillLanguageServer
 from ..uris import path_to_uri, uri_to_path
 
 
-@dataclass(slots=True)
+@datarecord(slots=True)
 class View:
     """One skill file as navigation sees it."""
 
@@ -40,7 +40,7 @@ class View:
     open: bool
 
 
-@dataclass(slots=True)
+@datarecord(slots=True)
 class Target:
     name: str  # the skill's name as the workspace knows it
     skill_md: str | None  # its definition (None: no such skill)
@@ -49,7 +49,7 @@ class Target:
     kind: str  # "name" or a mention kind
 
 
-@dataclass(slots=True)
+@datarecord(slots=True)
 class Occurrence:
     path: str
     start: int

@@ -1,0 +1,137 @@
+"""The records' decorator behaves as the `dataclasses` features the product relied on did."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from typing import ClassVar
+
+import pytest
+
+from skill_lsp.engine.datarecord import (
+    FrozenInstanceError,
+    asdict,
+    datarecord,
+    field,
+    fields,
+    is_record,
+    replace,
+)
+
+
+@datarecord(frozen=True, slots=True)
+class Point:
+    x: int
+    y: int = 0
+    tags: tuple[str, ...] = ()
+    note: str = field(default="", compare=False, repr=False)
+
+
+@datarecord(slots=True)
+class Bag:
+    name: str
+    items: list[int] = field(default_factory=list)
+    kind: ClassVar[str] = "bag"
+
+
+@datarecord
+class Plain:
+    a: int
+    inner: Point | None = None
+
+
+@datarecord(slots=True, eq=False)
+class Identity:
+    v: int
+
+
+def test_init_defaults_and_factories():
+    assert (Point(1).x, Point(1).y, Point(1, 2, ("t",)).tags) == (1, 0, ("t",))
+    b1, b2 = Bag("a"), Bag("b")
+    b1.items.append(1)
+    assert b2.items == []  # a fresh list each time
+    assert Bag.kind == "bag" and [f.name for f in fields(Bag)] == ["name", "items"]
+    with pytest.raises(TypeError):
+        Point()  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Point(1, z=2)  # type: ignore[call-arg]
+
+
+def test_equality_hash_and_repr_follow_the_compared_fields():
+    assert Point(1, 2, note="a") == Point(1, 2, note="b")
+    assert hash(Point(1, 2, note="a")) == hash(Point(1, 2, note="b"))
+    assert Point(1, 2) != Point(2, 1) and Point(1) != (1, 0, ())
+    assert len({Point(1), Point(1), Point(2)}) == 2
+    assert repr(Point(1, 2)) == "Point(x=1, y=2, tags=())"
+    assert Bag("a") == Bag("a") and Bag.__hash__ is None  # eq without frozen: unhashable
+    assert Identity(1) != Identity(1) and hash(Identity(1)) != 0
+    p = Plain(1)
+    p.inner = Point(3)
+    assert repr(p) == "Plain(a=1, inner=Point(x=3, y=0, tags=()))"
+
+
+def test_a_record_that_contains_itself_still_has_a_repr():
+    p = Plain(1)
+    p.inner = p  # type: ignore[assignment]
+    assert repr(p) == "Plain(a=1, inner=...)"
+
+
+def test_frozen_and_slots():
+    p = Point(1)
+    with pytest.raises(FrozenInstanceError):
+        p.x = 2  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        del p.x  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        Bag("a").other = 1  # type: ignore[attr-defined]
+    assert not hasattr(p, "__dict__") and Point.__slots__ == ("x", "y", "tags", "note")
+    assert Point.__qualname__ == "Point" and Point.__init__.__qualname__ == "Point.__init__"
+
+
+@pytest.mark.parametrize("value", [Point(1, 2, ("a",), note="n"), Bag("b", [1, 2]), Plain(3, Point(4)),
+                                   Identity(5)])
+def test_pickle_and_copy_round_trip(value):
+    for protocol in (2, pickle.HIGHEST_PROTOCOL):
+        back = pickle.loads(pickle.dumps(value, protocol=protocol))
+        assert asdict(back) == asdict(value)
+    assert asdict(copy.copy(value)) == asdict(value) == asdict(copy.deepcopy(value))
+    assert pickle.loads(pickle.dumps(Point(1, note="n"))).note == "n"
+
+
+def test_replace_and_asdict():
+    p = Point(1, 2, note="n")
+    q = replace(p, y=5)
+    assert (q.x, q.y, q.note, p.y) == (1, 5, "n", 2)
+    with pytest.raises(TypeError):
+        replace(p, z=1)
+    assert asdict(Plain(1, Point(2, tags=("t",)))) == {
+        "a": 1, "inner": {"x": 2, "y": 0, "tags": ("t",), "note": ""}}
+    assert is_record(p) and is_record(Point) and not is_record(1)
+
+
+def test_what_dataclasses_refused_is_refused():
+    with pytest.raises(ValueError, match="mutable default"):
+        @datarecord
+        class Shared:
+            items: list[int] = []  # noqa: RUF012
+
+    with pytest.raises(TypeError, match="follows a default"):
+        @datarecord
+        class Order:
+            a: int = 0
+            b: int  # type: ignore[misc]
+
+
+def test_inherited_fields_come_first():
+    @datarecord(frozen=True, slots=True)
+    class Base:
+        a: int
+
+    @datarecord(frozen=True, slots=True)
+    class Child(Base):
+        b: str = ""
+
+    c = Child(1, "x")
+    assert (c.a, c.b) == (1, "x") and [f.name for f in fields(c)] == ["a", "b"]
+    assert Child.__slots__ == ("b",)
+    assert copy.deepcopy(c) == c
