@@ -28,13 +28,17 @@ class _Quiet:
 
 
 def test_the_scan_waits_for_an_edit_only_while_the_user_types() -> None:
-    typing = SimpleNamespace(last_edit=time.monotonic(), quiet=_Quiet(is_set=False))
+    typing = SimpleNamespace(last_edit=time.monotonic(), quiet=_Quiet(is_set=False), scan_turn=0.0)
     sync._yield_to_edits(typing)  # type: ignore[arg-type]
     assert typing.quiet.waits == [sync.EDIT_WAIT_S]  # bounded: an analysis that never ends costs a scan little
+    assert typing.scan_turn > 0  # and it paused: a millisecond of scan work had passed since the last pause
+    typing.scan_turn = paused = time.perf_counter() + 60  # as if it had just paused (a loaded CI stays within)
+    sync._yield_to_edits(typing)  # type: ignore[arg-type]
+    assert typing.scan_turn == paused and len(typing.quiet.waits) == 2  # waits again, pauses once a millisecond
 
-    idle = SimpleNamespace(last_edit=time.monotonic() - sync.TYPING_S - 1, quiet=_Quiet(is_set=False))
+    idle = SimpleNamespace(last_edit=time.monotonic() - sync.TYPING_S - 1, quiet=_Quiet(is_set=False), scan_turn=0.0)
     sync._yield_to_edits(idle)  # type: ignore[arg-type]
-    assert idle.quiet.waits == []
+    assert idle.quiet.waits == [] and idle.scan_turn == 0.0
 
 
 def test_rebuilding_the_index_pauses_every_few_skills(tmp_path) -> None:

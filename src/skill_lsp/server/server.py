@@ -38,6 +38,7 @@ class SkillLanguageServer(LanguageServer):
         self.workspace_pull: Any = None  # services/pull.WorkspacePull, made by the first workspace pull
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.last_edit = float("-inf")  # time.monotonic() of the newest didChange
+        self.scan_turn = 0.0  # time.perf_counter() of a scan thread's last pause for a keystroke
         # Clear while an edit is being analysed: a running scan's thread waits at its next skill
         # (services/sync.py), so the keystroke does not share the GIL with it.
         self.quiet = threading.Event()
