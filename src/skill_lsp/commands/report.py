@@ -13,14 +13,16 @@ from collections import Counter
 from .. import __version__
 from ..engine import document
 from ..engine.config import Settings
+from ..engine.edits import APPLICABILITIES
 from ..engine.findings import RULES, Finding, Severity
-from ..engine.fixes import APPLICABILITIES, Fix, fixes_for, has_fixes
 from ..engine.text import Encoding, PositionTable, SourceText
 from ..engine.workspace import SkillResult
 
 TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
 if TYPE_CHECKING:
     from typing import Any, TextIO
+
+    from ..engine.edits import Fix
 
 DOCS = "https://github.com/skill-lsp/skill-lsp/blob/main/docs/rules.md"
 _COLORS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m", Severity.HINT: "\033[2m"}
@@ -117,7 +119,11 @@ def _range(src: SourceText | PositionTable | None, f: Finding) -> dict[str, Any]
 def _fix_menus(r: SkillResult, findings: list[Finding]) -> list[list[Fix]] | None:
     """Each finding's fixes: built by the worker that checked the skill, or from its kept text for a
     finding added afterwards (None when no finding can have one)."""
-    if r.src is None or not any(has_fixes(f.code) for f in findings):
+    if r.src is None or not findings:
+        return None
+    from ..engine.fixes import fixes_for, has_fixes  # noqa: PLC0415 - a clean check never needs the fix builders
+
+    if not any(has_fixes(f.code) for f in findings):
         return None
     known = r.fixes or {}
     doc = r.doc

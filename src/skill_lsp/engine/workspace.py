@@ -213,11 +213,14 @@ def check_job(job: tuple[Location, Settings, bool]) -> SkillResult:
     loc, settings, fixes = job
     result = check_file(loc.path, settings, loc)
     if fixes and result.doc is not None:
-        from .fixes import fixes_for, has_fixes  # noqa: PLC0415 - JSON output only
+        if result.findings:
+            from .fixes import fixes_for, has_fixes  # noqa: PLC0415 - JSON output with findings only
 
-        doc = result.doc
-        result.fixes = {(f.code, f.start, f.end, f.message): fixes_for(doc, f)
-                        for f in result.findings if has_fixes(f.code)}
+            doc = result.doc
+            result.fixes = {(f.code, f.start, f.end, f.message): fixes_for(doc, f)
+                            for f in result.findings if has_fixes(f.code)}
+        else:
+            result.fixes = {}
         # The text crosses back only where a finding added later may offer a fix built from it
         # (UNKNOWN_SKILL, on a mention); the rest send the positions their findings and fixes need.
         return result.slim(keep_text=bool(result.mentions))
