@@ -425,11 +425,14 @@ def test_check_import_time_has_no_lsp_modules(tmp_path: Path):
 
 # Modules a one-skill `check` of a plain skill must not load: each is needed only by a run that
 # meets what it is for (a config file, a misspelt key, a body whose links need the Markdown
-# parse, a git repository, a frontmatter the simple reader cannot take, many skills).
+# parse, a git repository, a frontmatter the simple reader cannot take, many skills, a finding
+# with fixes); records are built without `dataclasses` (and its `inspect`), annotations need no
+# `typing` (engine/datarecord.py).
 HEAVY_FOR_ONE_SKILL = ("pygls", "lsprotocol", "rapidfuzz", "yaml", "ruamel", "markdown_it", "pyromark", "tomllib",
                        "difflib", "subprocess", "tempfile", "shutil", "urllib", "concurrent", "multiprocessing",
                        "importlib.resources", "skill_lsp.engine.rules.codex_openai_yaml",
-                       "skill_lsp.engine.rules.arguments")
+                       "skill_lsp.engine.rules.arguments", "skill_lsp.engine.fixes", "dataclasses", "inspect",
+                       "typing", "threading")
 
 
 def test_one_skill_check_imports_only_what_it_needs(tmp_path: Path):
