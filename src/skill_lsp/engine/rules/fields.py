@@ -337,10 +337,7 @@ def _license(ctx: Context, value: str, start: int, end: int) -> Iterator[Finding
     v = value.strip()
     if not v:
         return
-    files = ctx.files()
-    # Punctuation around a file name goes; "./" only after it (stripping "." first left "/LICENSE").
-    if files is not None and any(tok.strip(",;:()").removeprefix("./").strip(".,;:()") in files for tok in v.split()):
-        return  # names a bundled file ("LICENSE", "Complete terms in LICENSE.txt", "./LICENSE")
+    # An SPDX expression first: it needs no folder listing (a scan's first pass lists none for "MIT").
     ids = re.split(r"\s+(?:AND|OR|WITH)\s+|[()]", v)
     if _LICENSE_WORDS.match(v.replace("(", "").replace(")", "")) and all(is_spdx(i) for i in ids if i.strip()):
         return
@@ -349,6 +346,10 @@ def _license(ctx: Context, value: str, start: int, end: int) -> Iterator[Finding
     head = _LICENSE_HEAD.match(v)
     if head is not None and is_spdx(head.group(1)):
         return
+    files = ctx.files()
+    # Punctuation around a file name goes; "./" only after it (stripping "." first left "/LICENSE").
+    if files is not None and any(tok.strip(",;:()").removeprefix("./").strip(".,;:()") in files for tok in v.split()):
+        return  # names a bundled file ("LICENSE", "Complete terms in LICENSE.txt", "./LICENSE")
     # "SEE LICENSE IN LICENSE" (npm's form), "Complete terms in LICENSE.txt": a file of the
     # repository the skill ships in, found up the folder tree.
     if ctx.skill_dir is not None and any(_in_ancestors(ctx.skill_dir, tok.strip(",;:()").removeprefix("./").strip(".,;:()"))
