@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from types import SimpleNamespace
@@ -39,6 +40,17 @@ def test_the_scan_waits_for_an_edit_only_while_the_user_types() -> None:
     idle = SimpleNamespace(last_edit=time.monotonic() - sync.TYPING_S - 1, quiet=_Quiet(is_set=False), scan_turn=0.0)
     sync._yield_to_edits(idle)  # type: ignore[arg-type]
     assert idle.quiet.waits == [] and idle.scan_turn == 0.0
+
+
+def test_the_event_loop_never_waits_for_an_edit() -> None:
+    # The edit's analysis runs on the loop: waiting there for it would stall the keystroke 50 ms.
+    typing = SimpleNamespace(last_edit=time.monotonic(), quiet=_Quiet(is_set=False), scan_turn=0.0)
+
+    async def on_the_loop() -> None:
+        sync._yield_to_edits(typing)  # type: ignore[arg-type]
+
+    asyncio.run(on_the_loop())
+    assert typing.quiet.waits == []
 
 
 def test_rebuilding_the_index_pauses_every_few_skills(tmp_path) -> None:

@@ -249,12 +249,22 @@ def _unpickle(payload: bytes | None):
 def _yield_to_edits(ls: SkillLanguageServer) -> None:
     """In a scan's thread, between two skills: while the user types, wait for the edit being
     analysed (bounded), then pause a little once a millisecond. The analysis then has the GIL to
-    itself instead of taking turns with the scan a switch interval at a time."""
-    if time.monotonic() - ls.last_edit < TYPING_S:
+    itself instead of taking turns with the scan a switch interval at a time. Never on an event
+    loop's thread: the analysis runs there."""
+    if time.monotonic() - ls.last_edit < TYPING_S and not _on_a_loop():
         ls.quiet.wait(EDIT_WAIT_S)
         if time.perf_counter() - ls.scan_turn > SCAN_TURN_S:
             time.sleep(SCAN_PACE_S)
             ls.scan_turn = time.perf_counter()
+
+
+def _on_a_loop() -> bool:
+    """Whether this thread runs an event loop: the edit being waited for would run on it."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _let_others_run() -> None:
@@ -390,12 +400,18 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
     times: dict[str, float] = {}
     t_start = time.perf_counter()
 
+    def stale() -> bool:
+        """Whether a newer scan (or the shutdown) took over: asked on the event loop."""
+        return generation != ls.scan_generation or ls.shutting_down
+
     def cancelled() -> bool:
         # Asked between two skills, in the scan thread. While the user types, the thread pauses
         # here: taking 10,000 results from the cache keeps it busy, and a keystroke needs the
         # GIL several times (read, handle, publish), each wait up to a switch interval (1 ms).
+        # Never on the event loop: waiting there for an edit's analysis, which runs on the loop,
+        # would stall the keystroke for the whole bound (50 ms).
         _yield_to_edits(ls)
-        return generation != ls.scan_generation or ls.shutting_down
+        return stale()
 
     try:
         folders = ls.state.folders
@@ -451,7 +467,7 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
 
             results = await loop.run_in_executor(None, _scan_folder, folder, times, on_batch, cancelled, reuse,
                                                  cache, fl, len(changed or ()), nested, on_first, on_walk)
-            if results is None or cancelled():
+            if results is None or stale():
                 return  # a newer scan (settings or files changed) owns publishing
             old_results = folder.index.results if folder.index is not None else {}
             index = SkillIndex(folder.settings)
@@ -460,7 +476,7 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
             await loop.run_in_executor(None, functools.partial(index.rebuild, results,
                                                                pause=functools.partial(_yield_to_edits, ls)))
             times["cross"] = times.get("cross", 0.0) + time.perf_counter() - t0
-            if cancelled():
+            if stale():
                 return
             t0 = time.perf_counter()
             folder.index = index
@@ -480,7 +496,7 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
             for path in candidates:
                 if time.perf_counter() - turn > PUBLISH_TURN_S:
                     await asyncio.sleep(0)  # 10,000 candidates take ~5 ms: a keystroke goes first
-                    if cancelled():
+                    if stale():
                         return
                     turn = time.perf_counter()
                 r = index.results.get(path)
@@ -497,7 +513,7 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
                     # While the user types, closed files trickle out so the edited document's
                     # diagnostics never queue behind thousands of them on the wire.
                     await asyncio.sleep(TYPING_PACE_S if typing else 0)
-                    if cancelled():
+                    if stale():
                         return
                     turn = time.perf_counter()
             times["publish"] = times.get("publish", 0.0) + time.perf_counter() - t0
