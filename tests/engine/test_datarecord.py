@@ -45,6 +45,12 @@ class Identity:
     v: int
 
 
+@datarecord(frozen=True)
+class Settled:
+    name: str
+    limits: tuple[int, ...] = (1, 2)
+
+
 def test_init_defaults_and_factories():
     assert (Point(1).x, Point(1).y, Point(1, 2, ("t",)).tags) == (1, 0, ("t",))
     b1, b2 = Bag("a"), Bag("b")
@@ -89,7 +95,7 @@ def test_frozen_and_slots():
 
 
 @pytest.mark.parametrize("value", [Point(1, 2, ("a",), note="n"), Bag("b", [1, 2]), Plain(3, Point(4)),
-                                   Identity(5)])
+                                   Identity(5), Settled("s")])
 def test_pickle_and_copy_round_trip(value):
     for protocol in (2, pickle.HIGHEST_PROTOCOL):
         back = pickle.loads(pickle.dumps(value, protocol=protocol))
