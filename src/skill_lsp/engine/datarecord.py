@@ -4,8 +4,8 @@
 generated methods for every class it builds: with the 35 records a one-skill `check` defines,
 that was 20 of the 48 ms of CPU it paid before it looked at a skill. ``datarecord`` compiles
 only ``__init__`` (the one method whose speed matters: findings, nodes and links are built
-by the thousand), and only when the first instance is built; equality, hashing, ``repr``, immutability and pickling are shared
-functions driven by each class's field names.
+by the thousand), and only when the first instance is built; equality, hashing, ``repr``,
+immutability and pickling are shared functions driven by each class's field names.
 
 What it supports is what the product uses: ``frozen``, ``slots``, ``eq``, defaults and
 ``field(default=..., default_factory=..., repr=..., compare=...)``, ``ClassVar``
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 else:
     def dataclass_transform(**_kw):
         return lambda f: f
+
 _MISSING: Any = object()
 
 
