@@ -128,6 +128,18 @@ def test_what_dataclasses_refused_is_refused():
             b: int  # type: ignore[misc]
 
 
+def test_post_init_runs_after_the_fields_are_set():
+    @datarecord(slots=True)
+    class Sized:
+        items: list[int]
+        size: int = 0
+
+        def __post_init__(self) -> None:
+            self.size = len(self.items)
+
+    assert Sized([1, 2, 3]).size == 3
+
+
 def test_inherited_fields_come_first():
     @datarecord(frozen=True, slots=True)
     class Base:

@@ -34,21 +34,15 @@ def body_of(doc: SkillDocument) -> str:
     return body
 
 
-_last_blocks: tuple = (None, [])
-
-
 def code_blocks(doc: SkillDocument) -> list[tuple[int, int]]:
     """Fenced code blocks as sorted document offsets [start, end) (scanned once per document:
     several rule modules ask; the list is shared, not to be changed)."""
-    global _last_blocks
     if doc._body is not None:  # parsed for another rule: the exact answer costs nothing
         return doc._body.code_blocks
-    last = _last_blocks
-    if last[0] is doc:
-        return last[1]
-    out = _scan_blocks(doc)
-    _last_blocks = (doc, out)
-    return out
+    out = doc.memo.get("code_blocks")
+    if out is None:
+        out = doc.memo["code_blocks"] = _scan_blocks(doc)
+    return out  # type: ignore[no-any-return]
 
 
 def _scan_blocks(doc: SkillDocument) -> list[tuple[int, int]]:
