@@ -286,9 +286,21 @@ def _start_pool(workers: int):
 
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     ctx = multiprocessing.get_context(method)
+    target = _worker_priority()
     if method == "forkserver":
         ctx.set_forkserver_preload([scanjob.__name__, "skill_lsp.engine.resultcache", "skill_lsp.engine.rules.preload"])
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_lower_priority)
+        # The forkserver imports the engine (0.2-0.3 s of CPU) while the user may already type:
+        # started from a thread at the workers' priority, it runs at theirs (Linux gives each
+        # thread its own niceness, and a child its parent thread's), and so do the workers it
+        # forks. A thread of its own: the server's threads keep theirs (none can win it back).
+        from multiprocessing import forkserver  # noqa: PLC0415
+
+        spawner = threading.Thread(target=lambda: (_lower_priority(target), forkserver.ensure_running()),
+                                   name="skill-lsp-forkserver", daemon=True)
+        spawner.start()
+        spawner.join()
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_lower_priority,
+                               initargs=(target,))
     for _ in range(workers):
         pool.submit(os.getpid)
     return pool
@@ -324,17 +336,30 @@ def _scan_parallel(work: list, checked, results: list, take, on_batch=None, canc
     return results
 
 
-def _lower_priority() -> None:
+def _worker_priority() -> str | int:
+    """The scan workers' priority: "idle", or the niceness they run at (this thread's plus
+    SKILL_LSP_WORKER_NICE)."""
     # Scan workers yield the CPU to the editor and the server's own thread (keystrokes). Measured
     # against running them at the editor's priority: benchmarks/bench_priority.py, docs/performance.md.
     # SKILL_LSP_WORKER_NICE sets the increment (0: none), or "idle": Linux's SCHED_IDLE class, which
     # runs only on a core nothing else wants, for that benchmark.
     how = os.environ.get("SKILL_LSP_WORKER_NICE", "10")
+    if how == "idle":
+        return how
     try:
-        if how == "idle":
+        return os.getpriority(os.PRIO_PROCESS, 0) + int(how)
+    except (AttributeError, OSError, ValueError):
+        return 0
+
+
+def _lower_priority(target: str | int) -> None:
+    """Run this thread (a worker's only one, the forkserver's spawner) at ``target``
+    (``_worker_priority``); a process forked from the forkserver is there already."""
+    try:
+        if target == "idle":
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-        else:
-            os.nice(int(how))
+        elif isinstance(target, int) and target > os.getpriority(os.PRIO_PROCESS, 0):
+            os.nice(target - os.getpriority(os.PRIO_PROCESS, 0))
     except (AttributeError, OSError, ValueError):
         pass
 
