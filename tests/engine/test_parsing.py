@@ -390,3 +390,15 @@ def test_link_spans_in_crlf_document():
     doc, fs = check_raw(text, files=frozenset({"SKILL.md"}))
     f = only(fs, "BROKEN_LINK")
     assert rng(doc, f) == ((5, 4), (5, 14))
+
+
+def test_the_trailing_blank_gate_opens_whenever_the_scan_finds_one():
+    import random
+
+    from skill_lsp.engine.rules.body import _LAST_BLANK, _has_trailing_blank
+
+    r = random.Random(28)
+    for _ in range(20000):
+        text = "".join(r.choice("ab \t\n\r\f\v") for _ in range(r.randint(0, 12)))
+        if _LAST_BLANK.search(text) is not None:
+            assert _has_trailing_blank(text), repr(text)

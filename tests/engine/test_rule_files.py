@@ -438,3 +438,19 @@ def test_the_anchor_is_the_opening_fence_after_a_byte_order_mark(tmp_path: Path)
     doc, fs = check(text, path=str(p), on_disk=True, profile="claude-code")
     [f] = [f for f in fs if f.code == "UNREFERENCED_FILE"]
     assert (f.start, f.end) == (1, 4) and doc.text[f.start:f.end] == "---"
+
+
+def test_named_dirs_is_every_folder_name_followed_by_a_slash():
+    import random
+
+    from skill_lsp.engine import document
+    from skill_lsp.engine.rules.bodyscan import body_of
+    from skill_lsp.engine.rules.files import _NAMED_DIRS, named_dirs
+
+    r = random.Random(28)
+    words = ["references", "reference", "scripts", "assets", "templates", "s", "/", "x", "script", "asset", " ",
+             "references/", "./", "\\", "template"]
+    for _ in range(3000):
+        body = "".join(r.choice(words) for _ in range(r.randint(0, 8)))
+        doc = document.parse(f"---\nname: x\ndescription: y\n---\n{body}", "")
+        assert named_dirs(doc, body_of(doc)) == {d for d in _NAMED_DIRS if d + "/" in body_of(doc)}, body

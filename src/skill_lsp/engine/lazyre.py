@@ -21,11 +21,11 @@ _MADE: list[_LazyPattern] = []
 
 class _LazyPattern:
     __slots__ = ("pattern", "_flags", "_compiled", *_METHODS)
-    pattern: str
+    pattern: str | bytes
     _flags: int
-    _compiled: re.Pattern[str] | None
+    _compiled: re.Pattern[str] | re.Pattern[bytes] | None
 
-    def __init__(self, pattern: str, flags: int) -> None:
+    def __init__(self, pattern: str | bytes, flags: int) -> None:
         self.pattern = pattern
         self._flags = flags
         self._compiled = None
@@ -46,6 +46,11 @@ class _LazyPattern:
 
 def lazy_re(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """``re.compile(pattern, flags)``, compiled when first used (``pattern`` is there at once)."""
+    return _LazyPattern(pattern, flags)  # type: ignore[return-value]
+
+
+def lazy_bytes_re(pattern: bytes, flags: int = 0) -> re.Pattern[bytes]:
+    """``lazy_re`` of a bytes pattern."""
     return _LazyPattern(pattern, flags)  # type: ignore[return-value]
 
 

@@ -27,10 +27,16 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     yield from _size(doc)
 
 
+# A line feed after a blank: the pattern opens with the line feed, so the search jumps from one
+# to the next at C speed and looks back only there (a third of the time of `" \n" in text` and
+# `"\t\n" in text`, each of which walks the whole text).
+_BLANK_LF = lazy_re(r"\n(?<=[ \t]\n)")
+
+
 def _has_trailing_blank(text: str) -> bool:
-    """Whether ``_LAST_BLANK`` can match: a few substring tests, 3-4x cheaper than the scan
-    itself on texts without trailing whitespace (all but 4 of the corpus's 3,223)."""
-    return (" \n" in text or "\t\n" in text or ("\r" in text and (" \r" in text or "\t\r" in text))
+    """Whether ``_LAST_BLANK`` can match: a few cheap tests, 10x cheaper than the scan itself
+    on texts without trailing whitespace (all but 4 of the corpus's 3,223)."""
+    return (_BLANK_LF.search(text) is not None or ("\r" in text and (" \r" in text or "\t\r" in text))
             or "\f" in text or "\v" in text or text[-1:] in (" ", "\t"))
 
 
