@@ -454,3 +454,23 @@ def test_named_dirs_is_every_folder_name_followed_by_a_slash():
         body = "".join(r.choice(words) for _ in range(r.randint(0, 8)))
         doc = document.parse(f"---\nname: x\ndescription: y\n---\n{body}", "")
         assert named_dirs(doc, body_of(doc)) == {d for d in _NAMED_DIRS if d + "/" in body_of(doc)}, body
+
+
+def test_home_folder_candidates_are_every_marker_found():
+    import random
+
+    from skill_lsp.engine.rules.files import _home_starts
+
+    r = random.Random(28)
+    parts = ["/Users/", "/home/", ":\\Users\\", "C", "/", "Users", "home", "x", "\\"]
+    for _ in range(5000):
+        body = "".join(r.choice(parts) for _ in range(r.randint(0, 6)))
+        want = set()
+        for marker in ("/Users/", "/home/", ":\\Users\\"):
+            at = body.find(marker)
+            while at >= 0:
+                start = at - 1 if marker[0] == ":" else at
+                if start >= 0:
+                    want.add(start)
+                at = body.find(marker, at + 1)
+        assert set(_home_starts(body)) == want, body

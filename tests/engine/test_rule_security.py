@@ -416,3 +416,16 @@ def test_the_invisible_gate_matches_the_scan_on_every_character_it_could_miss():
             assert gate == (_INVISIBLE.search(ch) is not None), hex(cp)
         else:  # the whole U+E0000-E0FFF block opens the gate (F3 A0 ..); the scan takes the tags
             assert gate and (_INVISIBLE.search(ch) is not None) == (cp <= 0xE007F), hex(cp)
+
+
+def test_one_scan_finds_what_the_exclamation_marks_open():
+    import random
+
+    from skill_lsp.engine.rules.security import _BANG
+
+    r = random.Random(28)
+    for _ in range(20000):
+        body = "".join(r.choice(["!", "`", "<", "-", "a", "\n", "```", "<!--"]) for _ in range(r.randint(0, 8)))
+        kinds = {m.group(1) is None for m in _BANG.finditer(body)}
+        assert (True in kinds) == ("!`" in body or "```!" in body), body
+        assert (False in kinds) == ("<!--" in body), body

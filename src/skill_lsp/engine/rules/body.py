@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from ..document import SkillDocument
 from ..findings import Finding, make
 from ..lazyre import lazy_re
-from ..links import absolute_to_relative, classify, relative_path
+from ..links import absolute_to_relative, classify, has_link_syntax, relative_path
 from ..tokens import estimate_tokens
 from .context import Context
 
@@ -140,7 +140,7 @@ def _links(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     # every candidate target; only when one could be a finding does the exact
     # CommonMark parse run (it decides what is code and what is a link). Most
     # skills link only to files that exist, and skip the parse entirely.
-    if "](" not in body and "]:" not in body:
+    if not has_link_syntax(body):
         return
     if not any(_could_matter(raw, ctx) for raw in _candidates(body)):
         return

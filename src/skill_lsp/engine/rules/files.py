@@ -149,21 +149,34 @@ def _windows_context(doc: SkillDocument, body: str, at: int, blocks: list[tuple[
     return _WINDOWS_LINE.search(body, start, end) is not None
 
 
+# Where a home folder may start. Opening with the slash, the search jumps from slash to slash at
+# C speed: one scan for both, not a walk of the body for each; only the slash is consumed, so
+# overlapping markers (`/home/Users/`) are all found, as repeated `find`s found them.
+_HOME_MARKER = lazy_re("/(?=(?:Users|home)/)")
+
+
+def _home_starts(body: str) -> Iterator[int]:
+    for m in _HOME_MARKER.finditer(body):
+        yield m.start()
+    if "\\" in body:
+        at = body.find(":\\Users\\")
+        while at >= 0:
+            if at > 0:
+                yield at - 1  # the drive letter
+            at = body.find(":\\Users\\", at + 1)
+
+
 def _personal(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
     base = doc.body_start
-    # str.find to each candidate, then the pattern anchored there: a scan with the pattern's
-    # leading lookbehinds costs more than the rest of this module.
-    for marker in ("/Users/", "/home/", ":\\Users\\"):
-        at = body.find(marker)
-        while at >= 0:
-            start = at - 1 if marker[0] == ":" else at
-            m = _PERSONAL.match(body, start) if start >= 0 else None
-            at = body.find(marker, at + 1)
-            if m is None or m.group(1).lower() in _NOT_A_PERSON:
-                continue
-            yield from emit(ctx, "PERSONAL_PATH", f"'{m.group(0)}' is one person's home folder; it does not exist "
-                            "where the skill is installed (use a path relative to the skill or ~)", base + m.start(),
-                            base + m.end(), {"path": m.group(0)})
+    # Each candidate found from its marker, then the pattern anchored there: a scan with the
+    # pattern's leading lookbehinds costs more than the rest of this module.
+    for start in _home_starts(body):
+        m = _PERSONAL.match(body, start)
+        if m is None or m.group(1).lower() in _NOT_A_PERSON:
+            continue
+        yield from emit(ctx, "PERSONAL_PATH", f"'{m.group(0)}' is one person's home folder; it does not exist "
+                        "where the skill is installed (use a path relative to the skill or ~)", base + m.start(),
+                        base + m.end(), {"path": m.group(0)})
 
 
 # An inline link or reference definition target (raw: the CommonMark parse is not needed to

@@ -104,13 +104,26 @@ def dynamic_hover(doc: SkillDocument, offset: int) -> tuple[str, int, int] | Non
     return "\n".join(lines), here.start, here.end
 
 
+# What the body's exclamation marks open: a dynamic command (`` !` `` or a ```` ```! ```` fence) or an
+# HTML comment (`<!--`). One scan from '!' to '!' (rare in prose) instead of three of the body.
+_BANG = lazy_re(r"!(?:`|(?<=```!)|(?<=<!)(--))")
+
+
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     body = body_of(doc)
-    if ("!`" in body or "```!" in body) and active(ctx, "RISKY_DYNAMIC_COMMAND", "DYNAMIC_COMMAND_NOT_ALLOWED"):
+    dynamic = comment = False
+    for m in _BANG.finditer(body):
+        if m.group(1) is None:
+            dynamic = True
+        else:
+            comment = True
+        if dynamic and comment:
+            break
+    if dynamic and active(ctx, "RISKY_DYNAMIC_COMMAND", "DYNAMIC_COMMAND_NOT_ALLOWED"):
         yield from _dynamic(doc, ctx)
     if not doc.text.isascii():
         yield from _invisible(doc, ctx)
-    if "<!--" in body:
+    if comment:
         yield from _comments(doc, ctx)
     yield from _secrets(doc, ctx)
 
