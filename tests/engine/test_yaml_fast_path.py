@@ -216,3 +216,28 @@ def test_libyaml_suffices_refuses_the_shapes_where_the_parsers_part() -> None:
         assert not yamlnodes.libyaml_suffices(text), text
     for text in ["k: [Read, Grep, Bash(git:*)]\n", "d: |\n  text # not a comment\nl:\n  - a\n", "k: {a: b}\n"]:
         assert yamlnodes.libyaml_suffices(text), text
+
+
+def test_the_plain_scalar_forms_of_every_python_agree_with_the_lazy_one():
+    """The possessive form (3.11+) and the greedy one (3.10) accept what the lazy, original form
+    accepts, with the same value once trailing spaces are dropped."""
+    import random
+    import re
+    import sys
+
+    head = r"([^\s\-?:,\[\]{}#&*!|>'\"%@`]"
+    forms = [r"(?:[^:#\n]|:(?=\S)|(?<! )#)*?", r"(?:[^:#\n]|:(?=\S)|(?<! )#)*"]
+    if sys.version_info >= (3, 11):
+        forms.append(r"(?:[^:#\n]++|:(?=\S)|(?<! )#)*+")
+    lazy, *others = [re.compile(r"( *)(k):(?:( +)" + head + f + r"))?( *)") for f in forms]
+    r = random.Random(28)
+    for _ in range(30000):
+        line = "k: " + "".join(r.choice("ab :#-x\"'") for _ in range(r.randint(0, 10)))
+        want = lazy.fullmatch(line)
+        for other in others:
+            got = other.fullmatch(line)
+            assert (want is None) == (got is None), line
+            if want is not None:
+                assert want.groups()[:3] == got.groups()[:3], line
+                value = got.group(4)
+                assert want.group(4) == (value.rstrip(" ") if value is not None else None), line

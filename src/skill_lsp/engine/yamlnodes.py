@@ -15,6 +15,7 @@ Built from PyYAML's event stream (its pure-Python parser, the one
 from __future__ import annotations
 
 import re
+import sys
 
 from .datarecord import datarecord, field
 from .lazyre import lazy_re
@@ -375,7 +376,12 @@ def _attach(stack: list[Node], pending_key: list[Node | None], node: Node) -> No
 # more-indented folded lines, blank lines holding spaces -- returns None and goes through
 # ``compose``; tests compare both on real files and generated texts.
 
-_PLAIN = r"([^\s\-?:,\[\]{}#&*!|>'\"%@`](?:[^:#\n]|:(?=\S)|(?<! )#)*?)"  # no ': ' or ' #'
+# No ': ' or ' #'. Runs of ordinary characters are taken whole and never given back (possessive,
+# Python 3.11+; 3.10 takes them one at a time): the lazy form tried the line's end after every
+# character, 3x slower on a long description. Trailing spaces are the plain scalar's here;
+# ``_scalar`` drops them.
+_PLAIN_REST = r"(?:[^:#\n]++|:(?=\S)|(?<! )#)*+" if sys.version_info >= (3, 11) else r"(?:[^:#\n]|:(?=\S)|(?<! )#)*"
+_PLAIN = r"([^\s\-?:,\[\]{}#&*!|>'\"%@`]" + _PLAIN_REST + ")"
 _SCALAR = r"\"([^\"\\\\\n]*)\"" r"|'([^'\n]*)'|" + _PLAIN  # double-quoted (no escapes), single (no ''), plain
 _SIMPLE_LINE = lazy_re(r"( *)([A-Za-z0-9_][A-Za-z0-9_.-]*):(?:( +)(?:" + _SCALAR + r"))?( *)")
 _SEQ_ITEM = lazy_re(r"( *- +)(?:" + _SCALAR + r")( *)")  # (1) up to the item's first character
@@ -395,7 +401,7 @@ def _scalar(m: re.Match, group: int, start: int) -> Node:
         return Node("scalar", start, start + len(m.group(group)) + 2, value=m.group(group), style='"')
     if m.group(group + 1) is not None:
         return Node("scalar", start, start + len(m.group(group + 1)) + 2, value=m.group(group + 1), style="'")
-    plain = m.group(group + 2)
+    plain = m.group(group + 2).rstrip(" ")
     return Node("scalar", start, start + len(plain), value=plain)
 
 
@@ -491,7 +497,7 @@ def compose_simple(text: str, base: int = 0) -> Node | None:
                 child.end = base + pos  # a block collection ends where the next key starts
             child = None
             pending = -1
-            b = _BLOCK_HEADER.fullmatch(line)
+            b = _BLOCK_HEADER.fullmatch(line) if "|" in line or ">" in line else None
             if b is not None:
                 block = _block_scalar(text, end + 1, b.group(2) == ">", b.group(3))
                 if block is None:
