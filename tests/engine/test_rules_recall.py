@@ -15,7 +15,7 @@ from skill_lsp.engine.discovery import scan_roots
 from skill_lsp.engine.findings import Severity
 from skill_lsp.engine.overlap import OverlapIndex
 from skill_lsp.engine.skillgraph import link_mentions
-from skill_lsp.engine.workspace import SkillIndex, check_file, link_skills
+from skill_lsp.engine.workspace import SkillIndex, check_file, index_description, link_skills
 
 W, H = Severity.WARNING, Severity.HINT
 COVERED: set[str] = set()
@@ -481,3 +481,20 @@ def test_a_path_the_line_gives_to_a_named_sibling_skill(tmp_path):
     body = "\nSee the `api` skill's guide, `api` `references/files.md`, for retention.\n"
     _, fs = on_disk(tmp_path, skill_text(body=body), {"references/events.md": "x"})
     assert [f.code for f in fs if f.code == "MISSING_MENTIONED_FILE"] == []
+
+
+def test_a_description_index_filled_as_results_come_gives_the_same_findings(tmp_path):
+    skills = {"pr-review": SAME, "review-pr": SAME, "triage-pr": SAME.replace("risky changes", "risky code changes"),
+              "deploy": "Deploys the app to staging. Use when the user asks to ship a build."}
+    results, settings = _workspace(tmp_path, skills)
+    want = {r.path: sorted((f.code, f.message) for f in r.cross) for r in results}
+    fresh = [check_file(r.path, settings, r.location) for r in results]
+    early = OverlapIndex()
+    early.add("/gone/SKILL.md", "gone", SAME)  # a result the scan dropped later: not in the index
+    for r in reversed(fresh[1:]):  # in another order, and one result left for rebuild to add
+        index_description(early, r)
+    index = SkillIndex(settings)
+    index.rebuild(fresh, overlap=early)
+    assert {r.path: sorted((f.code, f.message) for f in r.cross) for r in fresh} == want
+    assert index.overlap is early and "/gone/SKILL.md" not in early.entries
+    assert sum(f.code == "DESCRIPTION_OVERLAP" for r in fresh for f in r.cross) == 3

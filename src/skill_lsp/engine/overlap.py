@@ -42,10 +42,11 @@ their them they
 
 
 class _Entry:
-    __slots__ = ("content", "group", "name", "name_flat", "norm", "words")
+    __slots__ = ("content", "description", "group", "name", "name_flat", "norm", "words")
 
     def __init__(self, name: str, description: str, group: str | None = None) -> None:
         self.group = group
+        self.description = description
         words = _WORD.findall(description.lower())
         self.name = name
         self.name_flat = "".join(_WORD.findall(name.lower()))  # `many-chat` -> `manychat`
@@ -110,6 +111,11 @@ class OverlapIndex:
                 out |= found
         out.discard(path)
         return out
+
+    def holds(self, path: str, name: str, description: str, group: str | None = None) -> bool:
+        """Whether ``path`` is indexed with this name, description and group already."""
+        e = self.entries.get(path)
+        return e is not None and e.name == name and e.description == description and e.group == group
 
     def add(self, path: str, name: str, description: str, group: str | None = None) -> set[str]:
         """Index a skill (replacing its previous entry); the paths whose overlaps changed.

@@ -254,9 +254,19 @@ def link_skills(results: list[SkillResult], settings: Settings, overlap: Overlap
         if pause is not None and i % PAUSE_EVERY == 0:
             pause()
         if _describes(r):
-            idx.add(r.path, r.name, r.description, _root_of(r))
+            root = _root_of(r)
+            if not idx.holds(r.path, r.name, r.description, root):  # a scan may have added it as it came
+                idx.add(r.path, r.name, r.description, root)
     for path in list(idx.overlaps):
         by_path[path].cross.extend(_overlap_findings(by_path[path], idx, by_path, settings))
+
+
+def index_description(idx: OverlapIndex, r: SkillResult) -> None:
+    """Add one result to a description index as ``link_skills`` would: a scan does it for each
+    result as it comes, while the workers check the rest, and hands the index to
+    ``SkillIndex.rebuild`` (0.2 s of its 0.27 on 10,000 skills, after the last check)."""
+    if _describes(r):
+        idx.add(r.path, r.name, r.description, _root_of(r))
 
 
 def _describes(r: SkillResult) -> bool:
@@ -304,13 +314,17 @@ class SkillIndex:
         self.graph = SkillGraph(settings)
         self.overlap = OverlapIndex()
 
-    def rebuild(self, results: list[SkillResult], pause: Callable[[], None] | None = None) -> None:
+    def rebuild(self, results: list[SkillResult], pause: Callable[[], None] | None = None,
+                overlap: OverlapIndex | None = None) -> None:
         """Index ``results`` anew. ``pause``: called every PAUSE_EVERY skills (a server's scan thread
-        lets an edit's analysis run there)."""
+        lets an edit's analysis run there). ``overlap``: a description index of some of these
+        results (``index_description``), completed and kept; nothing else may be in it."""
         self.results = {r.path: r for r in results}
         self._groups = defaultdict(set)
         self._name_of = {}
-        self.overlap = OverlapIndex()
+        self.overlap = overlap if overlap is not None else OverlapIndex()
+        for path in [p for p in self.overlap.entries if p not in self.results]:
+            self.overlap.remove(path)
         link_skills(results, self.settings, self.overlap, pause=pause)
         for r in results:
             if _member(r):

@@ -23,7 +23,8 @@ from lsprotocol import types as t
 
 from ...engine.discover import Inventory, discover
 from ...engine.discovery import CANCEL_EVERY, Cancelled, is_inside
-from ...engine.workspace import SkillIndex, SkillResult, check_file
+from ...engine.overlap import OverlapIndex
+from ...engine.workspace import SkillIndex, SkillResult, check_file, index_description
 from ..server import SkillLanguageServer
 from ..state import Folder
 from ..uris import path_to_uri
@@ -71,7 +72,8 @@ WALK_REPORT_S = 0.25
 
 def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancelled=lambda: False,
                  reuse=None, cache: ResultCache | None = None, fl: Flavour | None = None,
-                 changed: int = 0, nested: tuple[str, ...] = (), on_first=None, on_walk=None) -> list | None:
+                 changed: int = 0, nested: tuple[str, ...] = (), on_first=None, on_walk=None,
+                 overlap: OverlapIndex | None = None) -> list | None:
     """Blocking: discover and check every skill of the folder (runs in a thread).
 
     Results keep only the positions their findings need, not the text: a
@@ -89,6 +91,8 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
     ``nested``: workspace folders inside this one; their skills are theirs, not checked here.
     ``on_first(batch, done, count)``: receives the first pass's (path, errors as JSON) while a
     large scan checks, before the complete checks (``_first_pass``).
+    ``overlap``: receives each result checked or read from the cache (``index_description``), so
+    the cross-skill step after the checks has little left to index.
     Returns None when ``cancelled()`` turned true (a newer scan owns the folder).
     ``times`` adds up the seconds of discovery and of the checks, and the results reused.
     """
@@ -146,7 +150,7 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
         t1 = time.perf_counter()
         times["discover"] = times.get("discover", 0.0) + t1 - t0
         return _check_inventory(folder, inventory, times, on_batch, cancelled, reuse, cache, pool, fl, nested,
-                                on_first)
+                                on_first, overlap)
     except Cancelled:
         return None
     finally:
@@ -160,7 +164,7 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
 
 def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, float], on_batch, cancelled, reuse,
                      cache: ResultCache, pool, fl: Flavour | None, nested: tuple[str, ...] = (),
-                     on_first=None) -> list | None:
+                     on_first=None, overlap: OverlapIndex | None = None) -> list | None:
     from ...engine.resultcache import ShardWriter, shard_of  # noqa: PLC0415
 
     if cancelled():
@@ -199,6 +203,8 @@ def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, floa
             got = pickle.loads(payload)
         result, text = got
         results.append(result)
+        if overlap is not None:
+            index_description(overlap, result)
         if text is not None:
             rendered[loc.path] = (result, text)
 
@@ -490,15 +496,16 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
                     loop.call_soon_threadsafe(ls.work_done_progress.report, token, t.WorkDoneProgressReport(
                         message=f"{name}: looking for skills ({folders:,} folders)"))
 
+            overlap = OverlapIndex()
             results = await loop.run_in_executor(None, _scan_folder, folder, times, on_batch, cancelled, reuse,
-                                                 cache, fl, len(changed or ()), nested, on_first, on_walk)
+                                                 cache, fl, len(changed or ()), nested, on_first, on_walk, overlap)
             if results is None or stale():
                 return  # a newer scan (settings or files changed) owns publishing
             old_results = folder.index.results if folder.index is not None else {}
             index = SkillIndex(folder.settings)
             # Cross-skill rules and the skill graph over 10,000 skills: off the event loop.
             t0 = time.perf_counter()
-            await loop.run_in_executor(None, functools.partial(index.rebuild, results,
+            await loop.run_in_executor(None, functools.partial(index.rebuild, results, overlap=overlap,
                                                                pause=functools.partial(_yield_to_edits, ls)))
             times["cross"] = times.get("cross", 0.0) + time.perf_counter() - t0
             if stale():
