@@ -339,6 +339,7 @@ _ANY_PATH = lazy_re(r"(?<![\w./~$}-])(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\$CLAUDE_SKI
                        r"((?:references|reference|scripts|assets|templates)/[\w.@+-]+(?:/[\w.@+-]+)*\.[A-Za-z0-9]{1,8})"
                        r"(?![\w/*{<-])")
 _ANY_PATH_DIRS = ("references/", "reference/", "scripts/", "assets/", "templates/")
+_ANY_PATH_PREFIXES = ("./", "${CLAUDE_SKILL_DIR}/", "$CLAUDE_SKILL_DIR/", "{baseDir}/")
 # A slash right after one of _NAMED_DIRS. The pattern opens with the slash, so the search jumps
 # from slash to slash at C speed: one scan for all five names, where `"scripts/" in body` and its
 # kin walked the body once each, nine times a skill (14 µs of a real-size skill's check).
@@ -355,7 +356,6 @@ def named_dirs(doc: SkillDocument, body: str) -> frozenset[str]:
             found.update(d for d in _NAMED_DIRS if body.endswith(d, 0, m.start()))
         memo = doc.memo["named_dirs"] = frozenset(found)
     return memo  # type: ignore[no-any-return]
-_ANY_PATH_PREFIXES = ("./", "${CLAUDE_SKILL_DIR}/", "$CLAUDE_SKILL_DIR/", "{baseDir}/")
 
 
 def any_paths(doc: SkillDocument, body: str) -> list[re.Match[str]]:
