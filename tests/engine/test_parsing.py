@@ -402,3 +402,15 @@ def test_the_trailing_blank_gate_opens_whenever_the_scan_finds_one():
         text = "".join(r.choice("ab \t\n\r\f\v") for _ in range(r.randint(0, 12)))
         if _LAST_BLANK.search(text) is not None:
             assert _has_trailing_blank(text), repr(text)
+
+
+def test_utf16_units_count_astral_characters_twice_and_lone_surrogates_once():
+    import random
+
+    from skill_lsp.engine.text import Encoding, _units
+
+    r = random.Random(28)
+    pool = ["a", "é", "日", "🙂", "\ud800", "\udfff", "\U0010ffff", "\uffff", "\x00"]
+    for _ in range(5000):
+        s = "".join(r.choice(pool) for _ in range(r.randint(0, 8)))
+        assert _units(s, Encoding.UTF16) == sum(2 if ord(ch) > 0xFFFF else 1 for ch in s), repr(s)
