@@ -15,16 +15,17 @@ from helpers import SRC
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread niceness is Linux's")
 
 _PROBE = textwrap.dedent("""
-    import os, sys
+    import os
     from multiprocessing import forkserver
     from skill_lsp.server.services import sync
 
     if __name__ == "__main__":
         base = os.getpriority(os.PRIO_PROCESS, 0)
         pool = sync._start_pool(2)
-        [f.result() for f in [pool.submit(os.getpid) for _ in range(8)]]
+        for job in [pool.submit(os.getpid) for _ in range(8)]:
+            job.result()
         workers = list(pool._processes)  # every worker started (two submitted at the start)
-        pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+
         def parent(pid):
             with open(f"/proc/{pid}/stat") as f:
                 return int(f.read().rsplit(")", 1)[1].split()[1])
