@@ -122,8 +122,13 @@ def _quoted(text: str, start: int, end: int) -> bool:
     """A link inside a quotation on its line (`"Learn more about [analytics](/features/analytics)"`):
     an example of text the skill's output should hold, not a link of the skill (issue 26, the held-out
     test half's one wrong ABSOLUTE_LINK)."""
-    ls = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
-    le = min((i for i in (text.find("\n", end), text.find("\r", end)) if i >= 0), default=len(text))
+    # Each search stops at the other break's: a whole-text one per link, link-heavy bodies felt.
+    n = text.rfind("\n", 0, start)
+    ls = max(n, text.rfind("\r", n + 1, start)) + 1
+    le = text.find("\n", end)
+    le = len(text) if le < 0 else le
+    r = text.find("\r", end, le)
+    le = le if r < 0 else r
     before, after = text[ls:start], text[end:le]
     for opening, closing in _QUOTES:
         if opening == closing:

@@ -343,7 +343,9 @@ _ANY_PATH_PREFIXES = ("./", "${CLAUDE_SKILL_DIR}/", "$CLAUDE_SKILL_DIR/", "{base
 # A slash right after one of _NAMED_DIRS. The pattern opens with the slash, so the search jumps
 # from slash to slash at C speed: one scan for all five names, where `"scripts/" in body` and its
 # kin walked the body once each, nine times a skill (14 µs of a real-size skill's check).
-_NAMED_DIR_SLASH = lazy_re("/(?:(?<=references/)|(?<=reference/)|(?<=scripts/)|(?<=assets/)|(?<=templates/))")
+# Each branch's empty group says which name it was (no name ends with another's last letter, so
+# one slash ends at most one of them).
+_NAMED_DIR_SLASH = lazy_re("/(?:" + "|".join(f"(?<={d}/)()" for d in _NAMED_DIRS) + ")")
 
 
 def named_dirs(doc: SkillDocument, body: str) -> frozenset[str]:
@@ -353,7 +355,9 @@ def named_dirs(doc: SkillDocument, body: str) -> frozenset[str]:
     if memo is None:
         found: set[str] = set()
         for m in _NAMED_DIR_SLASH.finditer(body):
-            found.update(d for d in _NAMED_DIRS if body.endswith(d, 0, m.start()))
+            found.add(_NAMED_DIRS[m.lastindex - 1])  # type: ignore[operator]
+            if len(found) == len(_NAMED_DIRS):
+                break
         memo = doc.memo["named_dirs"] = frozenset(found)
     return memo  # type: ignore[no-any-return]
 
@@ -382,14 +386,25 @@ def any_paths(doc: SkillDocument, body: str) -> list[re.Match[str]]:
     for p in sorted(starts):
         if p < end:
             continue  # inside the last match: the search resumes after it
-        # At most one prefix ends at p.
-        q = next((p - len(x) for x in _ANY_PATH_PREFIXES if p >= len(x) and body.startswith(x, p - len(x))), p)
+        # At most one prefix ends at p (asked of all at once first: most paths have none).
+        q = p
+        if body.endswith(_ANY_PATH_PREFIXES, 0, p):
+            q = next(p - len(x) for x in _ANY_PATH_PREFIXES if body.endswith(x, 0, p))
         m = _ANY_PATH.match(body, q) if q >= end else None
         if m is not None:
             out.append(m)
             end = m.end()
     doc.memo["any_paths"] = out
     return out
+
+
+def any_paths_normalized(doc: SkillDocument, body: str) -> list[tuple[re.Match[str], str]]:
+    """``any_paths`` with each match's path normalised, memoized: both rules want it, and a
+    link-heavy body names some forty paths."""
+    memo = doc.memo.get("any_paths_normalized")
+    if memo is None:
+        memo = doc.memo["any_paths_normalized"] = [(m, posixpath.normpath(m.group(1))) for m in any_paths(doc, body)]
+    return memo  # type: ignore[no-any-return]
 # What runs a script: an interpreter, or the path itself first on the line (after a prompt).
 _RUNS = lazy_re(r"(?:^|[;&|(]\s*|\$\s+)(?:(?:sudo\s+)?(?:python3?|bash|sh|zsh|node|bun|deno\s+run|ruby|perl|pwsh|"
                    r"uv\s+run(?:\s+python3?)?|npx\s+tsx|tsx|ts-node|Rscript|php)\s+(?:-\S+\s+)*)?"
@@ -426,8 +441,7 @@ def _missing(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
     base = doc.body_start
     blocks = code_blocks(doc)
     seen: set[str] = set()
-    for m in any_paths(doc, body):
-        rel = posixpath.normpath(m.group(1))
+    for m, rel in any_paths_normalized(doc, body):
         if rel in seen or rel.split("/")[-1].split(".")[0].lower() in _GENERIC_STEMS:
             continue
         seen.add(rel)
@@ -572,12 +586,13 @@ def _chains(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
     assert ctx.skill_dir is not None
     base = doc.body_start
     named: dict[str, tuple[int, int]] = {}
-    for m in any_paths(doc, body):
-        rel = posixpath.normpath(m.group(1))
+    for m, rel in any_paths_normalized(doc, body):
         if rel.startswith("references/") and rel.endswith(".md"):
             named.setdefault(rel, (base + m.start(1), base + m.end(1)))
     reported = 0
     for rel, (s, e) in list(named.items())[:30]:
+        if ctx.exists(rel) is False:
+            continue  # known from the folder's listing: no failed open
         try:
             with open(os.path.join(ctx.skill_dir, rel), "rb") as f:
                 text = f.read(128 * 1024).decode("utf-8", "replace")
