@@ -9,6 +9,7 @@ from ..document import SkillDocument
 from ..findings import Finding, make
 from ..lazyre import lazy_re
 from ..links import absolute_to_relative, classify, has_link_syntax, relative_path
+from ..markdown_base import has_definition_mark
 from ..tokens import estimate_tokens
 from .context import Context
 
@@ -76,7 +77,7 @@ _CANDIDATE_DEFINITION = lazy_re(r"^[ \t>]*\[[^\]\n]+\]:[ \t]*\n?[ \t]*<?(\S*)", 
 def _candidates(body: str) -> Iterator[str]:
     for m in _CANDIDATE_INLINE.finditer(body):
         yield m.group(1)
-    if "]:" in body:
+    if has_definition_mark(body):
         for m in _CANDIDATE_DEFINITION.finditer(body):
             yield m.group(1)
 
