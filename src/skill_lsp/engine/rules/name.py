@@ -73,7 +73,7 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     if not name.strip():
         yield make("EMPTY_FIELD", "'name' must be a non-empty string", start, end, {"field": "name", "folder": doc.folder})
         return
-    if SPOOFABLE.search(name):
+    if not name.isascii() and SPOOFABLE.search(name):  # every one is non-ASCII (isascii is a flag read)
         chars = ", ".join(f"U+{ord(c):04X}" for c in sorted(set(SPOOFABLE.findall(name))))
         yield make("NAME_SPOOFABLE", f"name contains invisible or bidirectional control characters ({chars}); "
                    "it can impersonate another skill", start, end, {"suggestion": SPOOFABLE.sub("", name)})
