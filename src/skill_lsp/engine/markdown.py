@@ -76,6 +76,10 @@ _SURROGATE = lazy_re("[\ud800-\udfff]")
 
 def _recorded(target: str) -> bool:
     """Whether a link target is kept: not a web URL or in-page anchor (a file: URL is kept)."""
+    # A scheme ends in ':', an anchor starts with '#': most targets (paths) hold neither, and
+    # two `in` tests on a short string cost less than the pattern's match call.
+    if ":" not in target and not target.startswith("#"):
+        return True
     return not _WEB.match(target) or target.startswith(("file:", "FILE:"))
 
 
@@ -243,7 +247,7 @@ def links_fast(body: str, base: int) -> list[Link] | None:
             return None
         if not d:
             empty = True
-        elif not web(d) or d.startswith(("file:", "FILE:")):  # _recorded, inline: a link-heavy body has dozens
+        elif (":" not in d and d[0] != "#") or not web(d) or d.startswith(("file:", "FILE:")):  # _recorded, inline
             k = m.start(2)
             cands.setdefault(d, []).append((m.start(), k, k + len(d)))
     if not cands and not empty:

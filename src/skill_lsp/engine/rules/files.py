@@ -136,10 +136,15 @@ def block_language(doc: SkillDocument, body: str, at: int, blocks: list[tuple[in
     base = doc.body_start
     for bs, be in blocks:
         if bs <= base + at < be:
-            line_end = body.find("\n", bs - base)
-            head = body[bs - base:line_end if line_end >= 0 else len(body)].strip().lstrip("`~").strip()
-            return head.split()[0].lower().strip("{}.") if head else ""
+            return _fence_language(body, bs - base)
     return None
+
+
+def _fence_language(body: str, start: int) -> str:
+    """The info-string word of the fence that opens at body offset ``start``."""
+    line_end = body.find("\n", start)
+    head = body[start:line_end if line_end >= 0 else len(body)].strip().lstrip("`~").strip()
+    return head.split()[0].lower().strip("{}.") if head else ""
 
 
 def _windows_context(doc: SkillDocument, body: str, at: int, blocks: list[tuple[int, int]]) -> bool:
@@ -226,7 +231,7 @@ def _scripts(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     for bs, be in [(s - base, e - base) for s, e in blocks]:
         # A diagram or a folder tree names scripts without running them (issue 26: lines of an
         # ASCII architecture diagram were reported); so does a block in a language that is no shell.
-        if _DIAGRAM.search(body, bs, be) or block_language(doc, body, bs, blocks) not in _SHELL_LANGS:
+        if _fence_language(body, bs) not in _SHELL_LANGS or _DIAGRAM.search(body, bs, be):
             continue
         for m in _DIRECT_RUN.finditer(body, bs, be):
             rel = m.group(1)
