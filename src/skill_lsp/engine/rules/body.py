@@ -130,7 +130,10 @@ def _quoted(text: str, start: int, end: int) -> bool:
     le = len(text) if le < 0 else le
     r = text.find("\r", end, le)
     le = le if r < 0 else r
-    before, after = text[ls:start], text[end:le]
+    before = text[ls:start]
+    if '"' not in before and "\u201c" not in before and "\u00ab" not in before:
+        return False  # every quotation opens before the link (most lines hold none)
+    after = text[end:le]
     for opening, closing in _QUOTES:
         if opening == closing:
             if before.count(opening) % 2 == 1 and opening in after:
