@@ -59,10 +59,25 @@ CASES = [
     "d: >-\n  a\n  b\n\n\n  c  \n# comment\nn: 1\n",
     "d: >+\n  a\n\n",
     "d: >   \n   three\n   spaces\n",
+    "tags: [a, b]\n",
+    "allowed-tools: [Read, Write, Edit, Bash]\nname: x\n",
+    "metadata:\n  mcp: [rube]\n  empty: []\n  spaced: [ a b ,c ]\nname: y\n",
+    "d: 'it''s ''quoted'''\n",
+    "description: 'Validate models and datasets.\n  Use when auditing;\n\n  another paragraph'\nname: z\n",
+    "description: 'first  \n    second   \n  \n   ''third'' # kept'\n",
+    "metadata:\n  note: 'one\n    two'\n  k: v\n",
 ]
 REJECTED = [
     "description: Use when: colon\n",  # invalid YAML: the parser reports it
-    "tags: [a, b]\n",
+    "tags: [a, 'b']\n",  # quoted words in a flow list
+    "tags: [a, b,]\n",
+    "tags: [a, [b]]\n",
+    "tags: [a: b]\n",
+    "tags: [a] # c\n",
+    "d: 'no closing\n  quote\n",
+    "d: 'text\nat column 0'\n",
+    "d: 'text\n  more' trailing\n",
+    "d: '\n  first line empty'\n",
     "list:\n  - a: 1\n",  # a map in a list
     "list:\n  - a\n    - b\n",
     "list:\n  -\n",
@@ -158,6 +173,52 @@ def test_fast_path_agrees_with_the_parser_on_generated_shapes() -> None:
             shapes += any(v.kind == "seq" or v.style in ("|", ">") for _, v in fast.items)
             assert agrees(text, 3), text
     assert taken > 1_000 and shapes > 300  # the fast path took lists and block scalars
+
+
+_FLOW_WORDS = ["a", "Read", "x y", "web-search", "v1.2", "a/b", "f(x)", "a+b", "@me", "k=v", "", " ", "'q'", '"d"',
+               "a: b", "a:b", "#c", "a #c", "[x]", "{x}", "-x", "?x", "&x", "*x", "!x", "|x", ">x", "%x", "`x`",
+               "true", "1", "~", "null", "é", "😀", "a\tb"]
+_QUOTED_PIECES = ["text", "more text", "it''s", "''", "a # b", "k: v", "- item", "[x]", "é ü", "😀", "  ", "",
+                  "\"d\"", "trailing  ", "   lead", "---", "...", "#", "a\\b", "'", "x'y"]
+
+
+def _flow_and_quoted(rng) -> str:
+    """Frontmatter with one-line flow lists and single-quoted scalars over several lines, at the
+    top level and one level down, with the pieces either shape must refuse mixed in."""
+    lines: list[str] = []
+    for _ in range(rng.randint(1, 5)):
+        key = rng.choice(["tags", "description", "allowed-tools", "x.y"])
+        nested = rng.random() < 0.3
+        pad = rng.choice(["  ", "  ", " ", "    "]) if nested else ""
+        if nested:
+            lines.append("metadata:")
+        if rng.random() < 0.5:
+            words = [rng.choice(_FLOW_WORDS) for _ in range(rng.randint(0, 4))]
+            sep = rng.choice([", ", ",", " , ", ",  "])
+            lines.append(f"{pad}{key}: [{sep.join(words)}]{rng.choice(['', ' ', '', ' # c', ','])}")
+        else:
+            first = rng.choice(_QUOTED_PIECES)
+            body = [rng.choice(["", "  ", pad + rng.choice(["  ", "   ", " ", ""]) + rng.choice(_QUOTED_PIECES)])
+                    for _ in range(rng.randint(0, 4))]
+            last = pad + rng.choice(["  ", "    ", " ", ""]) + rng.choice(_QUOTED_PIECES)
+            lines += [f"{pad}{key}: '{first}", *body, f"{last}'{rng.choice(['', ' ', '', ' # c', ' x'])}"]
+    return "\n".join(lines) + rng.choice(["\n", "", "\n\n"])
+
+
+def test_fast_path_agrees_with_the_parser_on_flow_lists_and_quoted_lines() -> None:
+    import random  # noqa: PLC0415
+
+    rng = random.Random(12)
+    flows = quoted = 0
+    for _ in range(int(os.environ.get("SKILL_LSP_FUZZ_EXAMPLES", "300")) * 40):
+        text = _flow_and_quoted(rng)
+        fast = yamlnodes.compose_simple(text, 3)
+        if fast is not None:
+            values = [v for _, v in fast.items] + [w for _, v in fast.items if v.kind == "map" for _, w in v.items]
+            flows += any(v.style == "[" for v in values)
+            quoted += any(v.style == "'" and "\n" in text[v.start - 3:v.end - 3] for v in values)
+            assert agrees(text, 3), text
+    assert flows > 200 and quoted > 200  # both shapes were taken, and checked against the parser
 
 
 @pytest.mark.parametrize("root", ["sample-workspace", "corpus"])

@@ -369,12 +369,13 @@ def _attach(stack: list[Node], pending_key: list[Node | None], node: Node) -> No
 # --- The common case without the parser -------------------------------------------
 #
 # Most frontmatter is `key: value` lines, optionally one nested level of the same
-# (metadata), a list of plain items (allowed-tools) or a `|` / `>` block scalar
+# (metadata), a list of plain items (allowed-tools), a one-line flow list of plain words
+# (`tags: [a, b]`), a `|` / `>` block scalar or a single-quoted one over several lines
 # (description). Building those nodes directly skips the parser's Python event objects,
-# which are most of the frontmatter cost of a check. Anything else -- flow collections,
-# escapes, anchors, tags, comments after values, tabs, indentation indicators,
-# more-indented folded lines, blank lines holding spaces -- returns None and goes through
-# ``compose``; tests compare both on real files and generated texts.
+# which are most of the frontmatter cost of a check. Anything else -- flow maps, escapes,
+# anchors, tags, comments after values, tabs, indentation indicators, more-indented folded
+# lines, blank lines holding spaces -- returns None and goes through ``compose``; tests
+# compare both on real files and generated texts.
 
 # No ': ' or ' #'. Runs of ordinary characters are taken whole and never given back (possessive,
 # Python 3.11+; 3.10 takes them one at a time): the lazy form tried the line's end after every
@@ -382,10 +383,19 @@ def _attach(stack: list[Node], pending_key: list[Node | None], node: Node) -> No
 # ``_scalar`` drops them.
 _PLAIN_REST = r"(?:[^:#\n]++|:(?=\S)|(?<! )#)*+" if sys.version_info >= (3, 11) else r"(?:[^:#\n]|:(?=\S)|(?<! )#)*"
 _PLAIN = r"([^\s\-?:,\[\]{}#&*!|>'\"%@`]" + _PLAIN_REST + ")"
-_SCALAR = r"\"([^\"\\\\\n]*)\"" r"|'([^'\n]*)'|" + _PLAIN  # double-quoted (no escapes), single (no ''), plain
+# Inside single quotes '' is a quote (runs taken whole on 3.11+, as above).
+_SINGLE_REST = r"(?:[^'\n]++|'')*+" if sys.version_info >= (3, 11) else r"(?:[^'\n]|'')*"
+_SCALAR = r"\"([^\"\\\\\n]*)\"" r"|'(" + _SINGLE_REST + r")'|" + _PLAIN  # double-quoted (no escapes), single, plain
 _SIMPLE_LINE = lazy_re(r"( *)([A-Za-z0-9_][A-Za-z0-9_.-]*):(?:( +)(?:" + _SCALAR + r"))?( *)")
 _SEQ_ITEM = lazy_re(r"( *- +)(?:" + _SCALAR + r")( *)")  # (1) up to the item's first character
 _BLOCK_HEADER = lazy_re(r"([A-Za-z0-9_][A-Za-z0-9_.-]*): +([|>])([-+]?) *")
+# `key: [a, b c, d]` on one line: (1) indentation, (2) key, (3) from the key's end to the '[',
+# (4) the inside. Its words are checked one by one (_FLOW_WORD): no quotes, colons, comments,
+# nested collections or indicators, where the parser has rules of its own.
+_FLOW_LINE = lazy_re(r"( *)([A-Za-z0-9_][A-Za-z0-9_.-]*)(: +)\[([^\[\]{}\n]*)\] *")
+_FLOW_WORD = lazy_re(r"[A-Za-z0-9_][A-Za-z0-9_ ./()+@=-]*")
+# `key: 'text` whose closing quote is on a later line: (1) indentation, (2) key, (3) up to the quote.
+_QUOTE_OPEN = lazy_re(r"( *)([A-Za-z0-9_][A-Za-z0-9_.-]*)(: +)'")
 
 
 _ASCII_CONTROL = lazy_re("[\x00-\x09\x0b-\x1f\x7f]")
@@ -400,7 +410,8 @@ def _scalar(m: re.Match, group: int, start: int) -> Node:
     if m.group(group) is not None:
         return Node("scalar", start, start + len(m.group(group)) + 2, value=m.group(group), style='"')
     if m.group(group + 1) is not None:
-        return Node("scalar", start, start + len(m.group(group + 1)) + 2, value=m.group(group + 1), style="'")
+        raw = m.group(group + 1)
+        return Node("scalar", start, start + len(raw) + 2, value=raw.replace("''", "'"), style="'")
     plain = m.group(group + 2).rstrip(" ")
     return Node("scalar", start, start + len(plain), value=plain)
 
@@ -453,6 +464,68 @@ def _block_scalar(text: str, pos: int, folded: bool, chomp: str) -> tuple[str, i
     elif chomp == "+":
         value += "\n" * (empties + 1)
     return value, min(pos, n)
+
+
+def _flow_list(line: str, at: int) -> Node | None:
+    """The one-line flow list of plain words ``line`` ends with (``_FLOW_LINE``), its text at
+    ``at``; None for any other shape."""
+    m = _FLOW_LINE.fullmatch(line)
+    if m is None:
+        return None
+    start = m.end(3)  # the '['
+    seq = Node("seq", at + start, at + m.end(4) + 1, style="[")
+    inside = m.group(4)
+    if inside.strip(" "):
+        pos = m.start(4)
+        for word in inside.split(","):
+            core = word.strip(" ")
+            if not _FLOW_WORD.fullmatch(core) or core.endswith(" "):
+                return None  # quoted, empty (`[a,,b]`, a trailing comma) or anything unusual
+            s = pos + len(word) - len(word.lstrip(" "))
+            seq.items.append(Node("scalar", at + s, at + s + len(core), value=core))
+            pos += len(word) + 1
+    seq.size = 1 + len(seq.items)
+    return seq
+
+
+def _quoted_lines(text: str, quote: int, indent: int) -> tuple[Node, int] | None:
+    """The single-quoted scalar opened at ``text[quote]`` and closed on a later line (under a key
+    at column ``indent``), and where the line after its closing one starts; None where the
+    parser must decide (no closing quote, text after it, a continuation line not indented
+    past the key, a first line without text)."""
+    i = quote + 1
+    while True:
+        close = text.find("'", i)
+        if close < 0:
+            return None
+        if text.startswith("'", close + 1):
+            i = close + 2  # '' stands for a quote
+            continue
+        break
+    nl = text.find("\n", close)
+    line_end = len(text) if nl < 0 else nl
+    if text[close + 1:line_end].strip(" "):
+        return None  # a comment or more text after the closing quote
+    lines = text[quote + 1:close].split("\n")
+    if len(lines) < 2 or not lines[0].strip(" "):
+        return None
+    for line in lines[1:]:
+        if line.strip(" ") and len(line) - len(line.lstrip(" ")) <= indent:
+            return None  # not indented past the key: the parsers disagree there
+    # Folded as YAML folds a flow scalar: a line break between two lines is a space, each empty
+    # line between them a line break; the closing quote's line counts even without text.
+    value = lines[0].rstrip(" ")
+    empties = 0
+    for line in lines[1:-1]:
+        piece = line.strip(" ")
+        if not piece:
+            empties += 1
+            continue
+        value += ("\n" * empties if empties else " ") + piece
+        empties = 0
+    value += ("\n" * empties if empties else " ") + lines[-1].lstrip(" ")
+    node = Node("scalar", quote, close + 1, value=value.replace("''", "'"), style="'")
+    return node, line_end + 1
 
 
 def compose_simple(text: str, base: int = 0) -> Node | None:
@@ -508,17 +581,30 @@ def compose_simple(text: str, base: int = 0) -> Node | None:
                 pos = block[1]
                 continue
         m = _SIMPLE_LINE.fullmatch(line)
-        if m is None:
-            return None
-        key = Node("scalar", base + pos + indent, base + pos + indent + len(m.group(2)), value=m.group(2))
-        value = None if m.group(3) is None else _scalar(m, 4, base + pos + m.end(3))
+        after = end + 1  # where the next line starts
+        if m is not None:
+            key_len = len(m.group(2))
+            value = None if m.group(3) is None else _scalar(m, 4, base + pos + m.end(3))
+        elif (flow := _flow_list(line, base + pos) if "[" in line else None) is not None:
+            value = flow
+            key_len = line.index(":") - indent
+        else:
+            q = _QUOTE_OPEN.match(line)
+            got = _quoted_lines(text, pos + q.end() - 1, indent) if q is not None else None
+            if q is None or got is None:
+                return None
+            value, after = got
+            value.start += base
+            value.end += base
+            key_len = len(q.group(2))
+        key = Node("scalar", base + pos + indent, base + pos + indent + key_len, value=line[indent:indent + key_len])
         if indent == 0:
             if value is None:
                 # Either an empty value or the start of a nested map or list: decided by the next line.
                 value = Node("scalar", key.end + 1, key.end + 1, value="")
                 pending = len(items)
             items.append((key, value))
-            pos = end + 1
+            pos = after
             continue
         # Indented: a nested map under the `key:` above, one level deep.
         if pending < 0 or value is None:
@@ -530,13 +616,16 @@ def compose_simple(text: str, base: int = 0) -> Node | None:
         elif child.kind != "map" or indent != child_indent:
             return None
         child.items.append((key, value))
-        pos = end + 1
+        pos = after
     if not items:
         return None  # only comments: let the parser say what it is
     if child is not None:
         child.end = base + n
     root.start = items[0][0].start
     for _, v in items:
-        v.size = 1 + (2 * len(v.items) if v.kind == "map" else len(v.items))
+        if v.kind == "map":
+            v.size = 1 + sum(1 + w.size for _, w in v.items)
+        elif v.style != "[":  # a flow list has its size already
+            v.size = 1 + len(v.items)
     root.size = 1 + sum(1 + v.size for _, v in items)
     return root
