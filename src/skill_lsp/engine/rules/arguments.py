@@ -17,13 +17,16 @@ from .bodyscan import body_of, code_blocks, inside
 from .context import Context
 from .levels import active, emit
 
-_ARGS = lazy_re(r"(?<!\\)\$ARGUMENTS\b|(?<![\\$\w])\$\d\b")
+# _ARGS and _POSITIONAL open with the '$' (the search jumps from one to the next) and look behind
+# it from there: led by their lookbehinds they were tried at every character (174 and 99 us a
+# real body).
+_ARGS = lazy_re(r"\$(?:(?<!\\\$)ARGUMENTS\b|(?<![\\$\w]\$)\d\b)")
 _ANY_ARG = lazy_re(r"\$(?:ARGUMENTS|\d)")  # literal-led: a fast first pass
 _MONEY = lazy_re(r"[.,]\d|\d| ?(?:million|billion|per|each|/)")
 _DOLLAR_DIGIT = lazy_re(r"\$\d")
 _MONEY_WORDS = lazy_re(r"\b(?:costs?|pric\w*|pay\w*|fees?|usd|dollars?|budget|cheap\w*|spend\w*|charg\w*|"
                           r"bill\w*|revenue|tips?|worth|save\w*|earn\w*|sells?|buy\w*|under|over|only|just)\b", re.I)
-_POSITIONAL = lazy_re(r"(?<![\\$\w])\$(\d+)\b")
+_POSITIONAL = lazy_re(r"\$(?<![\\$\w]\$)(\d+)\b")
 _VARIABLE = lazy_re(r"\$\{((?:CLAUDE|SKILL)_[A-Z0-9_]*)\}")
 # Substitutions Claude Code documents for skill content (CHANGELOG entries adding each).
 KNOWN_VARIABLES = ("CLAUDE_SKILL_DIR", "CLAUDE_SESSION_ID", "CLAUDE_EFFORT", "CLAUDE_PLUGIN_ROOT",
