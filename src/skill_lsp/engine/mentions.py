@@ -28,11 +28,12 @@ from .lazyre import lazy_re
 from .links import classify, may_leave_folder, relative_path
 
 NAME = r"[a-z0-9][a-z0-9-]*"
-# Patterns start with their literal so the regex engine can skip to candidates; what may precede
-# and follow is checked in Python (a lookbehind first made the scan cost as much as a whole check).
-# A slash invocation: at a line start, after whitespace or an opening bracket/quote/backtick.
-_SLASH = lazy_re(r"/(?:(" + NAME + r"):)?(" + NAME + r")")
-_SLASH_BEFORE = frozenset(" \t\r\n([`\"'>")
+# Patterns start with their literal so the regex engine can skip to candidates (a lookbehind
+# first made the scan cost as much as a whole check); what follows is checked in Python.
+# A slash invocation: at a line start, after whitespace or an opening bracket/quote/backtick,
+# looked at from behind the slash (a path's or URL's slashes, most of them, fail there, in C; no
+# match spans two slashes, so the ones left are those a filter after the search kept).
+_SLASH = lazy_re(r"/(?<![^ \t\r\n(\[`\"'>]/)(?:(" + NAME + r"):)?(" + NAME + r")")
 # Codex: [A-Za-z0-9_-] after '$' (codex-rs mention parser); lowercase-initial kebab names only,
 # so $ARGUMENTS, $1, $HOME and shell variables in prose never count.
 _DOLLAR = lazy_re(r"\$([a-z][a-z0-9-]*)")
@@ -94,8 +95,6 @@ def extract(doc: SkillDocument) -> list[Mention]:
     # when one survives or a link could leave the folder -- most skills mention no skill.
     for m in _SLASH.finditer(text, start):
         at, end = m.start(), m.end()
-        if at > 0 and text[at - 1] not in _SLASH_BEFORE:
-            continue
         # A path or file name goes on (`/usr/bin`, `/foo.md`, `/a:b/c`): not an invocation.
         nxt = text[end] if end < n else ""
         if nxt == "/" or nxt == "_" or nxt.isalnum() or (
