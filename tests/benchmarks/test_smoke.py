@@ -271,3 +271,15 @@ def test_bench_priority(tmp_path: Path) -> None:
     # One scan without typing (its own times), one with (keystrokes while it runs).
     assert all(r["runs"] == 2 and r["complete_s"] is not None and r["errors_s"] is not None
                and r["keystroke_p95_ms"] is not None for r in rows)
+
+
+def test_bench_skill_cost(tmp_path: Path) -> None:
+    # Both jobs over a few generated skills, alternating with the same tree given as --against.
+    run_script(str(BENCH / "gen_workspace.py"), "30", str(tmp_path / "ws"), "--seed", "1")
+    p = run_script(str(BENCH / "bench_skill_cost.py"), str(tmp_path / "ws"), "--skills", "20", "--reps", "1",
+                   "--against", str(REPO / "src"))
+    rows = [line for line in p.stdout.splitlines() if line.startswith("| ") and "µs" not in line and "---" not in line]
+    assert len(rows) == 2
+    for row in rows:
+        first, check = (float(x) for x in row.strip("| ").split(" | ")[1:])
+        assert first > 0 and check > 0
