@@ -231,9 +231,15 @@ def _scripts(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     for bs, be in [(s - base, e - base) for s, e in blocks]:
         # A diagram or a folder tree names scripts without running them (issue 26: lines of an
         # ASCII architecture diagram were reported); so does a block in a language that is no shell.
-        if _fence_language(body, bs) not in _SHELL_LANGS or _DIAGRAM.search(body, bs, be):
+        # The diagram search waits for a line that runs a script (most shell blocks have none).
+        if _fence_language(body, bs) not in _SHELL_LANGS:
             continue
+        diagram = None
         for m in _DIRECT_RUN.finditer(body, bs, be):
+            if diagram is None:
+                diagram = _DIAGRAM.search(body, bs, be) is not None
+            if diagram:
+                break
             rel = m.group(1)
             if rel in done or ctx.exists(rel) is not True:
                 continue
@@ -455,6 +461,8 @@ def _missing(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
         if (link >= 0 and ")" not in body[link + 2:m.start()]) or body.startswith(("](", "`]("), m.end()):
             seen.discard(rel)
             continue  # a link's target, or its text naming it: BROKEN_LINK checks the link
+        if ctx.exists(rel) is True:
+            continue  # there (most paths are): no test below can make it a finding, and they cost more
         line = body[ls:le if le >= 0 else len(body)]
         lang = block_language(doc, body, m.start(), blocks)
         before = body[ls:m.start()]
