@@ -479,7 +479,7 @@ def _flow_list(line: str, at: int) -> Node | None:
         pos = m.start(4)
         for word in inside.split(","):
             core = word.strip(" ")
-            if not _FLOW_WORD.fullmatch(core) or core.endswith(" "):
+            if not _FLOW_WORD.fullmatch(core):
                 return None  # quoted, empty (`[a,,b]`, a trailing comma) or anything unusual
             s = pos + len(word) - len(word.lstrip(" "))
             seq.items.append(Node("scalar", at + s, at + s + len(core), value=core))

@@ -123,7 +123,8 @@ def _quoted(text: str, start: int, end: int) -> bool:
     """A link inside a quotation on its line (`"Learn more about [analytics](/features/analytics)"`):
     an example of text the skill's output should hold, not a link of the skill (issue 26, the held-out
     test half's one wrong ABSOLUTE_LINK)."""
-    # Each search stops at the other break's: a whole-text one per link, link-heavy bodies felt.
+    # Each search for a carriage return stops at the nearer line feed: searched over the whole
+    # text for every link, they cost a link-heavy body more than its links.
     n = text.rfind("\n", 0, start)
     ls = max(n, text.rfind("\r", n + 1, start)) + 1
     le = text.find("\n", end)

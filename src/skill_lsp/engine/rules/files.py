@@ -354,8 +354,8 @@ _ANY_PATH_PREFIXES = ("./", "${CLAUDE_SKILL_DIR}/", "$CLAUDE_SKILL_DIR/", "{base
 # A slash right after one of _NAMED_DIRS. The pattern opens with the slash, so the search jumps
 # from slash to slash at C speed: one scan for all five names, where `"scripts/" in body` and its
 # kin walked the body once each, nine times a skill (14 µs of a real-size skill's check).
-# Each branch's empty group says which name it was (no name ends with another's last letter, so
-# one slash ends at most one of them).
+# Each branch's empty group says which name it was (no name is the end of another, so a slash
+# ends at most one of them).
 _NAMED_DIR_SLASH = lazy_re("/(?:" + "|".join(f"(?<={d}/)()" for d in _NAMED_DIRS) + ")")
 
 
@@ -416,6 +416,8 @@ def any_paths_normalized(doc: SkillDocument, body: str) -> list[tuple[re.Match[s
     if memo is None:
         memo = doc.memo["any_paths_normalized"] = [(m, posixpath.normpath(m.group(1))) for m in any_paths(doc, body)]
     return memo  # type: ignore[no-any-return]
+
+
 # What runs a script: an interpreter, or the path itself first on the line (after a prompt).
 _RUNS = lazy_re(r"(?:^|[;&|(]\s*|\$\s+)(?:(?:sudo\s+)?(?:python3?|bash|sh|zsh|node|bun|deno\s+run|ruby|perl|pwsh|"
                    r"uv\s+run(?:\s+python3?)?|npx\s+tsx|tsx|ts-node|Rscript|php)\s+(?:-\S+\s+)*)?"
