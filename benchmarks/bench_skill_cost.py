@@ -36,7 +36,7 @@ def measure(workspace: str, skills: int) -> dict[str, float]:
     locations = list(discover.discover(workspace, settings).all)[:skills]
     if not locations:
         raise SystemExit(f"no skills under {workspace}")
-    rules.load_steps()  # what a worker's forkserver loads before it forks
+    rules.load_all()  # what a worker's forkserver loads before it forks
     flavour = ("UTF16", True)
     out: dict[str, float] = {"skills": len(locations)}
     for name, job in (("first", lambda loc: scanjob.first_job((loc, settings, flavour))),

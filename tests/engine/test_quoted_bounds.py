@@ -1,28 +1,22 @@
 """``body._quoted`` finds a link's line from the nearest line break on each side, searching no
-further than the other kind's: the same line as searching the whole text for both kinds."""
+further than the other kind's, and answers at once when no quotation opens before the link: the
+same answer as the quotation test on the line found by searching the whole text for both kinds."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skill_lsp.engine.rules.body import _QUOTES, _quoted
+from skill_lsp.engine.rules.body import _in_quotation, _quoted
 
 PIECES = ["\n", "\r", "\r\n", '"', "\u201c", "\u201d", "\u00ab", "\u00bb", "a", " ", "[x](y)"]
 
 
 def _quoted_whole_text(text: str, start: int, end: int) -> bool:
-    # The formula before the bounded searches.
+    # The line bounds as they were found before: each kind of break searched over the whole text.
     ls = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
     le = min((i for i in (text.find("\n", end), text.find("\r", end)) if i >= 0), default=len(text))
-    before, after = text[ls:start], text[end:le]
-    for opening, closing in _QUOTES:
-        if opening == closing:
-            if before.count(opening) % 2 == 1 and opening in after:
-                return True
-        elif before.rfind(opening) > before.rfind(closing) and closing in after:
-            return True
-    return False
+    return _in_quotation(text[ls:start], text[end:le])
 
 
 @settings(max_examples=3000, deadline=None)

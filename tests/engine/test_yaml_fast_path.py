@@ -160,18 +160,24 @@ def _frontmatter(rng) -> str:
     return "\n".join(lines) + rng.choice(["\n", "", "\n\n", "\n# end\n"])
 
 
-def test_fast_path_agrees_with_the_parser_on_generated_shapes() -> None:
+def _taken(generate, seed: int):
+    """(text, tree) of each generated frontmatter the fast path takes, once it agrees with the parser."""
     import random  # noqa: PLC0415
 
-    rng = random.Random(11)
-    taken = shapes = 0
+    rng = random.Random(seed)
     for _ in range(int(os.environ.get("SKILL_LSP_FUZZ_EXAMPLES", "300")) * 40):
-        text = _frontmatter(rng)
+        text = generate(rng)
         fast = yamlnodes.compose_simple(text, 3)
         if fast is not None:
-            taken += 1
-            shapes += any(v.kind == "seq" or v.style in ("|", ">") for _, v in fast.items)
             assert agrees(text, 3), text
+            yield text, fast
+
+
+def test_fast_path_agrees_with_the_parser_on_generated_shapes() -> None:
+    taken = shapes = 0
+    for _, fast in _taken(_frontmatter, 11):
+        taken += 1
+        shapes += any(v.kind == "seq" or v.style in ("|", ">") for _, v in fast.items)
     assert taken > 1_000 and shapes > 300  # the fast path took lists and block scalars
 
 
@@ -206,18 +212,11 @@ def _flow_and_quoted(rng) -> str:
 
 
 def test_fast_path_agrees_with_the_parser_on_flow_lists_and_quoted_lines() -> None:
-    import random  # noqa: PLC0415
-
-    rng = random.Random(12)
     flows = quoted = 0
-    for _ in range(int(os.environ.get("SKILL_LSP_FUZZ_EXAMPLES", "300")) * 40):
-        text = _flow_and_quoted(rng)
-        fast = yamlnodes.compose_simple(text, 3)
-        if fast is not None:
-            values = [v for _, v in fast.items] + [w for _, v in fast.items if v.kind == "map" for _, w in v.items]
-            flows += any(v.style == "[" for v in values)
-            quoted += any(v.style == "'" and "\n" in text[v.start - 3:v.end - 3] for v in values)
-            assert agrees(text, 3), text
+    for text, fast in _taken(_flow_and_quoted, 12):
+        values = [v for _, v in fast.items] + [w for _, v in fast.items if v.kind == "map" for _, w in v.items]
+        flows += any(v.style == "[" for v in values)
+        quoted += any(v.style == "'" and "\n" in text[v.start - 3:v.end - 3] for v in values)
     assert flows > 200 and quoted > 200  # both shapes were taken, and checked against the parser
 
 

@@ -244,14 +244,13 @@ def links_fast(body: str, base: int) -> list[Link] | None:
             return None
     cands: dict[str, list[tuple[int, int, int]]] = {}  # target -> (where "](" is, target span)
     empty = False  # a `]()`: the HTML shows whether it is a link (href="")
-    web = _WEB.match
     for m in _CANDIDATE.finditer(body):
         brk, d, after = m.groups()
         if brk is not None or after:
             return None
         if not d:
             empty = True
-        elif (":" not in d and d[0] != "#") or not web(d) or d.startswith(("file:", "FILE:")):  # _recorded, inline
+        elif _recorded(d):
             k = m.start(2)
             cands.setdefault(d, []).append((m.start(), k, k + len(d)))
     if not cands and not empty:

@@ -134,7 +134,11 @@ def _quoted(text: str, start: int, end: int) -> bool:
     before = text[ls:start]
     if '"' not in before and "\u201c" not in before and "\u00ab" not in before:
         return False  # every quotation opens before the link (most lines hold none)
-    after = text[end:le]
+    return _in_quotation(before, text[end:le])
+
+
+def _in_quotation(before: str, after: str) -> bool:
+    """Whether a quotation opened in ``before`` closes in ``after`` (the line's text either side)."""
     for opening, closing in _QUOTES:
         if opening == closing:
             if before.count(opening) % 2 == 1 and opening in after:

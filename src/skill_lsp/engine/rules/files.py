@@ -606,8 +606,6 @@ def _chains(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
             named.setdefault(rel, (base + m.start(1), base + m.end(1)))
     reported = 0
     for rel, (s, e) in list(named.items())[:30]:
-        if ctx.exists(rel) is False:
-            continue  # known from the folder's listing: no failed open
         try:
             with open(os.path.join(ctx.skill_dir, rel), "rb") as f:
                 text = f.read(128 * 1024).decode("utf-8", "replace")
