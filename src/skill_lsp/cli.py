@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -213,6 +214,19 @@ _ARGUMENTS = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # No cyclic collection while a command loads its modules and runs on a few skills: what
+    # loads lives as long as the process, and each collection walks all of it (6 % of a
+    # one-skill check's CPU). `check` turns it back on for large runs (`commands/check.py`),
+    # every other command before it runs.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _main(argv, collecting)
+    finally:
+        (gc.enable if collecting else gc.disable)()
+
+
+def _main(argv: Sequence[str] | None, collecting: bool) -> int:
     args_in = sys.argv[1:] if argv is None else list(argv)
     # The top level has no option taking a value: a first word naming a command is that command.
     parser = build_parser(args_in[0] if args_in and args_in[0] in COMMANDS else "")
@@ -247,6 +261,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .commands.capture import run  # noqa: PLC0415
         else:
             from .commands.rules import run  # noqa: PLC0415
+        if collecting and args.command != "check":
+            gc.enable()
         return run(args)
     except KeyboardInterrupt:
         return 130

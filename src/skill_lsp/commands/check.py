@@ -30,6 +30,8 @@ _FAIL_ON = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severi
 # (`check --format json`, 2 cores) two workers take 2.75-3.11 s against 3.66-4.08 s in one
 # process (docs/performance.md).
 _PARALLEL_MIN = 2000
+# Below this many skills a run's garbage is small: it ends before a collection would pay.
+_COLLECT_MIN = 50
 
 
 def check_locations(locations: list[Location], settings: Settings, jobs: int = 0,
@@ -66,6 +68,7 @@ def run(args: Namespace) -> int:
     if args.watch:
         from .watch import run_watch  # noqa: PLC0415 - only --watch needs the watcher
 
+        gc.enable()  # off while the CLI loaded (cli.main); a watcher runs for hours
         return run_watch(args)
     return check_once(args)
 
@@ -84,6 +87,8 @@ def check_once(args: Namespace) -> int:
             print("skill-lsp: configuration error: nothing was checked", file=sys.stderr)
         return 2
     settings = targets.settings
+    if len(targets.locations) + len(targets.loose) >= _COLLECT_MIN:
+        gc.enable()  # off while the CLI loaded (cli.main); a large run makes garbage worth collecting
     # Results keep position tables, not texts: memory follows the findings, not the bytes read.
     # JSON lists each finding's fixes (the other formats do not).
     results = check_locations(targets.locations + targets.loose, settings, args.jobs,

@@ -9,7 +9,7 @@ historical profiles are ``view((name,))``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
 from .findings import RULES, Severity
@@ -165,6 +165,28 @@ _TITLES = {
     "dsh": "DeepSeek Harness",
 }
 
-PROFILES: dict[str, Profile] = {name: view((name,)) for name in LEGACY_PROFILES}
+class _Profiles:
+    """The historical profiles by name, each built on first use: a check builds the views of
+    its skills' targets, seldom these four (half a millisecond of a one-skill check)."""
+
+    def __getitem__(self, name: str) -> Profile:
+        if name not in LEGACY_PROFILES:
+            raise KeyError(name)
+        return view((name,))
+
+    def __contains__(self, name: object) -> bool:
+        return name in LEGACY_PROFILES
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(LEGACY_PROFILES)
+
+    def __len__(self) -> int:
+        return len(LEGACY_PROFILES)
+
+    def values(self) -> list[Profile]:
+        return [self[name] for name in LEGACY_PROFILES]
+
+
+PROFILES = _Profiles()
 TARGET_NAMES: tuple[str, ...] = tuple(HARNESSES)
 assert DEFAULT_PROFILE in PROFILES
