@@ -16,3 +16,17 @@ def test_scan_worker_module_loads_no_lsp_package() -> None:
                           env={"PYTHONPATH": str(SRC)})
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
+
+
+def test_a_started_worker_holds_no_lsp_package() -> None:
+    """What a worker imports is more than scanjob: unpickling the pool's initializer imports
+    the module that defines it (sync.py once did, and each worker paid 0.24 CPU-s for pygls)."""
+    code = ("from skill_lsp.server.services import sync\n"
+            "pool = sync._start_pool(1)\n"
+            "print(pool.submit(eval, \"sorted(m for m in __import__('sys').modules \"\n"
+            "                  \"if m.split('.')[0] in ('pygls', 'lsprotocol', 'cattrs'))\").result(timeout=60))\n"
+            "pool.shutdown()\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={"PYTHONPATH": str(SRC)})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"

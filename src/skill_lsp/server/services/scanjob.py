@@ -60,6 +60,18 @@ def render(result: SkillResult, fl: Flavour, settings: Settings) -> str | None:
     return json.dumps(diags)[1:-1]
 
 
+def lower_priority(target: str | int) -> None:
+    """Run this thread (a worker's only one, the forkserver's spawner) at ``target``
+    (``sync._worker_priority``); a process forked from the forkserver is there already."""
+    try:
+        if target == "idle":
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        elif isinstance(target, int) and target > os.getpriority(os.PRIO_PROCESS, 0):
+            os.nice(target - os.getpriority(os.PRIO_PROCESS, 0))
+    except (AttributeError, OSError, ValueError):
+        pass
+
+
 def first_job(job: tuple[Location, Settings, Flavour]) -> str | None:
     """Worker-process entry of a scan's first pass: the errors of stage one of the rules (what
     makes a harness skip the skill: frontmatter, name, fields, a read or discovery problem) as

@@ -308,11 +308,13 @@ def _start_pool(workers: int):
         # forks. A thread of its own: the server's threads keep theirs (none can win it back).
         from multiprocessing import forkserver  # noqa: PLC0415
 
-        spawner = threading.Thread(target=lambda: (_lower_priority(target), forkserver.ensure_running()),
+        spawner = threading.Thread(target=lambda: (scanjob.lower_priority(target), forkserver.ensure_running()),
                                    name="skill-lsp-forkserver", daemon=True)
         spawner.start()
         spawner.join()
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_lower_priority,
+    # The initializer is named in each worker by its module, which the worker imports: scanjob
+    # (preloaded) and not this one, which loads pygls and lsprotocol (0.24 CPU-s a worker).
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=scanjob.lower_priority,
                                initargs=(target,))
     for _ in range(workers):
         pool.submit(os.getpid)
@@ -363,18 +365,6 @@ def _worker_priority() -> str | int:
         return os.getpriority(os.PRIO_PROCESS, 0) + int(how)
     except (AttributeError, OSError, ValueError):
         return 0
-
-
-def _lower_priority(target: str | int) -> None:
-    """Run this thread (a worker's only one, the forkserver's spawner) at ``target``
-    (``_worker_priority``); a process forked from the forkserver is there already."""
-    try:
-        if target == "idle":
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-        elif isinstance(target, int) and target > os.getpriority(os.PRIO_PROCESS, 0):
-            os.nice(target - os.getpriority(os.PRIO_PROCESS, 0))
-    except (AttributeError, OSError, ValueError):
-        pass
 
 
 def _reuser(folder: Folder, changed: set[str] | None):
