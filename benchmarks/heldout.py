@@ -3,6 +3,7 @@
 
     python benchmarks/heldout.py split --mirror DIR...      # draw the split once, write heldout.toml
     python benchmarks/heldout.py checkout --mirror DIR...    # lay out /work/heldout/{tune,test}/owner+name
+    python benchmarks/heldout.py replicate --copies 3 --out /tmp/heldout-3x  # the test half 3 times over
 
 ``--mirror`` takes the git directories the search tool's ``fetch`` returned
 (``/work/.mirror/owner+name/repo``). A repository that gathers other authors' repositories
@@ -14,11 +15,15 @@ into those, each its own unit of the draw. Authors whose skills are in /work/sha
 order, each to the half that has fewer skills so far, so that the halves are near the same size.
 ``checkout`` re-creates the folders from the mirrors at the commits heldout.toml records
 (``git cat-file``; files the snapshot lacks are left out), outside the repository; their content is never committed.
+``replicate`` lays a half out ``--copies`` times side by side (``OUT/copyN/owner+name``, hard links where
+the file system allows): a workspace of real skills the size of the generated ones (3 copies of
+the test half: 9,744 skills), for the first-open figures of docs/performance.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import shutil
 import subprocess
@@ -152,13 +157,38 @@ def checkout(rows: list[dict], mirrors: list[Path], root: Path) -> None:
         print(f"{r['half']:4} {r['skills']:5} {dest}")
 
 
+def replicate(source: Path, copies: int, out: Path) -> None:
+    """``copies`` copies of ``source`` under ``out/copy1``..; hard links, or copies across devices."""
+    if not source.is_dir():
+        raise SystemExit(f"{source}: not a folder (run `heldout.py checkout` first)")
+    if out.exists():
+        shutil.rmtree(out)
+    for i in range(1, copies + 1):
+        def link(src: str, dst: str) -> None:
+            try:
+                os.link(src, dst)
+            except OSError:
+                shutil.copy2(src, dst)
+
+        shutil.copytree(source, out / f"copy{i}", symlinks=True, copy_function=link)
+    print(f"{copies} copies of {source} in {out}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("action", choices=("split", "checkout"))
-    ap.add_argument("--mirror", type=Path, nargs="+", required=True, help="git directories from fetch")
+    ap.add_argument("action", choices=("split", "checkout", "replicate"))
+    ap.add_argument("--mirror", type=Path, nargs="+", help="git directories from fetch (split, checkout)")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--root", type=Path, default=ROOT)
+    ap.add_argument("--half", choices=("tune", "test"), default="test", help="replicate: which half")
+    ap.add_argument("--copies", type=int, default=3, help="replicate: how many copies")
+    ap.add_argument("--out", type=Path, default=Path("/tmp/heldout-3x"), help="replicate: where")
     args = ap.parse_args(argv)
+    if args.action == "replicate":
+        replicate(args.root / args.half, args.copies, args.out)
+        return 0
+    if not args.mirror:
+        ap.error(f"{args.action} needs --mirror")
     if args.action == "split":
         rows = draw(units(args.mirror), args.seed)
         write_split(rows, args.seed)

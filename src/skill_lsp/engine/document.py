@@ -140,6 +140,20 @@ class SkillDocument:
             self.memo["links"] = hit
         return hit
 
+    @property
+    def code_blocks(self) -> list[tuple[int, int]]:
+        """``body.code_blocks``, without the full parse when the HTML confirms a scan of the fences
+        (markdown.code_blocks_fast). Shared, not to be changed."""
+        if self._body is not None:
+            return self._body.code_blocks
+        hit = self.memo.get("exact_code_blocks")
+        if hit is None:
+            hit = markdown.code_blocks_fast(self.body_text, self.body_start)
+            if hit is None:
+                hit = self.body.code_blocks
+            self.memo["exact_code_blocks"] = hit
+        return hit
+
     def value(self, key: str) -> Any:
         """Plain value of a top-level field (None when absent)."""
         entry = self.entries.get(key)

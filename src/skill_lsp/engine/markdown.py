@@ -11,6 +11,7 @@ offset into the whole document.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from itertools import accumulate
 from operator import add
@@ -291,6 +292,107 @@ def links_fast(body: str, base: int) -> list[Link] | None:
             out.append(Link("image" if image else "inline", d, base + start, base + end.end(), base + k, base + e))
     out.sort(key=lambda link: link.start)
     return out
+
+
+# A code block in pyromark's HTML: its text, escaped. The text holds no '<' of its own (escaped).
+# (1) the language its info string names (escaped), (2) its text (escaped: no '<' of its own).
+_HTML_CODE = lazy_re(r'<pre><code(?: class="language-([^"<>]*)")?>([^<]*)</code></pre>')
+# A fence opening a line (searched in "\n" + body, as bodyscan does): (1) its indentation, (2) the
+# fence, (3) the info string.
+_FENCE_OPEN = lazy_re(r"\n( *)(`{3,}|~{3,})([^\n]*)")
+# A line that may open an HTML block (searched in "\n" + body).
+_HTML_LINE = lazy_re(r"\n {0,3}<")
+# Raw HTML that renders as a code block itself (led by its literal: the scan skips to each '<').
+_RAW_CODE = lazy_re(r"<(?i:pre|code)")
+
+
+def code_blocks_fast(body: str, base: int) -> list[tuple[int, int]] | None:
+    """The code blocks ``parse(body, base)`` finds, or None when only the full parse can tell.
+
+    Fenced blocks come from a scan for fence lines; pyromark's HTML (rendered in Rust: a
+    fraction of the event walk a full parse pays) must then hold exactly these blocks, in order,
+    each with the text the scan gives it. Anything else (an indented block, a fence in a block
+    quote or an HTML block, a fence the scan misreads) makes the two disagree, and the full
+    parse decides.
+    """
+    # A tab indents by columns, not characters; '\r' ends lines the scan does not split at.
+    if pyromark() is None or "\t" in body or "\r" in body or ("<" in body and _RAW_CODE.search(body) is not None):
+        return None
+    if not body.isascii():
+        try:
+            body.encode("utf-8")
+        except UnicodeEncodeError:
+            return None
+    blocks: list[tuple[int, int]] = []
+    texts: list[str] = []
+    n = len(body)
+    lined = "\n" + body  # offsets in it are the body's plus one
+    pos = 0
+    langs: list[str] = []
+    while (m := _FENCE_OPEN.search(lined, pos)) is not None:
+        indent, fence, info = len(m.group(1)), m.group(2), m.group(3)
+        if indent > 3 or (fence[0] == "`" and "`" in info):
+            # Indented past a fence's three spaces (in a list item, or code), or no fence at all
+            # (a backtick in a backtick fence's info string makes the line text).
+            return None
+        start = m.start(2) - 1
+        first = body.find("\n", start) + 1  # the first line of the text (0: none)
+        close = _closing(fence).search(lined, first) if first else None
+        if close is None:  # unclosed: the block runs to the end
+            end = n
+            text = body[first:] if first else ""
+            if text and not text.endswith("\n"):
+                text += "\n"
+        else:
+            end = close.end() - 1
+            text = body[first:close.start()]  # its lines, each with its line feed
+        if indent and text:
+            text = _dedent(indent).sub("", text)  # the fence's indentation goes from each line
+        blocks.append((base + start, base + end))
+        texts.append(text)
+        langs.append(info.split(maxsplit=1)[0] if info.strip() else "")
+        if close is None:
+            break
+        pos = close.end()  # the line feed ending the closing fence's line, in ``lined``
+    if blocks and _HTML_LINE.search(lined) is not None:
+        return None  # an HTML block may hold fence lines as text
+    html = _pyromark.html(body, options=_options())
+    if not blocks:
+        # No fence: a code block the HTML shows is an indented one, which the scan cannot place.
+        return None if "<pre><code" in html else []
+    shown = _HTML_CODE.findall(html)
+    if len(shown) != len(texts):
+        return None
+    for (lang, got), text, info in zip(shown, texts, langs, strict=True):
+        if got != _escape(text) or lang != _escape(info):
+            return None
+    return blocks
+
+
+def _escape(text: str) -> str:
+    """As pyromark's HTML writes text inside code (no quotes escaped there)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") if "&" in text or "<" in text \
+        or ">" in text else text
+
+
+_CLOSINGS: dict[str, re.Pattern[str]] = {}
+_DEDENTS: dict[int, re.Pattern[str]] = {}
+
+
+def _closing(fence: str) -> re.Pattern[str]:
+    """A line closing ``fence``: its character at least as many times, spaces around (searched
+    in "\n" + body from the text's first line; the match starts at the line feed before it)."""
+    rx = _CLOSINGS.get(fence)
+    if rx is None:
+        rx = _CLOSINGS[fence] = re.compile(r"\n *" + re.escape(fence[0]) + "{" + str(len(fence)) + r",} *(?=\n|$)")
+    return rx
+
+
+def _dedent(indent: int) -> re.Pattern[str]:
+    rx = _DEDENTS.get(indent)
+    if rx is None:
+        rx = _DEDENTS[indent] = re.compile(r"(?m)^ {1," + str(indent) + "}")
+    return rx
 
 
 # --- code and raw HTML, for the fix guard ---------------------------------------------------

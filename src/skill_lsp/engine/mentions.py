@@ -118,7 +118,7 @@ def extract(doc: SkillDocument) -> list[Mention]:
         out.sort(key=lambda x: x.start)
         return out
     # Code blocks only matter to slash and dollar candidates: links alone may spare the full parse.
-    blocks = doc.body.code_blocks if slash or dollar else []
+    blocks = doc.code_blocks if slash or dollar else []
     body_links = doc.links
     targets = [(lk.target_start, lk.target_end) for lk in body_links]
     for m in slash:

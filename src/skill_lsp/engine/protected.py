@@ -69,7 +69,7 @@ def spans(doc: SkillDocument) -> list[Span]:
         body = doc.body_text
         # From the start of the block's first line: an indented block's range starts after its indent.
         src = doc.src
-        out += [Span(max(base, src.line_start(src.line_of(s))), e, "code block") for s, e in doc.body.code_blocks]
+        out += [Span(max(base, src.line_start(src.line_of(s))), e, "code block") for s, e in doc.code_blocks]
         raw = markdown.raw_spans(body, base)
         out += [Span(s, e, "inline code") for s, e in raw.code]
         out += [Span(s, e, "html") for s, e in raw.html]
@@ -119,7 +119,7 @@ def _examples(doc: SkillDocument) -> list[tuple[int, int]]:
             continue
         stop = next((g.start for g in headings[k + 1:] if g.level <= h.level), len(doc.text))
         out.append((h.start, stop))
-    blocks = doc.body.code_blocks
+    blocks = doc.code_blocks
     i = 0
     n = len(lines)
     while i < n:

@@ -64,7 +64,7 @@ def _trailing_whitespace(doc: SkillDocument) -> Iterator[Finding]:
 
 
 def _in_code_block(doc: SkillDocument, offset: int) -> bool:
-    return any(start <= offset < end for start, end in doc.body.code_blocks)
+    return any(start <= offset < end for start, end in doc.code_blocks)
 
 
 # Raw candidate targets: inline destinations, and reference definitions at a line start.

@@ -235,7 +235,7 @@ def _comments(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         hit = _INSTRUCTION.search(m.group(1))
         if hit is None:
             continue
-        if any(cs <= s < ce for cs, ce in doc.body.code_blocks):
+        if any(cs <= s < ce for cs, ce in doc.code_blocks):
             continue  # the fence scan misses indented blocks: the exact parse confirms a finding
         yield from emit(ctx, "HIDDEN_COMMENT", f"HTML comment carries an instruction (\"{hit.group(0).strip()}\"): the "
                         "model reads comments, the rendered Markdown a reviewer sees hides them", s, base + m.end(),
