@@ -283,3 +283,17 @@ def test_bench_skill_cost(tmp_path: Path) -> None:
     for row in rows:
         first, check = (float(x) for x in row.strip("| ").split(" | ")[1:])
         assert first > 0 and check > 0
+
+
+def test_heldout_replicate(tmp_path: Path) -> None:
+    # A half laid out twice side by side, every file as it was (hard-linked where it can be).
+    half = tmp_path / "root" / "test" / "owner+repo" / "skills" / "demo"
+    (half / "scripts").mkdir(parents=True)
+    (half / "SKILL.md").write_text("---\nname: demo\ndescription: A demo.\n---\nBody\n")
+    (half / "scripts" / "run.sh").write_text("#!/bin/sh\n")
+    out = tmp_path / "out"
+    run_script(str(BENCH / "heldout.py"), "replicate", "--root", str(tmp_path / "root"), "--copies", "2",
+               "--out", str(out))
+    source = tree(tmp_path / "root" / "test")
+    assert sorted(p.name for p in out.iterdir()) == ["copy1", "copy2"]
+    assert tree(out / "copy1") == source and tree(out / "copy2") == source
