@@ -220,6 +220,35 @@ def test_fast_path_agrees_with_the_parser_on_flow_lists_and_quoted_lines() -> No
     assert flows > 200 and quoted > 200  # both shapes were taken, and checked against the parser
 
 
+# Pieces of double-quoted values: the escapes the fast path decodes, the ones it must leave to the
+# parser (other escapes, short or surrogate \u, a backslash at the end), and text around them.
+_DOUBLE_PIECES = ["text", "a b", "\\\"q\\\"", "\\\\", "\\n", "\\t", "\\u00e9", "\\u2014", "\\u0041", "\\uFFFF",
+                  "\\u0000", "\\U0001F600", "\\x41", "\\d", "\\/", "\\0", "\\e", "\\N", "\\ ", "\\u12", "\\ud83d",
+                  "\\uDE80", "\\", "é", "😀", "# c", "k: v", "'", "  "]
+
+
+def _double_quoted(rng) -> str:
+    """Double-quoted values (top level, one level down, list items) built from escapes."""
+    lines: list[str] = []
+    for _ in range(rng.randint(1, 4)):
+        value = "".join(rng.choice(_DOUBLE_PIECES) for _ in range(rng.randint(0, 5)))
+        shape = rng.random()
+        if shape < 0.6:
+            lines.append(f'{rng.choice(["description", "name", "x"])}: "{value}"{rng.choice(["", " ", " # c"])}')
+        elif shape < 0.8:
+            lines += ["metadata:", f'  k: "{value}"']
+        else:
+            lines += ["tags:", f'  - "{value}"']
+    return "\n".join(lines) + rng.choice(["\n", ""])
+
+
+def test_fast_path_agrees_with_the_parser_on_escapes_in_double_quotes() -> None:
+    escaped = 0
+    for text, _fast in _taken(_double_quoted, 13):
+        escaped += "\\" in text
+    assert escaped > 200  # values with escapes were taken, and checked against the parser
+
+
 @pytest.mark.parametrize("root", ["sample-workspace", "corpus"])
 def test_fast_path_agrees_with_the_parser_on_real_skills(root: str) -> None:
     root = REPO / "sample-workspace" if root == "sample-workspace" else corpus()

@@ -385,7 +385,13 @@ _PLAIN_REST = r"(?:[^:#\n]++|:(?=\S)|(?<! )#)*+" if sys.version_info >= (3, 11) 
 _PLAIN = r"([^\s\-?:,\[\]{}#&*!|>'\"%@`]" + _PLAIN_REST + ")"
 # Inside single quotes '' is a quote (runs taken whole on 3.11+, as above).
 _SINGLE_REST = r"(?:[^'\n]++|'')*+" if sys.version_info >= (3, 11) else r"(?:[^'\n]|'')*"
-_SCALAR = r"\"([^\"\\\\\n]*)\"" r"|'(" + _SINGLE_REST + r")'|" + _PLAIN  # double-quoted (no escapes), single, plain
+# Inside double quotes the escapes real descriptions use (\" \\ \n \t and \uXXXX short of a
+# surrogate half, which the parsers pair or refuse); any other takes the line to the parser.
+_DOUBLE_REST = (r"(?:[^\"\\\n]++|\\[nt\"\\]|\\u(?![dD][89a-fA-F])[0-9A-Fa-f]{4})*+" if sys.version_info >= (3, 11)
+                else r"(?:[^\"\\\n]|\\[nt\"\\]|\\u(?![dD][89a-fA-F])[0-9A-Fa-f]{4})*")
+_SCALAR = r"\"(" + _DOUBLE_REST + r")\"" r"|'(" + _SINGLE_REST + r")'|" + _PLAIN  # double-quoted, single, plain
+_ESCAPE = lazy_re(r"\\(?:u([0-9A-Fa-f]{4})|(.))")
+_ESCAPED = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 _SIMPLE_LINE = lazy_re(r"( *)([A-Za-z0-9_][A-Za-z0-9_.-]*):(?:( +)(?:" + _SCALAR + r"))?( *)")
 _SEQ_ITEM = lazy_re(r"( *- +)(?:" + _SCALAR + r")( *)")  # (1) up to the item's first character
 _BLOCK_HEADER = lazy_re(r"([A-Za-z0-9_][A-Za-z0-9_.-]*): +([|>])([-+]?) *")
@@ -408,12 +414,18 @@ _NOT_PLAIN_SAFE = lazy_re("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff
 def _scalar(m: re.Match, group: int, start: int) -> Node:
     """The scalar of ``_SCALAR``'s groups ``group``..``group + 2``, its text at ``start``."""
     if m.group(group) is not None:
-        return Node("scalar", start, start + len(m.group(group)) + 2, value=m.group(group), style='"')
+        raw = m.group(group)
+        value = _ESCAPE.sub(_unescape, raw) if "\\" in raw else raw
+        return Node("scalar", start, start + len(raw) + 2, value=value, style='"')
     if m.group(group + 1) is not None:
         raw = m.group(group + 1)
         return Node("scalar", start, start + len(raw) + 2, value=raw.replace("''", "'"), style="'")
     plain = m.group(group + 2).rstrip(" ")
     return Node("scalar", start, start + len(plain), value=plain)
+
+
+def _unescape(m: re.Match) -> str:
+    return chr(int(m.group(1), 16)) if m.group(1) is not None else _ESCAPED[m.group(2)]
 
 
 def _block_scalar(text: str, pos: int, folded: bool, chomp: str) -> tuple[str, int] | None:
