@@ -215,9 +215,9 @@ _ARGUMENTS = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     # No cyclic collection while a command loads its modules and runs on a few skills: what
-    # loads lives as long as the process, and each collection walks all of it (6 % of a
-    # one-skill check's CPU). `check` turns it back on for large runs (`commands/check.py`),
-    # every other command before it runs.
+    # loads lives as long as the process, and each collection walks all of it (16 of them in a
+    # one-skill check). `check` turns it back on for large runs (`commands/check.py`), every
+    # other command before it runs.
     collecting = gc.isenabled()
     gc.disable()
     try:

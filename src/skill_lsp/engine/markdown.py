@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from functools import lru_cache
 from itertools import accumulate
 from operator import add
 
@@ -294,8 +295,8 @@ def links_fast(body: str, base: int) -> list[Link] | None:
     return out
 
 
-# A code block in pyromark's HTML: its text, escaped. The text holds no '<' of its own (escaped).
-# (1) the language its info string names (escaped), (2) its text (escaped: no '<' of its own).
+# A code block in pyromark's HTML: (1) the language its info string names, (2) its text, both
+# escaped (so the text holds no '<' of its own).
 _HTML_CODE = lazy_re(r'<pre><code(?: class="language-([^"<>]*)")?>([^<]*)</code></pre>')
 # A fence opening a line (searched in "\n" + body, as bodyscan does): (1) its indentation, (2) the
 # fence, (3) the info string.
@@ -325,10 +326,10 @@ def code_blocks_fast(body: str, base: int) -> list[tuple[int, int]] | None:
             return None
     blocks: list[tuple[int, int]] = []
     texts: list[str] = []
+    langs: list[str] = []
     n = len(body)
     lined = "\n" + body  # offsets in it are the body's plus one
     pos = 0
-    langs: list[str] = []
     while (m := _FENCE_OPEN.search(lined, pos)) is not None:
         indent, fence, info = len(m.group(1)), m.group(2), m.group(3)
         if indent > 3 or (fence[0] == "`" and "`" in info):
@@ -375,24 +376,17 @@ def _escape(text: str) -> str:
         or ">" in text else text
 
 
-_CLOSINGS: dict[str, re.Pattern[str]] = {}
-_DEDENTS: dict[int, re.Pattern[str]] = {}
-
-
+@lru_cache(maxsize=32)
 def _closing(fence: str) -> re.Pattern[str]:
     """A line closing ``fence``: its character at least as many times, spaces around (searched
     in "\n" + body from the text's first line; the match starts at the line feed before it)."""
-    rx = _CLOSINGS.get(fence)
-    if rx is None:
-        rx = _CLOSINGS[fence] = re.compile(r"\n *" + re.escape(fence[0]) + "{" + str(len(fence)) + r",} *(?=\n|$)")
-    return rx
+    return re.compile(r"\n *" + re.escape(fence[0]) + "{" + str(len(fence)) + r",} *(?=\n|$)")
 
 
+@lru_cache(maxsize=4)
 def _dedent(indent: int) -> re.Pattern[str]:
-    rx = _DEDENTS.get(indent)
-    if rx is None:
-        rx = _DEDENTS[indent] = re.compile(r"(?m)^ {1," + str(indent) + "}")
-    return rx
+    """Up to ``indent`` spaces at each line's start (a fence's indentation, at most 3)."""
+    return re.compile(r"(?m)^ {1," + str(indent) + "}")
 
 
 # --- code and raw HTML, for the fix guard ---------------------------------------------------
