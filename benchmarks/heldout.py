@@ -17,7 +17,7 @@ order, each to the half that has fewer skills so far, so that the halves are nea
 (``git cat-file``; files the snapshot lacks are left out), outside the repository; their content is never committed.
 ``replicate`` lays a half out ``--copies`` times side by side (``OUT/copyN/owner+name``, hard links where
 the file system allows): a workspace of real skills the size of the generated ones (3 copies of
-the test half: 9,744 skills), for the first-open figures of docs/performance.md.
+the test half: 9,747 skills), for the first-open figures of docs/performance.md.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -158,20 +159,24 @@ def checkout(rows: list[dict], mirrors: list[Path], root: Path) -> None:
 
 
 def replicate(source: Path, copies: int, out: Path) -> None:
-    """``copies`` copies of ``source`` under ``out/copy1``..; hard links, or copies across devices."""
+    """``copies`` copies of ``source`` under ``out/copy1``..; hard links, or copies across devices.
+    An earlier replica at ``out`` is replaced; any other folder there is left alone (an error)."""
     if not source.is_dir():
         raise SystemExit(f"{source}: not a folder (run `heldout.py checkout` first)")
     if out.exists():
+        if not out.is_dir() or any(not re.fullmatch(r"copy\d+", p.name) for p in out.iterdir()):
+            raise SystemExit(f"{out} exists and holds more than an earlier replica: choose another --out")
         shutil.rmtree(out)
     for i in range(1, copies + 1):
-        def link(src: str, dst: str) -> None:
-            try:
-                os.link(src, dst)
-            except OSError:
-                shutil.copy2(src, dst)
-
-        shutil.copytree(source, out / f"copy{i}", symlinks=True, copy_function=link)
+        shutil.copytree(source, out / f"copy{i}", symlinks=True, copy_function=_link)
     print(f"{copies} copies of {source} in {out}")
+
+
+def _link(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
 
 
 def main(argv: list[str] | None = None) -> int:

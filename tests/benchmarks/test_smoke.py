@@ -297,3 +297,11 @@ def test_heldout_replicate(tmp_path: Path) -> None:
     source = tree(tmp_path / "root" / "test")
     assert sorted(p.name for p in out.iterdir()) == ["copy1", "copy2"]
     assert tree(out / "copy1") == source and tree(out / "copy2") == source
+    # An earlier replica is replaced; a folder holding anything else is never removed.
+    run_script(str(BENCH / "heldout.py"), "replicate", "--root", str(tmp_path / "root"), "--copies", "1",
+               "--out", str(out))
+    assert sorted(p.name for p in out.iterdir()) == ["copy1"]
+    (out / "notes.txt").write_text("mine")
+    p = subprocess.run([sys.executable, str(BENCH / "heldout.py"), "replicate", "--root", str(tmp_path / "root"),
+                        "--out", str(out)], capture_output=True, text=True, timeout=60)
+    assert p.returncode != 0 and (out / "notes.txt").read_text() == "mine"
