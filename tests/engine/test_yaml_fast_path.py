@@ -249,6 +249,37 @@ def test_fast_path_agrees_with_the_parser_on_escapes_in_double_quotes() -> None:
     assert escaped > 200  # values with escapes were taken, and checked against the parser
 
 
+# Lines that may continue a plain value, and lines the parser reads otherwise (a key, a comment, an
+# indicator, ': ' or ' #' inside, a document marker).
+_CONTINUATIONS = ["the user asks", "more words.", "x", "a#b", "a:b", "http://x.y/z", "é ü 😀", "1", "true",
+                  "b: c", "# c", "b # c", "- item", "? q", ": v", "[x]", "{x}", "&a", "*a", "!t", "|", ">", "'q'",
+                  '"d"', "%x", "@x", "`x`", "---", "...", "a,b", "trail  "]
+
+
+def _plain_continued(rng) -> str:
+    """Plain values continued on the lines below their key, at the top level and one level down,
+    with empty and spaces-only lines, odd indentation and lines the parser must judge mixed in."""
+    lines: list[str] = []
+    for _ in range(rng.randint(1, 4)):
+        nested = rng.random() < 0.3
+        if nested:
+            lines.append("metadata:")
+        pad = "  " if nested else ""
+        lines.append(f"{pad}{rng.choice(['description', 'name', 'x'])}: {rng.choice(['Use when', 'a', 'one two', '1'])}"
+                     f"{rng.choice(['', ' ', '  '])}")
+        for _ in range(rng.randint(0, 4)):
+            lines.append(rng.choice(["", "  ", pad + rng.choice(["  ", "   ", "    ", " ", ""]) + rng.choice(_CONTINUATIONS)]))
+    return "\n".join(lines) + rng.choice(["\n", "", "\n\n"])
+
+
+def test_fast_path_agrees_with_the_parser_on_plain_values_over_lines() -> None:
+    continued = 0
+    for text, fast in _taken(_plain_continued, 14):
+        values = [v for _, v in fast.items] + [w for _, v in fast.items if v.kind == "map" for _, w in v.items]
+        continued += any(v.kind == "scalar" and v.style == "" and "\n" in text[v.start - 3:v.end - 3] for v in values)
+    assert continued > 200  # values over several lines were taken, and checked against the parser
+
+
 @pytest.mark.parametrize("root", ["sample-workspace", "corpus"])
 def test_fast_path_agrees_with_the_parser_on_real_skills(root: str) -> None:
     root = REPO / "sample-workspace" if root == "sample-workspace" else corpus()

@@ -404,6 +404,11 @@ _FLOW_WORD = lazy_re(r"[A-Za-z0-9_][A-Za-z0-9_ ./()+@=-]*")
 _QUOTE_OPEN = lazy_re(r"( *)([A-Za-z0-9_][A-Za-z0-9_.-]*)(: +)'")
 
 
+# A line continuing a plain value (spaces around it stripped): what may start a plain scalar, and
+# no ': ' or ' #' after (the parser has rules of its own for a line that opens with an indicator).
+_CONTINUED = lazy_re(_PLAIN)
+
+
 _ASCII_CONTROL = lazy_re("[\x00-\x09\x0b-\x1f\x7f]")
 # Every character outside YAML's printable set but \n (its complement, written out: the negated
 # class took 5 ms to compile, a fifth of a one-skill `check`'s own start-up; both give the same
@@ -500,6 +505,37 @@ def _flow_list(line: str, at: int) -> Node | None:
     return seq
 
 
+def _plain_lines(text: str, pos: int, indent: int, first: Node) -> tuple[Node, int] | None:
+    """The plain value ``first`` (its text at ``first.start``) continued on the lines from ``pos``
+    that are indented past its key (at column ``indent``): the whole value, and where the line
+    after it starts. None where the parser must decide (a line it may read otherwise)."""
+    n = len(text)
+    value = first.value
+    end = first.end
+    empties = 0  # empty lines since the last content line
+    while pos < n:
+        nl = text.find("\n", pos)
+        stop = n if nl < 0 else nl
+        line = text[pos:stop]
+        piece = line.strip(" ")
+        if not piece:
+            empties += 1
+            pos = stop + 1
+            continue
+        lead = len(line) - len(line.lstrip(" "))
+        if lead <= indent or piece[0] == "#":
+            break  # the next key, or a comment: the value ends (what follows is the caller's)
+        if _CONTINUED.fullmatch(piece) is None:
+            return None
+        # Folded as YAML folds a plain scalar: a line break is a space, each empty line a break.
+        value += ("\n" * empties if empties else " ") + piece
+        empties = 0
+        end = pos + lead + len(piece)
+        pos = stop + 1
+    node = Node("scalar", first.start, end, value=value)
+    return node, min(pos, n)
+
+
 def _quoted_lines(text: str, quote: int, indent: int) -> tuple[Node, int] | None:
     """The single-quoted scalar opened at ``text[quote]`` and closed on a later line (under a key
     at column ``indent``), and where the line after its closing one starts; None where the
@@ -538,6 +574,21 @@ def _quoted_lines(text: str, quote: int, indent: int) -> tuple[Node, int] | None
     value += ("\n" * empties if empties else " ") + lines[-1].lstrip(" ")
     node = Node("scalar", quote, close + 1, value=value.replace("''", "'"), style="'")
     return node, line_end + 1
+
+
+def _more_indented(text: str, pos: int, indent: int) -> bool:
+    """Whether the first line from ``pos`` holding more than spaces is indented past ``indent``
+    and no comment (a comment ends a plain value)."""
+    n = len(text)
+    while pos < n:
+        nl = text.find("\n", pos)
+        stop = n if nl < 0 else nl
+        line = text[pos:stop]
+        piece = line.lstrip(" ")
+        if piece:
+            return piece[0] != "#" and len(line) - len(piece) > indent
+        pos = stop + 1
+    return False
 
 
 def compose_simple(text: str, base: int = 0) -> Node | None:
@@ -597,6 +648,14 @@ def compose_simple(text: str, base: int = 0) -> Node | None:
         if m is not None:
             key_len = len(m.group(2))
             value = None if m.group(3) is None else _scalar(m, 4, base + pos + m.end(3))
+            if m.group(6) is not None and _more_indented(text, after, indent):
+                got = _plain_lines(text, after, indent, Node("scalar", value.start - base, value.end - base,  # type: ignore[union-attr]
+                                                                value=value.value))  # type: ignore[union-attr]
+                if got is None:
+                    return None
+                value, after = got
+                value.start += base
+                value.end += base
         elif (flow := _flow_list(line, base + pos) if "[" in line else None) is not None:
             value = flow
             key_len = line.index(":") - indent
