@@ -58,6 +58,9 @@ CASES = [
     "d: |+\n  a\n\n\n",
     "d: >-\n  a\n  b\n\n\n  c  \n# comment\nn: 1\n",
     "d: >+\n  a\n\n",
+    "description: Use this skill when\n  the user asks.\n\n  Second paragraph.\nname: x\n",  # plain, continued
+    "description: a\n  b\n  # a comment ends the value\nname: x\n",
+    "m:\n  k: a\n    b\nn: 1\n",  # continued one level down
     "d: >   \n   three\n   spaces\n",
     "tags: [a, b]\n",
     "allowed-tools: [Read, Write, Edit, Bash]\nname: x\n",
