@@ -130,28 +130,26 @@ class SkillDocument:
     @property
     def links(self) -> list[markdown.Link]:
         """``body.links``, without the full parse when the HTML settles them (markdown.links_fast)."""
-        if self._body is not None:
-            return self._body.links
-        hit = self.memo.get("links")
-        if hit is None:
-            hit = markdown.links_fast(self.body_text, self.body_start)
-            if hit is None:
-                hit = self.body.links
-            self.memo["links"] = hit
-        return hit
+        return self._short_of_parse("links", markdown.links_fast)  # type: ignore[no-any-return]
 
     @property
     def code_blocks(self) -> list[tuple[int, int]]:
         """``body.code_blocks``, without the full parse when the HTML confirms a scan of the fences
         (markdown.code_blocks_fast). Shared, not to be changed."""
+        return self._short_of_parse("code_blocks", markdown.code_blocks_fast)  # type: ignore[no-any-return]
+
+    def _short_of_parse(self, part: str, shortcut: Any) -> Any:
+        """``body``'s ``part``: from the parse when it has run, else from ``shortcut`` (kept in
+        ``memo``), else from the parse after all."""
         if self._body is not None:
-            return self._body.code_blocks
-        hit = self.memo.get("exact_code_blocks")
+            return getattr(self._body, part)
+        key = "fast " + part  # not the rules' own memo keys (bodyscan's inexact "code_blocks")
+        hit = self.memo.get(key)
         if hit is None:
-            hit = markdown.code_blocks_fast(self.body_text, self.body_start)
+            hit = shortcut(self.body_text, self.body_start)
             if hit is None:
-                hit = self.body.code_blocks
-            self.memo["exact_code_blocks"] = hit
+                hit = getattr(self.body, part)
+            self.memo[key] = hit
         return hit
 
     def value(self, key: str) -> Any:

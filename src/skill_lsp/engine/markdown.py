@@ -234,16 +234,24 @@ _UNSURE_TEXT = lazy_re(r"[\[\]`\\<>]")
 _CLOSE = lazy_re(r"[ \t]*\)")
 
 
+def _encodes(body: str) -> bool:
+    """Whether pyromark takes ``body`` as it is (a client's lone surrogates do not encode; the full
+    parse replaces them, which the shortcuts do not)."""
+    if body.isascii():
+        return True
+    try:
+        body.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def links_fast(body: str, base: int) -> list[Link] | None:
     """The links ``parse(body, base)`` finds, or None when only the full parse can tell."""
     # Definitions and reference links ("]:"), and what _GIVES_UP finds.
-    if pyromark() is None or has_definition_mark(body) or _GIVES_UP.search(body) is not None:
+    if pyromark() is None or has_definition_mark(body) or _GIVES_UP.search(body) is not None \
+            or not _encodes(body):
         return None
-    if not body.isascii():
-        try:
-            body.encode("utf-8")
-        except UnicodeEncodeError:
-            return None
     cands: dict[str, list[tuple[int, int, int]]] = {}  # target -> (where "](" is, target span)
     empty = False  # a `]()`: the HTML shows whether it is a link (href="")
     for m in _CANDIDATE.finditer(body):
@@ -317,13 +325,9 @@ def code_blocks_fast(body: str, base: int) -> list[tuple[int, int]] | None:
     parse decides.
     """
     # A tab indents by columns, not characters; '\r' ends lines the scan does not split at.
-    if pyromark() is None or "\t" in body or "\r" in body or ("<" in body and _RAW_CODE.search(body) is not None):
+    if pyromark() is None or "\t" in body or "\r" in body or ("<" in body and _RAW_CODE.search(body) is not None) \
+            or not _encodes(body):
         return None
-    if not body.isascii():
-        try:
-            body.encode("utf-8")
-        except UnicodeEncodeError:
-            return None
     blocks: list[tuple[int, int]] = []
     texts: list[str] = []
     langs: list[str] = []

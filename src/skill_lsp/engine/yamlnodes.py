@@ -505,13 +505,14 @@ def _flow_list(line: str, at: int) -> Node | None:
     return seq
 
 
-def _plain_lines(text: str, pos: int, indent: int, first: Node) -> tuple[Node, int] | None:
-    """The plain value ``first`` (its text at ``first.start``) continued on the lines from ``pos``
-    that are indented past its key (at column ``indent``): the whole value, and where the line
-    after it starts. None where the parser must decide (a line it may read otherwise)."""
+def _plain_lines(text: str, pos: int, indent: int, first: Node, base: int) -> tuple[Node, int] | None:
+    """The plain value ``first`` with the lines from ``pos`` that continue it (indented past its
+    key, at column ``indent``), and where the line after them starts; ``first`` itself when none
+    does. None where the parser must decide (a line it may read otherwise). Offsets in ``text``
+    are ``base`` less than the nodes'."""
     n = len(text)
     value = first.value
-    end = first.end
+    end = -1
     empties = 0  # empty lines since the last content line
     while pos < n:
         nl = text.find("\n", pos)
@@ -530,10 +531,10 @@ def _plain_lines(text: str, pos: int, indent: int, first: Node) -> tuple[Node, i
         # Folded as YAML folds a plain scalar: a line break is a space, each empty line a break.
         value += ("\n" * empties if empties else " ") + piece
         empties = 0
-        end = pos + lead + len(piece)
+        end = base + pos + lead + len(piece)
         pos = stop + 1
-    node = Node("scalar", first.start, end, value=value)
-    return node, min(pos, n)
+    pos = min(pos, n)
+    return (first, pos) if end < 0 else (Node("scalar", first.start, end, value=value), pos)
 
 
 def _quoted_lines(text: str, quote: int, indent: int) -> tuple[Node, int] | None:
@@ -574,21 +575,6 @@ def _quoted_lines(text: str, quote: int, indent: int) -> tuple[Node, int] | None
     value += ("\n" * empties if empties else " ") + lines[-1].lstrip(" ")
     node = Node("scalar", quote, close + 1, value=value.replace("''", "'"), style="'")
     return node, line_end + 1
-
-
-def _more_indented(text: str, pos: int, indent: int) -> bool:
-    """Whether the first line from ``pos`` holding more than spaces is indented past ``indent``
-    and no comment (a comment ends a plain value)."""
-    n = len(text)
-    while pos < n:
-        nl = text.find("\n", pos)
-        stop = n if nl < 0 else nl
-        line = text[pos:stop]
-        piece = line.lstrip(" ")
-        if piece:
-            return piece[0] != "#" and len(line) - len(piece) > indent
-        pos = stop + 1
-    return False
 
 
 def compose_simple(text: str, base: int = 0) -> Node | None:
@@ -648,14 +634,11 @@ def compose_simple(text: str, base: int = 0) -> Node | None:
         if m is not None:
             key_len = len(m.group(2))
             value = None if m.group(3) is None else _scalar(m, 4, base + pos + m.end(3))
-            if m.group(6) is not None and _more_indented(text, after, indent):
-                got = _plain_lines(text, after, indent, Node("scalar", value.start - base, value.end - base,  # type: ignore[union-attr]
-                                                                value=value.value))  # type: ignore[union-attr]
+            if value is not None and m.group(6) is not None:  # a plain value: the lines below may continue it
+                got = _plain_lines(text, after, indent, value, base)
                 if got is None:
                     return None
                 value, after = got
-                value.start += base
-                value.end += base
         elif (flow := _flow_list(line, base + pos) if "[" in line else None) is not None:
             value = flow
             key_len = line.index(":") - indent
