@@ -188,3 +188,28 @@ def test_a_linked_folder_outside_that_cannot_be_listed_is_still_outside(tmp_path
     (loc,) = inv.all
     assert loc.path == str(ws / "plugins/tool/SKILL.md")
     assert loc.problem is not None and loc.problem[0] == "OUTSIDE_WORKSPACE"
+
+
+def test_skills_named_during_the_walk_are_where_the_inventory_lists_them(tmp_path: Path) -> None:
+    """``early``: a server checks skills while the walk goes on and keeps only results whose
+    location the inventory confirms, so every location named early must be the inventory's own
+    (anything else is checked twice), and every skill the walk can place alone is named."""
+    _tree(tmp_path / "a")
+    ws = _fenced_tree(tmp_path / "b")
+    root = ws / "custom"
+    write_skill(root, "configured", skill_text("configured"))
+    os.symlink(root / "configured", root / "alias")  # a symlinked root child: the walk's path for it
+    write_skill(ws / "plugins/x/skills", "dup", skill_text("dup"))
+    for folder, settings in ((tmp_path / "a", Settings()), (ws, Settings()),
+                             (ws, Settings(roots=("custom", ".claude/skills"))),
+                             (ws, Settings(exclude=((str(ws), "plugins/x/skills/dup/SKILL.md"),)))):
+        early: list[discovery.Location] = []
+        inv = discover(str(folder), settings, early=early.append)
+        assert [loc for loc in early if loc not in inv.all] == []
+        assert len({loc.path for loc in early}) == len(early)
+        # Not named: a lowercase skill.md (listed only once its head is read), a link leading out
+        # of the workspace (never walked), and what only a root's own listing finds.
+        missed = {os.path.relpath(loc.path, folder) for loc in inv.all} - {
+            os.path.relpath(loc.path, folder) for loc in early}
+        assert missed <= {"plugins/p/skills/lower/skill.md", "plugins/p/skills/far-link/SKILL.md",
+                          "custom/alias/SKILL.md"}, missed

@@ -79,3 +79,43 @@ def test_first_pass_publishes_errors_then_the_complete_diagnostics(tmp_path: Pat
     # Each file's first-pass errors go out unless its complete diagnostics went out before
     # them (a batch of the first pass yields to the loop between files): most of these.
     assert errors_first >= len(misnamed) // 2, errors_first
+
+
+def test_results_sent_during_the_walk_count_only_where_the_inventory_confirms_them(tmp_path: Path,
+                                                                                  monkeypatch) -> None:
+    """``_EarlyFirst``: skills named while discovery walks go to the workers in chunks; ``pairs``
+    takes each result whose location the inventory lists as it was named, and checks every other
+    skill anew: each once, each as the inventory places it."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from helpers import skill_text, write_skill
+    from skill_lsp.engine.config import Settings
+    from skill_lsp.engine.discover import discover
+    from skill_lsp.engine.discovery import Location
+    from skill_lsp.engine.resultcache import ResultCache
+    from skill_lsp.server.services import scanjob
+
+    monkeypatch.setattr(sync, "FIRST_CHUNK", 3)
+    for i in range(10):
+        write_skill(tmp_path / "skills", f"s{i}", skill_text(f"s{i}" if i % 2 else f"other-{i}"))
+    settings = Settings()
+    fresh = discover(str(tmp_path), settings).all
+    fl = ("UTF16", True)
+    # Named early as the walk might have, wrongly: s1 as a sensitive folder (an error of its
+    # own), s2 in another root; s3 never (the walk had not reached it); a path the inventory
+    # leaves out (a page named skill.md).
+    named = [Location(loc.dir, loc.path, loc.root_index, loc.root, ("SENSITIVE", "Refusing"))
+             if loc.path.endswith("/s1/SKILL.md") else
+             Location(loc.dir, loc.path, 1, str(tmp_path / "other")) if loc.path.endswith("/s2/SKILL.md") else loc
+             for loc in fresh if not loc.path.endswith("/s3/SKILL.md")]
+    named.append(Location(str(tmp_path / "wiki"), str(tmp_path / "wiki/skill.md"), -1, str(tmp_path)))
+    with ThreadPoolExecutor(2) as pool:
+        early = sync._EarlyFirst(lambda: pool, settings, fl, ResultCache(None, ("", "")))
+        for loc in named:
+            early.add(loc)
+        assert len(early.sent) == 3  # three full chunks; the tenth waits
+        got = list(early.pairs(fresh, pool))
+    assert early.kept == 7  # nine sent, less s1 and s2
+    assert sorted(loc.path for loc, _ in got) == sorted(loc.path for loc in fresh)
+    assert dict(got) == {loc: scanjob.first_job((loc, settings, fl)) for loc in fresh}
+    assert sum(text is not None for _, text in got) == 5  # the misnamed ones; s1 is no sensitive folder

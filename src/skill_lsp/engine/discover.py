@@ -92,12 +92,17 @@ class Inventory:
 
 
 def discover(workspace: str, settings: Settings, cancelled: Callable[[], bool] | None = None,
-             between: Callable[[], bool] | None = None) -> Inventory:
+             between: Callable[[], bool] | None = None,
+             early: Callable[[Location], None] | None = None) -> Inventory:
     """Every skill of a workspace folder: configured roots first (with their index), then the rest.
 
     ``cancelled``: asked during the walk, every discovery.CANCEL_EVERY folders; ``between``: asked
     as often while the skills found are located after it (default: ``cancelled``). Either raises
     discovery.Cancelled when it turns true.
+    ``early(location)``: skills as the walk finds them, located as the inventory will most likely
+    list them (a server checks them while the walk goes on). Only the returned inventory is the
+    answer: a skill named early may be listed with another location, or not at all (a root's
+    precedence, a page named skill.md).
     """
     between = between or cancelled
     workspace = os.path.normpath(os.path.abspath(workspace))
@@ -114,8 +119,27 @@ def discover(workspace: str, settings: Settings, cancelled: Callable[[], bool] |
     prune = None if regex is None else (lambda d: regex.fullmatch(d.replace(os.sep, "/")) is not None)
     # One walk lists every folder once; roots inside the workspace reuse its listings.
     walked: discovery.Seen = {}
+    # Loose skills located while the walk went on: the loop below would locate them the same way.
+    made: dict[str, Location] = {}
+
+    def walk_found(md: str, real: str, is_link: bool | None) -> None:
+        d = os.path.dirname(md)
+        parent = os.path.dirname(d)
+        if parent in roots:
+            i = roots.index(parent)
+            loc = discovery.locate(d, parent, i, roots, sensitive, real_dir=real, skill_md=md, md_is_link=is_link)
+        elif os.path.basename(md) == "skill.md" or (regex is not None and inv.is_excluded(md)):
+            return
+        else:
+            loc = discovery.locate(d, workspace, -1, [workspace], sensitive, real_dir=real, skill_md=md,
+                                   md_is_link=is_link)
+            if loc is not None:
+                made[md] = loc
+        if loc is not None:
+            early(loc)  # type: ignore[misc]
+
     files = discovery.find_skill_files(workspace, ignored=inv.ignored, walked=walked, cancelled=cancelled,
-                                       excluded=prune)
+                                       excluded=prune, on_found=walk_found if early is not None else None)
     inv.locations = discovery.scan_roots(roots, sensitive, walked)
     if regex is not None:
         inv.locations = [loc for loc in inv.locations if not inv.is_excluded(loc.path)]
@@ -131,6 +155,9 @@ def discover(workspace: str, settings: Settings, cancelled: Callable[[], bool] |
             continue  # a page that happens to be named skill.md (a wiki's article about skills)
         d = os.path.dirname(md)
         known = walked.get(d)
+        if md in made and known is not None and known[0] == md:
+            inv.loose.append(made[md])
+            continue
         # Fenced to the workspace folder: a symlink leading out is reported, not read.
         found = discovery.locate(d, workspace, -1, [workspace], sensitive, real_dir=real, skill_md=md,
                                  md_is_link=known[1] if known is not None and known[0] == md else None)

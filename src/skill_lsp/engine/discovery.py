@@ -289,7 +289,8 @@ CANCEL_EVERY = 32
 def find_skill_files(top: str, max_files: int = 200_000,
                      ignored: frozenset[str] | None = None, walked: Seen | None = None,
                      cancelled: Callable[[], bool] | None = None,
-                     excluded: Callable[[str], bool] | None = None) -> list[tuple[str, str]]:
+                     excluded: Callable[[str], bool] | None = None,
+                     on_found: Callable[[str, str, bool | None], None] | None = None) -> list[tuple[str, str]]:
     """(SKILL.md path, real folder path) for every SKILL.md / skill.md under ``top``.
 
     Skips VCS, dependency, virtualenv and git-ignored folders; follows symlinked
@@ -297,6 +298,8 @@ def find_skill_files(top: str, max_files: int = 200_000,
     folder listed, its skill file (or None) and whether that file is a symlink.
     ``cancelled()`` is asked every CANCEL_EVERY folders; when it says so, Cancelled is raised.
     ``excluded(folder)``: folders not to walk (the `exclude` globs).
+    ``on_found(path, real folder, whether the file is a symlink)``: each skill file of a folder
+    walked, as the walk finds it (before the sorted list is returned).
     """
     top = os.path.normpath(top)
     if ignored is None:
@@ -334,8 +337,9 @@ def find_skill_files(top: str, max_files: int = 200_000,
         # SKILL.md, then skill.md, then a case variant by name (reported as SKILL_FILE_CASE)
         chosen = _pick_skill_file([e.name for e in skill_files]) if skill_files else None
         skill = next((e for e in skill_files if e.name == chosen), None)
+        is_link = _is_link(skill) if skill is not None else False
         if walked is not None:
-            walked[d] = (skill.path, _is_link(skill)) if skill is not None else (None, False)
+            walked[d] = (skill.path, is_link) if skill is not None else (None, False)
         base = real if real.endswith(os.sep) else real + os.sep
         kept = []
         links = []
@@ -364,6 +368,8 @@ def find_skill_files(top: str, max_files: int = 200_000,
             kept.append((e.path, target))
         if skill is not None:
             found.append((skill.path, real))
+            if on_found is not None:
+                on_found(skill.path, real, is_link)
             if len(found) >= max_files:
                 break
         stack.extend(sorted(kept, reverse=True))

@@ -87,6 +87,11 @@ def first_job(job: tuple[Location, Settings, Flavour]) -> str | None:
     return json.dumps([diagnostic_json(f, src, enc, {result.path: src}, fl[1]) for f in errors])[1:-1]
 
 
+def first_jobs(locations: list[Location], settings: Settings, fl: Flavour) -> list[str | None]:
+    """``first_job`` of each location, in one round trip (a chunk a discovery walk handed over)."""
+    return [first_job((loc, settings, fl)) for loc in locations]
+
+
 def check_job(job: tuple[Location, Settings, Stamp | None, Flavour | None]) -> tuple[Stamp | None, bytes | None]:
     """Worker-process entry: (stamp, pickled (slim result, rendered diagnostics)), or (stamp, None)
     when the cached payload still holds."""

@@ -131,6 +131,9 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
 
     if expected >= PARALLEL_MIN:
         start_pool_now()
+    early = None
+    if reuse is None and on_first is not None and fl is not None and WORKERS > 1:
+        early = _EarlyFirst(lambda: pools[0] if pools else None, folder.settings, fl, cache, nested)
     listed = [0]
 
     def walking() -> bool:
@@ -147,14 +150,15 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
     try:
         # A superseded scan stops within a few hundred folders, not after the whole walk:
         # during a checkout whose events come in bursts, each burst starts a scan anew.
-        inventory = discover(folder.path, folder.settings, walking, cancelled)
+        inventory = discover(folder.path, folder.settings, walking, cancelled,
+                             early=early.add if early is not None else None)
         # The inventory outlives the scan, and a full collection walked its 10,000 locations
         # (and the walk's listing) while a keystroke waited (8 ms): set aside without a collection.
         gc.freeze()
         t1 = time.perf_counter()
         times["discover"] = times.get("discover", 0.0) + t1 - t0
         return _check_inventory(folder, inventory, times, on_batch, cancelled, reuse, cache, pool, fl, nested,
-                                on_first, overlap)
+                                on_first, overlap, early)
     except Cancelled:
         return None
     finally:
@@ -168,7 +172,7 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
 
 def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, float], on_batch, cancelled, reuse,
                      cache: ResultCache, pool, fl: Flavour | None, nested: tuple[str, ...] = (),
-                     on_first=None, overlap: OverlapIndex | None = None) -> list | None:
+                     on_first=None, overlap: OverlapIndex | None = None, early: _EarlyFirst | None = None) -> list | None:
     from ...engine.resultcache import ShardWriter, shard_of  # noqa: PLC0415
 
     if cancelled():
@@ -224,13 +228,14 @@ def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, floa
                 fresh = [job[0] for job in work if job[2] is None]
                 first = None
                 if on_first is not None and fl is not None and len(fresh) >= PARALLEL_MIN:
-                    first = (fresh, workers.map(scanjob.first_job, [(loc, folder.settings, fl) for loc in fresh],
-                                                chunksize=FIRST_CHUNK))
+                    early = early or _EarlyFirst(lambda: workers, folder.settings, fl, cache)
+                    first = early.pairs(fresh, workers)
+                    times["early"] = times.get("early", 0) + early.kept
                 # Queued behind the first pass: the workers go on to it without a pause.
                 checked = workers.map(check_job, work, chunksize=CHUNK)
                 if first is not None:
                     t0 = time.perf_counter()
-                    if not _first_pass(*first, on_first, cancelled):
+                    if not _first_pass(first, len(fresh), on_first, cancelled):
                         return None
                     times["first"] = times.get("first", 0.0) + time.perf_counter() - t0
                 return _scan_parallel(work, checked, results, take, on_batch, cancelled)
@@ -321,21 +326,85 @@ def _start_pool(workers: int):
     return pool
 
 
-def _first_pass(locations: list, errors, on_first, cancelled) -> bool:
-    """Hand the first pass's results to ``on_first`` in batches, as they come: every skill's
-    errors of stage one (what makes a harness skip it), before any complete check. False
-    when the scan was cancelled."""
+class _EarlyFirst:
+    """A large scan's first pass, handed to the workers while discovery still walks.
+
+    A first open waited for the whole walk (0.3-0.4 s on 10,000 skills; seconds on a tree the
+    disk has to read) with the workers idle. Skills go out in chunks as the walk finds them,
+    once the pool is up; ``pairs`` then keeps each result whose location the inventory confirms
+    and checks the rest.
+    """
+
+    def __init__(self, ready, settings, fl: Flavour, cache: ResultCache, nested: tuple[str, ...] = ()) -> None:
+        self.ready = ready  # the pool, or None while it starts
+        self.settings = settings
+        self.fl = fl
+        self.cache = cache
+        self.nested = nested
+        self.waiting: list = []
+        self.sent: list = []  # (locations, future of their first-pass texts)
+        self.broken = False
+        self.kept = 0  # results of the walk's chunks that ``pairs`` took
+
+    def add(self, loc) -> None:
+        """A skill the walk found (discovery's ``early``): its first pass, once a chunk is full."""
+        if self.broken or self.cache.stamp_for(loc) is not None or any(is_inside(loc.path, n) for n in self.nested):
+            return  # a cached result vouches for itself; a nested folder's skills are checked there
+        self.waiting.append(loc)
+        if len(self.waiting) < FIRST_CHUNK:
+            return
+        workers = self.ready()
+        if workers is None:
+            return
+        try:
+            for i in range(0, len(self.waiting), FIRST_CHUNK):
+                chunk = self.waiting[i:i + FIRST_CHUNK]
+                self.sent.append((chunk, workers.submit(scanjob.first_jobs, chunk, self.settings, self.fl)))
+        except Exception:  # noqa: BLE001 - a pool that cannot take work: the scan finds out and checks here
+            self.broken = True
+        self.waiting = []
+
+    def pairs(self, fresh: list, workers):
+        """(location, first-pass text) of every skill in ``fresh`` (the inventory's, without a cached
+        result), in no set order: those sent early whose location the inventory confirms, then the
+        rest, queued now."""
+        sent = {loc.path: loc for chunk, _ in self.sent for loc in chunk}
+        kept: set[str] = set()
+        rest = []
+        for loc in fresh:
+            if loc.path not in kept and sent.get(loc.path) == loc:
+                kept.add(loc.path)
+            else:
+                rest.append(loc)
+        self.kept = len(kept)
+        later = workers.map(scanjob.first_job, [(loc, self.settings, self.fl) for loc in rest], chunksize=FIRST_CHUNK)
+
+        def taken():
+            for chunk, future in self.sent:
+                for loc, text in zip(chunk, future.result(), strict=True):
+                    if loc.path in kept:
+                        kept.discard(loc.path)  # once, whatever the walk named twice
+                        yield loc, text
+            yield from zip(rest, later, strict=True)
+
+        return taken()
+
+
+def _first_pass(pairs, count: int, on_first, cancelled) -> bool:
+    """Hand the first pass's (location, errors) to ``on_first`` in batches, as they come: every
+    skill's errors of stage one (what makes a harness skip it), before any complete check.
+    False when the scan was cancelled."""
     batch: list[tuple[str, str]] = []
-    for n, (loc, text) in enumerate(zip(locations, errors, strict=True), start=1):
+    for n, (loc, text) in enumerate(pairs, start=1):
         if text is not None:
             batch.append((loc.path, text))
-        if n % PROGRESS_EVERY == 0 or n == len(locations):
+        if n % PROGRESS_EVERY == 0 or n == count:
             # Asked once a batch: ``cancelled()`` sleeps while the user types (to leave the GIL
             # to the keystroke), and a first-pass result costs microseconds to take, so asked per
             # result the pauses made the pass 7 s instead of 1 on 10,000 skills.
             if cancelled():
                 return False
-            on_first(batch, n, len(locations))
+            on_first(batch, n, count)
             batch = []
     return True
 
@@ -558,7 +627,7 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
         publish.status(ls)
         ls.log(f"scan: {total:,} skills in {time.perf_counter() - t_start:.2f} s (discovery "
                f"{times.get('discover', 0):.2f}, checks {times.get('check', 0):.2f} (first pass "
-               f"{times.get('first', 0):.2f}), cross-skill "
+               f"{times.get('first', 0):.2f}, {int(times.get('early', 0)):,} sent during discovery), cross-skill "
                f"{times.get('cross', 0):.2f}, final publish {times.get('publish', 0):.2f}, cache index read "
                f"{times.get('cache', 0):.2f}, {int(times.get('writes', 0))} cache shards written; "
                f"{int(times.get('reused', 0)):,} results reused, {int(times.get('cached', 0)):,} from the cache)")
