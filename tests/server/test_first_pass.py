@@ -109,6 +109,7 @@ def test_results_sent_during_the_walk_count_only_where_the_inventory_confirms_th
              Location(loc.dir, loc.path, 1, str(tmp_path / "other")) if loc.path.endswith("/s2/SKILL.md") else loc
              for loc in fresh if not loc.path.endswith("/s3/SKILL.md")]
     named.append(Location(str(tmp_path / "wiki"), str(tmp_path / "wiki/skill.md"), -1, str(tmp_path)))
+    expected = {loc: scanjob.first_job((loc, settings, fl)) for loc in fresh}
     with ThreadPoolExecutor(2) as pool:
         early = sync._EarlyFirst(lambda: pool, settings, fl, ResultCache(None, ("", "")))
         for loc in named:
@@ -116,6 +117,28 @@ def test_results_sent_during_the_walk_count_only_where_the_inventory_confirms_th
         assert len(early.sent) == 3  # three full chunks; the tenth waits
         got = list(early.pairs(fresh, pool))
     assert early.kept == 7  # nine sent, less s1 and s2
+    assert early.count == len(got)
     assert sorted(loc.path for loc, _ in got) == sorted(loc.path for loc in fresh)
-    assert dict(got) == {loc: scanjob.first_job((loc, settings, fl)) for loc in fresh}
+    assert dict(got) == expected
     assert sum(text is not None for _, text in got) == 5  # the misnamed ones; s1 is no sensitive folder
+
+    # The chunks back while the walk goes on are published then (``drain``); ``pairs`` leaves out
+    # what went out, unless the inventory placed it otherwise.
+    drained: list = []
+    with ThreadPoolExecutor(2) as pool:
+        early = sync._EarlyFirst(lambda: pool, settings, fl, ResultCache(None, ("", "")))
+        for loc in named:
+            early.add(loc)
+        for _, future in early.sent[:2]:
+            future.result()
+        early.drain(lambda batch, done, count: drained.append((batch, done, count)))
+        got = list(early.pairs(fresh, pool))
+    assert early.drained >= 2 and [(done, count) for _, done, count in drained] == [(3 * early.drained, 0)]
+    out_early = {loc.path for chunk, _ in early.sent[:early.drained] for loc in chunk}
+    assert {loc.path for loc, _ in got} == {loc.path for loc in fresh} - out_early | {
+        loc.path for loc in fresh if loc.path.endswith(("/s1/SKILL.md", "/s2/SKILL.md"))}
+    assert early.count == len(got)
+    assert all(expected[loc] == text for loc, text in got)
+    by_location = {loc.path: text for chunk, _ in early.sent[:early.drained] for loc, text in
+                   zip(chunk, [scanjob.first_job((n, settings, fl)) for n in chunk], strict=True)}
+    assert dict(drained[0][0]) == {p: t for p, t in by_location.items() if t is not None}

@@ -144,6 +144,8 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
             start_pool_now()
         if on_walk is not None:
             on_walk(listed[0] * CANCEL_EVERY)
+        if early is not None and on_first is not None:
+            early.drain(on_first)  # a walk the disk slows down: errors go out as chunks come back
         return cancelled()
 
     t0 = t1 = time.perf_counter()
@@ -235,7 +237,7 @@ def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, floa
                 checked = workers.map(check_job, work, chunksize=CHUNK)
                 if first is not None:
                     t0 = time.perf_counter()
-                    if not _first_pass(first, len(fresh), on_first, cancelled):
+                    if not _first_pass(first, early.count, on_first, cancelled, early.drained_count):
                         return None
                     times["first"] = times.get("first", 0.0) + time.perf_counter() - t0
                 return _scan_parallel(work, checked, results, take, on_batch, cancelled)
@@ -331,8 +333,11 @@ class _EarlyFirst:
 
     A first open waited for the whole walk (0.3-0.4 s on 10,000 skills; seconds on a tree the
     disk has to read) with the workers idle. Skills go out in chunks as the walk finds them,
-    once the pool is up; ``pairs`` then keeps each result whose location the inventory confirms
-    and checks the rest.
+    once the pool is up, and their errors are published as the chunks come back (``drain``);
+    ``pairs`` then keeps each result whose location the inventory confirms and checks the rest.
+    An error published for a location the inventory does not confirm is replaced: by the first
+    pass of the skill as listed, by its complete diagnostics, or cleared with the final publish
+    (the file is among those the first pass published).
     """
 
     def __init__(self, ready, settings, fl: Flavour, cache: ResultCache, nested: tuple[str, ...] = ()) -> None:
@@ -344,7 +349,10 @@ class _EarlyFirst:
         self.waiting: list = []
         self.sent: list = []  # (locations, future of their first-pass texts)
         self.broken = False
+        self.drained = 0  # chunks whose results ``drain`` published
+        self.drained_count = 0  # skills in them
         self.kept = 0  # results of the walk's chunks that ``pairs`` took
+        self.count = 0  # how many (location, text) ``pairs`` yields
 
     def add(self, loc) -> None:
         """A skill the walk found (discovery's ``early``): its first pass, once a chunk is full."""
@@ -364,10 +372,24 @@ class _EarlyFirst:
             self.broken = True
         self.waiting = []
 
+    def drain(self, on_first) -> None:
+        """Hand the errors of the chunks back so far, in the order sent, to ``on_first`` (``count``
+        0: how many skills there are is not known yet)."""
+        batch: list[tuple[str, str]] = []
+        while self.drained < len(self.sent) and self.sent[self.drained][1].done():
+            chunk, future = self.sent[self.drained]
+            if future.exception() is not None:
+                break  # a broken pool: ``pairs`` raises it, and the scan checks in its own thread
+            batch.extend((loc.path, text) for loc, text in zip(chunk, future.result(), strict=True) if text is not None)
+            self.drained += 1
+            self.drained_count += len(chunk)
+        if batch:
+            on_first(batch, self.drained_count, 0)
+
     def pairs(self, fresh: list, workers):
-        """(location, first-pass text) of every skill in ``fresh`` (the inventory's, without a cached
-        result), in no set order: those sent early whose location the inventory confirms, then the
-        rest, queued now."""
+        """(location, first-pass text) of the skills in ``fresh`` (the inventory's, without a cached
+        result) that ``drain`` did not hand over, in no set order: those sent early whose location
+        the inventory confirms, then the rest, queued now (``count`` of them in all)."""
         sent = {loc.path: loc for chunk, _ in self.sent for loc in chunk}
         kept: set[str] = set()
         rest = []
@@ -377,10 +399,13 @@ class _EarlyFirst:
             else:
                 rest.append(loc)
         self.kept = len(kept)
+        for chunk, _ in self.sent[:self.drained]:
+            kept.difference_update(loc.path for loc in chunk)  # published while the walk went on
+        self.count = len(kept) + len(rest)
         later = workers.map(scanjob.first_job, [(loc, self.settings, self.fl) for loc in rest], chunksize=FIRST_CHUNK)
 
         def taken():
-            for chunk, future in self.sent:
+            for chunk, future in self.sent[self.drained:]:
                 for loc, text in zip(chunk, future.result(), strict=True):
                     if loc.path in kept:
                         kept.discard(loc.path)  # once, whatever the walk named twice
@@ -390,10 +415,10 @@ class _EarlyFirst:
         return taken()
 
 
-def _first_pass(pairs, count: int, on_first, cancelled) -> bool:
-    """Hand the first pass's (location, errors) to ``on_first`` in batches, as they come: every
-    skill's errors of stage one (what makes a harness skip it), before any complete check.
-    False when the scan was cancelled."""
+def _first_pass(pairs, count: int, on_first, cancelled, done: int = 0) -> bool:
+    """Hand the first pass's ``count`` (location, errors) to ``on_first`` in batches, as they
+    come: every skill's errors of stage one (what makes a harness skip it), before any complete
+    check (``done`` went out already). False when the scan was cancelled."""
     batch: list[tuple[str, str]] = []
     for n, (loc, text) in enumerate(pairs, start=1):
         if text is not None:
@@ -404,7 +429,7 @@ def _first_pass(pairs, count: int, on_first, cancelled) -> bool:
             # result the pauses made the pass 7 s instead of 1 on 10,000 skills.
             if cancelled():
                 return False
-            on_first(batch, n, count)
+            on_first(batch, done + n, done + count)
             batch = []
     return True
 
@@ -538,7 +563,7 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
                 # worst problems (what makes a harness skip it) go out before the complete checks.
                 asyncio.run_coroutine_threadsafe(_publish_first(ls, batch, generation, published, first_published),
                                                  loop)
-                if progress:
+                if progress and count:  # 0 while discovery walks: its own report says how far
                     loop.call_soon_threadsafe(ls.work_done_progress.report, token, t.WorkDoneProgressReport(
                         message=f"{name}: names and frontmatter of {done:,} of {count:,} skills"))
 
