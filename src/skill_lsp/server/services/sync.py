@@ -378,7 +378,7 @@ class _EarlyFirst:
         batch: list[tuple[str, str]] = []
         while self.drained < len(self.sent) and self.sent[self.drained][1].done():
             chunk, future = self.sent[self.drained]
-            if future.exception() is not None:
+            if future.cancelled() or future.exception() is not None:
                 break  # a broken pool: ``pairs`` raises it, and the scan checks in its own thread
             batch.extend((loc.path, text) for loc, text in zip(chunk, future.result(), strict=True) if text is not None)
             self.drained += 1
