@@ -27,6 +27,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import unquote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -90,12 +91,19 @@ def expected(ws: Path) -> set[tuple[str, str, str]]:
     data = json.loads(res.stdout)
     # LISTING_BUDGET weighs every skill of the workspace: `check` reports it, the editor shows the
     # same decision live in hover and code lens instead of a diagnostic (docs/rules.md).
-    return {(uri_of(f["path"]), f["code"], json.dumps(f["range"], sort_keys=True)) for f in data["findings"]
+    return {(_file(uri_of(f["path"])), f["code"], json.dumps(f["range"], sort_keys=True)) for f in data["findings"]
             if f["code"] != "LISTING_BUDGET"}
 
 
+def _file(uri: str) -> str:
+    """The file a URI names, as a key: one path has several spellings (`Path.as_uri` writes `+` as
+    `%2B`, the server does not; the held-out checkouts are named `owner+repo`)."""
+    return unquote(uri)
+
+
 def _triples(uri: str, params: dict) -> frozenset[tuple[str, str, str]]:
-    return frozenset((uri, d["code"], json.dumps(d["range"], sort_keys=True)) for d in params.get("diagnostics", []))
+    key = _file(uri)
+    return frozenset((key, d["code"], json.dumps(d["range"], sort_keys=True)) for d in params.get("diagnostics", []))
 
 
 def published(c: LspClient) -> set[tuple[str, str, str]]:
@@ -117,22 +125,19 @@ class Convergence:
         c.on_publish = self._on_publish
 
     def target(self, want: set[tuple[str, str, str]]) -> None:
-        by_uri: dict[str, set] = {}
+        by_file: dict[str, set] = {}
         for triple in want:
-            by_uri.setdefault(triple[0], set()).add(triple)
-        self.want = {u: frozenset(v) for u, v in by_uri.items()}
-        self.differ = {u for u in self.want.keys() | self.c.diagnostics.keys()
-                       if self._got(u) != self.want.get(u, frozenset())}
-
-    def _got(self, uri: str) -> frozenset:
-        entry = self.c.diagnostics.get(uri)
-        return frozenset() if entry is None else _triples(uri, entry[1])
+            by_file.setdefault(triple[0], set()).add(triple)
+        self.want = {f: frozenset(v) for f, v in by_file.items()}
+        got = {_file(u): _triples(u, params) for u, (_, params) in self.c.diagnostics.items()}
+        self.differ = {f for f in self.want.keys() | got.keys() if got.get(f, frozenset()) != self.want.get(f, frozenset())}
 
     def _on_publish(self, uri: str, params: dict) -> None:
-        if _triples(uri, params) == self.want.get(uri, frozenset()):
-            self.differ.discard(uri)
+        key = _file(uri)
+        if _triples(uri, params) == self.want.get(key, frozenset()):
+            self.differ.discard(key)
         else:
-            self.differ.add(uri)
+            self.differ.add(key)
 
     @property
     def done(self) -> bool:
@@ -141,9 +146,9 @@ class Convergence:
 
 def stale(c: LspClient, ws: Path) -> list[str]:
     """URIs that still show diagnostics for a file that does not exist."""
-    root = uri_of(ws)
+    root = _file(uri_of(ws))
     return [u for u, (_, p) in c.diagnostics.items()
-            if p.get("diagnostics") and u.startswith(root) and not os.path.exists(u[len("file://"):])]
+            if p.get("diagnostics") and _file(u).startswith(root) and not os.path.exists(_file(u)[len("file://"):])]
 
 
 async def run(ws: Path, events: list[tuple[str, int]], timeout: float, log=print, spread: float = 0.1) -> dict:

@@ -12,6 +12,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from urllib.parse import unquote
 
 from skill_lsp.server.services import sync
 
@@ -54,7 +55,7 @@ async def _session(ws: Path, env: dict) -> tuple[list[tuple[str, list[dict]]], s
 
 def test_first_pass_publishes_errors_then_the_complete_diagnostics(tmp_path: Path) -> None:
     skills = sync.PARALLEL_MIN + 20  # enough for the scan's worker processes, which run the first pass
-    ws = tmp_path / "repo"
+    ws = tmp_path / "owner+repo"  # as the held-out checkouts are named: a URI may spell `+` either way
     gen_workspace.generate(skills, ws, seed=5, body_scale=0.1)
     (ws / gen_workspace.MANIFEST).unlink()
     misnamed = []
@@ -70,7 +71,7 @@ def test_first_pass_publishes_errors_then_the_complete_diagnostics(tmp_path: Pat
     assert "first pass" in logs[0]
     errors_first = 0
     for uri in misnamed:
-        seq = [d for u, d in pubs if u == uri]
+        seq = [d for u, d in pubs if unquote(u) == unquote(uri)]
         codes = [{x["code"] for x in d} for d in seq]
         assert codes[-1] >= {"NAME_MISMATCH", "BROKEN_LINK"}, codes
         if codes[0] == {"NAME_MISMATCH"}:
