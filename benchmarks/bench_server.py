@@ -19,7 +19,8 @@ Phases (``--only``):
 * ``scan``     – a server whose workspace folder is a generated workspace of
   ``--scan-sizes`` skills: spawn → last ``publishDiagnostics`` (the scan is over
   once ``skillLsp/status`` says ``scanning: false`` and no diagnostics arrived for
-  ``--quiet`` seconds), and the server's VmRSS / VmHWM at the end. ``--scan-cache``:
+  ``--quiet`` seconds), when every file that ends with an error had one published (and when
+  half of them had), and the server's VmRSS / VmHWM at the end. ``--scan-cache``:
   each run with an empty result cache (cold: a first open), with the cache the last
   run left (warm: a reopen), or both (default: a cold run, then a warm one). Servers
   keep their result cache in ``OUT/result-cache``.
