@@ -153,3 +153,53 @@ def test_inherited_fields_come_first():
     assert (c.a, c.b) == (1, "x") and [f.name for f in fields(c)] == ["a", "b"]
     assert Child.__slots__ == ("b",)
     assert copy.deepcopy(c) == c
+
+
+def test_the_generic_init_binds_as_the_compiled_one_does():
+    """A class built fewer than COMPILE_AFTER times keeps a generic ``__init__`` (compiling one
+    was a tenth of a one-skill check's own time); then the compiled one takes over. Both must
+    bind every call the same way, refusals and their messages included."""
+    from skill_lsp.engine import datarecord as dr
+
+    def make():
+        @datarecord(frozen=True, slots=True)
+        class Rec:
+            a: int
+            b: str = "b"
+            c: list[int] = field(default_factory=list)
+
+        @datarecord(slots=True)
+        class Post:
+            items: list[int]
+            size: int = 0
+
+            def __post_init__(self) -> None:
+                self.size = len(self.items)
+
+        return Rec, Post
+
+    calls = [((1,), {}), ((1, "x"), {}), ((1, "x", [2]), {}), ((), {"a": 1, "c": [3]}), ((1,), {"b": "y"}),
+             ((), {}), ((1, 2, 3, 4), {}), ((1,), {"a": 2}), ((1,), {"z": 0}), ((), {"b": "x"})]
+
+    def outcomes(cls):
+        out = []
+        for args, kwargs in calls:
+            try:
+                r = cls(*args, **kwargs)
+            except TypeError as exc:
+                out.append(("refused", str(exc)))
+            else:
+                out.append(tuple(getattr(r, f.name) for f in fields(r)))
+        return out
+
+    rec, post = make()
+    generic = outcomes(rec), post([1, 2]).size
+    assert rec.__init__.__code__.co_filename == dr.__file__  # still the generic one
+    for _ in range(dr.COMPILE_AFTER):
+        rec(0)
+        post([])
+    assert rec.__init__.__code__.co_filename.startswith("<record")  # compiled now
+    compiled = outcomes(rec), post([1, 2]).size
+    assert generic == compiled
+    assert generic[0][0] == (1, "b", []) and generic[1] == 2
+    assert sum(o[0] == "refused" for o in generic[0]) == 5
