@@ -202,3 +202,39 @@ def test_watch_checks_again_on_change_and_stops_cleanly_on_ctrl_c(tmp_path):
     while not err.empty():
         rest.append(err.get())
     assert not any("Traceback" in line for line in rest), rest
+
+
+def test_output_file_writes_through_a_pipe_and_a_link_and_keeps_the_reports_mode(tmp_path):
+    """`-o` renames a finished report over the old one, but a FIFO or a device (`-o /dev/null`)
+    is written through: renaming over `/dev/null` as root once left a regular file there. A
+    symlink keeps pointing at the report, which keeps its permissions."""
+    ws = ws_with(tmp_path / "ws", bad=BAD_NAME)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: queue.Queue = queue.Queue()
+    reader = threading.Thread(target=lambda: got.put(fifo.read_text(encoding="utf-8")), daemon=True)
+    reader.start()
+    proc = run_cli("check", ".", "--format", "json", "-o", str(fifo), cwd=ws)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(got.get(timeout=30))["summary"]["skills_with_findings"] == 1
+    assert fifo.is_fifo()
+
+    real = tmp_path / "reports" / "report.json"
+    real.parent.mkdir()
+    real.write_text("old")
+    real.chmod(0o644)
+    link = tmp_path / "latest.json"
+    link.symlink_to(real)
+    assert run_cli("check", ".", "--format", "json", "-o", str(link), cwd=ws).returncode == 0
+    assert link.is_symlink() and json.loads(real.read_text())["summary"]["skills_with_findings"] == 1
+    assert real.stat().st_mode & 0o777 == 0o644
+    assert not [p for p in real.parent.iterdir() if p.name.endswith(".tmp")]
+    fresh = tmp_path / "new.json"
+    assert run_cli("check", ".", "--format", "json", "-o", str(fresh), cwd=ws).returncode == 0
+    assert fresh.stat().st_mode & 0o077 == 0o644 & 0o077 & ~_umask()  # not mkstemp's 0600
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

@@ -47,7 +47,7 @@ def run_watch(args: Namespace) -> int:
         return 2
     from .check import check_once  # noqa: PLC0415
 
-    output = os.path.abspath(args.output_file) if args.output_file else None
+    output = os.path.realpath(args.output_file) if args.output_file else None  # what ``check._output`` writes
 
     class Filter(watchfiles.DefaultFilter):
         ignore_dirs = tuple(SKIP_DIRS)
