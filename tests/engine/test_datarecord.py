@@ -176,12 +176,20 @@ def test_the_generic_init_binds_as_the_compiled_one_does():
             def __post_init__(self) -> None:
                 self.size = len(self.items)
 
-        return Rec, Post
+        @datarecord(frozen=True)
+        class Three:
+            x: int
+            y: int
+            z: int
+
+        return Rec, Post, Three
 
     calls = [((1,), {}), ((1, "x"), {}), ((1, "x", [2]), {}), ((), {"a": 1, "c": [3]}), ((1,), {"b": "y"}),
              ((), {}), ((1, 2, 3, 4), {}), ((1,), {"a": 2}), ((1,), {"z": 0}), ((), {"b": "x"})]
+    threes = [((), {}), ((1,), {}), ((1, 2), {}), ((1,), {"z": 3}), ((), {"y": 2}), ((1, 2, 3), {}),
+              ((1, 2, 3, 4), {}), ((1, 2), {"x": 0, "z": 3})]
 
-    def outcomes(cls):
+    def outcomes(cls, calls=calls):
         out = []
         for args, kwargs in calls:
             try:
@@ -192,14 +200,18 @@ def test_the_generic_init_binds_as_the_compiled_one_does():
                 out.append(tuple(getattr(r, f.name) for f in fields(r)))
         return out
 
-    rec, post = make()
-    generic = outcomes(rec), post([1, 2]).size
+    rec, post, three = make()
+    generic = outcomes(rec), post([1, 2]).size, outcomes(three, threes)
     assert rec.__init__.__code__.co_filename == dr.__file__  # still the generic one
     for _ in range(dr.COMPILE_AFTER):
         rec(0)
         post([])
+        three(1, 2, 3)
     assert rec.__init__.__code__.co_filename.startswith("<record")  # compiled now
-    compiled = outcomes(rec), post([1, 2]).size
+    compiled = outcomes(rec), post([1, 2]).size, outcomes(three, threes)
     assert generic == compiled
     assert generic[0][0] == (1, "b", []) and generic[1] == 2
     assert sum(o[0] == "refused" for o in generic[0]) == 5
+    assert [o[1].split("() ", 1)[1] for o in generic[2][:3]] == [
+        "missing 3 required positional arguments: 'x', 'y', and 'z'",
+        "missing 2 required positional arguments: 'y' and 'z'", "missing 1 required positional argument: 'z'"]

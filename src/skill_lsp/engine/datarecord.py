@@ -152,7 +152,7 @@ def _build(cls: Any, frozen: bool, slots: bool, eq: bool) -> Any:
     cls.__record_repr__ = tuple(n for n, f in found.items() if f.repr)
     own = cls.__dict__
     if "__init__" not in own:
-        cls.__init__ = _compile_on_first_use(cls, found, frozen)
+        cls.__init__ = _generic_init(cls, found, frozen)
     if "__repr__" not in own:
         cls.__repr__ = _repr
     if eq and "__eq__" not in own:
@@ -173,7 +173,7 @@ def _build(cls: Any, frozen: bool, slots: bool, eq: bool) -> Any:
 COMPILE_AFTER = 16
 
 
-def _compile_on_first_use(cls: Any, found: dict[str, Field], frozen: bool) -> Callable[..., None]:
+def _generic_init(cls: Any, found: dict[str, Field], frozen: bool) -> Callable[..., None]:
     """A generic ``__init__`` (the fields bound one by one, as the compiled one would), replaced
     by the compiled one once the class was built COMPILE_AFTER times."""
     fields_ = tuple(found.values())
@@ -195,25 +195,35 @@ def _compile_on_first_use(cls: Any, found: dict[str, Field], frozen: bool) -> Ca
         for key in kwargs:
             if key not in found:
                 raise TypeError(f"{name} got an unexpected keyword argument '{key}'")
+        for f in fields_[:len(args)]:
+            if f.name in kwargs:
+                raise TypeError(f"{name} got multiple values for argument '{f.name}'")
+        missing = [f.name for f in fields_[len(args):required] if f.name not in kwargs]
+        if missing:
+            raise TypeError(f"{name} missing {_listed(missing)}")
         for i, f in enumerate(fields_):
             if i < len(args):
-                if f.name in kwargs:
-                    raise TypeError(f"{name} got multiple values for argument '{f.name}'")
                 value = args[i]
             elif f.name in kwargs:
                 value = kwargs[f.name]
             elif f.default_factory is not _MISSING:
                 value = f.default_factory()
-            elif f.default is not _MISSING:
-                value = f.default
             else:
-                raise TypeError(f"{name} missing 1 required positional argument: '{f.name}'")
+                value = f.default
             assign(self, f.name, value)
         if post:
             self.__post_init__()
 
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
     return __init__
+
+
+def _listed(names: list[str]) -> str:
+    """Missing arguments as Python names them: 'a'; 'a' and 'b'; 'a', 'b', and 'c'."""
+    quoted = [f"'{n}'" for n in names]
+    words = quoted[0] if len(quoted) == 1 else f"{quoted[0]} and {quoted[1]}" if len(quoted) == 2 else (
+        ", ".join(quoted[:-1]) + ", and " + quoted[-1])
+    return f"{len(names)} required positional argument{'s' if len(names) > 1 else ''}: {words}"
 
 
 def _make_init(cls: Any, found: dict[str, Field], frozen: bool) -> Callable[..., None]:
