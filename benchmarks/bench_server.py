@@ -472,9 +472,13 @@ class ServerBench:
                 pass
             await asyncio.sleep(max(0.0, self.a.scan_typing_interval - (time.perf_counter() - t0)))
         c.did_close(uri)
-        # Each edit's send time (s since spawn) and latency (ms): where in the scan the slow ones fall.
-        return {"edits": during, **stats_ms(lat), "timeline": [(round(t - c.t_spawn, 3), round(x * 1000, 2))
-                                                               for t, x in zip(sent, lat, strict=True)]}
+        # Each edit's send time (s since spawn), latency (ms) and how many other files' diagnostics
+        # arrived while it waited: where in the scan the slow ones fall, and whether they queued
+        # behind other publishes on the wire.
+        others = [t for t, m, p in c.notifications if m == "textDocument/publishDiagnostics" and p.get("uri") != uri]
+        return {"edits": during, **stats_ms(lat), "timeline": [
+            (round(t - c.t_spawn, 3), round(x * 1000, 2), sum(1 for o in others if t <= o <= t + x))
+            for t, x in zip(sent, lat, strict=True)]}
 
     def scan_workspace(self, kind: str, n: int) -> Path:
         if self.a.scan_workspace is not None:
