@@ -143,3 +143,20 @@ def test_results_sent_during_the_walk_count_only_where_the_inventory_confirms_th
     by_location = {loc.path: text for chunk, _ in early.sent[:early.drained] for loc, text in
                    zip(chunk, [scanjob.first_job((n, settings, fl)) for n in chunk], strict=True)}
     assert dict(drained[0][0]) == {p: t for p, t in by_location.items() if t is not None}
+
+
+def test_a_long_walk_hands_the_first_pass_to_the_workers_before_it_ends(tmp_path: Path) -> None:
+    """The real server on a tree whose walk outlasts the worker pool's start (30,000 folders
+    without a skill beside the skills): first passes go out during discovery, and what is
+    published in the end is still exactly what `check --format json` reports."""
+    ws = tmp_path / "repo"
+    gen_workspace.generate(sync.PARALLEL_MIN + 60, ws, seed=7, body_scale=0.1)
+    (ws / gen_workspace.MANIFEST).unlink()
+    for i in range(300):
+        for j in range(100):
+            (ws / "notes" / f"n{i}" / f"m{j}").mkdir(parents=True)
+    env = {**os.environ, "SKILL_LSP_CACHE_DIR": str(tmp_path / "cache")}
+    _, final, logs = asyncio.run(_session(ws, env))
+    sent = int(logs[0].split(" sent during discovery")[0].rsplit(", ", 1)[1].replace(",", ""))
+    assert sent > 0, logs[0]
+    assert final == bench_churn.expected(ws)
