@@ -238,3 +238,12 @@ def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+def test_output_file_that_cannot_be_written_is_told_before_the_check(tmp_path):
+    ws = ws_with(tmp_path / "ws", bad=BAD_NAME)
+    for target, why in ((tmp_path / "gone" / "report.json", f"no folder {tmp_path / 'gone'}"),
+                        (tmp_path, "it is a folder")):
+        proc = run_cli("check", ".", "-o", str(target), cwd=ws)
+        assert proc.returncode == 2 and proc.stdout == ""
+        assert proc.stderr == f"skill-lsp: cannot write the report to {target}: {why}\n"

@@ -74,6 +74,10 @@ def run(args: Namespace) -> int:
 
 
 def check_once(args: Namespace) -> int:
+    if args.output_file is not None and (problem := _output_problem(args.output_file)) is not None:
+        # Told before the check runs, not after minutes of it.
+        print(f"skill-lsp: cannot write the report to {args.output_file}: {problem}", file=sys.stderr)
+        return 2
     targets = collect(args.paths, args.config, args.profile, args.target, cli=cli_layer(args),
                       force_exclude=args.force_exclude)
     for problem in targets.errors:
@@ -129,12 +133,18 @@ def check_once(args: Namespace) -> int:
             # stdout stays machine-readable for json, sarif and github.
             log.write(sys.stdout if args.format == "text" and not args.output_file else sys.stderr, pending=False)
     rows = report.rows_of(results, settings)
-    with _output(args.output_file) as out:
-        if args.statistics:
-            report.statistics(rows, args.format, out)
-        else:
-            color = args.output_file is None and report.use_color(args.color, sys.stdout)
-            report.write(rows, args.format, out, color=color, quiet=args.quiet)
+    try:
+        with _output(args.output_file) as out:
+            if args.statistics:
+                report.statistics(rows, args.format, out)
+            else:
+                color = args.output_file is None and report.use_color(args.color, sys.stdout)
+                report.write(rows, args.format, out, color=color, quiet=args.quiet)
+    except OSError as exc:
+        if args.output_file is None:
+            raise  # stdout closed under us (a pipe's reader gone): cli.main's concern
+        print(f"skill-lsp: cannot write the report to {args.output_file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     if not_written:
         return EXIT_NOT_WRITTEN
     threshold = _FAIL_ON.get(args.fail_on)
@@ -142,6 +152,18 @@ def check_once(args: Namespace) -> int:
         return 0
     worst = min((f.severity for _, findings in rows for f in findings), default=None)
     return 1 if worst is not None and worst <= threshold else 0
+
+
+def _output_problem(path: str) -> str | None:
+    """Why ``path`` cannot take a report, when that can be told before the check: its folder is
+    missing or it is a folder."""
+    target = os.path.realpath(path)
+    if os.path.isdir(target):
+        return "it is a folder"
+    folder = os.path.dirname(target)
+    if not os.path.isdir(folder):
+        return f"no folder {folder}"
+    return None
 
 
 @contextlib.contextmanager
