@@ -178,10 +178,9 @@ def _generic_init(cls: Any, found: dict[str, Field], frozen: bool) -> Callable[.
     by the compiled one once the class was built COMPILE_AFTER times."""
     fields_ = tuple(found.values())
     required = sum(f.default is _MISSING and f.default_factory is _MISSING for f in fields_)
-    takes = (f"{len(fields_) + 1} positional argument{'s' if fields_ else ''}" if required == len(fields_)
-             else f"from {required + 1} to {len(fields_) + 1} positional arguments")  # as Python words it
     post = hasattr(cls, "__post_init__")
     assign = object.__setattr__ if frozen else setattr
+    name = f"{cls.__qualname__}.__init__()"
     built = 0
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
@@ -189,8 +188,9 @@ def _generic_init(cls: Any, found: dict[str, Field], frozen: bool) -> Callable[.
         built += 1
         if built >= COMPILE_AFTER:
             cls.__init__ = _make_init(cls, found, frozen)
-        name = cls.__qualname__ + ".__init__()"
         if len(args) > len(fields_):
+            takes = (f"{len(fields_) + 1} positional argument{'s' if fields_ else ''}" if required == len(fields_)
+                     else f"from {required + 1} to {len(fields_) + 1} positional arguments")  # as Python words it
             raise TypeError(f"{name} takes {takes} but {len(args) + 1} were given")
         for key in kwargs:
             if key not in found:

@@ -153,11 +153,11 @@ def discover(workspace: str, settings: Settings, cancelled: Callable[[], bool] |
         seen.add(md)
         if os.path.basename(md) == "skill.md" and not _looks_like_skill(md):
             continue  # a page that happens to be named skill.md (a wiki's article about skills)
-        d = os.path.dirname(md)
-        known = walked.get(d)
-        if md in made and known is not None and known[0] == md:
+        if md in made:  # located during the walk, with the same folder, listing and link answer
             inv.loose.append(made[md])
             continue
+        d = os.path.dirname(md)
+        known = walked.get(d)
         # Fenced to the workspace folder: a symlink leading out is reported, not read.
         found = discovery.locate(d, workspace, -1, [workspace], sensitive, real_dir=real, skill_md=md,
                                  md_is_link=known[1] if known is not None and known[0] == md else None)
