@@ -6,8 +6,6 @@ as the interpreter allows.
 
 from __future__ import annotations
 
-import argparse
-import functools
 import gc
 import os
 import sys
@@ -15,56 +13,19 @@ from collections.abc import Sequence
 
 from . import __version__
 
+TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
+
+    from .quickargs import Recorder
+
+    # Subcommands declare their arguments to argparse's parser, or to the quick parser's recorder.
+    Declares = argparse.ArgumentParser | Recorder
+
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-
-
-def _bind_argparse_translations() -> None:
-    """argparse translates each message with ``gettext.gettext``, which looks for ``.mo`` files on
-    every call (about thirty times while the check parser is built, a few ms): look them up once and
-    hand argparse the one translation, as it would have found it each time."""
-    import gettext  # noqa: PLC0415 - argparse has imported it already
-
-    domain = gettext.textdomain()
-    t = gettext.translation(domain, gettext.bindtextdomain(domain), fallback=True)
-    argparse._ = t.gettext  # type: ignore[attr-defined]
-    argparse.ngettext = t.ngettext  # type: ignore[attr-defined]
-
-
-@functools.cache
-def _help_width() -> int:
-    """What argparse's formatter asks shutil for (COLUMNS, else the terminal's, else 80), asked
-    once: argparse builds a formatter for every add_argument, and importing shutil for it (with
-    bz2 and lzma) was a tenth of a one-skill `check`."""
-    try:
-        columns = int(os.environ.get("COLUMNS", ""))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 80
-    return columns - 2
-
-
-class _Formatter(argparse.HelpFormatter):
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
-                 width: int | None = None) -> None:
-        super().__init__(prog, indent_increment, max_help_position, _help_width() if width is None else width)
-
-
-class _RawFormatter(_Formatter, argparse.RawDescriptionHelpFormatter):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003 - argparse's own signature
-        kwargs.setdefault("formatter_class", _Formatter)
-        super().__init__(*args, **kwargs)
-
-    def error(self, message: str) -> None:  # usage errors exit 2 with one line, as argparse does
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"skill-lsp: error: {message}\n")
+# The subcommands whose plain command lines are parsed without argparse (`quickargs.py`).
+QUICK = frozenset({"check", "preview", "catalog", "serve"})
 
 
 COMMANDS = {
@@ -86,10 +47,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     are listed, with their help, but empty; ``only=""``: none, for --version, --help and a
     mistyped command): a run pays for the options it can parse and the modules their
     choices come from, not for every subcommand's."""
-    _bind_argparse_translations()
-    p = _Parser(prog="skill-lsp", description="Language server, linter and activation previewer for Agent Skills.")
+    from .argparser import Parser, RawFormatter, bind_argparse_translations  # noqa: PLC0415
+
+    bind_argparse_translations()
+    p = Parser(prog="skill-lsp", description="Language server, linter and activation previewer for Agent Skills.")
     p.add_argument("--version", action="version", version=f"skill-lsp {__version__}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for name, helptext in COMMANDS.items():
         sp = sub.add_parser(name, help=helptext)
         if only is not None and name != only:
@@ -99,7 +62,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         from .commands.examples import EXAMPLES  # noqa: PLC0415
 
         sp.epilog = EXAMPLES.get(name)
-        sp.formatter_class = _RawFormatter
+        sp.formatter_class = RawFormatter
     return p
 
 
@@ -116,7 +79,7 @@ def _harness_names() -> list[str]:
     return list(HARNESSES)
 
 
-def _check_arguments(c: argparse.ArgumentParser) -> None:
+def _check_arguments(c: Declares) -> None:
     c.add_argument("paths", nargs="*", default=["."], metavar="PATH",
                    help="workspace folder, skill folder or SKILL.md (default: the current folder)")
     c.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text",
@@ -150,7 +113,7 @@ def _check_arguments(c: argparse.ArgumentParser) -> None:
                    help="check again whenever a file changes (needs the watch extra: pip install 'skill-lsp[watch]')")
 
 
-def _preview_arguments(q: argparse.ArgumentParser, name: str) -> None:
+def _preview_arguments(q: Declares, name: str) -> None:
     from .engine.config import DIALECT_NAMES  # noqa: PLC0415
 
     if name == "preview":
@@ -172,18 +135,18 @@ def _preview_arguments(q: argparse.ArgumentParser, name: str) -> None:
     q.add_argument("--target", metavar="NAME[,NAME...]", help=_target_help())
 
 
-def _serve_arguments(s: argparse.ArgumentParser) -> None:
+def _serve_arguments(s: Declares) -> None:
     s.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
     s.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP socket instead")
 
 
-def _schema_arguments(sc: argparse.ArgumentParser) -> None:
+def _schema_arguments(sc: Declares) -> None:
     sc.add_argument("which", nargs="?", choices=("frontmatter", "config"), default="frontmatter",
                     help="frontmatter: SKILL.md frontmatter, for yaml-language-server (default); "
                          "config: .skill-lsp.toml and [tool.skill-lsp], for Even Better TOML / taplo")
 
 
-def _table_arguments(r: argparse.ArgumentParser, what: str) -> None:
+def _table_arguments(r: Declares, what: str) -> None:
     r.add_argument("--format", choices=("text", "markdown", "json"), default="text",
                    help=f"text (default), markdown (docs/{what}.md) or json")
 
@@ -213,6 +176,29 @@ _ARGUMENTS = {
 }
 
 
+def _quick_args(command: str, argv: Sequence[str]) -> Any:
+    from . import quickargs  # noqa: PLC0415
+
+    recorder = quickargs.Recorder()
+    _ARGUMENTS[command](recorder)
+    return quickargs.parse(recorder, command, argv)
+
+
+def _usage_problem(args: Any) -> str | None:
+    """The combinations argparse cannot refuse by itself."""
+    if args.command != "check":
+        return None
+    if args.diff and not args.fix:
+        return "--diff needs --fix (check --fix --diff shows the fixes without writing them)"
+    if args.statistics and args.format not in ("text", "json"):
+        return "--statistics prints text or json, not " + args.format
+    if args.watch and args.diff:
+        return "--watch does not go with --diff"
+    if args.unsafe_fixes and not args.fix:
+        return "--unsafe-fixes needs --fix (check --fix --unsafe-fixes applies safe and unsafe fixes)"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     # No cyclic collection while a command loads its modules and runs on a few skills: what
     # loads lives as long as the process, and each collection walks all of it (16 of them in a
@@ -229,18 +215,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None, collecting: bool) -> int:
     args_in = sys.argv[1:] if argv is None else list(argv)
     # The top level has no option taking a value: a first word naming a command is that command.
-    parser = build_parser(args_in[0] if args_in and args_in[0] in COMMANDS else "")
-    args = parser.parse_args(args_in)
-    if args.command == "check" and args.diff and not args.fix:
-        parser.error("--diff needs --fix (check --fix --diff shows the fixes without writing them)")
-    if args.command == "check" and args.statistics and args.format not in ("text", "json"):
-        parser.error("--statistics prints text or json, not " + args.format)
-    if args.command == "check" and args.watch and args.diff:
-        parser.error("--watch does not go with --diff")
-    if args.command == "check" and args.unsafe_fixes and not args.fix:
-        parser.error("--unsafe-fixes needs --fix (check --fix --unsafe-fixes applies safe and unsafe fixes)")
+    command = args_in[0] if args_in and args_in[0] in COMMANDS else ""
+    args: Any = _quick_args(command, args_in[1:]) if command in QUICK else None
+    parser = None
+    if args is None:
+        parser = build_parser(command)
+        args = parser.parse_args(args_in)
+    problem = _usage_problem(args)
+    if problem:
+        (parser or build_parser(command)).error(problem)
     if args.command is None:
-        parser.print_help()
+        (parser or build_parser("")).print_help()
         return EXIT_USAGE
     try:
         if args.command == "check":

@@ -6,7 +6,6 @@ import contextlib
 import gc
 import os
 import sys
-from argparse import Namespace
 from collections.abc import Iterator
 
 from ..engine import rules
@@ -21,6 +20,7 @@ from .targets import collect
 
 TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
 if TYPE_CHECKING:
+    from argparse import Namespace
     from typing import TextIO
 
 # Some fixes could not be written (a full disk, a read-only file, a file saved meanwhile).

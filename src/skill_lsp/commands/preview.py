@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from argparse import Namespace
 
 from ..engine import discovery
 from ..engine.config import DEFAULT_ROOTS, Settings
@@ -23,6 +22,10 @@ from ..engine.preview import (
 from ..engine.render.proof import proof
 from ..engine.workspace import SkillResult, check_file, link_skills
 from .targets import Targets, collect, load_settings
+
+TYPE_CHECKING = False  # type checkers take this as True; a run does not import argparse for a name
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 
 def _checked(locations: list[discovery.Location], settings) -> list[SkillResult]:

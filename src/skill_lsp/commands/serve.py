@@ -5,7 +5,10 @@ from __future__ import annotations
 import gc
 import logging
 import sys
-from argparse import Namespace
+
+TYPE_CHECKING = False  # type checkers take this as True; a run does not import argparse for a name
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 
 def run(args: Namespace) -> int:

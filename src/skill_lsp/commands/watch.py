@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import os
 import sys
-from argparse import Namespace
 
 from ..engine.config import find_config_file
 from ..engine.discovery import SKIP_DIRS
+
+TYPE_CHECKING = False  # type checkers take this as True; a run does not import argparse for a name
+if TYPE_CHECKING:
+    from argparse import Namespace
 
 # Milliseconds: events are grouped until none came for STEP_MS, for at most DEBOUNCE_MS.
 DEBOUNCE_MS = 800
