@@ -166,11 +166,12 @@ def _build(cls: Any, frozen: bool, slots: bool, eq: bool) -> Any:
     return cls
 
 
-# Builds of one record class after which its ``__init__`` is compiled. Compiling one costs about
-# 0.15 ms: a one-skill check builds 19 kinds of record a few times each, and compiling them all
-# was 3 of the 25 ms it runs after Python's start; findings and nodes built by the thousand get
-# the compiled one after this many.
-COMPILE_AFTER = 16
+# Builds of one record class after which its ``__init__`` is compiled. The first ``compile()`` in a
+# process costs about 0.7 ms (measured: 0.70-0.74), each later one 0.05-0.15 ms; the
+# generic ``__init__`` costs 0.6 us a build more than a compiled one. The tables built on import
+# (rules, harness roots and effects: up to 150 builds of a class) and a one-skill check never reach
+# this; findings, nodes and links built by the thousand do, early in a large run.
+COMPILE_AFTER = 500
 
 
 def _generic_init(cls: Any, found: dict[str, Field], frozen: bool) -> Callable[..., None]:
