@@ -199,6 +199,13 @@ def _usage_problem(args: Any) -> str | None:
     return None
 
 
+def _keep_patterns() -> None:
+    """The regular expressions this run compiled, kept for the next (`engine/regexcache.py`)."""
+    cache = sys.modules.get(f"{__package__}.engine.regexcache")
+    if cache is not None:
+        cache.save()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     # No cyclic collection while a command loads its modules and runs on a few skills: what
     # loads lives as long as the process, and each collection walks all of it (16 of them in a
@@ -248,7 +255,9 @@ def _main(argv: Sequence[str] | None, collecting: bool) -> int:
             from .commands.rules import run  # noqa: PLC0415
         if collecting and args.command != "check":
             gc.enable()
-        return run(args)
+        code = run(args)
+        _keep_patterns()
+        return code
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -15,6 +15,7 @@ import stat
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
+from . import regexcache
 from .datarecord import datarecord
 
 SKILL_FILES = ("SKILL.md", "skill.md")
@@ -35,9 +36,14 @@ class Location:
     problem: tuple[str, str] | None = None  # (code, message): OUTSIDE_WORKSPACE / SENSITIVE / IO_ERROR
 
 
-@lru_cache(maxsize=256)
 def glob_to_regex(pattern: str) -> re.Pattern[str]:
     """A path glob: ``**`` any depth (``**/`` also zero folders), ``*`` and ``?`` within a segment."""
+    return re.compile(glob_source(pattern), re.DOTALL)
+
+
+@lru_cache(maxsize=256)
+def glob_source(pattern: str) -> str:
+    """``glob_to_regex``'s pattern text (for DOTALL), to join into a larger pattern."""
     out: list[str] = []
     i, n = 0, len(pattern)
     while i < n:
@@ -56,7 +62,7 @@ def glob_to_regex(pattern: str) -> re.Pattern[str]:
         else:
             out.append(re.escape(pattern[i]))
             i += 1
-    return re.compile("".join(out), re.DOTALL)
+    return "".join(out)
 
 
 def is_sensitive(path: str, patterns: tuple[str, ...] | list[str]) -> bool:
@@ -72,7 +78,7 @@ def is_sensitive(path: str, patterns: tuple[str, ...] | list[str]) -> bool:
 @lru_cache(maxsize=64)
 def _any_pattern(patterns: tuple[str, ...]) -> re.Pattern[str]:
     # One alternation instead of a match per pattern: discovery asks for every skill folder.
-    return re.compile("|".join(f"(?:{glob_to_regex(p).pattern})" for p in patterns), re.DOTALL)
+    return regexcache.compile("|".join(f"(?:{glob_source(p)})" for p in patterns), re.DOTALL)
 
 
 def is_inside(path: str, root: str) -> bool:

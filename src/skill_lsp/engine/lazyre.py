@@ -6,12 +6,15 @@ text that has what they look for (a link, a fence, a script path). ``lazy_re`` r
 that compiles the pattern the first time one of its methods is asked for, then keeps the compiled
 pattern's bound methods in its slots, so later calls cost what a compiled pattern's do.
 A long-lived process (the server between keystrokes, a process pool's parent before it forks)
-compiles them all ahead with ``compile_all()`` (``rules.load_steps``).
+compiles them all ahead with ``compile_all()`` (``rules.load_steps``). What ``re`` compiles is
+kept between runs (``regexcache``).
 """
 
 from __future__ import annotations
 
 import re
+
+from . import regexcache
 
 _METHODS = ("match", "search", "fullmatch", "finditer", "findall", "sub", "subn", "split", "scanner")
 
@@ -35,7 +38,7 @@ class _LazyPattern:
         # Reached only while a slot is unset: compile once, fill the method slots.
         compiled = self._compiled
         if compiled is None:
-            compiled = self._compiled = re.compile(self.pattern, self._flags)
+            compiled = self._compiled = regexcache.compile(self.pattern, self._flags)
             for method in _METHODS:
                 setattr(self, method, getattr(compiled, method))
         return getattr(compiled, name)

@@ -12,7 +12,7 @@ import os
 import re
 from functools import lru_cache
 
-from .discovery import glob_to_regex
+from .discovery import glob_source
 
 Anchored = tuple[str, str]  # (base folder, pattern relative to it)
 
@@ -35,11 +35,11 @@ def compile_all(patterns: tuple[Anchored, ...]) -> re.Pattern[str] | None:
     parts = []
     for base, p in patterns:
         if p.startswith("/") or re.match(r"^[A-Za-z]:/", p):
-            parts.append(glob_to_regex(p).pattern)  # absolute: as written
+            parts.append(glob_source(p))  # absolute: as written
         elif p == ".":
             parts.append(re.escape(_posix(base).rstrip("/")))
         else:
-            parts.append(re.escape(_posix(base).rstrip("/") + "/") + glob_to_regex(p).pattern)
+            parts.append(re.escape(_posix(base).rstrip("/") + "/") + glob_source(p))
     if not parts:
         return None
     return re.compile("|".join(f"(?:{x})" for x in parts), re.DOTALL)

@@ -4,7 +4,6 @@ cross-skill findings added later. What the CLI prints, the server publishes and 
 from __future__ import annotations
 
 import os
-import unicodedata
 
 from . import document, suppress
 from .config import Settings
@@ -17,6 +16,7 @@ from .mentions import Mention
 from .mentions import extract as mentions_of
 from .suppress import Suppressions
 from .text import PositionTable, SourceText
+from .unicodetext import nfkc
 from .yamlnodes import resolve_scalar
 
 TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
@@ -142,7 +142,7 @@ class SkillResult:
             if entry is not None and entry.value.target().kind == "scalar":
                 value = resolve_scalar(entry.value.target())
                 if isinstance(value, str) and value.strip():
-                    return unicodedata.normalize("NFKC", value.strip())
+                    return nfkc(value.strip())
         return self.folder
 
     @property

@@ -32,6 +32,7 @@ import time
 import zlib
 from typing import Any
 
+from .cachedir import cache_dir, open_private
 from .config import Settings
 from .datarecord import datarecord, field
 from .discovery import Location
@@ -40,19 +41,9 @@ from .workspace import SkillResult, check_file
 FORMAT = 1
 MAX_ENTRIES = 2000
 RACY_S = 2.0
-_ENV = "SKILL_LSP_CACHE_DIR"
 
 # (digest of the folder's entries, the lookups outside it and what they found).
 Stamp = tuple[bytes, tuple[tuple[str, bool], ...]]
-
-
-def cache_dir() -> str | None:
-    """Where cache files go; None when caching is off."""
-    env = os.environ.get(_ENV)
-    if env is not None:
-        return None if env.strip().lower() in ("", "off", "0", "false", "no") else env
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "skill-lsp")
 
 
 _ENGINE: str | None = None
@@ -236,18 +227,8 @@ class ResultCache:
         self._payloads.clear()
 
     def _open(self, i: int):
-        if self.folder is None:
-            return None
-        try:
-            fd = os.open(os.path.join(self.folder, f"{i:02d}.pickle"), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        except OSError:
-            return None
-        st = os.fstat(fd)
         # Unpickling runs code: only a file this user wrote and no one else can change.
-        if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o022 or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
-            os.close(fd)
-            return None
-        return os.fdopen(fd, "rb")
+        return None if self.folder is None else open_private(os.path.join(self.folder, f"{i:02d}.pickle"))
 
     def _read(self, i: int) -> dict[str, Entry]:
         """Shard ``i`` as it is on disk, payloads included."""

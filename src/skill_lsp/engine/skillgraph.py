@@ -13,7 +13,6 @@ installed in the user's home are not in the workspace and say nothing wrong.
 from __future__ import annotations
 
 import os
-import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 
@@ -23,6 +22,7 @@ from .discovery import ancestors
 from .findings import Finding, make
 from .harness.data import CLAUDE_CODE_BUILTINS, CODEX_BUILTINS, COPILOT_BUILTINS, HARNESS_COMMANDS
 from .mentions import Mention
+from .unicodetext import nfkc
 
 TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
 
@@ -281,13 +281,15 @@ def name_problems(name: str, settings: Settings) -> list[str]:
 
 
 def _fold(name: str) -> str:
-    return unicodedata.normalize("NFKC", name).casefold()
+    return nfkc(name).casefold()
 
 
 def _scripts(name: str) -> list[str]:
     """The scripts of the letters of ``name`` (LATIN, CYRILLIC, GREEK, ...), in order of appearance."""
+    import unicodedata  # noqa: PLC0415 - asked for by a rename, not by a check
+
     out: list[str] = []
-    for ch in unicodedata.normalize("NFKC", name):
+    for ch in nfkc(name):
         if ch.isalpha():
             script = unicodedata.name(ch, "UNKNOWN").split(" ")[0]
             if script not in out:

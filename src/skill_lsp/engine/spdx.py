@@ -19,6 +19,11 @@ def ids() -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
+def _exact() -> frozenset[str]:
+    return frozenset(ids())
+
+
+@lru_cache(maxsize=1)
 def _lower() -> frozenset[str]:
     return frozenset(i.lower() for i in ids())
 
@@ -26,6 +31,6 @@ def _lower() -> frozenset[str]:
 def is_spdx(identifier: str) -> bool:
     """SPDX ids match case-insensitively; `LicenseRef-*` and a trailing `+` are allowed."""
     ident = identifier.strip()
-    if ident.startswith("LicenseRef-"):
-        return True
+    if ident.startswith("LicenseRef-") or ident in _exact():
+        return True  # as SPDX spells it: the common case, without lowering the whole list
     return ident.lower() in _lower() or ident.rstrip("+").lower() in _lower()

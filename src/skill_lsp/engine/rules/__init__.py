@@ -35,14 +35,14 @@ def load_all() -> None:
 
 def load_steps() -> list[Callable[[], object]]:
     """``load_all()`` one step at a time."""
-    from .. import fuzzy, lazyre, markdown, spdx, yamlnodes  # noqa: PLC0415
+    from .. import fuzzy, lazyre, markdown, regexcache, spdx, yamlnodes  # noqa: PLC0415
 
     # Last: the patterns of every module loaded by then, compiled in eight short steps (a one-skill
-    # check compiles only those its text asks for).
+    # check compiles only those its text asks for), and kept for the next process.
     return [*(partial(import_module, f"{__name__}.{module}") for module in RULE_MODULES), markdown.pyromark,
             fuzzy.load, partial(import_module, "urllib.parse"),
             yamlnodes._c_parser_class, spdx.ids,
-            *(partial(lazyre.compile_all, part, 8) for part in range(8))]  # noqa: SLF001
+            *(partial(lazyre.compile_all, part, 8) for part in range(8)), regexcache.save]
 
 
 def check(doc: SkillDocument, ctx: Context) -> list[Finding]:

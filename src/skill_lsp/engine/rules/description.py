@@ -7,12 +7,12 @@ trigger clause, first/second person and vague names are guidance (hints).
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator
 
 from ..document import SkillDocument
 from ..findings import Finding
 from ..lazyre import lazy_re
+from ..unicodetext import without_format_characters
 from .context import Context
 from .harness_values import string_value
 from .levels import active, emit
@@ -146,7 +146,7 @@ def _is_stub(value: str) -> bool:
     if len(v) >= STUB_CHARS:
         return False
     # Invisible characters (INVISIBLE_CHARACTERS removes them) do not make a stub a sentence.
-    v = "".join(ch for ch in v if unicodedata.category(ch) != "Cf")
+    v = without_format_characters(v)
     if not v.isascii():
         return False  # CJK and other scripts pack a sentence into few characters
     low = v.lower()

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator
 
 from ..document import SkillDocument
 from ..findings import Finding, Severity, make
 from ..lazyre import lazy_re
+from ..unicodetext import nfkc, without_accents
 from ..yamlnodes import resolve_scalar
 from .context import Context
 
@@ -21,8 +21,7 @@ SPOOFABLE = lazy_re("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c
 
 def to_kebab(text: str) -> str:
     """Best-effort lowercase kebab-case: 'My Skill_v2' -> 'my-skill-v2'."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = without_accents(text)
     text = re.sub(r"([a-z0-9])([A-Z])", r"\1-\2", text)
     text = re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
     return text[:MAX_NAME].rstrip("-")
@@ -32,7 +31,7 @@ def problems(name: str, unicode_names: bool) -> list[str]:
     """Why ``name`` is not a valid skill name under the profile's charset ([] when valid)."""
     out: list[str] = []
     if unicode_names:
-        name = unicodedata.normalize("NFKC", name.strip())
+        name = nfkc(name.strip())
         if name != name.lower():
             out.append(f"name '{name}' must be lowercase")
         bad = sorted({c for c in name if not (c.isalnum() or c == "-")})
@@ -79,7 +78,7 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
                    "it can impersonate another skill", start, end, {"suggestion": SPOOFABLE.sub("", name)})
         return
     unicode_names = ctx.profile.unicode_names
-    length = len(unicodedata.normalize("NFKC", name.strip()) if unicode_names else name)
+    length = len(nfkc(name.strip()) if unicode_names else name)
     if length > MAX_NAME:
         yield make("TOO_LONG", f"'name' is {length} characters; the limit is {MAX_NAME}", start, end,
                    {"field": "name", "limit": MAX_NAME, "length": length, "suggestion": to_kebab(name)})
@@ -95,7 +94,7 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         if folder and _letters(folder) != _letters(name):
             yield _mismatch(name, folder, start, end, ctx)
         return
-    if folder and unicodedata.normalize("NFKC", folder) != unicodedata.normalize("NFKC", name.strip()):
+    if folder and nfkc(folder) != nfkc(name.strip()):
         yield _mismatch(name, folder, start, end, ctx)
 
 
@@ -105,7 +104,7 @@ _NOT_ALNUM = lazy_re(r"[\W_]+")
 
 def _letters(text: str) -> str:
     """Letters and digits only, lowercased: 'ElevenLabs Automation' ~ 'elevenlabs-automation'."""
-    return _NOT_ALNUM.sub("", unicodedata.normalize("NFKC", text).lower())
+    return _NOT_ALNUM.sub("", nfkc(text).lower())
 
 
 def _mismatch(name: str, folder: str, start: int, end: int, ctx: Context) -> Finding:
