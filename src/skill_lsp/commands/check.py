@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import os
 import sys
-from collections.abc import Iterator
 
 from ..engine import rules
 from ..engine.config import Settings
@@ -134,12 +132,13 @@ def check_once(args: Namespace) -> int:
             log.write(sys.stdout if args.format == "text" and not args.output_file else sys.stderr, pending=False)
     rows = report.rows_of(results, settings)
     try:
-        with _output(args.output_file) as out:
-            if args.statistics:
-                report.statistics(rows, args.format, out)
-            else:
-                color = args.output_file is None and report.use_color(args.color, sys.stdout)
-                report.write(rows, args.format, out, color=color, quiet=args.quiet)
+        if args.output_file is None:
+            _report(rows, args, sys.stdout)
+        else:
+            from .reportfile import report_file  # noqa: PLC0415
+
+            with report_file(args.output_file) as out:
+                _report(rows, args, out)
     except OSError as exc:
         if args.output_file is None:
             raise  # stdout closed under us (a pipe's reader gone): cli.main's concern
@@ -154,6 +153,14 @@ def check_once(args: Namespace) -> int:
     return 1 if worst is not None and worst <= threshold else 0
 
 
+def _report(rows: list, args: Namespace, out: TextIO) -> None:
+    if args.statistics:
+        report.statistics(rows, args.format, out)
+    else:
+        color = args.output_file is None and report.use_color(args.color, sys.stdout)
+        report.write(rows, args.format, out, color=color, quiet=args.quiet)
+
+
 def _output_problem(path: str) -> str | None:
     """Why ``path`` cannot take a report, when that can be told before the check: its folder is
     missing or it is a folder."""
@@ -166,39 +173,3 @@ def _output_problem(path: str) -> str | None:
     return None
 
 
-@contextlib.contextmanager
-def _output(path: str | None) -> Iterator[TextIO]:
-    """stdout, or ``path`` written whole: a temporary file beside the file it names, renamed over
-    it at the end (a reader never sees half a report; a failed run leaves the previous one), with
-    the permissions the report had. A symlink keeps pointing at the report; a device or a pipe
-    (`-o /dev/null`, `/dev/stdout`, a FIFO) is written through, never replaced by a file."""
-    if path is None:
-        yield sys.stdout
-        return
-    import stat  # noqa: PLC0415
-    import tempfile  # noqa: PLC0415
-
-    target = os.path.realpath(path)
-    try:
-        mode: int | None = os.stat(target).st_mode
-    except FileNotFoundError:
-        mode = None
-    if mode is not None and not stat.S_ISREG(mode):
-        with open(target, "w", encoding="utf-8", newline="") as fh:
-            yield fh
-        return
-    if mode is None:  # a new report gets what any new file would (mkstemp makes it 0600)
-        umask = os.umask(0o022)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=".skill-lsp-", suffix=".tmp", dir=os.path.dirname(target))
-    try:
-        with contextlib.suppress(OSError):
-            os.chmod(tmp, stat.S_IMODE(mode))
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            yield fh
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise

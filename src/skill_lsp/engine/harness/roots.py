@@ -47,7 +47,13 @@ def reads_root(harness: Harness, skill_dir: str) -> bool | None:
 
 def roots_reading(skill_dir: str, *, documented: bool = False) -> tuple[str, ...]:
     """Names of the harnesses that read the root holding ``skill_dir`` (unverified ones on request)."""
-    readers = _readers(os.path.dirname(os.path.normpath(skill_dir)).replace(os.sep, "/"))
+    return _reading(os.path.dirname(os.path.normpath(skill_dir)).replace(os.sep, "/"), documented)
+
+
+@lru_cache(maxsize=4096)
+def _reading(parent: str, documented: bool) -> tuple[str, ...]:
+    # Asked twice for every skill checked; the skills of one root share the answer.
+    readers = _readers(parent)
     if readers is None:
         return ()
     return tuple(h.name for h in HARNESSES.values() if h.name in readers and (documented or h.checked_by_default))

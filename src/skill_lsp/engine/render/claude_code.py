@@ -285,6 +285,8 @@ def sanitize(text: str) -> str:
     """What Claude Code 2.1.332 makes of a listing's text (probed with the capture rig, one skill per
     character: capture/diff/FINDINGS.md): escape sequences removed, then each run of invisible
     characters (newlines and tabs included) one space; other spaces kept as written."""
+    if text.isascii() and text.isprintable():
+        return text  # no escape sequence (ESC is not printable) and no invisible character
     text = _ESCAPES.sub("", text)
     out: list[str] = []
     run = False

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ..document import SkillDocument
 from ..findings import Finding
@@ -357,8 +358,10 @@ def glob_problem(p: str) -> str:
 
 # --------------------------------------------------------------------- shared
 
+@lru_cache(maxsize=4096)
 def closest(word: str, choices: tuple[str, ...], *, case: bool = False) -> str | None:
-    """The choice within a small edit distance of ``word`` (never for very short words)."""
+    """The choice within a small edit distance of ``word`` (never for very short words). Kept per
+    word: the same unknown tools (`python`, `git`, `npm`) come back skill after skill."""
     if len(word) < 4:
         return None
     w = word if case else word.lower()

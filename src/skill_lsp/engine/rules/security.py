@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 import re
 from collections.abc import Iterator
 
@@ -156,8 +155,11 @@ def bash_allows(rules: list[str], command: str) -> bool:
             prefix = pattern[:-2]
             if command == prefix or command.startswith(prefix + " ") or command.startswith(prefix):
                 return True
-        elif fnmatch.fnmatchcase(command, pattern):
-            return True
+        else:
+            from fnmatch import fnmatchcase  # noqa: PLC0415 - only a Bash(pattern) rule with a glob gets here
+
+            if fnmatchcase(command, pattern):
+                return True
     return False
 
 
