@@ -150,7 +150,7 @@ def interleaved(cmds: dict[str, tuple], reps: int) -> dict[str, dict]:
 
 
 def callgrind_instructions(cmd: list[str], cwd: str | None = None, stdin: bytes | None = None,
-                           timeout: float = 900) -> int | None:
+                           timeout: float = 900, env: dict[str, str] | None = None) -> int | None:
     """User-space instructions executed by ``cmd`` and every child it starts (callgrind)."""
     valgrind = shutil.which("valgrind")
     if valgrind is None:
@@ -159,7 +159,7 @@ def callgrind_instructions(cmd: list[str], cwd: str | None = None, stdin: bytes 
         log = Path(tmp) / "vg.%p"
         full = [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", "--trace-children=yes",
                 f"--log-file={log}", *cmd]
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        env = {**os.environ, "PYTHONHASHSEED": "0", **(env or {})}
         subprocess.run(full, cwd=cwd, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                        env=env, timeout=timeout, check=False)
         total = 0
@@ -393,9 +393,13 @@ class StartupBench:
             self.log("instructions: valgrind not installed, skipped")
             return
         self.log("instructions: callgrind (slow: about 50× the run)")
+        cache = {"SKILL_LSP_CACHE_DIR": str(self.tmp / "cli-cache")}  # filled by the cli phase, or the next line
+        check = [*self.skill_lsp, "check", "--format", "json", "."]
+        subprocess.run(check, cwd=self.one, env={**os.environ, **cache}, capture_output=True, timeout=120, check=False)
         out = {"python -c pass": callgrind_instructions([self.python, "-c", "pass"]),
-               "skill-lsp check --format json (one skill)": callgrind_instructions(
-                   [*self.skill_lsp, "check", "--format", "json", "."], cwd=str(self.one)),
+               "skill-lsp check --format json (one skill)": callgrind_instructions(check, cwd=str(self.one), env=cache),
+               "skill-lsp check --format json (one skill, no cache)": callgrind_instructions(
+                   check, cwd=str(self.one), env={"SKILL_LSP_CACHE_DIR": "off"}),
                "skill-lsp --version": callgrind_instructions([*self.skill_lsp, "--version"])}
         if "init" in self.a.only.split(","):
             script = init_exit_script(self.one)

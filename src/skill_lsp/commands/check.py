@@ -7,8 +7,8 @@ import os
 import sys
 
 from ..engine import rules
+from ..engine.budgets import could_reach_any
 from ..engine.config import Settings
-from ..engine.decisions import budget_findings
 from ..engine.discovery import Location
 from ..engine.findings import Severity
 from ..engine.skillgraph import link_mentions
@@ -98,7 +98,10 @@ def check_once(args: Namespace) -> int:
     n = len(targets.locations)
     link_skills(results[:n], settings, also=results[n:])
     link_mentions(results, settings)
-    budget_findings(results[:n], settings)
+    if could_reach_any(results[:n]):
+        from ..engine.decisions import budget_findings  # noqa: PLC0415
+
+        budget_findings(results[:n], settings)
     context: list[SkillResult] = []
     if targets.focus is not None:
         # Files given (a pre-commit hook's changed files): the others are context only, never

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 
+from .budgets import BUDGETED, could_reach
 from .datarecord import datarecord, replace
 from .harness import HARNESSES, not_read, reads_root
 
@@ -151,25 +152,6 @@ def _path_named(shown: Sequence[SkillRecord], message: str) -> str | None:
 # user's skills can have (built-ins aside): a listing estimated below it is not built at all.
 # Claude Code: 30,136 less its built-ins' 6,198; Codex: 8,000 less its system skills; Copilot:
 # 15,000 less its built-ins' blocks. Rounded down: the estimate only decides when to look.
-_BUDGETED = {"claude-code": 20_000, "codex": 5_000, "copilot": 10_000}
-_SPECIAL = frozenset("&<>\"'")  # Copilot escapes them (up to 6 characters each)
-
-
-def _could_reach(harness: str, results: Sequence) -> bool:
-    """Whether the skills' catalog entries could reach ``harness``'s budget: an upper bound of each
-    entry (name, description, path and the markup around them), so a budget is never missed."""
-    floor = _BUDGETED.get(harness)
-    if floor is None:
-        return False
-    total = 0
-    for r in results:
-        d = r.description
-        total += len(r.name) + len(d) + len(r.path) + 80 + 5 * sum(ch in _SPECIAL for ch in d)
-        if total >= floor:
-            return True
-    return False
-
-
 def skill_decisions(path: str, results: Sequence, settings, record_of: Callable | None = None,
                     workspace: str | None = None) -> list[Decision]:
     """What each target harness of the skill at ``path`` does with it, among ``results`` (the
@@ -194,7 +176,7 @@ def skill_decisions(path: str, results: Sequence, settings, record_of: Callable 
             continue
         pool = [r for r in results if r is me or (r.location is not None and r.location.root_index >= 0
                                                   and harness in targets_for(settings, r.path))]
-        if not _could_reach(harness, pool):
+        if not could_reach(harness, pool):
             pool = [r for r in pool if r is me or r.name == me.name or r.folder == me.folder]
         roots = 1 + max((r.location.root_index for r in pool if r.location is not None), default=0)
         records = []
@@ -221,10 +203,10 @@ def budget_findings(results: list, settings) -> None:  # (SkillResult, Settings)
     could fill the budget (the common workspace never gets near it)."""
     from .workspace import targets_for  # noqa: PLC0415
 
-    for harness in _BUDGETED:
+    for harness in BUDGETED:
         mine = [r for r in results if r.location is not None and r.location.root_index >= 0
                 and harness in targets_for(settings, r.path)]
-        if not _could_reach(harness, mine):
+        if not could_reach(harness, mine):
             continue
         # The listing's modules only when one is built (a one-skill `check` loads none of them).
         from .config import apply_settings  # noqa: PLC0415

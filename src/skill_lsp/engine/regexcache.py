@@ -26,7 +26,7 @@ TYPE_CHECKING = False  # type checkers take this as True
 if TYPE_CHECKING:
     from typing import Any
 
-FORMAT = 1
+FORMAT = 2
 # More entries than the engine declares (about 200) means patterns of older releases piled up:
 # the next save keeps only this process's.
 MAX_ENTRIES = 1000
@@ -68,17 +68,23 @@ def compile(pattern: str | bytes, flags: int = 0) -> re.Pattern:  # noqa: A001 -
     args = _stored.get(key)
     if args is not None:
         try:
-            return _sre.compile(pattern, *args)
+            final, packed, groups, groupindex, indexgroup = args
+            return _sre.compile(pattern, final, memoryview(packed).cast("I").tolist(), groups, groupindex, indexgroup)
         except Exception:  # noqa: BLE001 - not what this engine takes: compile it afresh
             pass
     try:
-        args = _arguments(pattern, int(flags))
-        compiled = _sre.compile(pattern, *args)
+        final, code, groups, groupindex, indexgroup = _arguments(pattern, int(flags))
+        compiled = _sre.compile(pattern, final, code, groups, groupindex, indexgroup)
     except re.error:
         raise
     except Exception:  # noqa: BLE001 - re's internals moved: plain re.compile, nothing kept
         return re.compile(pattern, flags)
-    _fresh[key] = args
+    if _sre.CODESIZE == 4:
+        from array import array  # noqa: PLC0415
+
+        # Kept as bytes: a file of every pattern loads in a memory copy, and only the patterns a
+        # run asks for become lists of ints.
+        _fresh[key] = (final, array("I", code).tobytes(), groups, groupindex, indexgroup)
     return compiled
 
 

@@ -33,6 +33,7 @@ SEMVER = lazy_re(
 _PARTIAL_VERSION = lazy_re(r"^(0|[1-9]\d*)(?:\.(0|[1-9]\d*))?$")
 _LICENSE_HEAD = lazy_re(r"^([A-Za-z0-9.+-]+)(?:\s+licen[sc]e\b.*|\s*\(.*\)\s*)$", re.I | re.S)
 _LICENSE_FILE = lazy_re(r"^(?:LICEN[SC]E|COPYING|NOTICE)(?:[._-][\w.-]*)?$", re.I)
+_LICENSE_SPLIT = lazy_re(r"\s+(?:AND|OR|WITH)\s+|[()]")
 _LICENSE_WORDS = lazy_re(r"^[A-Za-z0-9.+-]+(?:\s+(?:AND|OR|WITH)\s+[A-Za-z0-9.+-]+)*$")
 
 
@@ -338,7 +339,7 @@ def _license(ctx: Context, value: str, start: int, end: int) -> Iterator[Finding
     if not v:
         return
     # An SPDX expression first: it needs no folder listing (a scan's first pass lists none for "MIT").
-    ids = re.split(r"\s+(?:AND|OR|WITH)\s+|[()]", v)
+    ids = _LICENSE_SPLIT.split(v)
     if _LICENSE_WORDS.match(v.replace("(", "").replace(")", "")) and all(is_spdx(i) for i in ids if i.strip()):
         return
     # "MIT license", "BSD-3-Clause License", "Apache-2.0 (see NOTICE)": an SPDX id with words around it
