@@ -116,7 +116,10 @@ class Profile:
         sev = self.severities.get(key)
         if sev is None:
             return f
-        note = self.notes.get(key, "")
+        try:
+            note = self.notes[key]  # worded on first use (targets._Notes)
+        except KeyError:
+            note = ""
         if len(self.targets) < 2 and f.code in ("UNKNOWN_FIELD", "CAMELCASE_FIELD"):
             note = ""  # one target: the message already says what it does
         return with_note(f, sev, note)
