@@ -13,8 +13,7 @@ from collections import Counter
 from .. import __version__
 from ..engine import document
 from ..engine.config import Settings
-from ..engine.edits import APPLICABILITIES
-from ..engine.findings import RULES, Finding, Severity
+from ..engine.findings import APPLICABILITIES, RULES, Finding, Severity
 from ..engine.text import Encoding, PositionTable, SourceText
 from ..engine.workspace import SkillResult
 

@@ -7,6 +7,8 @@ import json
 
 from .datarecord import datarecord
 from .document import SkillDocument
+from .findings import APPLICABILITIES as APPLICABILITIES  # re-exported: fixes are reported by it
+from .findings import DISPLAY_ONLY, SAFE, UNSAFE
 from .lazyre import lazy_re
 from .yamlnodes import Node, resolve_scalar
 
@@ -20,8 +22,6 @@ class Edit:
     text: str
 
 
-SAFE, UNSAFE, DISPLAY_ONLY = "safe", "unsafe", "display-only"
-APPLICABILITIES = (SAFE, UNSAFE, DISPLAY_ONLY)
 
 
 @datarecord(frozen=True, slots=True)

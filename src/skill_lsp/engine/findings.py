@@ -393,6 +393,10 @@ def make(code: str, message: str, start: int, end: int, data: dict[str, Any] | N
                    start, end, data, related, tags)
 
 
+# How safe a fix is (edits.Fix.applicability): here, so a report counts them without loading the fixes.
+SAFE, UNSAFE, DISPLAY_ONLY = "safe", "unsafe", "display-only"
+APPLICABILITIES = (SAFE, UNSAFE, DISPLAY_ONLY)
+
 NOTE_KEY = "harnesses"  # data key holding the harness sentence appended to a message
 
 

@@ -16,11 +16,14 @@ from .datarecord import replace
 from .discovery import Location, ReadError, read_skill_file
 from .findings import Finding, Related, Severity, make
 from .lazyre import lazy_re
-from .overlap import OverlapIndex
 from .profiles import Profile
 from .result import SkillResult
 from .skillgraph import PAUSE_EVERY, SkillGraph
 from .targets import for_skill, view
+
+TYPE_CHECKING = False  # type checkers take this as True
+if TYPE_CHECKING:
+    from .overlap import OverlapIndex
 
 
 def targets_for(settings: Settings, skill_md: str | None) -> tuple[str, ...]:
@@ -245,10 +248,16 @@ def link_skills(results: list[SkillResult], settings: Settings, overlap: Overlap
     for name, members in groups.items():
         if len(members) > 1:
             _link_group(name, members, settings)
-    idx = overlap if overlap is not None else OverlapIndex()
     for r in also or ():
         r.cross = []
     results = results + list(also or ())
+    if overlap is None and len(results) < 2:
+        return  # one skill overlaps no other (a one-skill check does not load the index)
+    if overlap is None:
+        from .overlap import OverlapIndex  # noqa: PLC0415
+
+        overlap = OverlapIndex()
+    idx = overlap
     by_path = {r.path: r for r in results}
     for i, r in enumerate(results):
         if pause is not None and i % PAUSE_EVERY == 0:
@@ -312,6 +321,8 @@ class SkillIndex:
         self._groups: dict[str, set[str]] = defaultdict(set)
         self._name_of: dict[str, str] = {}
         self.graph = SkillGraph(settings)
+        from .overlap import OverlapIndex  # noqa: PLC0415 - a one-skill check builds no index
+
         self.overlap = OverlapIndex()
 
     def rebuild(self, results: list[SkillResult], pause: Callable[[], None] | None = None,
@@ -322,7 +333,11 @@ class SkillIndex:
         self.results = {r.path: r for r in results}
         self._groups = defaultdict(set)
         self._name_of = {}
-        self.overlap = overlap if overlap is not None else OverlapIndex()
+        if overlap is None:
+            from .overlap import OverlapIndex  # noqa: PLC0415
+
+            overlap = OverlapIndex()
+        self.overlap = overlap
         for path in [p for p in self.overlap.entries if p not in self.results]:
             self.overlap.remove(path)
         link_skills(results, self.settings, self.overlap, pause=pause)
