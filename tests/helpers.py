@@ -139,3 +139,9 @@ def run_cli(*args: str, cwd: Path | str = REPO, env: dict[str, str] | None = Non
         e.update(env)
     return subprocess.run([sys.executable, "-m", "skill_lsp", *args], cwd=str(cwd), env=e,
                           capture_output=True, text=True, timeout=timeout, encoding="utf-8")
+
+
+def bare_env(**extra: str) -> dict[str, str]:
+    """The environment of a child started without the test run's own (its imports are measured):
+    the source tree and the test run's cache folder (``conftest.result_cache_home``), never ~/.cache."""
+    return {"PYTHONPATH": str(SRC), "SKILL_LSP_CACHE_DIR": os.environ.get("SKILL_LSP_CACHE_DIR", "off"), **extra}

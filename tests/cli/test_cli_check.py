@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import REPO, run_cli, skill_text, write_skill
+from helpers import REPO, bare_env, run_cli, skill_text, write_skill
 from skill_lsp.engine.findings import RULES
 
 TEXT_LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|info|hint) "
@@ -406,7 +406,7 @@ def test_check_never_imports_pygls_or_lsprotocol(tmp_path: Path):
     env_proc = run_cli("--version", cwd=tmp_path)  # sanity: the module runs at all
     assert env_proc.returncode == 0
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60,
-                          env={"PYTHONPATH": str(REPO / "src"), "PATH": ""})
+                          env=bare_env(PATH=""))
     assert "LOADED=\n" in proc.stderr, proc.stderr
 
 
@@ -416,7 +416,7 @@ def test_check_import_time_has_no_lsp_modules(tmp_path: Path):
     import sys
 
     proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "skill_lsp", "check", "."], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=60, env={"PYTHONPATH": str(REPO / "src")})
+                          capture_output=True, text=True, timeout=60, env=bare_env())
     assert proc.returncode == 0
     imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if "|" in line}
     assert "skill_lsp.engine.workspace" in imported
@@ -448,7 +448,7 @@ def test_one_skill_check_imports_only_what_it_needs(tmp_path: Path):
 
     proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "skill_lsp", "check", "--format", "json", "."],
                           cwd=tmp_path, capture_output=True, text=True, timeout=60,
-                          env={"PYTHONPATH": str(REPO / "src"), "PATH": ""})
+                          env=bare_env(PATH=""))
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert json.loads(proc.stdout)["summary"]["skills"] == 1
     imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if "|" in line}
@@ -456,7 +456,7 @@ def test_one_skill_check_imports_only_what_it_needs(tmp_path: Path):
     assert not {m for m in imported for h in HEAVY_FOR_ONE_SKILL if m == h or m.startswith(h + ".")}
     # --version, --help and a mistyped command build no subcommand's options, so load no engine.
     proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "skill_lsp", "--version"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=60, env={"PYTHONPATH": str(REPO / "src")})
+                          capture_output=True, text=True, timeout=60, env=bare_env())
     assert proc.returncode == 0 and not [line for line in proc.stderr.splitlines() if "skill_lsp.engine" in line]
 
 

@@ -6,7 +6,7 @@ import re
 import subprocess
 import sys
 
-from helpers import SRC
+from helpers import SRC, bare_env
 
 ENGINE = SRC / "skill_lsp" / "engine"
 IMPORT = re.compile(r"^\s*(?:from|import)\s+(pygls|lsprotocol)\b", re.M)
@@ -27,7 +27,7 @@ def test_importing_every_engine_module_loads_no_lsp_package():
             f"for m in {mods!r}: importlib.import_module(m)\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol')))\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                          env={"PYTHONPATH": str(SRC)})
+                          env=bare_env())
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
 
@@ -99,7 +99,7 @@ def test_the_engine_never_loads_the_capture_package():
             f"for m in {mods!r}: importlib.import_module(m)\n"
             "print(sorted(m for m in sys.modules if m.startswith('skill_lsp.capture')))\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                          env={"PYTHONPATH": str(SRC)})
+                          env=bare_env())
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
     assert not [p for p in ENGINE.rglob("*.py") if re.search(r"^\s*from\s+\.+capture\b|skill_lsp\.capture",

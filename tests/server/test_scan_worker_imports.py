@@ -6,14 +6,14 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from helpers import SRC
+from helpers import bare_env
 
 
 def test_scan_worker_module_loads_no_lsp_package() -> None:
     code = ("import sys\nimport skill_lsp.server.services.scanjob\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'cattrs')))\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                          env={"PYTHONPATH": str(SRC)})
+                          env=bare_env())
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
 
@@ -27,6 +27,6 @@ def test_a_started_worker_holds_no_lsp_package() -> None:
             "                  \"if m.split('.')[0] in ('pygls', 'lsprotocol', 'cattrs'))\").result(timeout=60))\n"
             "pool.shutdown()\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                          env={"PYTHONPATH": str(SRC)})
+                          env=bare_env())
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
