@@ -1,7 +1,7 @@
 """The plain command lines, parsed without argparse.
 
-Importing argparse (with gettext and locale) and building a subcommand's parser is about 3 ms,
-a tenth of a one-skill `check`, paid by every pre-commit hook and on-save lint. A subcommand
+Importing argparse (with gettext and locale) and building a subcommand's parser was about 5 ms,
+a sixth of a one-skill `check`, paid by every pre-commit hook and on-save lint. A subcommand
 declares its arguments once (`cli.py`); here the declarations are recorded instead of handed to
 argparse, and a command line made only of exact option names, values that cannot be mistaken
 for options and one run of positional arguments is parsed from them. Anything else (``-h``,

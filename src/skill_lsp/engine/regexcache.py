@@ -1,11 +1,12 @@
 """Compiled regular expressions kept between runs.
 
 ``re.compile`` parses and compiles a pattern in pure Python, 20-250 us each: the 30 or so a
-one-skill ``check`` asks for cost it about 1.8 ms of its 28. What ``re`` hands Python's regex
+one-skill ``check`` asks for cost it about 1.7 ms of its 27. What ``re`` hands Python's regex
 engine for a pattern (``_sre.compile``: a list of ints, the group count and names) is fixed for
 one Python build, so a run keeps it in the user's cache folder and later runs hand it to the
-engine directly; the engine validates the code as it does any pattern's. Only the patterns the
-engine declares (``lazy_re``) are kept, not ones built from a workspace's settings.
+engine directly; the engine validates the code as it does any pattern's. Kept: the patterns the
+engine declares (``lazy_re``) and the one discovery builds from the sensitive-folder globs (the
+same for nearly every workspace); a file grown past ``MAX_ENTRIES`` keeps one process's only.
 
 The file is named for the Python build and regex engine version (``sys.implementation.cache_tag``,
 ``_sre.MAGIC``, ``_sre.CODESIZE``) and read only as ``cachedir.open_private`` allows; anything
