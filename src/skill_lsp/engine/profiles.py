@@ -116,10 +116,7 @@ class Profile:
         sev = self.severities.get(key)
         if sev is None:
             return f
-        try:
-            note = self.notes[key]  # worded on first use (targets._Notes)
-        except KeyError:
-            note = ""
+        note = self.notes.get(key, "")
         if len(self.targets) < 2 and f.code in ("UNKNOWN_FIELD", "CAMELCASE_FIELD"):
             note = ""  # one target: the message already says what it does
         return with_note(f, sev, note)

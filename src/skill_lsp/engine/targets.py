@@ -123,6 +123,9 @@ class _Notes(dict):
         note = self[key] = describe(code, t, field or None, always=len(t) == 1 and t[0] not in LEGACY_PROFILES)
         return note
 
+    def get(self, key: str, default: object = None) -> str:  # type: ignore[override]
+        return self[key]  # Profile.adjust asks only for the codes the targets grade
+
 
 @lru_cache(maxsize=64)
 def view(targets: tuple[str, ...]) -> Profile:
