@@ -148,10 +148,6 @@ def _path_named(shown: Sequence[SkillRecord], message: str) -> str | None:
     return None
 
 
-# The harnesses whose catalogs have a budget that drops descriptions, and the least of it the
-# user's skills can have (built-ins aside): a listing estimated below it is not built at all.
-# Claude Code: 30,136 less its built-ins' 6,198; Codex: 8,000 less its system skills; Copilot:
-# 15,000 less its built-ins' blocks. Rounded down: the estimate only decides when to look.
 def skill_decisions(path: str, results: Sequence, settings, record_of: Callable | None = None,
                     workspace: str | None = None) -> list[Decision]:
     """What each target harness of the skill at ``path`` does with it, among ``results`` (the

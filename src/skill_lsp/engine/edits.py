@@ -22,8 +22,6 @@ class Edit:
     text: str
 
 
-
-
 @datarecord(frozen=True, slots=True)
 class Fix:
     """A titled set of edits offered for a finding, with how safe it is."""
