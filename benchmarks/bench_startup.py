@@ -11,7 +11,10 @@ Phases (``--only``):
   from ``wait4``) and wall time of ``python -c pass`` (the interpreter skill-lsp runs on),
   ``skill-lsp --version``, ``skill-lsp check --format json`` on a folder holding one skill
   and on an empty folder, and agnix on the same skill when installed; run interleaved,
-  ``--reps`` each, medians. Budget: the one-skill check ≤ 3× the bare interpreter's CPU.
+  ``--reps`` each, medians. The runs keep compiled patterns in a cache folder of their own
+  (the first run fills it, as a user's first run does); one row runs the one-skill check
+  without it (``SKILL_LSP_CACHE_DIR=off``: a first run after an install). Budget: the
+  one-skill check ≤ 3× the bare interpreter's CPU.
 * ``imports`` – the modules ``check`` imports (``python -X importtime``), and which of
   the heavy ones (pygls, lsprotocol, rapidfuzz, PyYAML, ruamel, markdown-it, pyromark,
   process pools, tomllib, difflib, subprocess) are among them.
