@@ -8,8 +8,8 @@ engine directly; the engine validates the code as it does any pattern's. Kept: t
 engine declares (``lazy_re``) and the one discovery builds from the sensitive-folder globs (the
 same for nearly every workspace); a file grown past ``MAX_ENTRIES`` keeps one process's only.
 
-The file is named for the Python build and regex engine version (``sys.implementation.cache_tag``,
-``_sre.MAGIC``, ``_sre.CODESIZE``) and read only as ``cachedir.open_private`` allows; anything
+The file is named for the Python release and regex engine version (``sys.implementation.cache_tag``,
+``sys.hexversion``, ``_sre.MAGIC``, ``_sre.CODESIZE``) and read only as ``cachedir.open_private`` allows; anything
 unexpected in it (another shape, code the engine refuses, an internal function that moved in a
 later Python) means ``re.compile`` as before.
 """
@@ -31,7 +31,9 @@ FORMAT = 2
 # More entries than the engine declares (about 200) means patterns of older releases piled up:
 # the next save keeps only this process's.
 MAX_ENTRIES = 1000
-_NAME = f"regex-{sys.implementation.cache_tag}-{_sre.MAGIC}-{_sre.CODESIZE}.marshal"
+# The exact release too: a patch release may compile a pattern differently (its fix to re's
+# compiler would otherwise wait for the file to be written again).
+_NAME = f"regex-{sys.implementation.cache_tag}-{sys.hexversion:x}-{_sre.MAGIC}-{_sre.CODESIZE}.marshal"
 
 # (pattern, flags) -> the arguments of _sre.compile after the pattern; None until read.
 _stored: dict[tuple[str | bytes, int], tuple[Any, ...]] | None = None
