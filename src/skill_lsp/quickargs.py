@@ -127,15 +127,10 @@ def parse(recorder: Recorder, command: str, argv: Sequence[str]) -> types.Simple
         else:
             if pos.nargs != "*" and len(positionals) > 1:
                 return None
-            if pos.nargs == "*":
-                for text in positionals:
-                    if _value(pos, text) is _MISSING:
-                        return None
-                values[pos.dest] = [_value(pos, text) for text in positionals]
-            else:
-                values[pos.dest] = _value(pos, positionals[0])
-                if values[pos.dest] is _MISSING:
-                    return None
+            got = [_value(pos, text) for text in positionals]
+            if any(v is _MISSING for v in got):
+                return None
+            values[pos.dest] = got if pos.nargs == "*" else got[0]
             seen.add(pos.dest)
     elif positionals is not None:
         return None

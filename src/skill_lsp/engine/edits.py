@@ -7,7 +7,6 @@ import json
 
 from .datarecord import datarecord
 from .document import SkillDocument
-from .findings import APPLICABILITIES as APPLICABILITIES  # re-exported: fixes are reported by it
 from .findings import DISPLAY_ONLY, SAFE, UNSAFE
 from .lazyre import lazy_re
 from .yamlnodes import Node, resolve_scalar

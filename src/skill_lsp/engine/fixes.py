@@ -24,7 +24,6 @@ from . import protected
 from .datarecord import replace
 from .depth_fixes import BUILDERS as DEPTH_BUILDERS
 from .document import SkillDocument
-from .edits import APPLICABILITIES as APPLICABILITIES  # re-exported: the CLI reports fixes by it
 from .edits import DISPLAY_ONLY, SAFE, UNSAFE, Edit, Fix, _line_span, _newline, yaml_string
 from .findings import Finding
 from .rules.name import ASCII_NAME

@@ -251,9 +251,9 @@ def link_skills(results: list[SkillResult], settings: Settings, overlap: Overlap
     for r in also or ():
         r.cross = []
     results = results + list(also or ())
-    if overlap is None and len(results) < 2:
-        return  # one skill overlaps no other (a one-skill check does not load the index)
     if overlap is None:
+        if len(results) < 2:
+            return  # one skill overlaps no other (a one-skill check does not load the index)
         from .overlap import OverlapIndex  # noqa: PLC0415
 
         overlap = OverlapIndex()
