@@ -122,6 +122,49 @@ def test_any_change_it_depends_on_means_a_fresh_check(tmp_path: Path, no_racy_wi
         assert _codes(payload) != _codes(first)  # and the fresh result shows the change
 
 
+SHIP = """---
+name: ship
+description: Ships builds. Use when the user asks to deploy.
+license: SEE LICENSE IN LICENSE
+---
+# Ship
+
+Run `scripts/deploy.sh`, then read `references/notes.md`.
+"""
+
+
+@pytest.mark.parametrize("change", ["license above", "script in the repository", "sibling has the file",
+                                    "new sibling has the file"])
+def test_lookups_above_and_beside_the_folder_are_stamped(tmp_path: Path, no_racy_window: None, change: str) -> None:
+    # Rules look for a license file and a named script in the folders above the skill, and for a
+    # missing file in its sibling skills: a change there changes the result.
+    ws = tmp_path / "ws"
+    skills = ws / ".agents" / "skills"
+    (skills / "ship" / "scripts").mkdir(parents=True)
+    (skills / "ship" / "SKILL.md").write_text(SHIP)
+    (skills / "ship" / "scripts" / "build.sh").write_text("#!/bin/sh\n")
+    (skills / "other").mkdir()
+    (skills / "other" / "SKILL.md").write_text(SKILL.format(name="other"))
+    settings = Settings()
+    loc = next(loc for loc in discover(str(ws), settings).all if loc.dir == str(skills / "ship"))
+    stamp, first = stamped(loc, settings)
+    assert stamp is not None and first is not None
+    assert stamped(loc, settings, stamp) == (stamp, None)
+    if change == "license above":
+        (ws / "LICENSE").write_text("MIT\n")
+    elif change == "script in the repository":
+        (ws / "scripts").mkdir()
+        (ws / "scripts" / "deploy.sh").write_text("#!/bin/sh\n")
+    else:
+        sibling = skills / ("other" if change == "sibling has the file" else "zz")
+        (sibling / "references").mkdir(parents=True)
+        (sibling / "references" / "notes.md").write_text("notes\n")
+    again, payload = stamped(loc, settings, stamp)
+    assert payload is not None, f"{change}: the cached result was used"
+    assert pickle.loads(payload).findings != pickle.loads(first).findings
+    assert stamped(loc, settings, again) == (again, None)
+
+
 def test_what_the_stamp_records(tmp_path: Path, no_racy_window: None) -> None:
     ws, settings = _workspace(tmp_path)
     loc = _loc(ws, settings)

@@ -36,14 +36,15 @@ from .cachedir import cache_dir, open_private
 from .config import Settings
 from .datarecord import datarecord, field
 from .discovery import Location
+from .rules.context import IS_FILE, LISTING, names_digest
 from .workspace import SkillResult, check_file
 
-FORMAT = 1
+FORMAT = 2
 MAX_ENTRIES = 2000
 RACY_S = 2.0
 
 # (digest of the folder's entries, the lookups outside it and what they found).
-Stamp = tuple[bytes, tuple[tuple[str, bool], ...]]
+Stamp = tuple[bytes, tuple[tuple[str, bool | bytes], ...]]
 
 
 _ENGINE: str | None = None
@@ -115,13 +116,39 @@ def folder_entries(skill_dir: str, now: float | None = None) -> tuple[Any, ...] 
     return tuple(out)
 
 
-def _outside(seen: dict[str, bool]) -> tuple[tuple[str, bool], ...]:
-    # Inside the folder every lookup is answered by the entries; only '../' ones need their own record.
-    return tuple(sorted((rel, hit) for rel, hit in seen.items() if rel == ".." or rel.startswith("../")))
+def _outside(seen: dict[str, bool | bytes]) -> tuple[tuple[str, bool | bytes], ...]:
+    # Inside the folder every lookup is answered by the entries; only those leaving it ('../', and
+    # the file and listing lookups, all of which leave it) need their own record.
+    return tuple(sorted((rel, hit) for rel, hit in seen.items()
+                        if rel == ".." or rel.startswith(("../", IS_FILE, LISTING))))
 
 
-def _still(skill_dir: str, outside: tuple[tuple[str, bool], ...]) -> bool:
-    return all(os.path.exists(os.path.normpath(os.path.join(skill_dir, rel))) == hit for rel, hit in outside)
+def _still(skill_dir: str, outside: tuple[tuple[str, bool | bytes], ...]) -> bool:
+    return all(_look(skill_dir, key) == hit for key, hit in outside)
+
+
+def _look(skill_dir: str, key: str) -> bool | bytes:
+    """What the lookup recorded under ``key`` (``rules.context.Context._exists``) finds now."""
+    if key.startswith(IS_FILE):
+        return os.path.isfile(os.path.normpath(os.path.join(skill_dir, key[len(IS_FILE):])))
+    if key.startswith(LISTING):
+        try:
+            names = sorted(os.listdir(os.path.normpath(os.path.join(skill_dir, key[len(LISTING):]))))
+        except OSError:
+            names = []
+        return names_digest(names)
+    return os.path.exists(os.path.normpath(os.path.join(skill_dir, key)))
+
+
+def holds(loc: Location, cached: Stamp) -> bool:
+    """Whether a result stamped ``cached`` still holds for ``loc`` as its folder is now."""
+    return loc.problem is None and folder_digest(loc.dir) == cached[0] and _still(loc.dir, cached[1])
+
+
+def stamp_of(entries: bytes | None, seen: dict[str, bool | bytes]) -> Stamp | None:
+    """The stamp of a check that found ``entries`` (taken before it read anything) and looked up
+    ``seen``; None: the result must not be cached."""
+    return None if entries is None else (entries, _outside(seen))
 
 
 def check_stamped(loc: Location, settings: Settings, cached: Stamp | None = None) -> tuple[Stamp | None,
@@ -134,9 +161,9 @@ def check_stamped(loc: Location, settings: Settings, cached: Stamp | None = None
     entries = folder_digest(loc.dir) if loc.problem is None else None
     if cached is not None and entries is not None and cached[0] == entries and _still(loc.dir, cached[1]):
         return cached, None
-    seen: dict[str, bool] = {}
+    seen: dict[str, bool | bytes] = {}
     result = check_file(loc.path, settings, loc, seen=seen).slim(keep_text=False)
-    return (None if entries is None else (entries, _outside(seen))), result
+    return stamp_of(entries, seen), result
 
 
 SHARDS = 64
@@ -315,9 +342,10 @@ class ShardWriter:
         return self.written
 
 
-def open_cache(workspace: str, settings: Settings, extra: str = "") -> ResultCache:
+def open_cache(workspace: str, settings: Settings, extra: str = "", kind: str = "") -> ResultCache:
     """The (not yet loaded) cache of ``workspace`` under ``settings``; ``extra`` is whatever
-    else the payloads depend on (a cache written under another ``extra`` is not used)."""
+    else the payloads depend on (a cache written under another ``extra`` is not used). Caches of
+    another ``kind`` live beside it (one written under another ``extra`` replaces it)."""
     base = cache_dir()
     key = (engine_digest(), settings_digest(settings), extra)
     if base is None:
@@ -325,7 +353,8 @@ def open_cache(workspace: str, settings: Settings, extra: str = "") -> ResultCac
     if base not in _PRUNED:
         _PRUNED.add(base)
         prune(base)
-    name = hashlib.sha256(os.path.abspath(workspace).encode("utf-8", "surrogateescape")).hexdigest()[:24]
+    name = hashlib.sha256(os.path.abspath(workspace).encode("utf-8", "surrogateescape")
+                          + (b"\0" + kind.encode() if kind else b"")).hexdigest()[:24]
     return ResultCache(os.path.join(base, f"results-{name}"), key)
 
 

@@ -22,8 +22,12 @@ class Context:
     # The skill folder on disk; None for unsaved buffers (no file-system checks then).
     skill_dir: str | None = None
     _files: frozenset[str] | None = None
-    _exists: dict[str, bool] = field(default_factory=dict)
+    # Every lookup made, by path relative to the skill folder: what a cached result depends on
+    # (``resultcache.stamp_of``). Existence under the path itself; whether it is a file under
+    # IS_FILE + path; a digest of the folder's entry names under LISTING + path.
+    _exists: dict[str, bool | bytes] = field(default_factory=dict)
     _top: tuple[tuple[str, ...], frozenset[str]] | None = None
+    _parent: list[str] | None = None
 
     def top_folders(self, names: tuple[str, ...]) -> frozenset[str]:
         """Which of ``names`` are folders directly in the skill folder: one directory read per
@@ -65,7 +69,7 @@ class Context:
         hit = self._exists.get(rel)
         if hit is None:
             hit = self._exists[rel] = os.path.exists(os.path.join(self.skill_dir, rel))
-        return hit
+        return hit is True
 
 
     def exists_outside(self, rel: str) -> bool | None:
@@ -75,7 +79,49 @@ class Context:
         hit = self._exists.get(rel)
         if hit is None:
             hit = self._exists[rel] = os.path.exists(os.path.normpath(os.path.join(self.skill_dir, rel)))
-        return hit
+        return hit is True  # a path's own key holds its existence
+
+    def is_file_up(self, rel: str) -> bool:
+        """Whether ``rel`` (relative to the skill folder, leaving it) is a file."""
+        assert self.skill_dir is not None
+        key = IS_FILE + rel
+        hit = self._exists.get(key)
+        if hit is None:
+            hit = self._exists[key] = os.path.isfile(os.path.normpath(os.path.join(self.skill_dir, rel)))
+        return hit is True
+
+    def exists_up(self, rel: str) -> bool:
+        """Whether ``rel`` (relative to the skill folder, leaving it) exists, whatever the context's listing."""
+        assert self.skill_dir is not None
+        hit = self._exists.get(rel)
+        if hit is None:
+            hit = self._exists[rel] = os.path.exists(os.path.normpath(os.path.join(self.skill_dir, rel)))
+        return hit is True
+
+    def siblings(self) -> list[str]:
+        """The names in the folder holding the skill folder, sorted (its own among them)."""
+        assert self.skill_dir is not None
+        if self._parent is None:
+            try:
+                self._parent = sorted(os.listdir(os.path.dirname(self.skill_dir)))
+            except OSError:
+                self._parent = []
+            self._exists[LISTING + ".."] = names_digest(self._parent)
+        return self._parent
+
+
+# The folders above a skill folder, relative to it, nearest first.
+UP = tuple("../" * k for k in range(1, 7))
+# Key prefixes of ``Context._exists`` for lookups other than existence: no path holds a NUL.
+IS_FILE = "\0f"
+LISTING = "\0l"
+
+
+def names_digest(names: list[str]) -> bytes:
+    """What a listing's stamp keeps of a folder's sorted entry names."""
+    import hashlib  # noqa: PLC0415 - only a skill that looks at its siblings needs it
+
+    return hashlib.blake2b("\0".join(names).encode("utf-8", "surrogateescape"), digest_size=16).digest()
 
 
 def list_skill_files(skill_dir: str, limit: int = 5000, max_depth: int = 8) -> frozenset[str]:

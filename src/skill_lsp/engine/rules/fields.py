@@ -8,7 +8,6 @@ import re
 from collections.abc import Iterator
 
 from .. import fuzzy
-from ..discovery import ancestors
 from ..document import Entry, SkillDocument
 from ..findings import Finding, Severity, make
 from ..harness import HARNESSES
@@ -16,7 +15,7 @@ from ..lazyre import lazy_re
 from ..profiles import CAMEL_CASE, DSH_FALSE, DSH_TRUE, FIELDS, Profile
 from ..spdx import is_spdx
 from ..yamlnodes import Node, resolve_scalar
-from .context import Context
+from .context import UP, Context
 from .levels import emit
 
 TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
@@ -353,7 +352,7 @@ def _license(ctx: Context, value: str, start: int, end: int) -> Iterator[Finding
         return  # names a bundled file ("LICENSE", "Complete terms in LICENSE.txt", "./LICENSE")
     # "SEE LICENSE IN LICENSE" (npm's form), "Complete terms in LICENSE.txt": a file of the
     # repository the skill ships in, found up the folder tree.
-    if ctx.skill_dir is not None and any(_in_ancestors(ctx.skill_dir, tok.strip(",;:()").removeprefix("./").strip(".,;:()"))
+    if ctx.skill_dir is not None and any(_in_ancestors(ctx, tok.strip(",;:()").removeprefix("./").strip(".,;:()"))
                                          for tok in v.split() if _LICENSE_FILE.match(tok.strip(",;:()."))):
         return
     if files is None and "/" not in v and "." in v:
@@ -363,6 +362,7 @@ def _license(ctx: Context, value: str, start: int, end: int) -> Iterator[Finding
                {"field": "license"})
 
 
-def _in_ancestors(skill_dir: str, name: str, levels: int = 6) -> bool:
+def _in_ancestors(ctx: Context, name: str, levels: int = 6) -> bool:
     """Whether ``name`` is a file in the skill folder or one of the folders above it."""
-    return any(os.path.isfile(os.path.join(d, name)) for d in ancestors(skill_dir, levels))
+    assert ctx.skill_dir is not None
+    return os.path.isfile(os.path.join(ctx.skill_dir, name)) or any(ctx.is_file_up(up + name) for up in UP[:levels - 1])

@@ -13,12 +13,11 @@ import posixpath
 import re
 from collections.abc import Iterator
 
-from ..discovery import ancestors
 from ..document import SkillDocument
 from ..findings import Finding, Severity
 from ..lazyre import lazy_re
 from .bodyscan import body_of, code_blocks, inside
-from .context import Context
+from .context import UP, Context
 from .levels import active, emit
 
 RESOURCE_DIRS = ("scripts", "references", "assets")
@@ -447,7 +446,7 @@ def _exists_up(ctx: Context, rel: str, levels: int = 6) -> bool:
     if ctx.exists(rel) is not False:
         return True
     assert ctx.skill_dir is not None
-    return any(os.path.exists(os.path.join(d, rel)) for d in ancestors(os.path.dirname(ctx.skill_dir), levels))
+    return any(ctx.exists_up(up + rel) for up in UP[:levels])
 
 
 def _missing(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
@@ -481,7 +480,7 @@ def _missing(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
         if not command and any(p.group(0) != m.group(0) and p.group(0).removeprefix("./").split("/")[0] not in _NAMED_DIRS
                                for p in _PATHLIKE.finditer(line)):
             continue  # the line names other files too (a copy table, the project's layout)
-        sibling = _in_sibling(ctx.skill_dir, rel)
+        sibling = _in_sibling(ctx, rel)
         if sibling is not None and re.search(rf"(?<![\w-]){re.escape(sibling)}(?![\w-])", line):
             continue  # the line names that skill ("`editframe-api` `references/files.md`"): the path is its own
         top = rel.split("/", 1)[0]
@@ -567,17 +566,13 @@ def _caption(body: str, ls: int, line: str, lang: str | None) -> bool:
     return False
 
 
-def _in_sibling(skill_dir: str | None, rel: str, limit: int = 300) -> str | None:
+def _in_sibling(ctx: Context, rel: str, limit: int = 300) -> str | None:
     """The sibling skill folder holding ``rel``, if one does."""
-    if skill_dir is None:
+    if ctx.skill_dir is None:
         return None
-    parent = os.path.dirname(skill_dir)
-    try:
-        names = sorted(os.listdir(parent))[:limit]
-    except OSError:
-        return None
-    for n in names:
-        if os.path.join(parent, n) != skill_dir and os.path.isfile(os.path.join(parent, n, rel)):
+    own = os.path.basename(ctx.skill_dir)
+    for n in ctx.siblings()[:limit]:
+        if n != own and ctx.is_file_up(f"../{n}/{rel}"):
             return n
     return None
 
