@@ -96,6 +96,9 @@ def _check_arguments(c: Declares) -> None:
     c.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the text format (default auto: on a terminal; NO_COLOR and FORCE_COLOR are honoured)")
     c.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default: CPU count for large runs)")
+    c.add_argument("--no-cache", action="store_true",
+                   help="check every skill: do not reuse results of earlier runs (kept for runs of 200 skills or "
+                        "more, in $XDG_CACHE_HOME/skill-lsp or SKILL_LSP_CACHE_DIR; off disables it)")
     sel = "rule codes or prefixes, comma-separated (NAME or NAME_: every NAME_* code; ALL: every rule)"
     c.add_argument("--select", action="append", metavar="CODES", help=f"report only these {sel}")
     c.add_argument("--extend-select", action="append", metavar="CODES", help=f"report these too: {sel}")

@@ -8,6 +8,7 @@ import sys
 
 from ..engine import rules
 from ..engine.budgets import could_reach_any
+from ..engine.cachedir import cache_dir
 from ..engine.config import Settings
 from ..engine.discovery import Location
 from ..engine.findings import Severity
@@ -19,7 +20,8 @@ from .targets import collect
 TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
 if TYPE_CHECKING:
     from argparse import Namespace
-    from typing import TextIO
+    from collections.abc import Callable, Iterator
+    from typing import Any, TextIO
 
 # Some fixes could not be written (a full disk, a read-only file, a file saved meanwhile).
 EXIT_NOT_WRITTEN = 3
@@ -28,18 +30,30 @@ _FAIL_ON = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severi
 # (`check --format json`, 2 cores) two workers take 2.75-3.11 s against 3.66-4.08 s in one
 # process (docs/performance.md).
 _PARALLEL_MIN = 2000
+# Below this many skills checking them costs less than the result cache: the engine's digest
+# alone reads its ~190 files (3 ms), and a skill checks in about 0.3 ms.
+_CACHE_MIN = 200
 # Below this many skills a run's garbage is small: it ends before a collection would pay.
 _COLLECT_MIN = 50
 
 
 def check_locations(locations: list[Location], settings: Settings, jobs: int = 0,
-                    fixes: bool = False) -> list[SkillResult]:
+                    fixes: bool = False, cached_in: str | None = None) -> list[SkillResult]:
     """Check skills, in worker processes for large runs.
 
     Results carry only the positions their findings need (what crosses process boundaries stays
-    small); ``fixes``: each finding's fixes too (``workspace.check_job``).
+    small); ``fixes``: each finding's fixes too (``workspace.check_job``). ``cached_in``: the
+    workspace whose results from earlier runs are used where they still hold (``cachedcheck``).
     """
-    work = [(loc, settings, fixes) for loc in locations]
+    if cached_in is not None and len(locations) >= _CACHE_MIN and cache_dir() is not None:
+        from ..engine.cachedcheck import check_cached  # noqa: PLC0415 - large runs only
+
+        return check_cached(locations, settings, fixes, cached_in, lambda job, work: _run(job, work, jobs))
+    return list(_run(check_job, [(loc, settings, fixes) for loc in locations], jobs))
+
+
+def _run(job: Callable[[Any], Any], work: list, jobs: int) -> Iterator:
+    """``job`` of each of ``work``, in order, each as soon as it is done."""
     workers = jobs if jobs > 0 else (os.cpu_count() or 1)
     if workers > 1 and (len(work) >= _PARALLEL_MIN or jobs > 1):
         from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415 - only large runs pay for it
@@ -49,8 +63,9 @@ def check_locations(locations: list[Location], settings: Settings, jobs: int = 0
         gc.freeze()
         chunk = max(16, len(work) // (workers * 8))
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            return list(pool.map(check_job, work, chunksize=chunk))
-    return [check_job(job) for job in work]
+            yield from pool.map(job, work, chunksize=chunk)
+    else:
+        yield from map(job, work)
 
 
 def cli_layer(args: Namespace) -> dict:
@@ -93,8 +108,10 @@ def check_once(args: Namespace) -> int:
         gc.enable()  # off while the CLI loaded (cli.main); a large run makes garbage worth collecting
     # Results keep position tables, not texts: memory follows the findings, not the bytes read.
     # JSON lists each finding's fixes (the other formats do not).
+    # --fix reads every file it writes anyway: its results are always fresh.
     results = check_locations(targets.locations + targets.loose, settings, args.jobs,
-                              fixes=args.format == "json")
+                              fixes=args.format == "json",
+                              cached_in=None if args.fix or args.no_cache else targets.workspace)
     n = len(targets.locations)
     link_skills(results[:n], settings, also=results[n:])
     link_mentions(results, settings)

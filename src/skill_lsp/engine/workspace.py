@@ -43,7 +43,7 @@ def context_for(settings: Settings, skill_dir: str | None, skill_md: str | None 
 
 def check_text(text: str, path: str, settings: Settings, *, on_disk: bool = True,
                decode_issue: document.DecodeIssue | None = None,
-               seen: dict[str, bool] | None = None, first: bool = False) -> tuple[document.SkillDocument,
+               seen: dict[str, bool | bytes] | None = None, first: bool = False) -> tuple[document.SkillDocument,
                                                                                     list[Finding]]:
     """Parse and check one SKILL.md text. ``on_disk`` enables folder-relative checks (links, license files).
 
@@ -71,7 +71,7 @@ def _decode_prefix(data: bytes, size: int) -> tuple[str, document.DecodeIssue | 
 
 
 def check_file(path: str, settings: Settings, location: Location | None = None,
-               seen: dict[str, bool] | None = None, first: bool = False) -> SkillResult:
+               seen: dict[str, bool | bytes] | None = None, first: bool = False) -> SkillResult:
     """Read and check one SKILL.md on disk. Read failures and fence problems are findings.
 
     ``seen``, ``first``: as for ``check_text``.
@@ -214,7 +214,11 @@ def check_job(job: tuple[Location, Settings, bool]) -> SkillResult:
     """Worker-process entry (picklable by reference): check one skill, return it slim; with
     ``fixes`` (JSON output) each of its findings' fixes too, built while its document is at hand."""
     loc, settings, fixes = job
-    result = check_file(loc.path, settings, loc)
+    return slim_for_check(check_file(loc.path, settings, loc), fixes)
+
+
+def slim_for_check(result: SkillResult, fixes: bool) -> SkillResult:
+    """``result`` as `check` keeps it (``check_job``)."""
     if fixes and result.doc is not None:
         if result.findings:
             from .fixes import fixes_for, has_fixes  # noqa: PLC0415 - JSON output with findings only
