@@ -1,4 +1,4 @@
-from skill_lsp.cli import main
+from skill_lsp.cli import entry
 
 if __name__ == "__main__":  # guarded: worker processes may import this module
-    raise SystemExit(main())
+    entry()

@@ -209,6 +209,29 @@ def _keep_patterns() -> None:
         cache.save()
 
 
+# Commands whose process ends when they return (``entry``).
+_ENDS_HERE = frozenset({"check", "preview", "catalog"})
+
+
+def entry() -> None:
+    """The `skill-lsp` command: ``main``, then out without tearing the interpreter down.
+
+    Finalising the interpreter frees every object and module one by one and collects them all:
+    50 ms after a 3,223-skill `check`. Once the report is out nothing is left to do (reports are
+    written and closed, caches replaced into place, worker pools shut down), so check, preview
+    and catalog flush and end there, as mypy does; the server and the other commands end as usual.
+    """
+    code = main()
+    if sys.argv[1:2] and sys.argv[1] in _ENDS_HERE:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except OSError:
+            raise SystemExit(code) from None  # the usual way, which reports a stream it cannot write
+        os._exit(code)
+    raise SystemExit(code)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     # No cyclic collection while a command loads its modules and runs on a few skills: what
     # loads lives as long as the process, and each collection walks all of it (16 of them in a
