@@ -25,12 +25,9 @@ import contextlib
 import hashlib
 import os
 import pickle
-import shutil
 import stat
-import tempfile
 import time
 import zlib
-from typing import Any
 
 from .cachedir import cache_dir, open_private
 from .config import Settings
@@ -38,6 +35,10 @@ from .datarecord import datarecord, field
 from .discovery import Location
 from .rules.context import IS_FILE, LISTING, names_digest
 from .workspace import SkillResult, check_file
+
+TYPE_CHECKING = False  # type checkers take this as True
+if TYPE_CHECKING:
+    from typing import Any
 
 FORMAT = 2
 MAX_ENTRIES = 2000
@@ -286,6 +287,8 @@ class ResultCache:
                 new[p] = e
         try:
             os.makedirs(self.folder, mode=0o700, exist_ok=True)
+            import tempfile  # noqa: PLC0415 - a run that changes nothing writes nothing
+
             fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
             try:
                 with os.fdopen(fd, "wb") as f:
@@ -378,6 +381,8 @@ def prune(base: str, now: float | None = None) -> int:
         except OSError:
             continue
         if name.startswith("results-") and stat.S_ISDIR(st.st_mode) and now - st.st_mtime > KEEP_DAYS * 86400:
+            import shutil  # noqa: PLC0415 - seldom anything to remove
+
             shutil.rmtree(path, ignore_errors=True)
             gone += 1
     return gone
