@@ -102,4 +102,7 @@ def check_job(job: tuple[Location, Settings, Stamp | None, Flavour | None]) -> t
     if result is None:
         return stamp, None
     text = render(result, fl, settings) if fl is not None else None
+    # The location is not kept: the scan takes a result for the location it handed out, which the
+    # cache's index compares before a kept payload is used (a seventh of the bytes unpickled).
+    result.location = None
     return stamp, pickle.dumps((result, text), protocol=pickle.HIGHEST_PROTOCOL)

@@ -213,6 +213,7 @@ def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, floa
             writer.put(loc, stamp, payload)
             got = pickle.loads(payload)
         result, text = got
+        result.location = loc  # not in the payload (``scanjob.check_job``)
         results.append(result)
         if overlap is not None and fresh:
             # While the workers check the next skills. Not a cached result: taking those is what a
