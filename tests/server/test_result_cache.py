@@ -1,6 +1,6 @@
 """Reopening a workspace: results of the last session are used while nothing they read changed.
 
-The oracle is `check --format json`, which never reads the cache: after files changed
+The oracle is `check --format json --no-cache`, which reads no cache: after files changed
 between two sessions, the second session's diagnostics still equal it, and only the
 skills the change reached were checked again.
 """
