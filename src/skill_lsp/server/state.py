@@ -51,6 +51,9 @@ class Folder:
     rendered: dict = field(default_factory=dict)
     # Activation records of closed skills for listing decisions: path -> (index result, settings, record).
     records: dict = field(default_factory=dict)
+    # Paths whose diagnostics a scan still owed the client when a newer scan took over: that scan
+    # had put its index in place, so the next one's "what the client has" is not the index for them.
+    owed: set[str] = field(default_factory=set)
 
     def load_file_settings(self) -> None:
         self.file_settings, self.problems = load_workspace(self.path)

@@ -592,7 +592,7 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
             results = await loop.run_in_executor(None, _scan_folder, folder, times, on_batch, cancelled, reuse,
                                                  cache, fl, len(changed or ()), nested, on_first, on_walk, overlap)
             if results is None or stale():
-                return  # a newer scan (settings or files changed) owns publishing
+                return _abandon(folder, published, first_published)  # a newer scan owns publishing
             old_results = folder.index.results if folder.index is not None else {}
             index = SkillIndex(folder.settings)
             # Cross-skill rules and the skill graph over 10,000 skills: off the event loop.
@@ -602,15 +602,19 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
             # Chosen in the same thread as the rebuild: 10,000 results took 5-8 ms, on the event
             # loop a keystroke waited for them. A pulling client asks for what it shows
             # (request_refresh below): nothing to push.
+            owed_before = set(folder.owed)
             chosen = await loop.run_in_executor(None, functools.partial(
                 _rebuild, index, results, overlap, functools.partial(_yield_to_edits, ls),
-                None if ls.pull_mode else set(old_results) | first_published))
+                None if ls.pull_mode else set(old_results) | first_published | owed_before))
             times["cross"] = times.get("cross", 0.0) + time.perf_counter() - t0
             if stale():
-                return
+                return _abandon(folder, published, first_published)
             t0 = time.perf_counter()
             folder.index = index
             folder.scanned = True
+            # Owed from here until published: a newer scan taking over below starts from this
+            # index, not from what the client was sent (a checkout's deleted files stayed shown).
+            owed = folder.owed = owed_before | set(chosen or ())
             # Open documents override the disk copy in the index.
             for od in ls.state.docs.values():
                 if od.path is not None and ls.state.folder_for(od.path) is folder and od.path in index.results:
@@ -625,24 +629,26 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
                 if time.perf_counter() - turn > PUBLISH_TURN_S:
                     await asyncio.sleep(0)  # 10,000 candidates take ~5 ms: a keystroke goes first
                     if stale():
-                        return
+                        return _abandon(folder, published, first_published)
                     turn = time.perf_counter()
                 r = index.results.get(path)
                 if r is not None and path_to_uri(path) not in ls.state.docs and not _changed(r, old_results.get(path),
                                                                                               path in published) \
-                        and not (path in first_published and path not in published):
+                        and not (path in first_published and path not in published) and path not in owed_before:
+                    owed.discard(path)
                     continue
                 todo.append(path)
             turn = time.perf_counter()
             for path in todo:
                 publish.publish_path(ls, path)
+                owed.discard(path)
                 typing = time.monotonic() - ls.last_edit < TYPING_S
                 if time.perf_counter() - turn > (TYPING_TURN_S if typing else PUBLISH_TURN_S):
                     # While the user types, closed files trickle out so the edited document's
                     # diagnostics never queue behind thousands of them on the wire.
                     await asyncio.sleep(TYPING_PACE_S if typing else 0)
                     if stale():
-                        return
+                        return _abandon(folder, published, first_published)
                     turn = time.perf_counter()
             times["publish"] = times.get("publish", 0.0) + time.perf_counter() - t0
             folder.rendered = {}  # what was not published is not needed (clean files, open documents)
@@ -665,6 +671,12 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
             ls.scanning = False
         if progress:
             ls.work_done_progress.end(token, t.WorkDoneProgressEnd(message=f"{total} skills checked"))
+
+
+def _abandon(folder: Folder, published: set[str], first_published: set[str]) -> None:
+    """A newer scan took over this one: what this one sent the client ahead of its index (early
+    and first-pass publishes) is owed by the next one, whatever its index says."""
+    folder.owed |= published | first_published
 
 
 def _rebuild(index: SkillIndex, results: list, overlap: OverlapIndex, pause, also: set[str] | None) -> list[str] | None:
