@@ -17,7 +17,7 @@ from . import resultcache
 from .config import Settings
 from .discovery import Location
 from .result import SkillResult
-from .workspace import check_file, slim_for_check
+from .workspace import slim_for_check
 
 TYPE_CHECKING = False  # type checkers take this as True
 if TYPE_CHECKING:
@@ -33,13 +33,12 @@ def stamped_job(job: Job) -> Checked:
     """Worker-process entry: ``workspace.check_job`` with its stamp (taken before the skill is
     read; None: not to be kept), the result pickled as the cache keeps it."""
     loc, settings, fixes = job
-    entries = resultcache.folder_digest(loc.dir) if loc.problem is None else None
-    seen: dict[str, bool | bytes] = {}
-    result = slim_for_check(check_file(loc.path, settings, loc, seen=seen), fixes)
+    stamp, result = resultcache.check_stamped(loc, settings, slim=lambda r: slim_for_check(r, fixes))
+    assert result is not None  # no cached stamp to hold
     # Not kept: the location a result is taken for is the one it was checked at (the cache's
     # index compares them), and a seventh of the bytes to unpickle went to it.
     result.location = None
-    return resultcache.stamp_of(entries, seen), pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+    return stamp, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def check_cached(locations: list[Location], settings: Settings, fixes: bool, workspace: str,

@@ -33,11 +33,12 @@ from .cachedir import cache_dir, open_private
 from .config import Settings
 from .datarecord import datarecord, field
 from .discovery import Location
-from .rules.context import IS_FILE, LISTING, names_digest
+from .rules.context import IS_FILE, LISTING, observe
 from .workspace import SkillResult, check_file
 
 TYPE_CHECKING = False  # type checkers take this as True
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 FORMAT = 2
@@ -125,20 +126,7 @@ def _outside(seen: dict[str, bool | bytes]) -> tuple[tuple[str, bool | bytes], .
 
 
 def _still(skill_dir: str, outside: tuple[tuple[str, bool | bytes], ...]) -> bool:
-    return all(_look(skill_dir, key) == hit for key, hit in outside)
-
-
-def _look(skill_dir: str, key: str) -> bool | bytes:
-    """What the lookup recorded under ``key`` (``rules.context.Context._exists``) finds now."""
-    if key.startswith(IS_FILE):
-        return os.path.isfile(os.path.normpath(os.path.join(skill_dir, key[len(IS_FILE):])))
-    if key.startswith(LISTING):
-        try:
-            names = sorted(os.listdir(os.path.normpath(os.path.join(skill_dir, key[len(LISTING):]))))
-        except OSError:
-            names = []
-        return names_digest(names)
-    return os.path.exists(os.path.normpath(os.path.join(skill_dir, key)))
+    return all(observe(skill_dir, key) == hit for key, hit in outside)
 
 
 def holds(loc: Location, cached: Stamp) -> bool:
@@ -146,15 +134,10 @@ def holds(loc: Location, cached: Stamp) -> bool:
     return loc.problem is None and folder_digest(loc.dir) == cached[0] and _still(loc.dir, cached[1])
 
 
-def stamp_of(entries: bytes | None, seen: dict[str, bool | bytes]) -> Stamp | None:
-    """The stamp of a check that found ``entries`` (taken before it read anything) and looked up
-    ``seen``; None: the result must not be cached."""
-    return None if entries is None else (entries, _outside(seen))
-
-
-def check_stamped(loc: Location, settings: Settings, cached: Stamp | None = None) -> tuple[Stamp | None,
-                                                                                        SkillResult | None]:
-    """Check one skill unless ``cached`` still holds: (stamp, slim result).
+def check_stamped(loc: Location, settings: Settings, cached: Stamp | None = None,
+                  slim: Callable[[SkillResult], SkillResult] = lambda r: r.slim(keep_text=False),
+                  ) -> tuple[Stamp | None, SkillResult | None]:
+    """Check one skill unless ``cached`` still holds: (stamp, ``slim`` of the result).
 
     Returns ``(cached, None)`` when the cached result is still valid; a None stamp
     means the fresh result must not be cached.
@@ -163,8 +146,8 @@ def check_stamped(loc: Location, settings: Settings, cached: Stamp | None = None
     if cached is not None and entries is not None and cached[0] == entries and _still(loc.dir, cached[1]):
         return cached, None
     seen: dict[str, bool | bytes] = {}
-    result = check_file(loc.path, settings, loc, seen=seen).slim(keep_text=False)
-    return stamp_of(entries, seen), result
+    result = slim(check_file(loc.path, settings, loc, seen=seen))
+    return (None if entries is None else (entries, _outside(seen))), result
 
 
 SHARDS = 64

@@ -76,26 +76,22 @@ class Context:
         """Whether a relative path that leaves the skill folder ('../...') exists; None when unknown."""
         if self.skill_dir is None or self._files is not None:
             return None  # an unsaved buffer, or a listing standing in for the disk
-        hit = self._exists.get(rel)
-        if hit is None:
-            hit = self._exists[rel] = os.path.exists(os.path.normpath(os.path.join(self.skill_dir, rel)))
-        return hit is True  # a path's own key holds its existence
+        return self._recorded(rel)
 
     def is_file_up(self, rel: str) -> bool:
         """Whether ``rel`` (relative to the skill folder, leaving it) is a file."""
-        assert self.skill_dir is not None
-        key = IS_FILE + rel
-        hit = self._exists.get(key)
-        if hit is None:
-            hit = self._exists[key] = os.path.isfile(os.path.normpath(os.path.join(self.skill_dir, rel)))
-        return hit is True
+        return self._recorded(IS_FILE + rel)
 
     def exists_up(self, rel: str) -> bool:
         """Whether ``rel`` (relative to the skill folder, leaving it) exists, whatever the context's listing."""
+        return self._recorded(rel)
+
+    def _recorded(self, key: str) -> bool:
+        """``observe`` once per key, kept in the lookups a cached result depends on."""
         assert self.skill_dir is not None
-        hit = self._exists.get(rel)
+        hit = self._exists.get(key)
         if hit is None:
-            hit = self._exists[rel] = os.path.exists(os.path.normpath(os.path.join(self.skill_dir, rel)))
+            hit = self._exists[key] = observe(self.skill_dir, key)
         return hit is True
 
     def siblings(self) -> list[str]:
@@ -115,6 +111,20 @@ UP = tuple("../" * k for k in range(1, 7))
 # Key prefixes of ``Context._exists`` for lookups other than existence: no path holds a NUL.
 IS_FILE = "\0f"
 LISTING = "\0l"
+
+
+def observe(skill_dir: str, key: str) -> bool | bytes:
+    """What the lookup recorded under ``key`` in ``Context._exists`` finds now (the result cache
+    asks again to know whether a kept result still holds)."""
+    if key.startswith(IS_FILE):
+        return os.path.isfile(os.path.normpath(os.path.join(skill_dir, key[len(IS_FILE):])))
+    if key.startswith(LISTING):
+        try:
+            names = sorted(os.listdir(os.path.normpath(os.path.join(skill_dir, key[len(LISTING):]))))
+        except OSError:
+            names = []
+        return names_digest(names)
+    return os.path.exists(os.path.normpath(os.path.join(skill_dir, key)))
 
 
 def names_digest(names: list[str]) -> bytes:
