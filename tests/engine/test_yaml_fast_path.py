@@ -364,3 +364,28 @@ def test_the_plain_scalar_forms_of_every_python_agree_with_the_lazy_one():
                 assert want.groups()[:3] == got.groups()[:3], line
                 value = got.group(4)
                 assert want.group(4) == (value.rstrip(" ") if value is not None else None), line
+
+
+def test_libyaml_suffices_is_the_one_alternation_it_splits() -> None:
+    """The parts searched apart, each behind its literal, decide as the single regex did."""
+    import random  # noqa: PLC0415
+    import re  # noqa: PLC0415
+
+    whole = re.compile(r"[\t\r\x85\u2028\u2029\ufeff]|(?:^|[\s\[{,])!|[|>][-+0-9]*#")
+
+    def reference(text: str) -> bool:
+        if whole.search(text):
+            return False
+        return yamlnodes._FLOW_START.search(yamlnodes._QUOTED.sub("", text)) is None or \
+            not yamlnodes._FLOW_MAY_DIFFER.search(text)  # noqa: SLF001
+
+    rng = random.Random(29)
+    pieces = [*_PIECES, "\x85", "\u2028", "\u2029", "\ufeff", "!x", " !", "[!", "|#", ">-#", "|2 #", "> #"]
+    refused = accepted = 0
+    for _ in range(20_000):
+        text = rng.choice(["", "k: ", "- ", "!", "k:\n  "]) + "".join(rng.choice(pieces) for _ in range(rng.randint(1, 10)))
+        want = reference(text)
+        assert yamlnodes.libyaml_suffices(text) is want, text
+        refused += not want
+        accepted += want
+    assert refused > 3_000 and accepted > 3_000
