@@ -309,6 +309,8 @@ _HTML_CODE = lazy_re(r'<pre><code(?: class="language-([^"<>]*)")?>([^<]*)</code>
 # A fence opening a line (searched in "\n" + body, as bodyscan does): (1) its indentation, (2) the
 # fence, (3) the info string.
 _FENCE_OPEN = lazy_re(r"\n( *)(`{3,}|~{3,})([^\n]*)")
+# A list item's first line (searched in "\n" + body).
+_LIST_LINE = lazy_re(r"\n {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|\n|$)")
 # A line that may open an HTML block (searched in "\n" + body).
 _HTML_LINE = lazy_re(r"\n {0,3}<")
 # Raw HTML that renders as a code block itself (led by its literal: the scan skips to each '<').
@@ -351,6 +353,12 @@ def code_blocks_fast(body: str, base: int) -> list[tuple[int, int]] | None:
         else:
             end = close.end() - 1
             text = body[first:close.start()]  # its lines, each with its line feed
+        if indent and _LIST_LINE.search(lined, 0, m.start()) is not None and \
+                _OUTDENTED(indent).search(body, first or n, end) is not None:
+            # An indented fence after a list item may be the item's, which a line indented less
+            # ends before the next fence line does (blocks the HTML shows with the same texts,
+            # at other places).
+            return None
         if indent and text:
             text = _dedent(indent).sub("", text)  # the fence's indentation goes from each line
         blocks.append((base + start, base + end))
@@ -385,6 +393,12 @@ def _closing(fence: str) -> re.Pattern[str]:
     """A line closing ``fence``: its character at least as many times, spaces around (searched
     in "\n" + body from the text's first line; the match starts at the line feed before it)."""
     return re.compile(r"\n *" + re.escape(fence[0]) + "{" + str(len(fence)) + r",} *(?=\n|$)")
+
+
+@lru_cache(maxsize=4)
+def _OUTDENTED(indent: int) -> re.Pattern[str]:  # noqa: N802 - a pattern, by indentation
+    """A line with text indented less than ``indent`` (1-3) spaces."""
+    return re.compile(r"(?m)^ {0," + str(indent - 1) + r"}(?! )(?=[^\n])")
 
 
 @lru_cache(maxsize=4)
