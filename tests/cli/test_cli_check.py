@@ -469,3 +469,38 @@ def test_parallel_workers_report_exactly_what_a_single_process_reports():
                                "sample-workspace"], capture_output=True, text=True, cwd=REPO).stdout
 
     assert run("1") == run("2")
+
+
+@pytest.mark.parametrize("root", ["sample-workspace", "corpus"])
+def test_json_findings_written_in_the_worker_read_as_the_report_writes_them(root: str, monkeypatch):
+    """The worker writes each finding's JSON from the whole text (``findingjson.prerendered``); the
+    report writes those it gets without (cross-skill findings, related information in other files)
+    from the positions kept. Both writers give the same report, byte for byte."""
+    import contextlib  # noqa: PLC0415
+    import io  # noqa: PLC0415
+
+    from helpers import corpus  # noqa: PLC0415
+    from skill_lsp import cli  # noqa: PLC0415
+    from skill_lsp.engine import findingjson  # noqa: PLC0415
+
+    path = Path(__file__).resolve().parents[2] / "sample-workspace" if root == "sample-workspace" else corpus()
+
+    def report() -> str:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            cli.main(["check", "--format", "json", "--no-cache", "--jobs", "1", "--fail-on", "never", str(path)])
+        return out.getvalue()
+
+    rendered: list[int] = []
+    real = findingjson.prerendered
+
+    def counted(*args):  # noqa: ANN002, ANN202
+        got = real(*args)
+        rendered.append(len(got))
+        return got
+
+    monkeypatch.setattr(findingjson, "prerendered", counted)
+    written = report()
+    assert sum(rendered) > 20  # the workers wrote findings
+    monkeypatch.setattr(findingjson, "prerendered", lambda *args: [])
+    assert report() == written  # the report wrote every one

@@ -13,6 +13,7 @@ from collections import Counter
 from .. import __version__
 from ..engine import document
 from ..engine.config import Settings
+from ..engine.findingjson import ENCODER, best, finding_json, string
 from ..engine.findings import APPLICABILITIES, RULES, Finding, Severity
 from ..engine.text import Encoding, PositionTable, SourceText
 from ..engine.workspace import SkillResult
@@ -109,97 +110,52 @@ def _text(rows: Rows, out: TextIO, color: bool, quiet: bool) -> None:
     out.write(f"{line}\n")
 
 
-def _range_json(src: SourceText | PositionTable | None, start: int, end: int) -> str:
-    """``_range`` of a span as JSON text."""
-    sl, sc = _pos(src, start, Encoding.UTF16)
-    el, ec = _pos(src, end, Encoding.UTF16)
-    return f'{{"start": {{"line": {sl}, "character": {sc}}}, "end": {{"line": {el}, "character": {ec}}}}}'
-
-
-def _fix_menus(r: SkillResult, findings: list[Finding]) -> list[list[Fix]] | None:
-    """Each finding's fixes: built by the worker that checked the skill, or from its kept text for a
-    finding added afterwards (None when no finding can have one)."""
-    if r.src is None or not findings:
-        return None
+def _menu(r: SkillResult, f: Finding, parsed: list) -> list[Fix] | None:
+    """``f``'s fixes: built by the worker that checked the skill, or from its kept text for a finding
+    added afterwards (UNKNOWN_SKILL); ``parsed`` keeps that text's parse for the skill's next one."""
     from ..engine.fixes import fixes_for, has_fixes  # noqa: PLC0415 - a clean check never needs the fix builders
 
-    if not any(has_fixes(f.code) for f in findings):
+    if r.src is None or not has_fixes(f.code):
         return None
-    known = r.fixes or {}
-    doc = r.doc
-    menus: list[list[Fix]] = []
-    for f in findings:
-        menu = known.get((f.code, f.start, f.end, f.message)) if has_fixes(f.code) else []
-        if menu is None:  # a finding added after the check (UNKNOWN_SKILL), or no fixes built ahead
-            if doc is None and isinstance(r.src, SourceText):
-                doc = document.parse(r.src.text, r.path)
-            menu = fixes_for(doc, f) if doc is not None else []
-        menus.append(menu)
-    return menus
-
-
-# One encoder for the whole report: ``json.dumps`` with an option builds a new one every call.
-_ENCODER = json.JSONEncoder(ensure_ascii=False)
-_string = json.encoder.encode_basestring  # a str as ``_ENCODER`` writes it (in C where it can)
-
-
-def _fix_json(src: SourceText | PositionTable, fix: Fix) -> str:
-    parts = [f'{{"title": {_string(fix.title)}, "applicability": "{fix.applicability}"']
-    if fix.unsafe_because:
-        parts.append(f', "unsafeBecause": {_string(fix.unsafe_because)}')
-    if fix.rename is not None:
-        parts.append(f', "rename": {{"from": {_string(fix.rename[0])}, "to": {_string(fix.rename[1])}}}')
-    edits = ", ".join(f'{{"range": {_range_json(src, e.start, e.end)}, "newText": {_string(e.text)}}}'
-                      for e in fix.edits)
-    parts.append(f', "edits": [{edits}]}}')
-    return "".join(parts)
+    menu = (r.fixes or {}).get((f.code, f.start, f.end, f.message))
+    if menu is None:
+        if not parsed:
+            parsed.append(r.doc if r.doc is not None or not isinstance(r.src, SourceText)
+                          else document.parse(r.src.text, r.path))
+        menu = fixes_for(parsed[0], f) if parsed[0] is not None else []
+    return menu
 
 
 def _json(rows: Rows, out: TextIO, color: bool, quiet: bool) -> None:
     srcs = {r.path: r.src for r, _ in rows}
     skills = [{"path": r.path, "name": r.name, "root": r.location.root if r.location and r.location.root_index >= 0 else None,
                "rootIndex": r.location.root_index if r.location else -1} for r, _ in rows]
-    menus = {r.path: _fix_menus(r, findings) for r, findings in rows}
-    # Findings by the best fix they offer (safe before unsafe before display-only).
-    fixable = dict.fromkeys(APPLICABILITIES, 0)
-    for menu in menus.values():
-        for fixes in menu or ():
-            if fixes:
-                fixable[min((f.applicability for f in fixes), key=APPLICABILITIES.index)] += 1
-    head = _ENCODER.encode({"version": __version__, "summary": {**summary(rows), "fixable": fixable},
-                            "skills": skills})
-    # Findings are written a skill at a time, each as the text the encoder would make of its
-    # dict (4,367 findings of the corpus in 30 ms instead of 60): memory stays with the results
-    # instead of doubling into one huge string.
-    out.write(head[:-1] + ', "findings": [')
-    first = True
+    # Each finding as JSON text with its best fix's applicability: written by the worker that
+    # checked the skill (``findingjson.prerendered``), here for the others (cross-skill findings,
+    # related information in other files).
+    texts: list[list[str]] = []
+    fixable = dict.fromkeys(APPLICABILITIES, 0)  # findings by the best fix they offer
     for r, findings in rows:
         if not findings:
             continue
-        src, path = r.src, _string(r.path)
-        menu = menus.get(r.path)
+        done = {id(f): (text, how) for f, text, how in r.rendered or ()}
+        parsed: list = []
         items = []
-        for i, f in enumerate(findings):
-            sl, s32, s16 = src.columns(f.start) if src is not None else (0, 0, 0)
-            el, e32, e16 = src.columns(f.end) if src is not None else (0, 0, 0)
-            item = (f'{{"path": {path}, "code": {_string(f.code)}, "severity": "{f.severity.label}", '
-                    f'"message": {_string(f.message)}, "line": {sl + 1}, "column": {s32 + 1}, '
-                    f'"endLine": {el + 1}, "endColumn": {e32 + 1}, "range": {{"start": {{"line": {sl}, '
-                    f'"character": {s16}}}, "end": {{"line": {el}, "character": {e16}}}}}')
-            # Optional keys only when they carry something.
-            if f.data:
-                item += ', "data": ' + _ENCODER.encode(f.data)
-            if f.related:
-                related = ", ".join(f'{{"path": {_string(rel.path)}, "message": {_string(rel.message)}, '
-                                    f'"range": {_range_json(srcs.get(rel.path), rel.start, rel.end)}}}'
-                                    for rel in f.related)
-                item += f', "related": [{related}]'
-            if menu and menu[i] and src is not None:
-                item += ', "fixes": [' + ", ".join(_fix_json(src, fix) for fix in menu[i]) + "]"
-            items.append(item + "}")
+        for f in findings:
+            got = done.get(id(f))
+            if got is None:
+                menu = _menu(r, f, parsed)
+                got = (finding_json(string(r.path), r.src, f, menu, srcs), best(menu))
+            items.append(got[0])
+            if got[1] is not None:
+                fixable[got[1]] += 1
+        texts.append(items)
+    head = ENCODER.encode({"version": __version__, "summary": {**summary(rows), "fixable": fixable},
+                           "skills": skills})
+    out.write(head[:-1] + ', "findings": [')
+    for n, items in enumerate(texts):
         chunk = ", ".join(items)
-        out.write(chunk if first else ", " + chunk)
-        first = False
+        out.write(", " + chunk if n else chunk)
     out.write("]}\n")
 
 

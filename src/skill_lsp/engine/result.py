@@ -50,6 +50,10 @@ class SkillResult:
     # Each finding's fixes by (code, start, end, message), built from ``doc`` before a worker drops
     # it (``workspace.check_job`` for JSON output): the parent then need not parse the text again.
     fixes: dict[tuple[str, int, int, str], list[Fix]] | None = None
+    # Findings as `check --format json` writes them, with their best fix's applicability, written
+    # by the worker that checked the skill (``findingjson.prerendered``); their fixes are then not
+    # kept in ``fixes``.
+    rendered: list[tuple[Finding, str, str | None]] | None = None
 
     def slim(self, *, keep_text: bool = True) -> SkillResult:
         """The same result without the parsed document.
@@ -71,7 +75,7 @@ class SkillResult:
             src = PositionTable(src, offsets)
         return SkillResult(self.path, None, self.findings, self.location, self.cross, src, self.name, self.anchor,
                            self.graph, mentions, self.name_span, self.description, self.outside, self.suppressions,
-                           self.fixes)
+                           self.fixes, self.rendered)
 
     @property
     def suppressions(self) -> Suppressions | None:

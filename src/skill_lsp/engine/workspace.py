@@ -221,11 +221,18 @@ def slim_for_check(result: SkillResult, fixes: bool) -> SkillResult:
     """``result`` as `check` keeps it (``check_job``)."""
     if fixes and result.doc is not None:
         if result.findings:
-            from .fixes import fixes_for, has_fixes  # noqa: PLC0415 - JSON output with findings only
+            from .findingjson import prerendered  # noqa: PLC0415 - JSON output with findings only
+            from .fixes import fixes_for, has_fixes  # noqa: PLC0415
 
             doc = result.doc
-            result.fixes = {(f.code, f.start, f.end, f.message): fixes_for(doc, f)
-                            for f in result.findings if has_fixes(f.code)}
+            built = {(f.code, f.start, f.end, f.message): fixes_for(doc, f)
+                     for f in result.findings if has_fixes(f.code)}
+            # Written here, from the whole text, in parallel: the report then only joins them (on
+            # the corpus 13 ms instead of 37), and their fixes need not cross back as objects.
+            result.rendered = prerendered(result.path, doc.src, result.findings, built)
+            done = {id(f) for f, _, _ in result.rendered}
+            wanted = {(f.code, f.start, f.end, f.message) for f in result.findings if id(f) not in done}
+            result.fixes = {key: menu for key, menu in built.items() if key in wanted}
         else:
             result.fixes = {}
         # The text crosses back only where a finding added later may offer a fix built from it
