@@ -116,6 +116,23 @@ def test_json_fixes_of_worker_and_cross_skill_findings(tmp_path: Path, jobs: str
     assert insert["edits"][0]["range"] == {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 0}}
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_json_lists_the_fix_of_an_unused_suppression_whatever_the_skill_mentions(tmp_path: Path, jobs: str):
+    # UNUSED_SUPPRESSION is found once every finding is known, after the workers: its fix is built
+    # from the text the worker sends for a skill with suppressions. It was listed only for a skill
+    # that also mentioned another (the text was kept for the mention's sake).
+    root = tmp_path / ".agents/skills"
+    for name, body in (("plain", "# Plain\n"), ("caller", "# Caller\nThen run `/plain`.\n")):
+        write_skill(root, name, f"---\nname: {name}  # skill-lsp: ignore[NAME_MISMATCH]\n"
+                                "description: Does a thing. Use when testing.\n---\n" + body)
+    data = json.loads(run_cli("check", ".", "--format", "json", "-j", jobs, "--fail-on", "never", cwd=tmp_path).stdout)
+    unused = [f for f in data["findings"] if f["code"] == "UNUSED_SUPPRESSION"]
+    assert len(unused) == 2
+    for f in unused:
+        (fix,) = f["fixes"]
+        assert fix["applicability"] == "safe" and fix["title"] == "Remove the unused suppression"
+
+
 def test_json_range_is_utf16_and_columns_are_code_points(tmp_path: Path):
     write_skill(tmp_path / ".agents/skills", "demo", skill_text(body="😀 x \n"))
     data = json.loads(run_cli("check", ".", "--format", "json", cwd=tmp_path).stdout)

@@ -11,7 +11,7 @@ from skill_lsp.engine import document
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.fixes import fixes_for
 from skill_lsp.engine.mentions import extract
-from skill_lsp.engine.skillgraph import Near, link_mentions
+from skill_lsp.engine.skillgraph import NAMED, Near, link_mentions
 from skill_lsp.engine.workspace import SkillIndex, check_file
 
 TEXT = """---
@@ -26,6 +26,41 @@ See [other](../other-skill/references/x.md), [me](references/y.md) and [up](../.
 cd /tmp && echo $foo && /deploy
 ```
 """
+
+
+def _reported(doc) -> list[tuple]:
+    return [(m.kind, m.name, m.start, m.end, m.strict) for m in extract(doc, reported=True)]
+
+
+def _named_strict(doc) -> list[tuple]:
+    return [(m.kind, m.name, m.start, m.end, m.strict) for m in extract(doc) if m.kind in NAMED and m.strict]
+
+
+def test_reported_mentions_are_the_named_strict_ones() -> None:
+    doc = document.parse(TEXT, "/ws/skills/a/SKILL.md")
+    assert [(kind, name) for kind, name, *_ in _reported(doc)] == [
+        ("tool", "deploy"), ("tool", "review"), ("tool", "ship"), ("slash", "deploy"), ("dollar", "ship-it"),
+        ("dollar", "deploy")]
+    assert _reported(doc) == _named_strict(doc)
+
+
+@pytest.mark.parametrize("root", ["sample-workspace", "corpus"])
+def test_reported_mentions_of_real_skills_are_the_named_strict_ones(root: str) -> None:
+    """`check` keeps only what UNKNOWN_SKILL can report (``extract(reported=True)``): the same
+    mentions, with the same spans, as the whole extraction's named strict ones."""
+    from helpers import corpus  # noqa: PLC0415
+
+    top = Path(__file__).resolve().parents[2] / "sample-workspace" if root == "sample-workspace" else corpus()
+    docs = with_strict = 0
+    for md in sorted(top.rglob("SKILL.md")):
+        if not md.is_file():
+            continue  # the sample's unreadable skill is a folder named SKILL.md
+        doc = document.parse(md.read_text(encoding="utf-8", errors="replace"), str(md))
+        want = _named_strict(doc)
+        assert _reported(doc) == want, md
+        docs += 1
+        with_strict += bool(want)
+    assert docs and with_strict
 
 
 def candidates(name: str, names) -> list[str]:

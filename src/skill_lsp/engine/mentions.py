@@ -76,8 +76,10 @@ def _in(spans: list[tuple[int, int]], offset: int) -> bool:
     return any(s <= offset < e for s, e in spans)
 
 
-def extract(doc: SkillDocument) -> list[Mention]:
-    """Every mention in one document, in document order."""
+def extract(doc: SkillDocument, reported: bool = False) -> list[Mention]:
+    """Every mention in one document, in document order. ``reported``: only those a check can
+    report (UNKNOWN_SKILL: a tool rule, a `$name`, a slash invocation in inline code), which spares
+    most skills the Markdown parse (`check` keeps no others; the server keeps all for navigation)."""
     out: list[Mention] = []
     text = doc.text
     if doc.frontmatter_ok:
@@ -95,6 +97,8 @@ def extract(doc: SkillDocument) -> list[Mention]:
     # when one survives or a link could leave the folder -- most skills mention no skill.
     for m in _SLASH.finditer(text, start):
         at, end = m.start(), m.end()
+        if reported and (at == 0 or text[at - 1] != "`"):
+            continue  # only an invocation in inline code is strict
         # A path or file name goes on (`/usr/bin`, `/foo.md`, `/a:b/c`): not an invocation.
         nxt = text[end] if end < n else ""
         if nxt == "/" or nxt == "_" or nxt.isalnum() or (
@@ -113,20 +117,21 @@ def extract(doc: SkillDocument) -> list[Mention]:
             dollar.append(m)
     skill_dir = doc.skill_dir if doc.path else ""
     # A link mention leaves the folder through '../' (or a form the parse decodes into it).
-    links = bool(skill_dir) and may_leave_folder(doc)
+    links = not reported and bool(skill_dir) and may_leave_folder(doc)
     if not (slash or dollar or links):
         out.sort(key=lambda x: x.start)
         return out
     # Code blocks only matter to slash and dollar candidates: links alone may spare the full parse.
     blocks = doc.code_blocks if slash or dollar else []
-    body_links = doc.links
+    body_links = doc.links if slash or links else []
     targets = [(lk.target_start, lk.target_end) for lk in body_links]
     for m in slash:
         at = m.start()
         if _in(blocks, at) or _in(targets, at):
             continue
         strict = at > 0 and text[at - 1] == "`" and not _route_context(text, at)
-        out.append(Mention(m.group(2), m.start(2), m.end(2), "slash", strict=strict))
+        if strict or not reported:
+            out.append(Mention(m.group(2), m.start(2), m.end(2), "slash", strict=strict))
     for m in dollar:
         if not _in(blocks, m.start()):
             out.append(Mention(m.group(1), m.start(1), m.end(1), "dollar"))

@@ -218,7 +218,11 @@ def check_job(job: tuple[Location, Settings, bool]) -> SkillResult:
 
 
 def slim_for_check(result: SkillResult, fixes: bool) -> SkillResult:
-    """``result`` as `check` keeps it (``check_job``)."""
+    """``result`` as `check` keeps it (``check_job``): of its mentions, those a check reports."""
+    if result.doc is not None:
+        from .mentions import extract  # noqa: PLC0415
+
+        result._mentions = extract(result.doc, reported=True)
     if fixes and result.doc is not None:
         if result.findings:
             from .findingjson import prerendered  # noqa: PLC0415 - JSON output with findings only
@@ -236,8 +240,9 @@ def slim_for_check(result: SkillResult, fixes: bool) -> SkillResult:
         else:
             result.fixes = {}
         # The text crosses back only where a finding added later may offer a fix built from it
-        # (UNKNOWN_SKILL, on a mention); the rest send the positions their findings and fixes need.
-        return result.slim(keep_text=bool(result.mentions))
+        # (UNKNOWN_SKILL on a mention, UNUSED_SUPPRESSION on a suppression: the report writes
+        # those); the rest send the positions their findings and fixes need.
+        return result.slim(keep_text=bool(result.mentions) or result.suppressions is not None)
     return result.slim(keep_text=False)
 
 
