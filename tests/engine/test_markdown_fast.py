@@ -103,6 +103,11 @@ _FRAGMENTS = [
     "> ", "- ", "| a | [c](t{n}.md) |\n|---|---|\n", "<https://x.y/{n}>", "<file:///t{n}.md>", "[r]: t{n}.md\n",
     "[r][r]", "[^1]", "é", "😀", "&amp;", "[e](<t {n}.md>)", "[p](t({n}).md)", "[u](../s{n}/SKILL.md)",
     " text ", "**", "_", "# ", "\n<div>\n", "\n</div>\n\n", "[ab](t{n}.md#x)", "[w](https://w/{n})",
+    # "]:" that is a definition or only looks like one: after text, in a type, over two lines, in
+    # containers, escaped.
+    "tuple[bytes]:", "Rate [idea]:", "\n[r]: t{n}.md", "\n   [r]:\n t{n}.md", "\n[r\nq]: t{n}.md\n",
+    "\n> [r]: t{n}.md\n", "\n- [r]: t{n}.md\n", "\n1. [r]: t{n}.md\n", "\\[r]: t{n}.md", "[r\\]]: t{n}.md",
+    "[r]:", "]:", "\n[r]: <t {n}.md>\n", "\n[r\\[x]: t{n}.md\n",
 ]
 
 
@@ -123,6 +128,24 @@ def test_random_bodies_are_answered_exactly_or_deferred() -> None:
             answered += 1
             assert fast == full(body), body
     assert answered > 1000  # the fast path is exercised, not always deferring
+
+
+def test_a_body_with_a_definition_may_define() -> None:
+    """``may_define`` gates the definitions' parse and the fast path: every body whose parse finds
+    a reference definition must pass it."""
+    from skill_lsp.engine.markdown_base import may_define  # noqa: PLC0415
+
+    rng = random.Random(20261205)
+    defining = refused = 0
+    for _ in range(6000):
+        body = _random_body(rng)
+        # pulldown-cmark's own list, not the full parse (whose second pass this gate skips).
+        if markdown._pyromark.reference_definitions(body, options=markdown._options()):  # noqa: SLF001
+            defining += 1
+            assert may_define(body), body
+        elif "]:" in body and not may_define(body):
+            refused += 1
+    assert defining > 300 and refused > 300  # both kinds of "]:" were generated
 
 
 def test_real_skills_are_answered_exactly_or_deferred() -> None:
