@@ -318,3 +318,28 @@ def test_root_with_50000_files_scans_only_immediate_children(tmp_path, monkeypat
     # The root and its immediate subfolders only: nothing below not-a-skill/ is listed.
     assert all(os.path.dirname(p.rstrip("/")) in (str(root), str(root.parent)) or p == str(root) for p in listed), listed
     assert not [p for p in listed if "/d0" in p]
+
+
+def test_fifos_where_the_rules_read_a_skills_files_never_hang(tmp_path):
+    """A FIFO where a rule reads a file of the skill (a reference it links, a script it runs, Codex's
+    agents/openai.yaml, an ignore file a preview lists resources by, a lowercase skill.md found
+    outside the roots) is skipped like a missing file: opened non-blocking, never read. A plain
+    open() of any of them waited for a writer forever."""
+    root = _root(tmp_path)
+    ws = root.parent.parent
+    skill = _good(root).parent
+    (skill / "SKILL.md").write_text(GOOD + "\nSee [a](references/a.md) and run:\n\n    scripts/run.sh\n\nThen `scripts/run.sh`.\n")
+    for rel in ("references/a.md", "scripts/run.sh", "agents/openai.yaml", ".gitignore", ".ignore"):
+        (skill / rel).parent.mkdir(parents=True, exist_ok=True)
+        os.mkfifo(skill / rel)
+    (ws / "docs").mkdir()
+    os.mkfifo(ws / "docs" / "skill.md")
+    check = subprocess.run([sys.executable, "-m", "skill_lsp", "check", "--format", "json", str(ws)],
+                           capture_output=True, text=True, timeout=60)
+    assert check.returncode in (0, 1) and "Traceback" not in check.stderr, check.stderr
+    assert json.loads(check.stdout)["summary"]["skills"] >= 1
+    for dialect in ("opencode", "codex", "claude-code", "gemini", "copilot", "skill-tool"):
+        preview = subprocess.run([sys.executable, "-m", "skill_lsp", "preview", str(skill / "SKILL.md"),
+                                  "--dialect", dialect, "--workspace", str(ws)],
+                                 capture_output=True, text=True, timeout=60)
+        assert preview.returncode in (0, 1) and "Traceback" not in preview.stderr, (dialect, preview.stderr)

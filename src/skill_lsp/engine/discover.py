@@ -169,11 +169,10 @@ def discover(workspace: str, settings: Settings, cancelled: Callable[[], bool] |
 def _looks_like_skill(path: str) -> bool:
     """A lowercase skill.md found outside the roots is a skill when it starts with frontmatter that
     names it or describes it (issue 26: a wiki page `.wiki/wiki/skill.md` was checked as a skill)."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(8192).decode("utf-8", "replace")
-    except OSError:
+    data = discovery.read_regular(path, 8192)
+    if data is None:
         return True  # let the reader report what is wrong
+    head = data.decode("utf-8", "replace")
     if not head.lstrip("\ufeff").startswith("---"):
         return False
     end = head.find("\n---", 3)

@@ -426,6 +426,31 @@ def read_skill_file(path: str) -> tuple[bytes, int]:
         os.close(fd)
 
 
+def read_regular(path: str, limit: int) -> bytes | None:
+    """The first ``limit`` bytes of a regular file, or None for anything else (missing, a folder,
+    unreadable, a FIFO or a device: opened non-blocking and never read, so a FIFO named where a
+    skill's file is expected cannot hang a check)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks = []
+        while limit > 0:
+            chunk = os.read(fd, min(limit, 1 << 16))  # a buffer of at most 64 KiB a read
+            if not chunk:
+                break
+            chunks.append(chunk)
+            limit -= len(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def _os_reason(path: str, exc: OSError) -> str:
     import errno  # noqa: PLC0415
 

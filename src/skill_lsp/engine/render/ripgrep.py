@@ -19,6 +19,8 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 
+from ..discovery import read_regular
+
 KINDS = (".rgignore", ".ignore", ".gitignore")
 
 
@@ -121,11 +123,8 @@ def _patterns_of(lines: tuple[str, ...]) -> Patterns | None:
 
 
 def _read_lines(path: str) -> tuple[str, ...] | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return tuple(f.read().splitlines())
-    except OSError:
-        return None
+    data = read_regular(path, 1 << 30)  # the whole file, as ripgrep reads it; never a FIFO
+    return None if data is None else tuple(data.decode("utf-8", "replace").splitlines())
 
 
 class _Layer:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+from ..discovery import read_regular
 from ..document import SkillDocument
 from ..findings import Finding
 from ..lazyre import lazy_re
@@ -44,10 +45,8 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     if ctx.exists(PATH) is False:
         return
     path = os.path.join(ctx.skill_dir, "agents", "openai.yaml")
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_BYTES + 1)
-    except OSError:
+    data = read_regular(path, MAX_BYTES + 1)
+    if data is None:
         return
     sp = doc.split
     anchor = (sp.open_start, max(sp.open_end, sp.open_start + 1)) if sp is not None and sp.has_frontmatter \

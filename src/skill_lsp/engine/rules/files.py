@@ -13,6 +13,7 @@ import posixpath
 import re
 from collections.abc import Iterator
 
+from ..discovery import read_regular
 from ..document import SkillDocument
 from ..findings import Finding, Severity
 from ..lazyre import lazy_re
@@ -247,10 +248,8 @@ def _scripts(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             if os.path.isdir(path):
                 continue
             s, e = base + m.start(1), base + m.end(1)
-            try:
-                with open(path, "rb") as f:
-                    head = f.read(2)
-            except OSError:
+            head = read_regular(path, 2)
+            if head is None:
                 continue
             if head != b"#!":
                 yield from emit(ctx, "SCRIPT_NO_SHEBANG", f"the body runs '{rel}' directly but it has no '#!' line; the "
@@ -310,11 +309,9 @@ def _listing(skill_dir: str, folder: str, limit: int = 500) -> list[str]:
 def _texts(skill_dir: str, rels: list[str], limit: int = 20, size: int = 64 * 1024) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for rel in rels[:limit]:
-        try:
-            with open(os.path.join(skill_dir, rel), "rb") as f:
-                out.append((rel, f.read(size).decode("utf-8", "replace")))
-        except OSError:
-            continue
+        data = read_regular(os.path.join(skill_dir, rel), size)
+        if data is not None:
+            out.append((rel, data.decode("utf-8", "replace")))
     return out
 
 
@@ -601,11 +598,10 @@ def _chains(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
             named.setdefault(rel, (base + m.start(1), base + m.end(1)))
     reported = 0
     for rel, (s, e) in list(named.items())[:30]:
-        try:
-            with open(os.path.join(ctx.skill_dir, rel), "rb") as f:
-                text = f.read(128 * 1024).decode("utf-8", "replace")
-        except OSError:
+        data = read_regular(os.path.join(ctx.skill_dir, rel), 128 * 1024)
+        if data is None:
             continue
+        text = data.decode("utf-8", "replace")
         if ".md" not in text:
             continue  # both of _MD_LINK's forms end in it: most references name no other (24 against 3 us)
         here = posixpath.dirname(rel)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from ...engine.discovery import read_regular
+
 if TYPE_CHECKING:
     from ...engine.decisions import Decision
     from ..server import SkillLanguageServer
@@ -52,8 +54,4 @@ async def decisions_for(ls: SkillLanguageServer, od: OpenDoc, analysis: Analysis
 
 
 def _bom_on_disk(path: str) -> bool:
-    try:
-        with open(path, "rb") as f:
-            return f.read(3) == b"\xef\xbb\xbf"
-    except OSError:
-        return False
+    return read_regular(path, 3) == b"\xef\xbb\xbf"  # never a FIFO's open
