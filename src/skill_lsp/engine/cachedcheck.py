@@ -3,9 +3,10 @@ checked again (as ruff keeps its own).
 
 The store is the server's result cache (``resultcache``: stamps, shards, the user's cache folder,
 the engine's digest in the key) under a key of check's own: a payload is the slim result
-``workspace.check_job`` returns, with what JSON output lists (the fixes, each finding's text) or without. A stamp is taken
-before a skill is read and compared before its result is used again. Results are kept before
-the cross-skill rules run: those run on every result, kept or fresh, afterwards.
+``workspace.check_job`` returns, with what JSON output lists (the fixes, each finding's text) or
+without. A stamp is taken before a skill is read and compared before its result is used again.
+Results are kept before the cross-skill rules run: those run on every result, kept or fresh,
+afterwards.
 """
 
 from __future__ import annotations

@@ -355,7 +355,7 @@ def code_blocks_fast(body: str, base: int) -> list[tuple[int, int]] | None:
             end = close.end() - 1
             text = body[first:close.start()]  # its lines, each with its line feed
         if indent and _LIST_LINE.search(lined, 0, m.start()) is not None and \
-                _OUTDENTED(indent).search(body, first or n, end) is not None:
+                _outdented(indent).search(body, first or n, end) is not None:
             # An indented fence after a list item may be the item's, which a line indented less
             # ends before the next fence line does (blocks the HTML shows with the same texts,
             # at other places).
@@ -397,7 +397,7 @@ def _closing(fence: str) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=4)
-def _OUTDENTED(indent: int) -> re.Pattern[str]:  # noqa: N802 - a pattern, by indentation
+def _outdented(indent: int) -> re.Pattern[str]:
     """A line with text indented less than ``indent`` (1-3) spaces."""
     return re.compile(r"(?m)^ {0," + str(indent - 1) + r"}(?! )(?=[^\n])")
 

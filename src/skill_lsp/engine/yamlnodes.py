@@ -164,7 +164,7 @@ PURE_PARSER_LIMIT = 65_536
 # halves the time of a typical frontmatter with lists and `description: |`.
 # Searched one part at a time, each only where its literal is present: as one alternation the
 # regex engine tried every position (22 of the 31 us a frontmatter the fast path refused cost
-# here, on the held-out repositories). The parts: tabs and the other characters, a tag, a block
+# here, on the held-out tune half). The parts: tabs and the other characters, a tag, a block
 # scalar header running into '#'.
 _PARSERS_MAY_DIFFER = (lazy_re(r"[\t\r\x85\u2028\u2029\ufeff]"), lazy_re(r"(?:^|[\s\[{,])!"),
                        lazy_re(r"[|>][-+0-9]*#"))
