@@ -15,6 +15,7 @@ from ..engine import document
 from ..engine.config import Settings
 from ..engine.findingjson import ENCODER, best, finding_json, string
 from ..engine.findings import APPLICABILITIES, RULES, Finding, Severity
+from ..engine.result import fixes_key
 from ..engine.text import Encoding, PositionTable, SourceText
 from ..engine.workspace import SkillResult
 
@@ -117,7 +118,7 @@ def _menu(r: SkillResult, f: Finding, parsed: list) -> list[Fix] | None:
 
     if r.src is None or not has_fixes(f.code):
         return None
-    menu = (r.fixes or {}).get((f.code, f.start, f.end, f.message))
+    menu = (r.fixes or {}).get(fixes_key(f))
     if menu is None:
         if not parsed:
             parsed.append(r.doc if r.doc is not None or not isinstance(r.src, SourceText)

@@ -405,21 +405,13 @@ def read_skill_file(path: str) -> tuple[bytes, int]:
                 else "a socket" if stat.S_ISSOCK(st.st_mode) else "a device")
         raise ReadError("IO_ERROR", f"{os.path.basename(path)} is {what}, not a regular file")
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        fd = os.open(path, _NON_BLOCKING)
     except OSError as exc:
         raise ReadError("IO_ERROR", _os_reason(path, exc)) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped after the stat
             raise ReadError("IO_ERROR", f"{os.path.basename(path)} is not a regular file")
-        chunks = []
-        remaining = READ_LIMIT
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-        return b"".join(chunks), st.st_size
+        return _read_up_to(fd, READ_LIMIT), st.st_size
     except OSError as exc:
         raise ReadError("IO_ERROR", _os_reason(path, exc)) from None
     finally:
@@ -431,24 +423,31 @@ def read_regular(path: str, limit: int) -> bytes | None:
     unreadable, a FIFO or a device: opened non-blocking and never read, so a FIFO named where a
     skill's file is expected cannot hang a check)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        fd = os.open(path, _NON_BLOCKING)
     except OSError:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        chunks = []
-        while limit > 0:
-            chunk = os.read(fd, min(limit, 1 << 16))  # a buffer of at most 64 KiB a read
-            if not chunk:
-                break
-            chunks.append(chunk)
-            limit -= len(chunk)
-        return b"".join(chunks)
+        return _read_up_to(fd, limit) if stat.S_ISREG(os.fstat(fd).st_mode) else None
     except OSError:
         return None
     finally:
         os.close(fd)
+
+
+# Opening a FIFO this way returns at once (and a terminal never becomes the controlling one).
+_NON_BLOCKING = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+
+
+def _read_up_to(fd: int, limit: int) -> bytes:
+    """At most ``limit`` bytes of an open regular file, a buffer of at most 64 KiB a read."""
+    chunks = []
+    while limit > 0:
+        chunk = os.read(fd, min(limit, 1 << 16))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        limit -= len(chunk)
+    return b"".join(chunks)
 
 
 def _os_reason(path: str, exc: OSError) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from .findings import APPLICABILITIES, Finding
+from .result import fixes_key
 from .text import Encoding, PositionTable, SourceText
 
 TYPE_CHECKING = False  # type checkers take this as True
@@ -82,6 +83,6 @@ def prerendered(path: str, src: SourceText, findings: list[Finding], fixes: dict
     for f in findings:
         if any(rel.path != path for rel in f.related):
             continue  # positions in another file: only the report has them
-        menu = fixes.get((f.code, f.start, f.end, f.message)) if has_fixes(f.code) else None
+        menu = fixes.get(fixes_key(f)) if has_fixes(f.code) else None
         out.append((f, finding_json(quoted, src, f, menu, own), best(menu)))
     return out

@@ -336,6 +336,7 @@ def code_blocks_fast(body: str, base: int) -> list[tuple[int, int]] | None:
     langs: list[str] = []
     n = len(body)
     lined = "\n" + body  # offsets in it are the body's plus one
+    list_at = -1  # where the first list item's line is, looked for at the first indented fence
     pos = 0
     while (m := _FENCE_OPEN.search(lined, pos)) is not None:
         indent, fence, info = len(m.group(1)), m.group(2), m.group(3)
@@ -354,14 +355,17 @@ def code_blocks_fast(body: str, base: int) -> list[tuple[int, int]] | None:
         else:
             end = close.end() - 1
             text = body[first:close.start()]  # its lines, each with its line feed
-        if indent and _LIST_LINE.search(lined, 0, m.start()) is not None and \
-                _outdented(indent).search(body, first or n, end) is not None:
-            # An indented fence after a list item may be the item's, which a line indented less
-            # ends before the next fence line does (blocks the HTML shows with the same texts,
-            # at other places).
-            return None
-        if indent and text:
-            text = _dedent(indent).sub("", text)  # the fence's indentation goes from each line
+        if indent:
+            if list_at < 0:
+                item = _LIST_LINE.search(lined)
+                list_at = item.start() if item is not None else len(lined)
+            if list_at < m.start() and _outdented(indent).search(body, first or n, end) is not None:
+                # An indented fence after a list item may be the item's, which a line indented
+                # less ends before the next fence line does (blocks the HTML shows with the same
+                # texts, at other places).
+                return None
+            if text:
+                text = _dedent(indent).sub("", text)  # the fence's indentation goes from each line
         blocks.append((base + start, base + end))
         texts.append(text)
         langs.append(info.split(maxsplit=1)[0] if info.strip() else "")

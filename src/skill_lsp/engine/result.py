@@ -29,6 +29,11 @@ if TYPE_CHECKING:
 _SKILL_TOOL = HARNESSES["skill-tool"]
 
 
+def fixes_key(f: Finding) -> tuple[str, int, int, str]:
+    """Where ``SkillResult.fixes`` keeps a finding's fixes."""
+    return (f.code, f.start, f.end, f.message)
+
+
 @datarecord(slots=True)
 class SkillResult:
     """One checked skill: document or positions, findings and its place in the workspace."""

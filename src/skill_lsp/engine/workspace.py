@@ -17,7 +17,7 @@ from .discovery import Location, ReadError, read_skill_file
 from .findings import Finding, Related, Severity, make
 from .lazyre import lazy_re
 from .profiles import Profile
-from .result import SkillResult
+from .result import SkillResult, fixes_key
 from .skillgraph import PAUSE_EVERY, SkillGraph
 from .targets import for_skill, view
 
@@ -229,13 +229,12 @@ def slim_for_check(result: SkillResult, fixes: bool) -> SkillResult:
             from .fixes import fixes_for, has_fixes  # noqa: PLC0415
 
             doc = result.doc
-            built = {(f.code, f.start, f.end, f.message): fixes_for(doc, f)
-                     for f in result.findings if has_fixes(f.code)}
+            built = {fixes_key(f): fixes_for(doc, f) for f in result.findings if has_fixes(f.code)}
             # Written here, from the whole text, in parallel: the report then only joins them (on
             # the corpus 13 ms instead of 37), and their fixes need not cross back as objects.
             result.rendered = prerendered(result.path, doc.src, result.findings, built)
             done = {id(f) for f, _, _ in result.rendered}
-            wanted = {(f.code, f.start, f.end, f.message) for f in result.findings if id(f) not in done}
+            wanted = {fixes_key(f) for f in result.findings if id(f) not in done}
             result.fixes = {key: menu for key, menu in built.items() if key in wanted}
         else:
             result.fixes = {}
