@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from helpers import check, check_raw, codes, only, rng, skill_text, write_skill
@@ -159,6 +161,72 @@ def test_form_feed_and_u2028_in_the_body_keep_line_numbers():
     doc, fs = check(skill_text(body="a\fb\u2028c \n[x](/abs)\n"))
     assert [(f.code, rng(doc, f)) for f in fs] == [
         ("TRAILING_WHITESPACE", ((4, 5), (4, 6))), ("ABSOLUTE_LINK", ((5, 4), (5, 8)))]
+
+
+# --------------------------------------------------------------------- counted before the table
+
+# What SKILL.md lines hold where positions get hard: every line break, astral and wide
+# characters, separators that are not line breaks, a BOM, fences.
+_PIECES = ["a", "é", "😀", "技", " ", "\t", "\n", "\n", "\r\n", "\r", "---", "--- ", "\ufeff", "\u2028",
+           "name: x", "\f"]
+
+
+def _texts(seed: int, count: int, pieces: list[str] = _PIECES):
+    r = random.Random(seed)
+    for _ in range(count):
+        yield "".join(r.choice(pieces) for _ in range(r.randrange(0, 24)))
+
+
+def test_offsets_placed_by_counting_are_where_the_line_table_puts_them():
+    # A SourceText answers its first offsets without a line table (text.SourceText); every
+    # answer must be the table's, before and after it gives up counting.
+    for text in _texts(7, 1500):
+        table = SourceText(text)
+        assert table.line_starts is not None  # built now: the reference
+        offsets = range(-2, len(text) + 3)
+        fresh = [SourceText(text) for _ in range(3)]
+        assert fresh[0].line_count == table.line_count
+        for o in offsets:
+            want = (table.line_of(o), table.position(o, U16), table.position(o, U8), table.position(o, U32),
+                    table.columns(o))
+            assert SourceText(text).line_of(o) == want[0], (text, o)
+            assert SourceText(text).position(o, U8) == want[2], (text, o)
+            one = SourceText(text)
+            assert (one.position(o, U16), one.position(o, U32), one.columns(o)) == (want[1], want[3], want[4])
+            # One text asked for every offset: counted at first, then from the table.
+            assert (fresh[0].line_of(o), fresh[1].position(o, U16), fresh[2].columns(o)) == (
+                want[0], want[1], want[4]), (text, o)
+        picked = set(offsets)
+        counted, built = PositionTable(SourceText(text), picked), PositionTable(table, picked)
+        assert [counted.columns(o) for o in picked] == [built.columns(o) for o in picked]
+        assert [counted.position(o, U8) for o in picked] == [built.position(o, U8) for o in picked]
+
+
+def _split_by_lines(text: str) -> tuple:
+    """frontmatter.split's parts as its docstring defines them, from the line table."""
+    src = SourceText(text)
+    starts, n = src.line_starts, len(text)
+    bom = 1 if text.startswith("\ufeff") else 0
+    fence = frontmatter._is_fence
+    if not fence(text[bom:src.line_end(0)]):
+        return (False, bom, bom, bom, bom, -1, -1, bom)
+    yaml_start = starts[1] if len(starts) > 1 else n
+    for line in range(1, len(starts)):
+        if fence(src.line_text(line)):
+            body = starts[line + 1] if line + 1 < len(starts) else n
+            return (True, bom, src.line_end(0), yaml_start, starts[line], starts[line], src.line_end(line), body)
+    return (True, bom, src.line_end(0), yaml_start, n, -1, -1, n)
+
+
+def test_split_without_the_line_table_is_the_split_by_lines():
+    # Texts without \r are split by searching for fences (frontmatter._split_lf), the others
+    # from the line table: both must cut where the lines say.
+    pieces = ["---", "---", "--- \t", "----", " ---", "\n", "\n", "\n", "\r\n", "a: b", "\ufeff", "-", "x"]
+    for text in _texts(11, 20000, pieces):
+        s = split(text)
+        got = (s.has_frontmatter, s.open_start, s.open_end, s.yaml_start, s.yaml_end, s.close_start, s.close_end,
+               s.body_start)
+        assert got == _split_by_lines(text), text
 
 
 # --------------------------------------------------------------------- frontmatter split

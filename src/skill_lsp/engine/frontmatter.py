@@ -36,6 +36,8 @@ def _is_fence(line: str) -> bool:
 
 def split(src: SourceText) -> Split:
     text = src.text
+    if "\r" not in text:
+        return _split_lf(text)
     bom = 1 if text.startswith("\ufeff") else 0
     first_end = src.line_end(0)
     if not _is_fence(text[bom:first_end]):
@@ -53,3 +55,25 @@ def split(src: SourceText) -> Split:
                 body = starts[line + 1] if line + 1 < len(starts) else len(text)
                 return Split(True, bom, first_end, yaml_start, start, start, end, body)
     return Split(True, bom, first_end, yaml_start, len(text), -1, -1, len(text))
+
+
+def _split_lf(text: str) -> Split:
+    """``split`` of a text whose lines all end with \\n, found in it without a line table."""
+    n = len(text)
+    bom = 1 if text.startswith("\ufeff") else 0
+    nl = text.find("\n")
+    first_end = n if nl < 0 else nl
+    if not _is_fence(text[bom:first_end]):
+        return Split(False, bom, bom, bom, bom, -1, -1, bom)
+    if nl < 0:
+        return Split(True, bom, first_end, n, n, -1, -1, n)
+    yaml_start = nl + 1
+    start = text.find("\n---", nl) + 1  # a line opening with '---' (the first line is not one)
+    while start > 0:
+        end = text.find("\n", start)
+        if end < 0:
+            end = n
+        if _is_fence(text[start:end]):
+            return Split(True, bom, first_end, yaml_start, start, start, end, min(end + 1, n))
+        start = text.find("\n---", end) + 1
+    return Split(True, bom, first_end, yaml_start, n, -1, -1, n)
