@@ -37,6 +37,12 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
+def finished(client: LanguageClient) -> int:
+    """How many scans reported their end (skillLsp/status with scanning false)."""
+    return sum(1 for _, p in client.notifications_seen  # type: ignore[attr-defined]
+               if (p.get("scanning") if isinstance(p, dict) else getattr(p, "scanning", None)) is False)
+
+
 async def start(client: LanguageClient, folders: list[Path]) -> None:
     await client.initialize_session(t.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"),
@@ -90,13 +96,18 @@ async def test_folders_added_and_removed_while_running(client, tmp_path: Path):
     broken = write(two / ".claude/skills/broken/SKILL.md", BROKEN)
     await start(client, [one])
     assert last(client, broken) is None
+    scans = finished(client)
     client.workspace_did_change_workspace_folders(t.DidChangeWorkspaceFoldersParams(event=t.WorkspaceFoldersChangeEvent(
         added=[t.WorkspaceFolder(uri=two.as_uri(), name="two")], removed=[])))
-    await wait_for(lambda: last(client, broken) == ["INVALID_FRONTMATTER"], timeout=20)
+    # A scan publishes a file's diagnostics as soon as it is checked, and puts its index (what
+    # symbols are answered from) in place once every skill is: symbols are asked after it ends.
+    await wait_for(lambda: last(client, broken) == ["INVALID_FRONTMATTER"] and finished(client) > scans, timeout=20)
     got = await client.workspace_symbol_async(t.WorkspaceSymbolParams(query=""))
     assert sorted(s.name for s in got) == ["broken", "deploy"]
+    scans = finished(client)
     client.workspace_did_change_workspace_folders(t.DidChangeWorkspaceFoldersParams(event=t.WorkspaceFoldersChangeEvent(
         added=[], removed=[t.WorkspaceFolder(uri=two.as_uri(), name="two")])))
-    await wait_for(lambda: last(client, broken) == [], timeout=20)  # its diagnostics go with it
+    # its diagnostics go with it
+    await wait_for(lambda: last(client, broken) == [] and finished(client) > scans, timeout=20)
     got = await client.workspace_symbol_async(t.WorkspaceSymbolParams(query=""))
     assert [s.name for s in got] == ["deploy"]

@@ -192,22 +192,25 @@ class ResultCache:
         return hit[1] if hit is not None and hit[0] == where(loc) else None
 
     def load(self, pause=lambda: None) -> None:
-        """Read every shard's index (``pause()`` runs between them)."""
+        """Read every shard's index (``pause()`` runs after each one read)."""
         for i in range(SHARDS):
             f = self._open(i)
-            if f is not None:
-                try:
-                    fmt, key, index = pickle.load(f)
-                    if fmt == FORMAT and key == self.key and isinstance(index, dict):
-                        self.index.update(index)
-                        self.on_disk[i] = set(index)
-                        self._unread[i] = f
-                        f = None
-                except Exception:  # noqa: BLE001 - a truncated or foreign file is a cold start, not an error
-                    pass
-                finally:
-                    if f is not None:
-                        f.close()
+            if f is None:
+                # Nothing read, nothing to pause for: on a first open (no shards) the server's 64
+                # pauses each handed the start-up's import thread the GIL, 50 ms before discovery.
+                continue
+            try:
+                fmt, key, index = pickle.load(f)
+                if fmt == FORMAT and key == self.key and isinstance(index, dict):
+                    self.index.update(index)
+                    self.on_disk[i] = set(index)
+                    self._unread[i] = f
+                    f = None
+            except Exception:  # noqa: BLE001 - a truncated or foreign file is a cold start, not an error
+                pass
+            finally:
+                if f is not None:
+                    f.close()
             pause()
         self.loaded = True
         if self.index and self.folder is not None:

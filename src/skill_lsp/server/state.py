@@ -46,6 +46,7 @@ class Folder:
     index: SkillIndex | None = None
     scanned: bool = False
     inventory: Inventory | None = None  # set by the scan (``discover()``)
+    walking: bool = False  # a scan's discovery walk is listing this folder's tree
     # Diagnostics a scan's workers already wrote as JSON: path -> (the result they are of, text);
     # taken (and dropped) by the first publish of that very result.
     rendered: dict = field(default_factory=dict)

@@ -152,8 +152,12 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
     try:
         # A superseded scan stops within a few hundred folders, not after the whole walk:
         # during a checkout whose events come in bursts, each burst starts a scan anew.
-        inventory = discover(folder.path, folder.settings, walking, cancelled,
-                             early=early.add if early is not None else None)
+        folder.walking = True
+        try:
+            inventory = discover(folder.path, folder.settings, walking, cancelled,
+                                 early=early.add if early is not None else None)
+        finally:
+            folder.walking = False
         # The inventory outlives the scan, and a full collection walked its 10,000 locations
         # (and the walk's listing) while a keystroke waited (8 ms): set aside without a collection.
         gc.freeze()
