@@ -525,6 +525,8 @@ def _plain_lines(text: str, pos: int, indent: int, first: Node, base: int) -> tu
     end = -1
     empties = 0  # empty lines since the last content line
     while pos < n:
+        if text[pos] != " " and text[pos] != "\n":
+            break  # a line at column 0 (the next key, most often): never indented past a key
         nl = text.find("\n", pos)
         stop = n if nl < 0 else nl
         line = text[pos:stop]
