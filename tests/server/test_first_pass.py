@@ -35,6 +35,24 @@ See [gone](references/gone.md).
 """
 
 
+# An error of the first stage and nothing else: its complete diagnostics are its first pass's.
+ONLY_ERROR = """---
+name: not-{folder}
+description: {what}. Use when {when}.
+---
+# {title}
+
+{body}
+"""
+# Descriptions with nothing in common: no cross-skill finding (near-identical descriptions) joins in.
+_ONLY = [("Rotates quarterly ledger snapshots into cold storage", "archiving finance exports"),
+         ("Renders orbital telemetry as interactive charts", "a satellite pass ends"),
+         ("Translates pottery glaze recipes between units", "a kiln firing is planned"),
+         ("Drafts sonnet variations from haiku seeds", "poetry workshops need prompts"),
+         ("Audits greenhouse humidity sensors for drift", "tomato seedlings wilt"),
+         ("Schedules violin rehearsals around venue bookings", "an orchestra tours")]
+
+
 async def _session(ws: Path, env: dict) -> tuple[list[tuple[str, list[dict]]], set, list[str]]:
     c = LspClient([*skill_lsp_cmd(), "serve"], cwd=ws, env=env, settings={"debounceMs": 0})
     try:
@@ -64,6 +82,13 @@ def test_first_pass_publishes_errors_then_the_complete_diagnostics(tmp_path: Pat
         p.parent.mkdir(parents=True)
         p.write_text(MISNAMED.format(folder=p.parent.name), encoding="utf-8")
         misnamed.append(p.as_uri())
+    only_error = []
+    for i, (what, when) in enumerate(_ONLY):
+        p = ws / "skills" / f"only-{i}" / "SKILL.md"
+        p.parent.mkdir(parents=True)
+        p.write_text(ONLY_ERROR.format(folder=p.parent.name, what=what, when=when, title=what.split()[0],
+                                       body=f"Steps for {when}."), encoding="utf-8")
+        only_error.append(p.as_uri())
     env = {**os.environ, "SKILL_LSP_CACHE_DIR": str(tmp_path / "cache")}
 
     pubs, final, logs = asyncio.run(_session(ws, env))
@@ -80,6 +105,10 @@ def test_first_pass_publishes_errors_then_the_complete_diagnostics(tmp_path: Pat
     # Each file's first-pass errors go out unless its complete diagnostics went out before
     # them (a batch of the first pass yields to the loop between files): most of these.
     assert errors_first >= len(misnamed) // 2, errors_first
+    # A file whose complete diagnostics are its first pass's is sent them once, whichever went first.
+    for uri in only_error:
+        seq = [d for u, d in pubs if unquote(u) == unquote(uri)]
+        assert [[x["code"] for x in d] for d in seq] == [["NAME_MISMATCH"]], seq
 
 
 def test_results_sent_during_the_walk_count_only_where_the_inventory_confirms_them(tmp_path: Path,
