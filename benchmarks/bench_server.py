@@ -23,7 +23,9 @@ Phases (``--only``):
   half of them had), and the server's VmRSS / VmHWM at the end. ``--scan-cache``:
   each run with an empty result cache (cold: a first open), with the cache the last
   run left (warm: a reopen), or both (default: a cold run, then a warm one). Servers
-  keep their result cache in ``OUT/result-cache``.
+  keep their result cache in ``OUT/result-cache``. ``--against SRC``: each run is followed by
+  the same run of another source tree (``SRC`` is its ``src`` folder, a ``git worktree`` of
+  the build before), so a change is compared with its parent at the same hour of a shared host.
 
 Every wait is bounded (``--timeout``); the server is shut down, then killed.
 Output: ``OUT/bench_server.json`` and ``OUT/bench_server.md``.
@@ -37,6 +39,7 @@ import os
 import random
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -159,6 +162,11 @@ class ServerBench:
     def __init__(self, a: argparse.Namespace) -> None:
         self.a = a
         self.server_cmd = [*skill_lsp_cmd(a.skill_lsp), "serve"]
+        # (name, command, environment added): this tree, and the one --against names.
+        self.trees: list[tuple[str, list[str], dict[str, str]]] = [("this", self.server_cmd, {})]
+        if a.against is not None:
+            self.trees.append(("against", [interpreter(self.server_cmd), "-m", "skill_lsp", "serve"],
+                               {"PYTHONPATH": str(a.against)}))
         self.empty_cmd = [sys.executable, str(HERE / "empty_server.py")]
         self.results: dict = {
             "machine": machine_info(),
@@ -172,12 +180,12 @@ class ServerBench:
         self.stderr_log = self.a.out / "bench_server.stderr.log"
         self.cache_dir = (self.a.out / "result-cache").resolve()
 
-    def client(self, cwd: Path | None = None, cmd: list[str] | None = None) -> LspClient:
+    def client(self, cwd: Path | None = None, cmd: list[str] | None = None, env: dict | None = None) -> LspClient:
         return LspClient(
             cmd or self.server_cmd,
             cwd=cwd,
             # The server's result cache lives with the results, never in the user's ~/.cache.
-            env={**os.environ, "SKILL_LSP_CACHE_DIR": str(self.cache_dir)},
+            env={**os.environ, "SKILL_LSP_CACHE_DIR": str(self.cache_dir), **(env or {})},
             settings=settings(),
             stderr_path=self.stderr_log if (cmd or self.server_cmd) == self.server_cmd else None,
         )
@@ -503,15 +511,19 @@ class ServerBench:
             # cold: no result cache (a workspace opened for the first time); warm: the cache the
             # previous run left (reopened, nothing changed); both: a cold run, then a warm one.
             kinds = {"cold": ["cold"], "warm": ["warm"], "both": ["cold", "warm"]}[self.a.scan_cache]
-            if kinds == ["warm"]:
-                await self.prime(ws)
-            for rep, cache in [(rep, k) for rep in range(self.a.scan_reps) for k in kinds]:
-                self.log(f"scan: {kind} {n} skills, run {rep + 1}/{self.a.scan_reps} ({cache} result cache), "
-                         f"load {loadavg()}")
+            # Each tree's runs in turn (cold, then warm from the cache that cold run left), which
+            # tree goes first alternating: a run after another finds more of the tree in memory.
+            plan = [(rep, tree, k) for rep in range(self.a.scan_reps)
+                    for tree in (self.trees if rep % 2 == 0 else self.trees[::-1]) for k in kinds]
+            for rep, (tree, cmd, env), cache in plan:
+                if cache == "warm" and kinds == ["warm"]:
+                    await self.prime(ws, cmd, env)  # the cache is each tree's own (its code is in the key)
+                self.log(f"scan: {kind} {n} skills, run {rep + 1}/{self.a.scan_reps} ({cache} result cache"
+                         f"{', ' + tree if len(self.trees) > 1 else ''}), load {loadavg()}")
                 if cache == "cold":
                     shutil.rmtree(self.cache_dir, ignore_errors=True)
-                c = self.client(ws)
-                r: dict = {"cache": cache, "load_start": loadavg()}
+                c = self.client(ws, cmd, env)
+                r: dict = {"cache": cache, "tree": tree, "load_start": loadavg()}
                 first_error: dict[str, float] = {}
 
                 def on_publish(uri: str, params: dict, first_error: dict[str, float] = first_error) -> None:
@@ -596,10 +608,10 @@ class ServerBench:
             }
         self.results["phases"]["scan"] = out
 
-    async def prime(self, ws: Path) -> None:
+    async def prime(self, ws: Path, cmd: list[str] | None = None, env: dict | None = None) -> None:
         """One unmeasured run that leaves the result cache of ``ws`` behind."""
         self.log("scan: priming the result cache")
-        c = self.client(ws)
+        c = self.client(ws, cmd, env)
         try:
             await c.start()
             await c.initialize(ws, initialization_options=settings(), timeout=self.a.timeout)
@@ -712,28 +724,54 @@ class ServerBench:
         if "scan" in P:
             L += ["## Workspace scan", ""]
             rows = []
+            compared = []
             for key, s in P["scan"].items():
                 for i, r in enumerate(s["runs"]):
                     init = r.get("initialize_s")
                     after = [None if r.get(k) is None or init is None else r[k] - init
                              for k in ("errors_published_s", "complete_s")]
                     typing = r.get("typing_while_scanning") or {}
-                    rows.append([key, i + 1, r.get("cache", "cold"), init, *after, r.get("files_with_errors"),
+                    run = f"{i + 1} ({r['tree']})" if len(R.get("trees", ())) > 1 else i + 1
+                    rows.append([key, run, r.get("cache", "cold"), init, *after, r.get("files_with_errors"),
                                  r.get("uris"), r.get("diagnostics"), r.get("progress_max_gap_s"),
                                  typing.get("p95_ms"), (r.get("cpu_s") or {}).get("server"),
                                  (r.get("cpu_s") or {}).get("children"), r.get("vmhwm_mib"),
                                  f"{r.get('load_start')} → {r.get('load_end')}"])
-                budgets += scan_budgets(s)
+                budgets += scan_budgets({**s, "runs": [r for r in s["runs"] if r.get("tree", "this") == "this"]})
+                compared += compare_trees(key, s["runs"]) if len(R.get("trees", ())) > 1 else []
             L += [md_table(["workspace", "run", "result cache", "initialize s (since spawn)",
                             "errors published s", "complete s", "files with errors", "uris", "diagnostics",
                             "max progress gap s", "keystroke p95 ms", "server CPU s", "workers CPU s",
                             "VmHWM MiB", "load"], rows), "",
                   "Errors published and complete: seconds after `initialized`.", ""]
+            if compared:
+                L += [f"### This tree against `{R['trees'][1]}`", "",
+                      md_table(["workspace", "result cache", "tree", "runs", "errors published s (median)",
+                                "complete s (median)", "complete s (each)", "server CPU s", "workers CPU s"],
+                               compared), ""]
         if budgets:
             L += ["## Budgets", "", md_table(["budget", "figure", "ratio", "met"], budgets), ""]
         if R["errors"]:
             L += ["## Errors", ""] + [f"- {e}" for e in R["errors"]] + [""]
         return "\n".join(L)
+
+
+def compare_trees(key: str, runs: list[dict]) -> list[list]:
+    """Medians of the runs of each tree (``--against``), cold and warm apart."""
+    rows = []
+    for cache in ("cold", "warm"):
+        for tree in ("this", "against"):
+            rs = [r for r in runs if r.get("cache") == cache and r.get("tree") == tree]
+            init = [r.get("initialize_s") or 0 for r in rs]
+            errors = [r["errors_published_s"] - i for r, i in zip(rs, init, strict=True) if r.get("errors_published_s")]
+            done = [r["complete_s"] - i for r, i in zip(rs, init, strict=True) if r.get("complete_s")]
+            if not done:
+                continue
+            cpu = [r.get("cpu_s") or {} for r in rs]
+            rows.append([key, cache, tree, len(rs), round(statistics.median(errors), 3) if errors else None,
+                         round(statistics.median(done), 3), ", ".join(f"{d:.2f}" for d in done),
+                         ", ".join(f"{c.get('server')}" for c in cpu), ", ".join(f"{c.get('children')}" for c in cpu)])
+    return rows
 
 
 def scan_budgets(s: dict) -> list[list]:
@@ -775,6 +813,7 @@ def scan_budgets(s: dict) -> list[list]:
 
 async def amain(a: argparse.Namespace) -> ServerBench:
     b = ServerBench(a)
+    b.results["trees"] = [name if name == "this" else str(a.against) for name, _, _ in b.trees]
     only = set(a.only.split(","))
     if "init" in only:
         await b.init()
@@ -834,7 +873,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="scan phase: without the server's result cache, with it, or each run both ways")
     ap.add_argument("--scan-typing", type=int, default=0,
                     help="scan phase: time up to this many keystrokes in a 200-line document while the scan runs")
+    ap.add_argument("--against", type=Path, default=None,
+                    help="scan phase: after each run, the same run of this source tree (its src folder)")
     a = ap.parse_args(argv)
+    if a.against is not None:
+        a.against = a.against.resolve()
+        if not (a.against / "skill_lsp" / "__init__.py").is_file():
+            ap.error(f"--against {a.against}: no skill_lsp package there (give a tree's src folder)")
     if a.quick:
         a.init_reps = min(a.init_reps, 2)
         a.edits = min(a.edits, 20)
@@ -847,6 +892,9 @@ def main(argv: list[str] | None = None) -> int:
     a.work = (a.work or (a.out / "ws")).resolve()
     exit_on_sigterm()
     bytecode = compile_bytecode(interpreter(skill_lsp_cmd(a.skill_lsp)))
+    if a.against is not None:  # its modules too: otherwise every scan worker compiles them again
+        subprocess.run([interpreter(skill_lsp_cmd(a.skill_lsp)), "-m", "compileall", "-q", str(a.against / "skill_lsp")],
+                       stdout=subprocess.DEVNULL, check=False)
     b = asyncio.run(amain(a))
     b.results["bytecode"] = bytecode
     md = b.report()

@@ -185,6 +185,19 @@ def test_bench_server(tmp_path: Path) -> None:
     assert "## Budgets" in (tmp_path / "bench_server.md").read_text()
 
 
+def test_bench_server_against_another_tree(tmp_path: Path) -> None:
+    # --against with this very tree: every run twice, which tree goes first alternating.
+    run_script(str(BENCH / "bench_server.py"), "--only", "scan", "--scan-kind", "realistic", "--scan-sizes", "5",
+               "--scan-reps", "2", "--scan-cache", "cold", "--quiet", "0.3", "--status-grace", "2",
+               "--out", str(tmp_path), "--against", str(REPO / "src"))
+    data = json.loads((tmp_path / "bench_server.json").read_text())
+    assert data["errors"] == [], data["errors"]
+    runs = data["phases"]["scan"]["realistic-5"]["runs"]
+    assert [r["tree"] for r in runs] == ["this", "against", "against", "this"]
+    assert all(r["complete_s"] is not None for r in runs)
+    assert "against" in (tmp_path / "bench_server.md").read_text()
+
+
 def test_bench_pull(tmp_path: Path) -> None:
     run_script(str(BENCH / "bench_pull.py"), "--skills", "60", "--cache", "warm", "--edits", "5",
                "--steady", "3", "--out", str(tmp_path))
