@@ -297,12 +297,14 @@ class ShardWriter:
 
     def __init__(self, cache: ResultCache, paths: list[str], todo: list[str]) -> None:
         self.cache = cache
+        # Each path's shard, computed once (a first open of 10,000 skills asked 50,000 times).
+        self.shard = {p: shard_of(p) for p in paths}
         self.paths: dict[int, list[str]] = {}
-        for p in paths:
-            self.paths.setdefault(shard_of(p), []).append(p)
+        for p, i in self.shard.items():
+            self.paths.setdefault(i, []).append(p)
         self.left: dict[int, int] = {}
         for p in todo:
-            i = shard_of(p)
+            i = self._shard(p)
             self.left[i] = self.left.get(i, 0) + 1
         self.fresh: dict[int, dict[str, Entry | None]] = {}
         self.written = 0
@@ -310,15 +312,19 @@ class ShardWriter:
     def put(self, loc: Location, stamp: Stamp | None, payload: bytes) -> None:
         """A skill checked anew (a None stamp: not cacheable, drop what is stored)."""
         path = loc.path
-        self.fresh.setdefault(shard_of(path), {})[path] = None if stamp is None else (where(loc), stamp, payload)
+        self.fresh.setdefault(self._shard(path), {})[path] = None if stamp is None else (where(loc), stamp, payload)
         self._done(path)
 
     def keep(self, path: str) -> None:
         """A skill whose stored entry still holds."""
         self._done(path)
 
+    def _shard(self, path: str) -> int:
+        i = self.shard.get(path)
+        return shard_of(path) if i is None else i
+
     def _done(self, path: str) -> None:
-        i = shard_of(path)
+        i = self._shard(path)
         self.left[i] -= 1
         if not self.left[i]:
             self.written += self.cache.write_shard(i, self.paths.get(i, []), self.fresh.pop(i, {}))

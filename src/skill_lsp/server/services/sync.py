@@ -179,7 +179,7 @@ def _scan_folder(folder: Folder, times: dict[str, float], on_batch=None, cancell
 def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, float], on_batch, cancelled, reuse,
                      cache: ResultCache, pool, fl: Flavour | None, nested: tuple[str, ...] = (),
                      on_first=None, overlap: OverlapIndex | None = None, early: _EarlyFirst | None = None) -> list | None:
-    from ...engine.resultcache import ShardWriter, shard_of  # noqa: PLC0415
+    from ...engine.resultcache import ShardWriter  # noqa: PLC0415
 
     if cancelled():
         return None
@@ -197,11 +197,12 @@ def _check_inventory(folder: Folder, inventory: Inventory, times: dict[str, floa
         else:
             todo.append(loc)
     times["reused"] = times.get("reused", 0) + len(results)
+    writer = ShardWriter(cache, [loc.path for loc in locations], [loc.path for loc in todo])
     # In cache-shard order: payloads are read, and fresh ones written, about one shard at a time.
-    todo.sort(key=lambda loc: (shard_of(loc.path), loc.path))
+    shard = writer.shard
+    todo.sort(key=lambda loc: (shard[loc.path], loc.path))
     work = [(loc, folder.settings, cache.stamp_for(loc), fl) for loc in todo]
     rendered = folder.rendered
-    writer = ShardWriter(cache, [loc.path for loc in locations], [loc.path for loc in todo])
 
     def take(loc, stamp, payload) -> None:
         got = None
