@@ -38,9 +38,14 @@ async def client(lsp_client: LanguageClient):
 
 
 def finished(client: LanguageClient) -> int:
-    """How many scans reported their end (skillLsp/status with scanning false)."""
-    return sum(1 for _, p in client.notifications_seen  # type: ignore[attr-defined]
-               if (p.get("scanning") if isinstance(p, dict) else getattr(p, "scanning", None)) is False)
+    """How many scans reported their end: skillLsp/status going from scanning true to false (other
+    status updates, such as the installed harnesses found after the first scan, say false too)."""
+    ends, scanning = 0, False
+    for _, p in client.notifications_seen:  # type: ignore[attr-defined]
+        now = p.get("scanning") if isinstance(p, dict) else getattr(p, "scanning", None)
+        ends += bool(scanning and now is False)
+        scanning = now is True or (scanning and now is None)
+    return ends
 
 
 async def start(client: LanguageClient, folders: list[Path]) -> None:
