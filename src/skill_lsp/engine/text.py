@@ -53,7 +53,7 @@ class SourceText:
 
     The line table is built on first use: a skill's first pass and most checks only ask where a
     few offsets are, which a text whose lines all end with \\n answers by counting its line
-    breaks (splitting a 5 KB SKILL.md into lines took 12-18 µs, a fifth of a first pass).
+    breaks (splitting a 5 KB SKILL.md into lines took 12-18 µs of a scan's ~300 µs check of it).
     """
 
     __slots__ = ("text", "_starts", "_counted")
