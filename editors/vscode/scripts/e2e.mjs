@@ -361,7 +361,13 @@ try {
     await page.keyboard.press('Control+Z');
     await lens.waitFor({ state: 'visible', timeout: 30_000 });
   });
-  const lensText = norm(await lens.innerText());
+  // The decoration shows before its text is rendered (a CI run read it empty once): read it
+  // until it says something, for at most 10 s.
+  let lensText = '';
+  for (const until = Date.now() + 10_000; !lensText.trim() && Date.now() < until;) {
+    lensText = norm(await lens.innerText());
+    if (!lensText.trim()) await page.waitForTimeout(100);
+  }
   if (!/Preview activation/i.test(lensText)) throw new Error(`code lens says "${lensText}"`);
   pass(`code lens: "${lensText.replace(/\s+/g, ' ').trim()}"`);
 
