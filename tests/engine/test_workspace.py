@@ -17,6 +17,7 @@ from skill_lsp.engine.discovery import Location, scan_roots
 from skill_lsp.engine.findings import Related, Severity, make
 from skill_lsp.engine.text import PositionTable, SourceText
 from skill_lsp.engine.workspace import (
+    RELATED_MAX,
     SkillResult,
     check_file,
     check_job,
@@ -369,6 +370,27 @@ def test_duplicate_names_in_one_root_point_at_each_other(tmp_path: Path):
     assert (f.severity, f.start, f.end, f.data, f.tags) == (W, 10, 14, {"name": "demo"}, ())
     assert [(r.path, r.start, r.end, r.message) for r in f.related] == [
         (str(tmp_path / "a" / p), 10, 14, "also named 'demo'") for p in ("copy/SKILL.md", "third/SKILL.md")]
+
+
+def test_a_large_group_is_named_in_part(tmp_path: Path):
+    """Fourteen copies, then fourteen skills sharing one template description: each finding names
+    three others in its message and RELATED_MAX in related information, and counts the rest (a
+    group of N made N findings of N entries each: 1,250 such skills made a 490 MB report)."""
+    names = [f"s{i:02}" for i in range(14)]
+    for n in names:
+        write_skill(tmp_path / "a", n, skill_text("demo"))
+        write_skill(tmp_path / "b", n, skill_text(n, description="Scaffolded skill, describe what it does here please."))
+    results = scan(tmp_path, "a", "b")
+    dup = only(results["a/s00/SKILL.md"].cross, "DUPLICATE_NAME")
+    assert dup.message == ("another skill in the same root is also named 'demo' (../s01/SKILL.md, ../s02/SKILL.md, "
+                           "../s03/SKILL.md and 10 more)")
+    assert [r.path for r in dup.related] == [str(tmp_path / "a" / n / "SKILL.md") for n in names[1:1 + RELATED_MAX]]
+    over = only(results["b/s13/SKILL.md"].cross, "DESCRIPTION_OVERLAP")
+    assert over.message.startswith("the description is nearly the same as that of 's00' (../s00/SKILL.md), "
+                                   "'s01' (../s01/SKILL.md), 's02' (../s02/SKILL.md) and 10 more: ")
+    shown = [str(tmp_path / "b" / n / "SKILL.md") for n in names[:RELATED_MAX]]
+    assert [r.path for r in over.related] == shown
+    assert over.data == {"others": shown, "more": 13 - RELATED_MAX}
 
 
 def test_a_skill_in_a_later_root_is_shadowed_by_the_first(tmp_path: Path):

@@ -223,7 +223,8 @@ RULES: dict[str, Rule] = {
              "Copilot CLI 1.0.102 by many-skills). It weighs every skill of the workspace, so `check` reports it; "
              "in the editor, hover on `name` or `description` and the code lens say the same, live."),
         Rule("DUPLICATE_NAME", W, "Two skills share a name", None,
-             "Two skill folders in one root declare the same name; which one a harness loads depends on directory order."),
+             "Two skill folders in one root declare the same name; which one a harness loads depends on directory order. "
+             "Reported on each, naming three of the others in the message and ten in related information."),
         Rule("UNKNOWN_SKILL", H, "Mention of a skill that does not exist", None,
              "A `/name` invocation, `$name` mention or `Skill(name)` rule names no skill in the workspace but is a few "
              "edits away from one that exists (a likely typo). Mentions of names nothing resembles are not reported: "
@@ -362,7 +363,8 @@ RULES: dict[str, Rule] = {
              "Two skills of one workspace have descriptions a model cannot tell apart: both of 8 words or more, the "
              "same text, or at most one content word apart with a rapidfuzz token-sort ratio of 90 or more, and the "
              "differing word is not part of either skill's name (`Automate 21risk tasks` in `21risk-automation`). "
-             "The model picks one of them at random for the same request. Reported on both, naming the other. Not "
+             "The model picks one of them at random for the same request. Reported on each, naming three of the others "
+             "in the message and ten in related information and `data.others` (`data.more` counts the rest). Not "
              "compared: skills of the same name (copies) and skills in two different roots (each root is read by "
              "its own harnesses); skills under a test folder outside the roots. Incremental and exact: each "
              "description is found by hash lookups of its word set (docs/precision.md)."),

@@ -136,6 +136,12 @@ def _fragment(f: Finding) -> Finding:
                                "file (no skills/ folder above it), so it may be a fragment rather than a skill")
 
 
+# Cross-skill findings name at most this many of the other skills in related information (and
+# three in the message): a group of N copies or near-identical descriptions made N findings of N
+# entries each, and 1,250 skills sharing a template description made a 490 MB report.
+RELATED_MAX = 10
+
+
 # Folders of a repository's own tests: a SKILL.md there is test data of a tool that reads or
 # writes skills (issue 26: golden outputs under tests/golden/, eval fixtures; on the tune half
 # tests/fixtures/ of a plugin), found only by the recursive search.
@@ -186,8 +192,10 @@ def _link_group(name: str, members: list[SkillResult], settings: Settings) -> No
             continue
         for w in same:
             others = [o for o in same if o is not w]
-            rel = tuple(Related(o.path, *o.anchor, f"also named '{name}'") for o in others)
-            where = ", ".join(os.path.relpath(o.path, os.path.dirname(w.path)) for o in others)
+            rel = tuple(Related(o.path, *o.anchor, f"also named '{name}'") for o in others[:RELATED_MAX])
+            where = ", ".join(os.path.relpath(o.path, os.path.dirname(w.path)) for o in others[:3])
+            if len(others) > 3:
+                where += f" and {len(others) - 3} more"
             w.cross.extend(apply_settings([make(
                 "DUPLICATE_NAME", f"another skill in the same root is also named '{name}' ({where})",
                 *w.anchor, {"name": name}, related=rel)], settings))
@@ -315,12 +323,15 @@ def _overlap_findings(r: SkillResult, idx: OverlapIndex, by_path: dict[str, Skil
     here = os.path.dirname(r.path)
     shown = ", ".join(f"'{o.name}' ({os.path.relpath(o.path, here)})" for o in others[:3])
     more = f" and {len(others) - 3} more" if len(others) > 3 else ""
-    rel = tuple(Related(o.path, *o.anchor, f"description nearly the same as '{r.name}'") for o in others)
+    rel = tuple(Related(o.path, *o.anchor, f"description nearly the same as '{r.name}'") for o in others[:RELATED_MAX])
+    data: dict = {"others": [o.path for o in others[:RELATED_MAX]]}
+    if len(others) > RELATED_MAX:
+        data["more"] = len(others) - RELATED_MAX
     return apply_settings([make(
         "DESCRIPTION_OVERLAP", f"the description is nearly the same as that of {shown}{more}: a model cannot tell "
         "them apart and may pick either for the same request; say in each description what sets the skill apart "
         "(its inputs, its task, when to use it), or merge the skills", *r.anchor,
-        {"others": [o.path for o in others]}, related=rel)], settings)
+        data, related=rel)], settings)
 
 
 class SkillIndex:
