@@ -48,7 +48,7 @@ def main() -> int:
         idx.add(p, n, d + " Also handles edge cases.")
         idx.add(p, n, d)
     per_edit = (time.perf_counter() - t1) / (2 * max(1, len(edits)))
-    print(f"{len(items):,} descriptions: index built in {build:.2f} s; {len(idx.overlaps):,} skills overlap another; "
+    print(f"{len(items):,} descriptions: index built in {build:.2f} s; {len(idx.overlapping()):,} skills overlap another; "
           f"an edit costs {per_edit * 1000:.2f} ms ({len(edits) * 2} edits); load {os.getloadavg()[0]:.1f}")
     return 0
 

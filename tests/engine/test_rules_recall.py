@@ -5,6 +5,7 @@ skills (written here, in the shapes real skills take) it stays quiet on."""
 from __future__ import annotations
 
 import os
+import random
 from pathlib import Path
 
 import pytest
@@ -330,6 +331,34 @@ def test_the_overlap_index_compares_only_candidates_sharing_a_rare_word():
     assert idx.of("/dup") == ["/s7"] and idx.of("/s7") == ["/dup"]
 
 
+def test_the_overlap_index_answers_as_comparing_every_pair():
+    """Random adds, replacements and removals of descriptions drawn from a few templates (many the
+    same text, kept as a class; others a word apart, kept as pairs), names that repeat and three
+    roots: ``of`` and ``overlapping`` after each step equal a comparison of every pair."""
+    from skill_lsp.engine.overlap import _comparable, _Entry, similar  # noqa: PLC0415
+
+    r = random.Random(2612)
+    base = "Handles billing records and writes a summary report for the finance team"
+    texts = [base, base + " weekly", base + " monthly", "Short text", base.replace("billing", "payroll"),
+             "Scaffolded skill, describe what it does here please and when to use it"]
+    for _ in range(40):
+        idx = OverlapIndex()
+        live: dict[str, tuple[str, str, str | None]] = {}
+        for _step in range(r.randrange(5, 40)):
+            path = f"/s{r.randrange(25)}"
+            if path in live and r.random() < 0.25:
+                idx.remove(path)
+                del live[path]
+            else:
+                live[path] = (f"n{r.randrange(12)}", r.choice(texts), r.choice((None, "a", "b")))
+                idx.add(path, *live[path])
+            entries = {p: _Entry(*v) for p, v in live.items()}
+            want = {p: sorted(o for o in live if o != p and _comparable(e, entries[o]) and similar(e, entries[o]))
+                    for p, e in entries.items()}
+            assert {p: idx.of(p) for p in live} == want
+            assert idx.overlapping() == sorted(p for p, others in want.items() if others)
+
+
 def test_the_overlap_index_keeps_shared_keys_and_empties_on_removal():
     # Three descriptions whose word sets are one word apart share "less one word" keys: each bucket
     # holds every skill that needs it, whatever the order of adding and removing.
@@ -345,7 +374,7 @@ def test_the_overlap_index_keeps_shared_keys_and_empties_on_removal():
     assert idx.of("/c") == ["/a"]
     for path in ("/d", "/b", "/c", "/a"):
         idx.remove(path)
-    assert (idx.entries, idx.overlaps, dict(idx._whole), idx._less) == ({}, {}, {}, {})
+    assert (idx.entries, idx.overlaps, dict(idx._whole), idx._less, idx._same, idx._open) == ({}, {}, {}, {}, {}, {})
 
 
 # --------------------------------------------------------------------- precision fixes from the tune half

@@ -289,7 +289,7 @@ def link_skills(results: list[SkillResult], settings: Settings, overlap: Overlap
             root = _root_of(r)
             if not idx.holds(r.path, r.name, r.description, root):  # a scan may have added it as it came
                 idx.add(r.path, r.name, r.description, root)
-    for path in list(idx.overlaps):
+    for path in idx.overlapping():
         by_path[path].cross.extend(_overlap_findings(by_path[path], idx, by_path, settings))
 
 
