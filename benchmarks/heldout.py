@@ -3,7 +3,7 @@
 
     python benchmarks/heldout.py split --mirror DIR...      # draw the split once, write heldout.toml
     python benchmarks/heldout.py checkout --mirror DIR...    # lay out /work/heldout/{tune,test}/owner+name
-    python benchmarks/heldout.py replicate --copies 3 --out /tmp/heldout-3x  # the test half 3 times over
+    python benchmarks/heldout.py replicate --copies 2 --out /tmp/heldout-2x  # the test half twice over
 
 ``--mirror`` takes the git directories the search tool's ``fetch`` returned
 (``/work/.mirror/owner+name/repo``). A repository that gathers other authors' repositories
@@ -16,8 +16,8 @@ order, each to the half that has fewer skills so far, so that the halves are nea
 ``checkout`` re-creates the folders from the mirrors at the commits heldout.toml records
 (``git cat-file``; files the snapshot lacks are left out), outside the repository; their content is never committed.
 ``replicate`` lays a half out ``--copies`` times side by side (``OUT/copyN/owner+name``, hard links where
-the file system allows): a workspace of real skills the size of the generated ones (3 copies of
-the test half: 9,747 skills), for the first-open figures of docs/performance.md.
+the file system allows): a workspace of real skills about the size of the generated ones (2 copies
+of the test half: 11,992 skills), for the first-open figures of docs/performance.md.
 """
 
 from __future__ import annotations
@@ -186,8 +186,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--root", type=Path, default=ROOT)
     ap.add_argument("--half", choices=("tune", "test"), default="test", help="replicate: which half")
-    ap.add_argument("--copies", type=int, default=3, help="replicate: how many copies")
-    ap.add_argument("--out", type=Path, default=Path("/tmp/heldout-3x"), help="replicate: where")
+    ap.add_argument("--copies", type=int, default=2, help="replicate: how many copies")
+    ap.add_argument("--out", type=Path, default=Path("/tmp/heldout-2x"), help="replicate: where")
     args = ap.parse_args(argv)
     if args.action == "replicate":
         replicate(args.root / args.half, args.copies, args.out)
