@@ -140,7 +140,7 @@ class OverlapIndex:
         self._open.pop(e.norm, None)
         if same:
             candidates -= same
-            changed |= same  # at most these: a copy of the same name or in another root is no overlap
+            changed |= same  # an over-estimate: a copy of the same name or one in another root gains nothing
             changed.add(path)
         same.add(path)
         for other in candidates:

@@ -316,7 +316,8 @@ def _root_of(r: SkillResult) -> str | None:
 
 def _overlap_findings(r: SkillResult, idx: OverlapIndex, by_path: dict[str, SkillResult],
                       settings: Settings) -> list[Finding]:
-    """DESCRIPTION_OVERLAP on ``r``, naming every skill its description overlaps (at most three in the text)."""
+    """DESCRIPTION_OVERLAP on ``r``, naming the skills its description overlaps (three in the text, RELATED_MAX
+    in related information and data)."""
     others = [by_path[p] for p in idx.of(r.path) if p in by_path]
     if not others:
         return []
