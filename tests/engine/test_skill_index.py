@@ -103,6 +103,36 @@ def test_a_new_skill_with_a_taken_name(tmp_path: Path):
     assert codes(index.results[ws.path("b/demo")].cross) == ["SHADOWED"]
 
 
+def test_an_edit_that_keeps_the_name_where_it_was_touches_no_other(tmp_path: Path):
+    """Body edits keep every cross-skill finding (taken over, not recomputed); an edit that moves
+    the `name` line moves the related information the others hold, and republishes them."""
+    desc = "Reviews pull requests for risky changes and writes a summary for the whole team."
+    ws = Workspace(tmp_path)
+    for rel in ("a/demo", "a/copy", "a/same"):
+        ws.write(rel, skill_text("demo" if rel != "a/same" else "same", description=desc))
+    index = SkillIndex(ws.settings)
+    index.rebuild(ws.all())
+
+    def related(rel: str) -> list[tuple[str, str, int, int]]:
+        return [(f.code, os.path.relpath(r.path, tmp_path), r.start, r.end) for f in index.results[ws.path(rel)].cross
+                for r in f.related]
+
+    before = related("a/copy") + related("a/same")
+    ws.write("a/demo", skill_text("demo", description=desc, body="\n# Body\n\nMore words.\n"))
+    assert index.put(ws.result("a/demo")) == set()
+    assert findings(index, ws) == from_scratch(ws) == {
+        "a/copy": ["DUPLICATE_NAME", "DESCRIPTION_OVERLAP"], "a/demo": ["DUPLICATE_NAME", "DESCRIPTION_OVERLAP"],
+        "a/same": ["DESCRIPTION_OVERLAP"]}
+    assert related("a/copy") + related("a/same") == before
+    # A comment above `name:` moves its span: both others point at the new place.
+    ws.write("a/demo", "---\n# moved\n" + skill_text("demo", description=desc)[4:])
+    assert ws.rel(index.put(ws.result("a/demo"))) == {"a/copy", "a/same"}
+    demo = ws.path("a/demo")
+    moved = [(code, start) for code, path, start, _ in related("a/copy") + related("a/same") if path == "a/demo/SKILL.md"]
+    assert moved == [(code, start + 8) for code, path, start, _ in before if path == "a/demo/SKILL.md"]
+    assert index.results[demo].anchor == (18, 22)
+
+
 def test_renaming_a_skill_moves_it_between_name_groups(tmp_path: Path):
     ws = Workspace(tmp_path)
     ws.write("a/demo", skill_text("demo"))
