@@ -207,6 +207,17 @@ def test_bench_pull(tmp_path: Path) -> None:
     assert run["steady_pulls_answered"] == 0  # nothing changed: VS Code's next pull is held
 
 
+def test_bench_groups(tmp_path: Path) -> None:
+    run_script(str(BENCH / "bench_groups.py"), "--names", "12", "--descriptions", "12", "--edits", "2",
+               "--out", str(tmp_path))
+    runs = json.loads((tmp_path / "bench_groups.json").read_text())["runs"]
+    assert {label: (r["skills"], sorted(k for k in r if k not in ("skills", "scan_s"))) for label, r in runs.items()} == {
+        "one name": (12, ["body", "description", "name"]), "one description": (12, ["body", "description", "name"])}
+    assert all(r[place]["edits"] == 2 for r in runs.values() for place in ("body", "description", "name"))
+    # A body edit changes no other skill's findings: nothing else is sent.
+    assert [r["body"]["others_published"] for r in runs.values()] == [0, 0]
+
+
 def test_bench_burst() -> None:
     out = run_script(str(BENCH / "bench_burst.py"), "--reps", "1").stdout
     assert "burst of 100 edits" in out and "median" in out
