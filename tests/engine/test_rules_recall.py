@@ -334,7 +334,7 @@ def test_the_overlap_index_compares_only_candidates_sharing_a_rare_word():
 def test_the_overlap_index_answers_as_comparing_every_pair():
     """Random adds, replacements and removals of descriptions drawn from a few templates (many the
     same text, kept as a class; others a word apart, kept as pairs), names that repeat and three
-    roots: ``of`` and ``overlapping`` after each step equal a comparison of every pair."""
+    roots: ``of``, ``head`` and ``overlapping`` after each step equal a comparison of every pair."""
     from skill_lsp.engine.overlap import _comparable, _Entry, similar  # noqa: PLC0415
 
     r = random.Random(2612)
@@ -357,6 +357,8 @@ def test_the_overlap_index_answers_as_comparing_every_pair():
                     for p, e in entries.items()}
             assert {p: idx.of(p) for p in live} == want
             assert idx.overlapping() == sorted(p for p, others in want.items() if others)
+            k = r.randrange(1, 4)
+            assert {p: idx.head(p, k) for p in live} == {p: (others[:k], len(others)) for p, others in want.items()}
 
 
 def test_the_overlap_index_keeps_shared_keys_and_empties_on_removal():
@@ -374,7 +376,7 @@ def test_the_overlap_index_keeps_shared_keys_and_empties_on_removal():
     assert idx.of("/c") == ["/a"]
     for path in ("/d", "/b", "/c", "/a"):
         idx.remove(path)
-    assert (idx.entries, idx.overlaps, dict(idx._whole), idx._less, idx._same, idx._open) == ({}, {}, {}, {}, {}, {})
+    assert (idx.entries, idx.overlaps, dict(idx._whole), idx._less, idx._same, idx._open, idx._ordered) == ({}, {}, {}, {}, {}, {}, {})
 
 
 # --------------------------------------------------------------------- precision fixes from the tune half

@@ -94,6 +94,7 @@ class OverlapIndex:
         self.overlaps: dict[str, set[str]] = defaultdict(set)  # pairs of different texts, both ways
         self._same: dict[str, set[str]] = {}  # the text (``_Entry.norm``) -> paths
         self._open: dict[str, bool] = {}  # the text -> whether every two of its class are compared
+        self._ordered: dict[str, list[str]] = {}  # the text -> its class, sorted (asked for when open)
         self._whole: dict[int, set[str]] = defaultdict(set)  # hash of the set -> paths
         # Hash of the set less one word -> a path, or the set of paths when several share it (rare:
         # 10,000 skills make some 200,000 keys, and a set for each was most of the time to add).
@@ -137,7 +138,7 @@ class OverlapIndex:
         whole, less = self._hashes(e)
         candidates = self._candidates(path, whole, less)
         same = self._same.setdefault(e.norm, set())
-        self._open.pop(e.norm, None)
+        self._forget(e.norm)
         if same:
             candidates -= same
             changed |= same  # an over-estimate: a copy of the same name or one in another root gains nothing
@@ -186,7 +187,7 @@ class OverlapIndex:
                 del self.overlaps[o]
         same = self._same[e.norm]
         same.discard(path)
-        self._open.pop(e.norm, None)
+        self._forget(e.norm)
         if same:
             others |= same
         else:
@@ -207,6 +208,29 @@ class OverlapIndex:
             else:
                 out.update(o for o in same if o != path and _comparable(e, self.entries[o]))
         return sorted(out)
+
+    def head(self, path: str, limit: int) -> tuple[list[str], int]:
+        """The first ``limit`` of ``of(path)`` and how many there are in all; a class whose every
+        two members are compared is not sorted again for each member (a name typed among 1,250
+        skills sharing a description sorted 1,250 lists of 1,249 a keystroke)."""
+        e = self.entries.get(path)
+        same = self._same[e.norm] if e is not None else ()
+        if e is None or len(same) < 2 or not self._all_compared(e.norm, same):
+            everyone = self.of(path)
+            return everyone[:limit], len(everyone)
+        ordered = self._ordered.get(e.norm)
+        if ordered is None:
+            ordered = self._ordered[e.norm] = sorted(same)
+        first = [p for p in ordered[:limit + 1] if p != path][:limit]
+        pairs = self.overlaps.get(path)
+        if pairs:  # texts that differ: never in the class
+            first = sorted(pairs.union(first))[:limit]
+        return first, len(same) - 1 + len(pairs or ())
+
+    def _forget(self, norm: str) -> None:
+        """The class of ``norm`` changed: what was worked out about it no longer holds."""
+        self._open.pop(norm, None)
+        self._ordered.pop(norm, None)
 
     def _all_compared(self, norm: str, same: set[str]) -> bool:
         """Whether every two skills of a class are compared (no two share a name, one root at most)."""

@@ -199,11 +199,11 @@ def _link_group(name: str, members: list[SkillResult], settings: Settings) -> No
         if len(same) < 2:
             continue
         for w in same:
-            others = [o for o in same if o is not w]
-            rel = tuple(Related(o.path, *o.anchor, f"also named '{name}'") for o in others[:RELATED_MAX])
+            others = [o for o in same[:RELATED_MAX + 1] if o is not w][:RELATED_MAX]  # not N² for N copies
+            rel = tuple(Related(o.path, *o.anchor, f"also named '{name}'") for o in others)
             where = ", ".join(os.path.relpath(o.path, os.path.dirname(w.path)) for o in others[:3])
-            if len(others) > 3:
-                where += f" and {len(others) - 3} more"
+            if len(same) > 4:
+                where += f" and {len(same) - 4} more"
             w.cross.extend(apply_settings([make(
                 "DUPLICATE_NAME", f"another skill in the same root is also named '{name}' ({where})",
                 *w.anchor, {"name": name}, related=rel)], settings))
@@ -326,16 +326,20 @@ def _overlap_findings(r: SkillResult, idx: OverlapIndex, by_path: dict[str, Skil
                       settings: Settings) -> list[Finding]:
     """DESCRIPTION_OVERLAP on ``r``, naming the skills its description overlaps (three in the text, RELATED_MAX
     in related information and data)."""
-    others = [by_path[p] for p in idx.of(r.path) if p in by_path]
-    if not others:
+    first, count = idx.head(r.path, RELATED_MAX)
+    if any(p not in by_path for p in first):  # an index entry without its result: never kept
+        everyone = [p for p in idx.of(r.path) if p in by_path]
+        first, count = everyone[:RELATED_MAX], len(everyone)
+    if not count:
         return []
+    others = [by_path[p] for p in first]
     here = os.path.dirname(r.path)
     shown = ", ".join(f"'{o.name}' ({os.path.relpath(o.path, here)})" for o in others[:3])
-    more = f" and {len(others) - 3} more" if len(others) > 3 else ""
-    rel = tuple(Related(o.path, *o.anchor, f"description nearly the same as '{r.name}'") for o in others[:RELATED_MAX])
-    data: dict = {"others": [o.path for o in others[:RELATED_MAX]]}
-    if len(others) > RELATED_MAX:
-        data["more"] = len(others) - RELATED_MAX
+    more = f" and {count - 3} more" if count > 3 else ""
+    rel = tuple(Related(o.path, *o.anchor, f"description nearly the same as '{r.name}'") for o in others)
+    data: dict = {"others": [o.path for o in others]}
+    if count > RELATED_MAX:
+        data["more"] = count - RELATED_MAX
     return apply_settings([make(
         "DESCRIPTION_OVERLAP", f"the description is nearly the same as that of {shown}{more}: a model cannot tell "
         "them apart and may pick either for the same request; say in each description what sets the skill apart "
