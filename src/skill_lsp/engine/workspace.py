@@ -327,7 +327,7 @@ def _overlap_findings(r: SkillResult, idx: OverlapIndex, by_path: dict[str, Skil
     """DESCRIPTION_OVERLAP on ``r``, naming the skills its description overlaps (three in the text, RELATED_MAX
     in related information and data)."""
     first, count = idx.head(r.path, RELATED_MAX)
-    if any(p not in by_path for p in first):  # an index entry without its result: never kept
+    if any(p not in by_path for p in first):  # an indexed skill without a result (not expected): the exact way
         everyone = [p for p in idx.of(r.path) if p in by_path]
         first, count = everyone[:RELATED_MAX], len(everyone)
     if not count:
