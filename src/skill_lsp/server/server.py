@@ -53,6 +53,9 @@ class SkillLanguageServer(LanguageServer):
         self.pending_changes: list[tuple[str, int]] = []  # file events waiting to be coalesced
         self.pending_task: asyncio.Future | None = None
         self.applying: set[asyncio.Future] = set()  # batches being applied (kept from the collector)
+        # Closed files an edit's cross-skill findings reached, sent after it in turns (services/sync.py).
+        self.owed_touched: set[str] = set()
+        self.touched_task: asyncio.Future | None = None
         self.reads: dict[str, int] = {}  # path -> serial of its newest re-read in flight
         self.read_serial = 0
         # Folder moves this server put in a rename edit: the client's willRenameFiles for them
