@@ -861,7 +861,7 @@ def _publish_touched(ls: SkillLanguageServer, touched: set[str]) -> None:
     otherwise after the edited document, in turns, as a scan's final publish sends closed files.
     Typed into the name of one of 2,000 copies, sending the other 1,999 on each keystroke held
     the next keystroke behind them (180 ms p50, bench_groups.py)."""
-    if len(touched) <= TOUCHED_AT_ONCE:
+    if len(touched) <= TOUCHED_AT_ONCE or not _on_a_loop():
         for path in touched:
             publish.publish_path(ls, path)  # the newest state: one still owed is sent again later
         return
