@@ -64,7 +64,7 @@ SCAN_TURN_S = 0.001
 TOUCHED_AT_ONCE = 64
 # The longest a scan's thread waits, at one skill, for an edit's analysis to end (``ls.quiet``).
 EDIT_WAIT_S = 0.05
-# Small chunks: the pool's result thread unpickles a whole chunk at once holding the GIL
+# Small chunks: the scan's thread unpickles a chunk's answer whole holding the GIL
 # (625 results took ~30 ms: a keystroke waited for it); 16 take well under a millisecond.
 CHUNK = 16
 # A first-pass result is a short string or None: larger chunks, fewer round trips.
@@ -311,7 +311,8 @@ def _start_pool(workers: int):
     """Worker processes, forked from a server process that imported the engine once (not
     from this multi-threaded one), and started now: they come up while discovery runs."""
     import multiprocessing  # noqa: PLC0415
-    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
+    from .workers import WorkerPool  # noqa: PLC0415
 
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     ctx = multiprocessing.get_context(method)
@@ -330,11 +331,7 @@ def _start_pool(workers: int):
         spawner.join()
     # The initializer is named in each worker by its module, which the worker imports: scanjob
     # (preloaded) and not this one, which loads pygls and lsprotocol (0.24 CPU-s a worker).
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=scanjob.lower_priority,
-                               initargs=(target,))
-    for _ in range(workers):
-        pool.submit(os.getpid)
-    return pool
+    return WorkerPool(ctx, workers, initializer=scanjob.lower_priority, initargs=(target,))
 
 
 class _EarlyFirst:
