@@ -312,7 +312,7 @@ def _start_pool(workers: int):
     from this multi-threaded one), and started now: they come up while discovery runs."""
     import multiprocessing  # noqa: PLC0415
 
-    from .workers import WorkerPool  # noqa: PLC0415
+    from ...workerpool import WorkerPool  # noqa: PLC0415
 
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     ctx = multiprocessing.get_context(method)

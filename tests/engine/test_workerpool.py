@@ -1,4 +1,4 @@
-"""The scan's worker pool (services/workers.py): answers in order, a failing job fails alone,
+"""The scan's worker pool (workerpool.py): answers in order, a failing job fails alone,
 a dead worker fails what it held instead of hanging, and shutdown ends every worker."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from skill_lsp.server.services.workers import IN_FLIGHT, BrokenPool, WorkerPool
+from skill_lsp.workerpool import IN_FLIGHT, BrokenPool, WorkerPool
 
 METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
