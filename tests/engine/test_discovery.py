@@ -40,6 +40,19 @@ def rel(results: list[SkillResult], ws: Path) -> list[str]:
 # --------------------------------------------------------------------- roots
 
 
+def test_listing_a_root_asks_between_skills_and_stops_when_told(tmp_path: Path):
+    """A server's scan lets a keystroke's analysis run while a large root is listed: the roots'
+    10,000 skills were 20 ms of listing without a pause."""
+    root = tmp_path / ".claude" / "skills"
+    for i in range(discovery.CANCEL_EVERY * 3):
+        write_skill(root, f"s{i:03d}", skill_text(f"s{i:03d}"))
+    asked = []
+    locs = scan_roots([str(root)], Settings().sensitive_patterns, cancelled=lambda: asked.append(1) or False)
+    assert len(locs) == discovery.CANCEL_EVERY * 3 and len(asked) == 3
+    with pytest.raises(discovery.Cancelled):
+        scan_roots([str(root)], Settings().sensitive_patterns, cancelled=lambda: len(asked) > 4 or asked.append(1))
+
+
 def test_default_roots_are_the_existing_ones_in_order(tmp_path: Path):
     for r in ("skills", ".claude/skills", ".agents/skills"):
         (tmp_path / r).mkdir(parents=True)

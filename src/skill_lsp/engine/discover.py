@@ -140,7 +140,7 @@ def discover(workspace: str, settings: Settings, cancelled: Callable[[], bool] |
 
     files = discovery.find_skill_files(workspace, ignored=inv.ignored, walked=walked, cancelled=cancelled,
                                        excluded=prune, on_found=walk_found if early is not None else None)
-    inv.locations = discovery.scan_roots(roots, sensitive, walked)
+    inv.locations = discovery.scan_roots(roots, sensitive, walked, between)
     if regex is not None:
         inv.locations = [loc for loc in inv.locations if not inv.is_excluded(loc.path)]
     # Every path here is built from normalised bases and plain names: no normpath needed.

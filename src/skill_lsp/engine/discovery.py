@@ -163,11 +163,13 @@ def locate(dir_path: str, root: str, root_index: int, fence: list[str],
 Seen = dict[str, tuple[str | None, bool | None]]
 
 
-def scan_roots(roots: list[str], sensitive: tuple[str, ...], walked: Seen | None = None) -> list[Location]:
+def scan_roots(roots: list[str], sensitive: tuple[str, ...], walked: Seen | None = None,
+               cancelled: Callable[[], bool] | None = None) -> list[Location]:
     """Immediate skill subfolders of each root, in root order then name order.
 
     ``walked``: what ``find_skill_files`` saw (folders it listed), so that a root inside
-    the walked tree is not listed a second time.
+    the walked tree is not listed a second time. ``cancelled``: asked every CANCEL_EVERY
+    skills (raises Cancelled when it turns true).
     """
     out: list[Location] = []
     for index, root in enumerate(roots):
@@ -189,6 +191,8 @@ def scan_roots(roots: list[str], sensitive: tuple[str, ...], walked: Seen | None
                 loc = locate(d, root, index, roots, sensitive, real_dir=real, skill_md=known[0], md_is_link=known[1])
             if loc is not None:
                 out.append(loc)
+                if cancelled is not None and len(out) % CANCEL_EVERY == 0 and cancelled():
+                    raise Cancelled
     return out
 
 

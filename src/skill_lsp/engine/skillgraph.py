@@ -196,7 +196,9 @@ class SkillGraph:
 
     def rebuild(self, results: dict[str, SkillResult], pause: Callable[[], None] | None = None) -> None:
         self.__init__(self.settings)  # type: ignore[misc]
-        for r in results.values():
+        for i, r in enumerate(results.values()):
+            if pause is not None and i % PAUSE_EVERY == 0:
+                pause()
             self._learn(r)
         near = Near(self.names)
         for i, r in enumerate(results.values()):

@@ -272,7 +272,9 @@ def link_skills(results: list[SkillResult], settings: Settings, overlap: Overlap
     in the catalog at all), so only valid skills shadow or are shadowed.
     """
     groups: dict[str, list[SkillResult]] = defaultdict(list)
-    for r in results:
+    for i, r in enumerate(results):
+        if pause is not None and i % PAUSE_EVERY == 0:
+            pause()
         r.cross = []
         if _member(r):
             groups[r.name].append(r)
@@ -297,7 +299,9 @@ def link_skills(results: list[SkillResult], settings: Settings, overlap: Overlap
             root = _root_of(r)
             if not idx.holds(r.path, r.name, r.description, root):  # a scan may have added it as it came
                 idx.add(r.path, r.name, r.description, root)
-    for path in idx.overlapping():
+    for i, path in enumerate(idx.overlapping()):
+        if pause is not None and i % PAUSE_EVERY == 0:
+            pause()
         by_path[path].cross.extend(_overlap_findings(by_path[path], idx, by_path, settings))
 
 
@@ -380,7 +384,9 @@ class SkillIndex:
         for path in [p for p in self.overlap.entries if p not in self.results]:
             self.overlap.remove(path)
         link_skills(results, self.settings, self.overlap, pause=pause)
-        for r in results:
+        for i, r in enumerate(results):
+            if pause is not None and i % PAUSE_EVERY == 0:
+                pause()
             if _member(r):
                 self._groups[r.name].add(r.path)
                 self._name_of[r.path] = r.name
