@@ -1,4 +1,5 @@
-"""A scan's worker processes, driven by the one thread that hands them work and takes it back.
+"""Worker processes (a server's scan, a large `check`), driven by the one thread that hands them
+work and takes it back.
 
 ``concurrent.futures.ProcessPoolExecutor`` runs two threads of its own beside the scan's: one
 feeds the call queue, one collects results and completes futures, each waking for every chunk
@@ -218,15 +219,21 @@ def run_chunk(fn: Callable, items: list) -> list:
 
 def serve(conn, initializer: Callable | None, initargs: tuple) -> None:
     """A worker process: run each call that comes, send back (True, its value) or (False, the
-    exception), until the server closes its end."""
+    exception), until the other end is closed."""
+    import signal  # noqa: PLC0415
+
+    # Ctrl-C in a terminal reaches the whole process group: the parent stops the run and ends the
+    # workers, which would each print a traceback of the job they were on.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if initializer is not None:
         initializer(*initargs)
     while True:
         try:
-            fn, args = pickle.loads(conn.recv_bytes())
+            data = conn.recv_bytes()
         except (EOFError, OSError):
             return
         try:
+            fn, args = pickle.loads(data)  # a job naming what this worker cannot import fails alone
             out = (True, fn(*args))
         except Exception as exc:  # noqa: BLE001 - the scan decides what a failed job means
             out = (False, exc)

@@ -79,3 +79,16 @@ def test_shutdown_cancels_what_was_not_sent_and_ends_the_workers() -> None:
     with pytest.raises(BrokenPool):
         jobs[0].result(timeout=1)
     assert isinstance(p.submit(abs, 1).exception(), BrokenPool)
+
+
+def test_ctrl_c_is_the_parents_to_handle(pool: WorkerPool) -> None:
+    # Ctrl-C in a terminal reaches every process of the group: a worker goes on with its job
+    # (the parent stops the run and ends the workers) instead of dying with a traceback.
+    for job in [pool.submit(os.getpid) for _ in range(2)]:
+        job.result(timeout=60)  # both workers are up (a signal before that ends a process starting)
+    job = pool.submit(time.sleep, 0.5)
+    assert not job.done()
+    os.kill(pool.pids[0], signal.SIGINT)
+    os.kill(pool.pids[1], signal.SIGINT)
+    assert job.result(timeout=60) is None
+    assert pool.submit(abs, -2).result(timeout=60) == 2
