@@ -45,9 +45,7 @@ def test_a_failing_job_fails_alone(pool: WorkerPool) -> None:
 
 def test_done_does_not_wait(pool: WorkerPool) -> None:
     job = pool.submit(time.sleep, 0.5)
-    t0 = time.monotonic()
-    assert not job.done()
-    assert time.monotonic() - t0 < 0.2
+    assert not job.done()  # had it waited for the job, the job would be done
     with pytest.raises(TimeoutError):
         job.result(timeout=0.05)
     assert job.result(timeout=60) is None and job.done()
@@ -57,11 +55,9 @@ def test_a_dead_worker_fails_what_is_not_answered(pool: WorkerPool) -> None:
     slow = [pool.submit(time.sleep, 30) for _ in range(2 * IN_FLIGHT + 3)]
     assert not slow[0].done()  # sent: each worker holds IN_FLIGHT, the rest wait
     os.kill(pool.pids[0], signal.SIGKILL)
-    t0 = time.monotonic()
-    with pytest.raises(BrokenPool):
+    with pytest.raises(BrokenPool):  # not TimeoutError: the killed worker never answers
         for job in slow:
             job.result(timeout=60)
-    assert time.monotonic() - t0 < 20
     assert all(job.done() and not job.cancelled() for job in slow)
     late = pool.submit(abs, -1)
     assert late.done() and isinstance(late.exception(), BrokenPool)
@@ -69,11 +65,11 @@ def test_a_dead_worker_fails_what_is_not_answered(pool: WorkerPool) -> None:
 
 def test_shutdown_cancels_what_was_not_sent_and_ends_the_workers() -> None:
     p = WorkerPool(multiprocessing.get_context(METHOD), 2)
-    jobs = [p.submit(time.sleep, 0.2) for _ in range(3 * IN_FLIGHT)]
+    jobs = [p.submit(time.sleep, 120) for _ in range(3 * IN_FLIGHT)]
     procs = list(p._procs)  # noqa: SLF001
-    t0 = time.monotonic()
-    p.shutdown(wait=True)
-    assert time.monotonic() - t0 < 10
+    p.shutdown()
+    for proc in procs:
+        proc.join(60)  # a worker left to finish its job would still be asleep
     assert not any(proc.is_alive() for proc in procs)
     assert jobs[-1].cancelled()
     with pytest.raises(BrokenPool):
