@@ -376,7 +376,7 @@ def test_the_overlap_index_keeps_shared_keys_and_empties_on_removal():
     assert idx.of("/c") == ["/a"]
     for path in ("/d", "/b", "/c", "/a"):
         idx.remove(path)
-    assert (idx.entries, idx.overlaps, dict(idx._whole), idx._less, idx._same, idx._open, idx._ordered) == ({}, {}, {}, {}, {}, {}, {})
+    assert (idx.entries, idx.overlaps, dict(idx._whole), idx._less, idx._same, idx._tally, idx._ordered) == ({}, {}, {}, {}, {}, {}, {})
 
 
 # --------------------------------------------------------------------- precision fixes from the tune half
