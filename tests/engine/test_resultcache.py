@@ -453,6 +453,33 @@ def test_what_the_stamp_and_the_payload_carry(tmp_path: Path, no_racy_window: No
         ("..", True), ("../x", False))
 
 
+def test_a_check_on_its_stamps_listing_finds_what_a_check_on_the_disk_finds(tmp_path: Path,
+                                                                           no_racy_window: None) -> None:
+    # The stamp lists the folder before the check; the rules take their lookups inside it from
+    # that listing (Context.listed): links that resolve and that do not, a script run without
+    # its mode, a license file, files never mentioned, hidden and compiled ones.
+    ws, settings = _workspace(tmp_path)
+    skill = ws / ".agents" / "skills" / "pdf"
+    (skill / "SKILL.md").write_text(SKILL.format(name="pdf").replace(
+        "description:", "license: Complete terms in LICENSE.txt\ndescription:") + (
+        "\nRun `scripts/build.sh` and read [the api](references/api/auth.md), [gone](scripts/gone.py),"
+        " [a folder](assets/).\n\n```bash\nscripts/build.sh\nscripts/lib\n```\n"))
+    for rel in ("references/api/auth.md", "references/unmentioned.md", "assets/logo.png", "assets/.DS_Store",
+                "scripts/__pycache__/x.pyc", "scripts/x.pyc", "scripts/lib/util.py", "LICENSE.txt"):
+        (skill / rel).parent.mkdir(parents=True, exist_ok=True)
+        (skill / rel).write_text("x\n")
+    (skill / "scripts" / "build.sh").write_text("echo no shebang\n")
+    settings = Settings(targets=("claude-code",))  # UNREFERENCED_FILE reports for it
+    loc = _loc(ws, settings)
+    assert resultcache.folder_stamp(loc.dir) is not None
+    stamp, result = check_stamped(loc, settings)
+    plain = check_file(loc.path, settings, loc)
+    assert stamp is not None and result is not None
+    assert [(f.code, f.start, f.end, f.message) for f in result.findings] == [
+        (f.code, f.start, f.end, f.message) for f in plain.findings]
+    assert {"UNREFERENCED_FILE", "SCRIPT_NO_SHEBANG"} <= {f.code for f in plain.findings}
+
+
 def test_symlinked_files_and_the_entry_bound(tmp_path: Path, no_racy_window: None,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     ws, settings = _workspace(tmp_path)

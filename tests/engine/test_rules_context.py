@@ -109,6 +109,35 @@ def test_top_folders_read_the_folder_once_and_answer_exists(tmp_path):
     assert gone.top_folders(names) == frozenset() and gone.exists("scripts") is False
 
 
+def test_a_stamps_listing_answers_for_what_it_lists_and_the_disk_for_the_rest(tmp_path):
+    # What the result cache's stamp saw (resultcache.folder_stamp): relative path -> lstat mode.
+    # The disk here holds other things, so each answer shows where it came from.
+    tree(tmp_path, {"SKILL.md": "", "LICENSE": "", "references/on-disk.md": ""})
+    reg, folder = 0o100644, 0o040755
+    listed = {"SKILL.md": reg, "scripts": folder, "scripts/run.sh": reg, "scripts/.hidden": reg,
+              "scripts/cache.pyc": reg, "scripts/lib": folder, "scripts/lib/deep.py": reg, "assets": reg}
+    ctx = rules.Context(skill_dir=str(tmp_path), listed=listed)
+    assert ctx.exists("scripts/run.sh") and ctx.exists("scripts")  # listed: not on the disk
+    assert ctx.exists("references/on-disk.md")  # not listed: asked of the disk (a case-folding one may hold it)
+    assert not ctx.exists("references/missing.md")
+    assert ctx.top_folders(("scripts", "assets", "references")) == {"scripts"}  # `assets` is listed as a file
+    assert [ctx.is_file(p) for p in ("scripts/run.sh", "scripts", "LICENSE", "NOTICE")] == [True, False, True, False]
+    assert [ctx.is_dir(p) for p in ("scripts/lib", "scripts/run.sh", "references", "nowhere")] == [True, False, True, False]
+    assert ctx.folder_files("scripts") == ["scripts/run.sh"]  # directly in it, not hidden, not compiled
+    assert ctx.folder_files("references") == []  # the listing is the folder's whole contents
+
+
+def test_a_listed_folder_of_more_files_than_asked_for_is_read_from_the_disk(tmp_path):
+    tree(tmp_path, {f"assets/{i:02}.png": "" for i in range(6)})
+    listed = {"assets": 0o040755, **{f"assets/{i:02}.png": 0o100644 for i in range(6)}}
+    ctx = rules.Context(skill_dir=str(tmp_path), listed=listed)
+    assert ctx.folder_files("assets", limit=6) == [f"assets/{i:02}.png" for i in range(6)]
+    (tmp_path / "assets" / "00.png").unlink()  # which `limit` files come first is the disk's order
+    assert ctx.folder_files("assets", limit=5) == [f"assets/{i:02}.png" for i in range(1, 6)]
+    assert rules.Context(skill_dir=str(tmp_path)).folder_files("assets") == [f"assets/{i:02}.png" for i in range(1, 6)]
+    assert rules.Context(skill_dir=str(tmp_path)).folder_files("missing") == []
+
+
 # --------------------------------------------------------------------- staging and order
 
 def test_field_rules_need_parsed_frontmatter_and_body_rules_a_known_body():

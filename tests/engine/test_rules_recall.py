@@ -361,6 +361,16 @@ def test_the_overlap_index_answers_as_comparing_every_pair():
             assert {p: idx.head(p, k) for p in live} == {p: (others[:k], len(others)) for p, others in want.items()}
 
 
+def test_one_letter_words_count_as_words_but_not_as_content():
+    from skill_lsp.engine.overlap import _Entry  # noqa: PLC0415
+
+    for text in ("Handles billing x records 7 and writes a summary report", "Handles billing ü records é and writes"
+                 " a summary report", "Handles billing records and writes a summary report"):
+        e = _Entry("n", text)
+        assert e.content == {"handles", "billing", "records", "writes", "summary", "report"}, text
+        assert e.words == len(text.split())
+
+
 def test_the_overlap_index_keeps_shared_keys_and_empties_on_removal():
     # Three descriptions whose word sets are one word apart share "less one word" keys: each bucket
     # holds every skill that needs it, whatever the order of adding and removing.

@@ -40,6 +40,9 @@ asks ask asked asking wants want needs need skill skills claude model agent you 
 must do does done not no any all each every other such via e g eg etc also only more most some so than then there
 their them they
 """.split())
+# What a description's content words leave out: the stop words and every one-letter word
+# (the ASCII ones listed, so that only a rare other one costs a pass over the words).
+_DROP = STOP | frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
 
 class _Entry:
@@ -54,8 +57,10 @@ class _Entry:
         self.words = len(words)
         self.norm = " ".join(words)
         content = set(words)
-        content -= STOP
-        self.content = frozenset(w for w in content if len(w) > 1)
+        content -= _DROP
+        if 1 in map(len, content):  # a one-letter word _DROP does not list (non-ASCII): rare
+            content = {w for w in content if len(w) > 1}
+        self.content = frozenset(content)
 
 
 def similar(a: _Entry, b: _Entry) -> bool:
@@ -113,10 +118,8 @@ class OverlapIndex:
         bucket = self._less.get(whole)
         if bucket is not None:
             out |= {bucket} if isinstance(bucket, str) else bucket
-        for key in less:
-            found = self._whole.get(key)
-            if found:
-                out |= found
+        for found in filter(None, map(self._whole.get, less)):
+            out |= found
         out.discard(path)
         return out
 
@@ -155,12 +158,12 @@ class OverlapIndex:
         self._keys[path] = (whole, less)
         self._whole[whole].add(path)
         index = self._less
-        new = dict.fromkeys(less, path)
-        shared = new.keys() & index.keys()
-        before = {key: index[key] for key in shared}
-        index.update(new)
-        for key, bucket in before.items():
-            index[key] = {bucket, path} if isinstance(bucket, str) else bucket | {path}
+        shared = index.keys() & less
+        before = {key: index[key] for key in shared} if shared else None
+        index.update(dict.fromkeys(less, path))
+        if before:
+            for key, bucket in before.items():
+                index[key] = {bucket, path} if isinstance(bucket, str) else bucket | {path}
         return changed
 
     def remove(self, path: str) -> set[str]:

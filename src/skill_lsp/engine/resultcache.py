@@ -82,8 +82,20 @@ def settings_digest(settings: Settings) -> str:
 def folder_digest(skill_dir: str) -> bytes | None:
     """``folder_entries`` in 16 bytes: what a stamp keeps (10,000 of them stay small)."""
     entries = folder_entries(skill_dir)
+    return None if entries is None else _digest(entries)
+
+
+def folder_stamp(skill_dir: str) -> tuple[bytes, dict[str, int]] | None:
+    """``folder_digest`` and what it saw: each entry's relative path and mode, which the check
+    that follows takes for the folder's contents (``Context.listed``) instead of asking the disk
+    again (its lookups cost as many system calls as the stamp's own)."""
+    entries = folder_entries(skill_dir)
     if entries is None:
         return None
+    return _digest(entries), {e[0]: e[1] for e in entries}
+
+
+def _digest(entries: tuple[Any, ...]) -> bytes:
     return hashlib.blake2b(repr(entries).encode("utf-8", "surrogateescape"), digest_size=16).digest()
 
 
@@ -142,11 +154,12 @@ def check_stamped(loc: Location, settings: Settings, cached: Stamp | None = None
     Returns ``(cached, None)`` when the cached result is still valid; a None stamp
     means the fresh result must not be cached.
     """
-    entries = folder_digest(loc.dir) if loc.problem is None else None
+    got = folder_stamp(loc.dir) if loc.problem is None else None
+    entries, listed = got if got is not None else (None, None)
     if cached is not None and entries is not None and cached[0] == entries and _still(loc.dir, cached[1]):
         return cached, None
     seen: dict[str, bool | bytes] = {}
-    result = slim(check_file(loc.path, settings, loc, seen=seen))
+    result = slim(check_file(loc.path, settings, loc, seen=seen, listed=listed))
     return (None if entries is None else (entries, _outside(seen))), result
 
 

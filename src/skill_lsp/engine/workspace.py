@@ -43,18 +43,21 @@ def context_for(settings: Settings, skill_dir: str | None, skill_md: str | None 
 
 def check_text(text: str, path: str, settings: Settings, *, on_disk: bool = True,
                decode_issue: document.DecodeIssue | None = None,
-               seen: dict[str, bool | bytes] | None = None, first: bool = False) -> tuple[document.SkillDocument,
-                                                                                    list[Finding]]:
+               seen: dict[str, bool | bytes] | None = None, first: bool = False,
+               listed: dict[str, int] | None = None) -> tuple[document.SkillDocument, list[Finding]]:
     """Parse and check one SKILL.md text. ``on_disk`` enables folder-relative checks (links, license files).
 
     ``seen`` receives every path existence the checks looked up (relative to the skill
     folder) and what they found: what a cached result depends on beyond its folder.
     ``first``: stage one of the rules alone (``rules.first_check``).
+    ``listed``: the skill folder's entries as its stamp saw them just before (``Context.listed``).
     """
     doc = document.parse(text, path, decode_issue)
     ctx = context_for(settings, os.path.dirname(path) if on_disk and path else None, path or None)
     if seen is not None:
         ctx._exists = seen
+    if listed is not None and ctx.skill_dir is not None:
+        ctx.listed = listed
     return doc, apply_settings((rules.first_check if first else rules.check)(doc, ctx), settings)
 
 
@@ -71,10 +74,11 @@ def _decode_prefix(data: bytes, size: int) -> tuple[str, document.DecodeIssue | 
 
 
 def check_file(path: str, settings: Settings, location: Location | None = None,
-               seen: dict[str, bool | bytes] | None = None, first: bool = False) -> SkillResult:
+               seen: dict[str, bool | bytes] | None = None, first: bool = False,
+               listed: dict[str, int] | None = None) -> SkillResult:
     """Read and check one SKILL.md on disk. Read failures and fence problems are findings.
 
-    ``seen``, ``first``: as for ``check_text``.
+    ``seen``, ``first``, ``listed``: as for ``check_text``.
     """
     if location is not None and location.problem is not None:
         code, message = location.problem
@@ -91,7 +95,7 @@ def check_file(path: str, settings: Settings, location: Location | None = None,
     text, issue = _decode_prefix(data, size)
     if first and issue is None:
         text = _head(text)
-    doc, findings = check_text(text, path, settings, decode_issue=issue, seen=seen, first=first)
+    doc, findings = check_text(text, path, settings, decode_issue=issue, seen=seen, first=first, listed=listed)
     doc.bom = doc.bom or data.startswith(b"\xef\xbb\xbf")  # decode() leaves it out of the text
     if location is not None and location.root_index < 0 and not _under_a_skills_folder(path):
         findings = [_fragment(f) if f.code == "MISSING_FRONTMATTER" else f for f in findings]

@@ -7,6 +7,7 @@ the rules and so sits above them.
 from __future__ import annotations
 
 import os
+import stat
 
 from ..datarecord import datarecord, field
 from ..profiles import DEFAULT_PROFILE, Profile
@@ -28,13 +29,21 @@ class Context:
     _exists: dict[str, bool | bytes] = field(default_factory=dict)
     _top: tuple[tuple[str, ...], frozenset[str]] | None = None
     _parent: list[str] | None = None
+    # The folder's entries (relative path -> lstat mode) as the result cache's stamp saw them just
+    # before the check (``resultcache.folder_stamp``): no link among them. An entry listed exists,
+    # with that type; one not listed is asked of the disk (which may fold case).
+    listed: dict[str, int] | None = None
 
     def top_folders(self, names: tuple[str, ...]) -> frozenset[str]:
         """Which of ``names`` are folders directly in the skill folder: one directory read per
         context, recorded in the existence cache so later ``exists`` calls cost nothing."""
         if self._top is None or self._top[0] != names:
             found: set[str] = set()
-            if self.skill_dir is not None:
+            if self.listed is not None:
+                found = {n for n in names if stat.S_ISDIR(self.listed.get(n, 0))}
+                for name in names:
+                    self._exists[name] = name in found
+            elif self.skill_dir is not None:
                 # The names first (listdir and a set intersection run in C), then a stat for the
                 # few that match: cheaper than a Python loop over every entry of a big folder.
                 try:
@@ -66,10 +75,47 @@ class Context:
             return rel in self._files or rel + "/" in self._files
         if self.skill_dir is None:
             return None
+        if self.listed is not None and rel in self.listed:
+            return True
         hit = self._exists.get(rel)
         if hit is None:
             hit = self._exists[rel] = os.path.exists(os.path.join(self.skill_dir, rel))
         return hit is True
+
+    def is_file(self, rel: str) -> bool:
+        """Whether ``rel`` (relative to the skill folder) is a file, links followed."""
+        assert self.skill_dir is not None
+        mode = self.listed.get(rel) if self.listed is not None else None
+        return stat.S_ISREG(mode) if mode is not None else os.path.isfile(os.path.join(self.skill_dir, rel))
+
+    def is_dir(self, rel: str) -> bool:
+        """Whether ``rel`` (relative to the skill folder) is a folder, links followed."""
+        assert self.skill_dir is not None
+        mode = self.listed.get(rel) if self.listed is not None else None
+        return stat.S_ISDIR(mode) if mode is not None else os.path.isdir(os.path.join(self.skill_dir, rel))
+
+    def folder_files(self, folder: str, limit: int = 500) -> list[str]:
+        """Regular, non-hidden files directly in ``folder`` (relative), sorted; at most ``limit``
+        of them, the first the disk lists."""
+        assert self.skill_dir is not None
+        if self.listed is not None:
+            head = folder + "/"
+            out = [p for p, mode in self.listed.items() if p.startswith(head) and "/" not in p[len(head):]
+                   and stat.S_ISREG(mode) and _shown(p[len(head):])]
+            if len(out) <= limit:  # else which of them come first is the disk's order
+                return sorted(out)
+        out = []
+        try:
+            with os.scandir(os.path.join(self.skill_dir, folder)) as it:
+                for entry in it:
+                    if len(out) >= limit:
+                        break
+                    if not _shown(entry.name) or not entry.is_file():
+                        continue
+                    out.append(f"{folder}/{entry.name}")
+        except OSError:
+            return []
+        return sorted(out)
 
 
     def exists_outside(self, rel: str) -> bool | None:
@@ -104,6 +150,11 @@ class Context:
                 self._parent = []
             self._exists[LISTING + ".."] = names_digest(self._parent)
         return self._parent
+
+
+def _shown(name: str) -> bool:
+    """A file ``Context.folder_files`` lists: not hidden, not compiled Python."""
+    return not name.startswith(".") and not name.endswith((".pyc", ".pyo"))
 
 
 # The folders above a skill folder, relative to it, nearest first.

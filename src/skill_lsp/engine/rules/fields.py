@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import os
 import re
 from collections.abc import Iterator
 
@@ -365,4 +364,4 @@ def _license(ctx: Context, value: str, start: int, end: int) -> Iterator[Finding
 def _in_ancestors(ctx: Context, name: str, levels: int = 6) -> bool:
     """Whether ``name`` is a file in the skill folder or one of the folders above it."""
     assert ctx.skill_dir is not None
-    return os.path.isfile(os.path.join(ctx.skill_dir, name)) or any(ctx.is_file_up(up + name) for up in UP[:levels - 1])
+    return ctx.is_file(name) or any(ctx.is_file_up(up + name) for up in UP[:levels - 1])

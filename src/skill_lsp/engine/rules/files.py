@@ -244,9 +244,9 @@ def _scripts(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             if rel in done or ctx.exists(rel) is not True:
                 continue
             done.add(rel)
-            path = os.path.join(ctx.skill_dir, rel)
-            if os.path.isdir(path):
+            if ctx.is_dir(rel):
                 continue
+            path = os.path.join(ctx.skill_dir, rel)
             s, e = base + m.start(1), base + m.end(1)
             head = read_regular(path, 2)
             if head is None:
@@ -272,7 +272,7 @@ def _unreferenced(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     top: list[str] = []
     for d in RESOURCE_DIRS:
         if d in ctx.top_folders(_TOP_OF_INTEREST):
-            top.extend(_listing(ctx.skill_dir, d))
+            top.extend(ctx.folder_files(d))
     lonely = [rel for rel in top if not _mentioned_in(doc.text, rel.split("/"))]
     if not lonely:
         return
@@ -287,23 +287,6 @@ def _unreferenced(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         yield from emit(ctx, "UNREFERENCED_FILE", f"'{rel}' is never mentioned in SKILL.md or an index in "
                         "references/; the model only opens files the body points it to", anchor[0],
                         max(anchor[1], anchor[0] + 1), {"path": rel})
-
-
-def _listing(skill_dir: str, folder: str, limit: int = 500) -> list[str]:
-    """Regular, non-hidden files directly in ``folder``, sorted."""
-    out: list[str] = []
-    try:
-        with os.scandir(os.path.join(skill_dir, folder)) as it:
-            for entry in it:
-                if len(out) >= limit:
-                    break
-                name = entry.name
-                if name.startswith(".") or name.endswith((".pyc", ".pyo")) or not entry.is_file():
-                    continue
-                out.append(f"{folder}/{name}")
-    except OSError:
-        return []
-    return sorted(out)
 
 
 def _texts(skill_dir: str, rels: list[str], limit: int = 20, size: int = 64 * 1024) -> list[tuple[str, str]]:
