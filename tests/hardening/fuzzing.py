@@ -65,7 +65,10 @@ REVEALED = frozenset({"NAME_MISMATCH", "NAME_INVALID", "NAME_SPOOFABLE", "MISSIN
                       "TOO_LONG", "UNKNOWN_FIELD", "DEFERRED_FIELD", "CAMELCASE_FIELD", "INVALID_VALUE",
                       "INVALID_VERSION", "UNKNOWN_LICENSE", "METADATA_NOT_STRING", "INVALID_ARGUMENTS",
                       "DUPLICATE_KEY", "YAML_TAG", "TRAILING_WHITESPACE", "BODY_TOO_LONG", "SKILL_TOO_LARGE",
-                      "ABSOLUTE_LINK", "BROKEN_LINK", "LINK_OUTSIDE_SKILL"})
+                      "ABSOLUTE_LINK", "BROKEN_LINK", "LINK_OUTSIDE_SKILL",
+                      # Body rules that read a field (``doc.frontmatter_ok``): `$ARGUMENTS` without an
+                      # argument-hint, a `!command` allowed-tools does not permit.
+                      "ARGUMENTS_WITHOUT_HINT", "DYNAMIC_COMMAND_NOT_ALLOWED"})
 
 
 # Renaming a camelCase key (allowedTools -> allowed-tools) lets the field's value rules see a
