@@ -57,6 +57,10 @@ REGRESSIONS = [
     # Found on held-out texts (fuzz_long.py --corpus the test half, seed 61206): trailing blanks
     # removed make the frontmatter parse, and a body rule reading a field reports.
     "---\n5k\u00f2: Ds \t\n  allowed-tools:  \n---\n\u00e9\n\n$ARGUMENTS\n",
+    # ... and a value quoted (it held ': ') lets the field rules see it.
+    "---\nname: a\nname: a\ndescription: Brand colours (ok) > defaults; x: y\n---\n",
+    "---\nname: z\ndescription: Arrays.\nallowed-tools: Read Bashatibility: Requires Python 3.12+ and workflows\n---\n",
+    "-\ufeff--\nname: q\ndescription: x\n",
 ]
 
 
