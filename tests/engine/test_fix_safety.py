@@ -150,6 +150,33 @@ def test_frontmatter_edits_are_never_guarded():
     assert guard(doc, fix) is fix
 
 
+def _deletion_fixes(text: str, code: str) -> list[Fix]:
+    doc, fixes = _fixes(text)
+    return [fx for f, fx in fixes if f.code == code]
+
+
+def test_a_deletion_in_the_frontmatter_stays_safe_while_the_yaml_reads_the_same():
+    inside = "---\nname: demo\ndescription: Converts PDF\u200b files to text. Use when asked.\n---\n# Demo\n"
+    assert [fx.safe for fx in _deletion_fixes(inside, "INVISIBLE_CHARACTERS")] == [True]
+    block = "---\nname: demo\ndescription: |\n  Converts PDF files.  \n  Use when asked.\n---\n# Demo\n"
+    assert [fx.safe for fx in _deletion_fixes(block, "TRAILING_WHITESPACE")] == [True]  # the text, not its shape
+    broken = "---\nname: demo  \ndescription: Converts PDF: files\n---\n# Demo\n"  # did not parse before
+    assert [fx.safe for fx in _deletion_fixes(broken, "TRAILING_WHITESPACE")] == [True]
+
+
+def test_a_deletion_that_changes_how_the_frontmatter_reads_is_unsafe():
+    # A zero-width space before the quote: a plain string, quotes and `\u2014` as written.
+    # Deleted, the value would be a quoted string with its escapes read.
+    text = '---\nname: demo\ndescription: \u200b"PDF tools \\u2014 convert. Use when asked."\n---\n# Demo\n'
+    (fix,) = _deletion_fixes(text, "INVISIBLE_CHARACTERS")
+    assert not fix.safe and fix.unsafe_because == "yaml" and "frontmatter would read otherwise" in fix.title
+    assert fix_all_text(text, "/w/demo/SKILL.md", Settings(), on_disk=False) == text
+    # ... and one after which it no longer parses (a stray quote inside).
+    text = '---\nname: demo\ndescription: \u200b"PDF tools, "convert" them. Use when asked."\n---\n# Demo\n'
+    (fix,) = _deletion_fixes(text, "INVISIBLE_CHARACTERS")
+    assert fix.unsafe_because == "yaml"
+
+
 def test_applicability_and_the_fix_the_cli_chooses():
     safe = Fix("s", (Edit(0, 1, ""),), safe=True, preferred=True)
     guess = Fix("g", (Edit(0, 1, "x"),), preferred=True)

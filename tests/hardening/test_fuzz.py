@@ -61,6 +61,9 @@ REGRESSIONS = [
     "---\nname: a\nname: a\ndescription: Brand colours (ok) > defaults; x: y\n---\n",
     "---\nname: z\ndescription: Arrays.\nallowed-tools: Read Bashatibility: Requires Python 3.12+ and workflows\n---\n",
     "-\ufeff--\nname: q\ndescription: x\n",
+    # Deleting a zero-width space before a value's quote made a plain string a quoted one (held-out
+    # tune half, seed 71206): the fix is unsafe there.
+    '---\nname: r\ndescription: \u200b"Ramp \\u2014 cards.\\\n  \\ API. T"ramp\\"\\\n  , x.\\n"\nversion: 2.0.0\n---\n',
 ]
 
 

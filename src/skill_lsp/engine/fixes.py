@@ -302,22 +302,65 @@ def fixes_for(doc: SkillDocument, finding: Finding) -> list[Fix]:
         fixes = builder(doc, finding)
     except (KeyError, ValueError, TypeError, IndexError):
         return []  # stale data never breaks a code-action request
-    return [guard(doc, fix) for fix in fixes]
+    fixes = [guard(doc, fix) for fix in fixes]
+    if finding.code in _DELETIONS and finding.start < _body_start(doc):
+        fixes = [_keeps_the_yaml(doc, fix) for fix in fixes]
+    return fixes
+
+
+def _body_start(doc: SkillDocument) -> int:
+    return doc.split.body_start if doc.split is not None else 0
 
 
 def guard(doc: SkillDocument, fix: Fix) -> Fix:
     """``fix``, downgraded to unsafe (and not preferred) when an edit touches protected text."""
     if not fix.safe:
         return fix
-    body = doc.split.body_start if doc.split is not None else 0
+    body = _body_start(doc)
     for e in fix.edits:
         if e.end < body or (e.end == body and e.start < body):
             continue  # frontmatter: YAML, never code or an example
         span = protected.covering(doc, e.start, e.end)
         if span is not None:
-            return replace(fix, safe=False, preferred=False, unsafe_because=span.kind,
-                                       title=f"{fix.title} (unsafe: {protected.REASONS[span.kind]})")
+            return _unsafe(fix, span.kind)
     return fix
+
+
+def _unsafe(fix: Fix, kind: str) -> Fix:
+    return replace(fix, safe=False, preferred=False, unsafe_because=kind,
+                   title=f"{fix.title} (unsafe: {protected.REASONS[kind]})")
+
+
+# Safe fixes that only delete characters nobody reads: in the frontmatter, the YAML must read the
+# same without them. A zero-width space before a value's opening quote makes the value a plain
+# string, quotes and backslashes included; deleted, the value is a quoted string, its escapes
+# read (and a stray quote inside it no longer parses): held-out fuzzing found both.
+_DELETIONS = frozenset({"INVISIBLE_CHARACTERS", "TRAILING_WHITESPACE", "UNUSED_SUPPRESSION"})
+
+
+def _keeps_the_yaml(doc: SkillDocument, fix: Fix) -> Fix:
+    """``fix``, downgraded to unsafe when the frontmatter (which parsed) reads otherwise after it
+    than without the deleted characters: another structure, another value, or no parse at all."""
+    if not fix.safe or not doc.frontmatter_ok or not fix.edits:
+        return fix
+    from .document import parse  # noqa: PLC0415 - only a deletion in a frontmatter gets here
+
+    after = parse(apply_edits(doc.text, list(fix.edits)), doc.path)
+    gone = {c for e in fix.edits for c in doc.text[e.start:e.end]}
+    if after.frontmatter_ok and _without(after.frontmatter_values(), gone) == _without(doc.frontmatter_values(), gone):
+        return fix
+    return _unsafe(fix, "yaml")
+
+
+def _without(value: object, gone: set[str]) -> object:
+    """``value`` with the characters of ``gone`` taken out of every string in it."""
+    if isinstance(value, str):
+        return "".join(c for c in value if c not in gone) if gone.intersection(value) else value
+    if isinstance(value, dict):
+        return {_without(k, gone): _without(v, gone) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without(v, gone) for v in value]
+    return value
 
 
 def chosen_fix(fixes: list[Fix], *, unsafe: bool = False) -> Fix | None:
@@ -368,6 +411,10 @@ _GUARDED = ("It becomes unsafe where it would edit code (a code block, inline co
             "literally, so `check --fix` and fix-all leave it and the editor offers the fix as an unsafe "
             "quick-fix.")
 
+_YAML_GUARDED = ("In the frontmatter it is unsafe where the YAML would read otherwise than without the deleted "
+                 "characters (a zero-width space before a value's opening quote makes the quotes part of a plain "
+                 "value; deleted, the value is quoted and its escapes are read).")
+
 # Per code with fixes: the applicabilities its menu holds, and why (ruff's "Fix safety").
 FIX_SAFETY: dict[str, tuple[tuple[str, ...], str]] = {
     "MISSING_FRONTMATTER": ((UNSAFE,), "The inserted frontmatter holds a placeholder description the author "
@@ -390,7 +437,7 @@ FIX_SAFETY: dict[str, tuple[tuple[str, ...], str]] = {
     "METADATA_NOT_STRING": ((SAFE,), "Quoting keeps the value's characters; it becomes the string every "
                             "harness expects."),
     "TRAILING_WHITESPACE": ((SAFE,), "Whitespace at the end of a prose line changes nothing a reader or the "
-                            "model sees. " + _GUARDED),
+                            "model sees. " + _GUARDED + " " + _YAML_GUARDED),
     "ABSOLUTE_LINK": ((SAFE,), "The relative link names the same file. " + _GUARDED),
     "UNKNOWN_SKILL": ((UNSAFE,), "The skill meant is a guess by spelling."),
     "UNKNOWN_MODEL": ((UNSAFE,), "The model meant is a guess by spelling."),
@@ -400,10 +447,10 @@ FIX_SAFETY: dict[str, tuple[tuple[str, ...], str]] = {
     "ARGUMENTS_WITHOUT_HINT": ((UNSAFE,), "The inserted hint is a placeholder the author has to write."),
     "PLACEHOLDER_IN_CODE": ((UNSAFE,), "Escaping `$N` changes the code the model reads."),
     "INVISIBLE_CHARACTERS": ((SAFE,), "Deleting characters nobody can see changes nothing a reader sees in "
-                             "prose. " + _GUARDED),
+                             "prose. " + _GUARDED + " " + _YAML_GUARDED),
     "BACKSLASH_PATH": ((SAFE,), "`scripts/x.py` is the file the author meant on every system. " + _GUARDED),
     "UNUSED_SUPPRESSION": ((SAFE,), "A YAML comment that silences nothing: removing it changes no finding and "
-                           "nothing a harness reads."),
+                           "nothing a harness reads (unsafe where the YAML would read otherwise without it)."),
 }
 
 

@@ -37,6 +37,7 @@ REASONS = {
     "inline code": "inside inline code",
     "html": "inside raw HTML or an HTML comment",
     "example": "in an example of what not to do",
+    "yaml": "the frontmatter would read otherwise",
 }
 
 # What marks text as an example of what not to do: a symbol anywhere; "instead of" or "rather than"
