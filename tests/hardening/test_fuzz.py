@@ -63,6 +63,8 @@ REGRESSIONS = [
     "-\ufeff--\nname: q\ndescription: x\n",
     # Deleting a zero-width space before a value's quote made a plain string a quoted one (held-out
     # tune half, seed 71206): the fix is unsafe there.
+    # A quoted name lets the description be read, and the invisible character in it (seed 91206).
+    "---\nname: e-: h\ndescription: 'Create an example.\n\n  Use when starting.\n\ufeff\n\n  '\n---\n",
     '---\nname: r\ndescription: \u200b"Ramp \\u2014 cards.\\\n  \\ API. T"ramp\\"\\\n  , x.\\n"\nversion: 2.0.0\n---\n',
 ]
 
