@@ -54,6 +54,7 @@ def on_disk(tmp_path: Path, text: str, files: dict[str, str] | None = None, fold
     "Brief description of what this skill does.",
     "'TODO'",
     "'{{description}}'",
+    "Repl\u200bace with a description of the skill.",  # an invisible character hides nothing
 ])
 def test_a_template_placeholder_left_as_the_description(description):
     _, fs = check(skill_text(description=description))

@@ -65,6 +65,11 @@ REGRESSIONS = [
     # tune half, seed 71206): the fix is unsafe there.
     # A quoted name lets the description be read, and the invisible character in it (seed 91206).
     "---\nname: e-: h\ndescription: 'Create an example.\n\n  Use when starting.\n\ufeff\n\n  '\n---\n",
+    # A trailing blank removed from "- " no longer sent the body to the parse, whose code blocks
+    # the rules then took; indented code was prose to them without it (seed 81206).
+    "---\nname: s\ndescription: d\n---\n- \n\nText.\n\n```swift\nlet a = 1\n```\n\n    x.map { ($0.id, $0) }\n",
+    # An invisible character inside a template's placeholder hid it (seed 81206).
+    "---\nname: t\ndescription: Repl\ufefface with description of the skill and when Claude should use it.\n---\n",
     '---\nname: r\ndescription: \u200b"Ramp \\u2014 cards.\\\n  \\ API. T"ramp\\"\\\n  , x.\\n"\nversion: 2.0.0\n---\n',
 ]
 

@@ -2,7 +2,10 @@
 
 These run on every check, so they avoid the CommonMark parse: fenced code
 blocks come from a line scan for ``` / ~~~ fences (any indentation, so fences
-inside list items count), unless the parse has already run for another rule.
+inside list items count), even when the parse has run for another rule: its
+answer (indented blocks too) would make a rule's findings depend on whether
+another rule needed the parse. The two agree on every skill of the corpus and
+the held-out repositories; asking the parse for every body costs 4.5 % more a check.
 """
 
 from __future__ import annotations
@@ -38,9 +41,8 @@ def body_of(doc: SkillDocument) -> str:
 
 def code_blocks(doc: SkillDocument) -> list[tuple[int, int]]:
     """Fenced code blocks as sorted document offsets [start, end) (scanned once per document:
-    several rule modules ask; the list is shared, not to be changed)."""
-    if doc._body is not None:  # parsed for another rule: the exact answer costs nothing
-        return doc._body.code_blocks
+    several rule modules ask; the list is shared, not to be changed). The same whether or not
+    the body was parsed (the module's docstring)."""
     out = doc.memo.get("code_blocks")
     if out is None:
         out = doc.memo["code_blocks"] = _scan_blocks(doc)

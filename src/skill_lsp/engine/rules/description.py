@@ -61,7 +61,9 @@ def _description(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         yield from emit(ctx, "DESCRIPTION_ANGLE_BRACKETS", f"description contains {what}: Codex's and Anthropic's "
                         "skill validators refuse '<' and '>', and the Claude API refuses XML tags", s, e,
                         {"text": shown})
-    placeholder = _PLACEHOLDER.search(value) if _may_be_placeholder(value) else None
+    # A placeholder with an invisible character in it is still the template's words (as for _is_stub).
+    plain = without_format_characters(value)
+    placeholder = _PLACEHOLDER.search(plain) if _may_be_placeholder(plain) else None
     if placeholder is not None:
         shown = placeholder.group(0).strip()
         yield from emit(ctx, "DESCRIPTION_PLACEHOLDER", f"the description is still the template's placeholder "
