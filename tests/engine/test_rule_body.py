@@ -341,16 +341,3 @@ def test_a_short_body_in_a_non_latin_script_can_be_over_the_budget():
     assert f.data == {"tokens": 6001}
     _, fs = check(skill_text(body="\u6f22" * 5499 + "\n"))
     assert fs == []
-
-
-def test_the_rules_code_blocks_do_not_depend_on_another_rule_having_parsed_the_body():
-    # Fenced blocks from the line scan either way: with the parse's answer (indented blocks too)
-    # `$0` in an indented block was an argument or not depending on whether a trailing blank
-    # elsewhere had sent the body to the parse.
-    from skill_lsp.engine.rules.bodyscan import code_blocks  # noqa: PLC0415
-
-    text = "---\nname: demo\ndescription: d\n---\nIntro.\n\n```sh\nls\n```\n\n    items.map { ($0.id, $0) }\n"
-    scanned = code_blocks(document.parse(text, "/w/demo/SKILL.md"))
-    parsed = document.parse(text, "/w/demo/SKILL.md")
-    assert len(parsed.body.code_blocks) == 2  # the parse sees the indented block too
-    assert code_blocks(parsed) == scanned and len(scanned) == 1

@@ -50,10 +50,15 @@ def test_the_scan_starts_an_indented_fence_at_its_line_and_keeps_a_carriage_retu
     assert blocks_text(doc, bodyscan.code_blocks(doc)) == ["```\r\nx\r\n```\r"]
 
 
-def test_after_the_parse_the_exact_blocks_are_used():
+def test_after_the_parse_the_scan_is_still_what_the_rules_get():
+    # The parse's answer differs (its block starts at the fence; an indented block would be one
+    # too): the rules' findings must not depend on whether another rule parsed first.
     doc = parse("\n- item\n  ```\n  code\n  ```\n")
-    _ = doc.body
-    assert blocks_text(doc, bodyscan.code_blocks(doc)) == ["```\n  code\n  ```"]
+    assert blocks_text(doc, doc.body.code_blocks) == ["```\n  code\n  ```"]
+    assert blocks_text(doc, bodyscan.code_blocks(doc)) == ["  ```\n  code\n  ```"]
+    doc = parse("\nIntro.\n\n```\ncode\n```\n\n    indented code\n")
+    assert len(doc.body.code_blocks) == 2
+    assert blocks_text(doc, bodyscan.code_blocks(doc)) == ["```\ncode\n```"]
 
 
 @pytest.mark.parametrize("offset, inside", [(9, False), (10, True), (19, True), (20, False), (29, False),
