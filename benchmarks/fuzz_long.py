@@ -20,6 +20,8 @@ Usage:
   python benchmarks/fuzz_long.py                          # 100k + 100k
   python benchmarks/fuzz_long.py --examples 2000 --mutations 2000 --seed 3
   python benchmarks/fuzz_long.py --minutes 20             # stop each phase at a time budget
+  python benchmarks/fuzz_long.py --corpus /work/heldout/test --on-disk --examples 0
+                                  # mutations of held-out skills, checked in their own folders
 
 Failures are written to benchmarks/out/fuzz/failure-*.txt (the input, repr'd, and the
 error) and counted; the exit status is 1 when any invariant failed. A JSON summary goes
@@ -41,7 +43,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO / "tests"))
 
-from hardening.fuzzing import check_invariants, corpus_texts, mutate, texts  # noqa: E402
+from hardening.fuzzing import check_invariants, corpus_files, mutate, texts  # noqa: E402
 
 
 class Run:
@@ -53,19 +55,19 @@ class Run:
         self.failures: list[dict] = []
         self.slowest: tuple[float, str] = (0.0, "")
 
-    def one(self, phase: str, text: str) -> None:
+    def one(self, phase: str, text: str, path: str | None = None) -> None:
         t0 = time.perf_counter()
         try:
-            for code in check_invariants(text):
+            for code in (check_invariants(text) if path is None else check_invariants(text, path, on_disk=True)):
                 self.codes[code] += 1
         except Exception as exc:  # noqa: BLE001 - every failure is recorded, the run goes on
             self.counts[f"{phase}-failed"] += 1
             key = f"{type(exc).__name__}: {str(exc)[:200]}"
             if len(self.failures) < 200 and all(f["error"] != key for f in self.failures):
-                path = self.out / f"failure-{self.seed}-{len(self.failures)}.txt"
-                path.write_text(repr(text) + "\n\n" + traceback.format_exc())
-                self.failures.append({"phase": phase, "error": key, "file": str(path)})
-                print(f"FAIL [{phase}] {key} -> {path}", flush=True)
+                out = self.out / f"failure-{self.seed}-{len(self.failures)}.txt"
+                out.write_text(repr(text) + "\n\n" + (f"at {path}\n" if path else "") + traceback.format_exc())
+                self.failures.append({"phase": phase, "error": key, "file": str(out), "path": path})
+                print(f"FAIL [{phase}] {key} -> {out}", flush=True)
         dt = time.perf_counter() - t0
         if dt > self.slowest[0]:
             self.slowest = (dt, repr(text[:200]))
@@ -94,8 +96,9 @@ def hypothesis_phase(run: Run, examples: int, deadline: float) -> None:
         pass
 
 
-def mutation_phase(run: Run, corpus: Path, mutations: int, deadline: float, rng: random.Random) -> None:
-    seeds = list(corpus_texts(str(corpus)))
+def mutation_phase(run: Run, corpus: Path, mutations: int, deadline: float, rng: random.Random,
+                   on_disk: bool = False) -> None:
+    seeds = list(corpus_files(str(corpus)))
     if not seeds:
         print(f"no SKILL.md under {corpus}; mutation phase skipped", flush=True)
         return
@@ -103,9 +106,9 @@ def mutation_phase(run: Run, corpus: Path, mutations: int, deadline: float, rng:
     for i in range(mutations):
         if time.monotonic() > deadline:
             break
-        text = rng.choice(seeds)
+        path, text = rng.choice(seeds)
         # Mostly small mutations of real files; sometimes a pile-up of many.
-        run.one("mutation", mutate(text, rng, rounds=rng.choice([1, 1, 2, 3, 8, 20])))
+        run.one("mutation", mutate(text, rng, rounds=rng.choice([1, 1, 2, 3, 8, 20])), path if on_disk else None)
         if i % 10_000 == 0 and i:
             print(f"  mutation {i:,} failures={run.counts['mutation-failed']}", flush=True)
 
@@ -117,6 +120,9 @@ def main() -> int:
     ap.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--minutes", type=float, default=0, help="time budget per phase (0: none)")
+    ap.add_argument("--on-disk", action="store_true",
+                    help="mutation phase: check each mutated text as its real SKILL.md, the rules reading its "
+                         "folder (links, scripts, listings; nothing is written)")
     ap.add_argument("--out", type=Path, default=HERE / "out" / "fuzz")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -129,7 +135,8 @@ def main() -> int:
     print(f"  {run.counts['hypothesis']:,} examples in {t1 - t0:.0f}s, failures={run.counts['hypothesis-failed']}",
           flush=True)
     print(f"mutation phase: up to {args.mutations:,} mutations of {args.corpus}", flush=True)
-    mutation_phase(run, args.corpus, args.mutations, time.monotonic() + budget, random.Random(args.seed))
+    mutation_phase(run, args.corpus, args.mutations, time.monotonic() + budget, random.Random(args.seed),
+                   args.on_disk)
     t2 = time.monotonic()
     print(f"  {run.counts['mutation']:,} mutations in {t2 - t1:.0f}s, failures={run.counts['mutation-failed']}",
           flush=True)

@@ -177,6 +177,18 @@ def test_a_deletion_that_changes_how_the_frontmatter_reads_is_unsafe():
     assert fix.unsafe_because == "yaml"
 
 
+def test_an_invisible_character_in_a_links_destination_is_part_of_the_path():
+    # Held-out fuzzing: deleting the BOM made the link name ../../references/x.md, outside the skill.
+    text = ("---\nname: demo\ndescription: Demo skill. Use when asked.\n---\n# Demo\n\n"
+            "See [the schema](.\ufeff./../references/x.md) and [the gu\ufeffide](references/guide.md).\n")
+    fixes = _deletion_fixes(text, "INVISIBLE_CHARACTERS")
+    by_place = {text[fx.edits[0].start - 1]: fx for fx in fixes}
+    assert by_place["."].unsafe_because == "link" and "inside a link's destination" in by_place["."].title
+    assert by_place["u"].safe  # in the link's text: prose
+    fixed = fix_all_text(text, "/w/demo/SKILL.md", Settings(), on_disk=False)
+    assert ".\ufeff./../references/x.md" in fixed and "the guide" in fixed
+
+
 def test_applicability_and_the_fix_the_cli_chooses():
     safe = Fix("s", (Edit(0, 1, ""),), safe=True, preferred=True)
     guess = Fix("g", (Edit(0, 1, "x"),), preferred=True)

@@ -105,9 +105,12 @@ def new_codes(before: set[str], after: set[str]) -> set[str]:
     return new
 
 
-def check_invariants(text: str) -> set[str]:
-    """Every invariant of issue 7 on one text; returns its finding codes. Raises AssertionError on a violation."""
-    doc, findings = check_text(text, PATH, SETTINGS, on_disk=False)
+def check_invariants(text: str, path: str = PATH, on_disk: bool = False) -> set[str]:
+    """Every invariant of issue 7 on one text; returns its finding codes. Raises AssertionError on a violation.
+
+    ``on_disk``: ``path`` is a real SKILL.md whose folder the rules read (links, scripts, listings;
+    nothing is written), as for a skill the author edits in place."""
+    doc, findings = check_text(text, path, SETTINGS, on_disk=on_disk)
     src = doc.src
     n = len(src.text)
     assert len(src.text) <= len(text)
@@ -121,11 +124,11 @@ def check_invariants(text: str) -> set[str]:
                 # Offsets inside a CRLF pair map to the end of the line's content.
                 assert back == off or (back < off and set(src.text[back:off]) <= {"\r", "\n"}), (f.code, off, enc, back)
     codes = {f.code for f in findings}
-    fixed = fix_all_text(text, PATH, SETTINGS, on_disk=False)
+    fixed = fix_all_text(text, path, SETTINGS, on_disk=on_disk)
     if fixed != text:
-        again = fix_all_text(fixed, PATH, SETTINGS, on_disk=False)
+        again = fix_all_text(fixed, path, SETTINGS, on_disk=on_disk)
         assert again == fixed, "fix-all is not idempotent"
-        fixed_doc, fixed_findings = check_text(fixed, PATH, SETTINGS, on_disk=False)
+        fixed_doc, fixed_findings = check_text(fixed, path, SETTINGS, on_disk=on_disk)
         # A safe fix never breaks what a harness could read: a frontmatter that parsed still does.
         assert fixed_doc.frontmatter_ok or not doc.frontmatter_ok, "fix-all made the frontmatter unparsable"
         new = new_codes(codes, {f.code for f in fixed_findings})
@@ -174,18 +177,25 @@ def mutate(text: str, rng: random.Random, rounds: int | None = None) -> str:
 
 
 def corpus_texts(root: str, limit: int | None = None) -> Iterable[str]:
+    for _path, text in corpus_files(root, limit):
+        yield text
+
+
+def corpus_files(root: str, limit: int | None = None) -> Iterable[tuple[str, str]]:
+    """(path, text) of each SKILL.md under ``root`` (its first 256 KiB)."""
     import os  # noqa: PLC0415
 
     count = 0
     for dirpath, _dirs, files in os.walk(root):
         for name in files:
             if name in ("SKILL.md", "skill.md"):
+                path = os.path.join(dirpath, name)
                 try:
-                    with open(os.path.join(dirpath, name), "rb") as fh:
+                    with open(path, "rb") as fh:
                         data = fh.read(256 * 1024)
                 except OSError:
                     continue
-                yield data.decode("utf-8", "replace")
+                yield path, data.decode("utf-8", "replace")
                 count += 1
                 if limit is not None and count >= limit:
                     return

@@ -305,6 +305,8 @@ def fixes_for(doc: SkillDocument, finding: Finding) -> list[Fix]:
     fixes = [guard(doc, fix) for fix in fixes]
     if finding.code in _DELETIONS and finding.start < _body_start(doc):
         fixes = [_keeps_the_yaml(doc, fix) for fix in fixes]
+    elif finding.code == "INVISIBLE_CHARACTERS":
+        fixes = [_keeps_the_links(doc, fix) for fix in fixes]
     return fixes
 
 
@@ -350,6 +352,19 @@ def _keeps_the_yaml(doc: SkillDocument, fix: Fix) -> Fix:
     if after.frontmatter_ok and _without(after.frontmatter_values(), gone) == _without(doc.frontmatter_values(), gone):
         return fix
     return _unsafe(fix, "yaml")
+
+
+def _keeps_the_links(doc: SkillDocument, fix: Fix) -> Fix:
+    """``fix``, downgraded to unsafe when it edits a link's destination: there the characters are
+    part of the path, and deleted, the link names another file (one outside the skill, found by
+    held-out fuzzing: `.<U+FEFF>./../references/x.md`)."""
+    if not fix.safe:
+        return fix
+    for e in fix.edits:
+        if any(link.kind != "reference" and link.target_start < max(e.end, e.start + 1) and e.start < link.target_end
+               for link in doc.links):
+            return _unsafe(fix, "link")
+    return fix
 
 
 def _without(value: object, gone: set[str]) -> object:
@@ -414,6 +429,7 @@ _GUARDED = ("It becomes unsafe where it would edit code (a code block, inline co
 _YAML_GUARDED = ("In the frontmatter it is unsafe where the YAML would read otherwise than without the deleted "
                  "characters (a zero-width space before a value's opening quote makes the quotes part of a plain "
                  "value; deleted, the value is quoted and its escapes are read).")
+_LINK_GUARDED = "It is unsafe in a link's destination too: there the characters are part of the path it names."
 
 # Per code with fixes: the applicabilities its menu holds, and why (ruff's "Fix safety").
 FIX_SAFETY: dict[str, tuple[tuple[str, ...], str]] = {
@@ -447,7 +463,7 @@ FIX_SAFETY: dict[str, tuple[tuple[str, ...], str]] = {
     "ARGUMENTS_WITHOUT_HINT": ((UNSAFE,), "The inserted hint is a placeholder the author has to write."),
     "PLACEHOLDER_IN_CODE": ((UNSAFE,), "Escaping `$N` changes the code the model reads."),
     "INVISIBLE_CHARACTERS": ((SAFE,), "Deleting characters nobody can see changes nothing a reader sees in "
-                             "prose. " + _GUARDED + " " + _YAML_GUARDED),
+                             "prose. " + _GUARDED + " " + _YAML_GUARDED + " " + _LINK_GUARDED),
     "BACKSLASH_PATH": ((SAFE,), "`scripts/x.py` is the file the author meant on every system. " + _GUARDED),
     "UNUSED_SUPPRESSION": ((SAFE,), "A YAML comment that silences nothing: removing it changes no finding and "
                            "nothing a harness reads (unsafe where the YAML would read otherwise without it)."),

@@ -38,6 +38,7 @@ REASONS = {
     "html": "inside raw HTML or an HTML comment",
     "example": "in an example of what not to do",
     "yaml": "the frontmatter would read otherwise",
+    "link": "inside a link's destination",
 }
 
 # What marks text as an example of what not to do: a symbol anywhere; "instead of" or "rather than"
