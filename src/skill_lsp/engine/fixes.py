@@ -23,7 +23,7 @@ from collections.abc import Callable
 from . import protected
 from .datarecord import replace
 from .depth_fixes import BUILDERS as DEPTH_BUILDERS
-from .document import SkillDocument
+from .document import SkillDocument, parse
 from .edits import DISPLAY_ONLY, SAFE, UNSAFE, Edit, Fix, _line_span, _newline, yaml_string
 from .findings import Finding
 from .rules.name import ASCII_NAME
@@ -345,8 +345,6 @@ def _keeps_the_yaml(doc: SkillDocument, fix: Fix) -> Fix:
     than without the deleted characters: another structure, another value, or no parse at all."""
     if not fix.safe or not doc.frontmatter_ok or not fix.edits:
         return fix
-    from .document import parse  # noqa: PLC0415 - only a deletion in a frontmatter gets here
-
     after = parse(apply_edits(doc.text, list(fix.edits)), doc.path)
     gone = {c for e in fix.edits for c in doc.text[e.start:e.end]}
     if after.frontmatter_ok and _without(after.frontmatter_values(), gone) == _without(doc.frontmatter_values(), gone):
