@@ -189,6 +189,21 @@ def test_an_invisible_character_in_a_links_destination_is_part_of_the_path():
     assert ".\ufeff./../references/x.md" in fixed and "the guide" in fixed
 
 
+def test_a_deletion_that_changes_what_the_body_is_made_of_is_unsafe():
+    # Held-out fuzzing on disk: a BOM inside a fence line keeps it from being a fence. Deleted, a
+    # code block opens and the links after it change sides (code to prose, or back).
+    head = "---\nname: demo\ndescription: Demo skill. Use when asked.\n---\n# Demo\n\n"
+    fence = head + "`\ufeff``bash\nrun it\n```\n\nSee [x](../../x.md).\n\n```\ncode\n```\n"
+    made_link = head + "See [the guide]\u2060(references/guide.md) and the \ufeffend.\n"
+    for text in (fence, made_link):
+        fixes = _deletion_fixes(text, "INVISIBLE_CHARACTERS")
+        by_char = {text[fx.edits[0].start]: fx for fx in fixes}
+        structural = by_char["\ufeff" if text is fence else "\u2060"]
+        assert structural.unsafe_because == "markdown" and "Markdown would read otherwise" in structural.title
+    assert by_char["\ufeff"].safe  # before "end": prose either way
+    assert fix_all_text(fence, "/w/demo/SKILL.md", Settings(), on_disk=False) == fence
+
+
 def test_applicability_and_the_fix_the_cli_chooses():
     safe = Fix("s", (Edit(0, 1, ""),), safe=True, preferred=True)
     guess = Fix("g", (Edit(0, 1, "x"),), preferred=True)

@@ -70,6 +70,9 @@ REGRESSIONS = [
     "---\nname: s\ndescription: d\n---\n- \n\nText.\n\n```swift\nlet a = 1\n```\n\n    x.map { ($0.id, $0) }\n",
     # An invisible character inside a template's placeholder hid it (seed 81206).
     "---\nname: t\ndescription: Repl\ufefface with description of the skill and when Claude should use it.\n---\n",
+    # A BOM inside a fence line kept it from being a fence; deleting it changed which text was code
+    # (held-out test half on disk, seed 131206): the fix is unsafe there.
+    "---\nname: s\ndescription: d\n---\n`\ufeff``bash\nx\n```\n\nRun with $0 and [x](../../../x.md).\n\n```\ncode\n```\n",
     '---\nname: r\ndescription: \u200b"Ramp \\u2014 cards.\\\n  \\ API. T"ramp\\"\\\n  , x.\\n"\nversion: 2.0.0\n---\n',
 ]
 

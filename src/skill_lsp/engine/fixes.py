@@ -26,6 +26,7 @@ from .depth_fixes import BUILDERS as DEPTH_BUILDERS
 from .document import SkillDocument, parse
 from .edits import DISPLAY_ONLY, SAFE, UNSAFE, Edit, Fix, _line_span, _newline, yaml_string
 from .findings import Finding
+from .rules.bodyscan import code_blocks
 from .rules.name import ASCII_NAME
 from .yamlnodes import to_python
 
@@ -306,7 +307,7 @@ def fixes_for(doc: SkillDocument, finding: Finding) -> list[Fix]:
     if finding.code in _DELETIONS and finding.start < _body_start(doc):
         fixes = [_keeps_the_yaml(doc, fix) for fix in fixes]
     elif finding.code == "INVISIBLE_CHARACTERS":
-        fixes = [_keeps_the_links(doc, fix) for fix in fixes]
+        fixes = [_keeps_the_markdown(doc, _keeps_the_links(doc, fix)) for fix in fixes]
     return fixes
 
 
@@ -363,6 +364,27 @@ def _keeps_the_links(doc: SkillDocument, fix: Fix) -> Fix:
                for link in doc.links):
             return _unsafe(fix, "link")
     return fix
+
+
+def _keeps_the_markdown(doc: SkillDocument, fix: Fix) -> Fix:
+    """``fix``, downgraded to unsafe when the body reads otherwise after it: other code blocks,
+    code spans, HTML or links. A BOM inside a fence line (`` `<U+FEFF>``bash ``) keeps it from
+    being a fence; deleted, a code block opens and the links after it turn into code (or back),
+    found by held-out fuzzing on disk."""
+    if not fix.safe or not fix.edits:
+        return fix
+    gone = {c for e in fix.edits for c in doc.text[e.start:e.end]}
+    if _body_shape(parse(apply_edits(doc.text, list(fix.edits)), doc.path), gone) == _body_shape(doc, gone):
+        return fix
+    return _unsafe(fix, "markdown")
+
+
+def _body_shape(doc: SkillDocument, gone: set[str]) -> tuple[list[tuple[str, object]], ...]:
+    """What the rules read of ``doc``'s body, as text without the characters of ``gone``."""
+    text = doc.text
+    return ([("fence", _without(text[s:e], gone)) for s, e in code_blocks(doc)],
+            [(sp.kind, _without(text[sp.start:sp.end], gone)) for sp in protected.spans(doc)],
+            [(link.kind, _without(link.target, gone)) for link in doc.links])
 
 
 def _without(value: object, gone: set[str]) -> object:
@@ -427,7 +449,9 @@ _GUARDED = ("It becomes unsafe where it would edit code (a code block, inline co
 _YAML_GUARDED = ("In the frontmatter it is unsafe where the YAML would read otherwise than without the deleted "
                  "characters (a zero-width space before a value's opening quote makes the quotes part of a plain "
                  "value; deleted, the value is quoted and its escapes are read).")
-_LINK_GUARDED = "It is unsafe in a link's destination too: there the characters are part of the path it names."
+_LINK_GUARDED = ("It is unsafe in a link's destination too: there the characters are part of the path it names; "
+                 "and where the body would read otherwise without them (a BOM inside a fence line keeps it from "
+                 "being a fence: deleted, a code block opens).")
 
 # Per code with fixes: the applicabilities its menu holds, and why (ruff's "Fix safety").
 FIX_SAFETY: dict[str, tuple[tuple[str, ...], str]] = {

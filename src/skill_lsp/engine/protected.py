@@ -39,6 +39,7 @@ REASONS = {
     "example": "in an example of what not to do",
     "yaml": "the frontmatter would read otherwise",
     "link": "inside a link's destination",
+    "markdown": "the Markdown would read otherwise",
 }
 
 # What marks text as an example of what not to do: a symbol anywhere; "instead of" or "rather than"
