@@ -189,19 +189,30 @@ def test_an_invisible_character_in_a_links_destination_is_part_of_the_path():
     assert ".\ufeff./../references/x.md" in fixed and "the guide" in fixed
 
 
-def test_a_deletion_that_changes_what_the_body_is_made_of_is_unsafe():
+@pytest.mark.parametrize("body", [
     # Held-out fuzzing on disk: a BOM inside a fence line keeps it from being a fence. Deleted, a
     # code block opens and the links after it change sides (code to prose, or back).
-    head = "---\nname: demo\ndescription: Demo skill. Use when asked.\n---\n# Demo\n\n"
-    fence = head + "`\ufeff``bash\nrun it\n```\n\nSee [x](../../x.md).\n\n```\ncode\n```\n"
-    made_link = head + "See [the guide]\u2060(references/guide.md) and the \ufeffend.\n"
-    for text in (fence, made_link):
-        fixes = _deletion_fixes(text, "INVISIBLE_CHARACTERS")
-        by_char = {text[fx.edits[0].start]: fx for fx in fixes}
-        structural = by_char["\ufeff" if text is fence else "\u2060"]
-        assert structural.unsafe_because == "markdown" and "Markdown would read otherwise" in structural.title
-    assert by_char["\ufeff"].safe  # before "end": prose either way
-    assert fix_all_text(fence, "/w/demo/SKILL.md", Settings(), on_disk=False) == fence
+    "`\ufeff``bash\nrun it\n```\n\nSee [x](../../x.md).\n\n```\ncode\n```\n",
+    "See [the guide]\u2060(references/guide.md).\n",  # a link once joined
+    "Now !\u2060`date` runs.\n",  # a command Claude Code runs once joined
+    "Notes:\ufeff\n- \n",  # trailing blanks come to light
+    # Next to a letter: joined, a tag opens an HTML block (the body is read again to tell).
+    "<\ufeffdiv>\nrm -rf x   \n</div>\n",
+])
+def test_a_deletion_that_may_change_what_the_body_is_made_of_is_unsafe(body: str):
+    text = "---\nname: demo\ndescription: Demo skill. Use when asked.\n---\n# Demo\n\n" + body
+    (fix,) = _deletion_fixes(text, "INVISIBLE_CHARACTERS")
+    assert fix.unsafe_because == "markdown" and "Markdown would read otherwise" in fix.title
+    assert fix_all_text(text, "/w/demo/SKILL.md", Settings(), on_disk=False).count("\ufeff") == text.count("\ufeff")
+
+
+def test_a_deletion_next_to_a_letter_stays_safe():
+    text = ("---\nname: demo\ndescription: Demo skill. Use when asked.\n---\n# Demo\n\n"
+            "Read the gu\ufeffide, then run\u2060 `it` and [the\ufeff list](references/list.md).\n")
+    assert [fx.safe for fx in _deletion_fixes(text, "INVISIBLE_CHARACTERS")] == [True, True, True]
+    # Between whitespace and punctuation it may change emphasis (`*<U+FEFF> y*`): unsafe.
+    assert [fx.safe for fx in _deletion_fixes(text.replace("run\u2060", "run \u2060"), "INVISIBLE_CHARACTERS")] == [
+        True, False, True]
 
 
 def test_applicability_and_the_fix_the_cli_chooses():

@@ -73,6 +73,10 @@ REGRESSIONS = [
     # A BOM inside a fence line kept it from being a fence; deleting it changed which text was code
     # (held-out test half on disk, seed 131206): the fix is unsafe there.
     "---\nname: s\ndescription: d\n---\n`\ufeff``bash\nx\n```\n\nRun with $0 and [x](../../../x.md).\n\n```\ncode\n```\n",
+    # Generated junctions: the deletion joined `!` and a code span into a command, and brought
+    # trailing blanks inside a comment to light.
+    "---\nname: s\ndescription: d\n---\n!\u2060`>~    `*`\n:\n\nRun with $0.\n",
+    "---\nname: s\ndescription: d\n---\n-\ufeff\n    \u200d<!--!*]x\t \ufeff\n-`))bash\nx\n```\n",
     '---\nname: r\ndescription: \u200b"Ramp \\u2014 cards.\\\n  \\ API. T"ramp\\"\\\n  , x.\\n"\nversion: 2.0.0\n---\n',
 ]
 

@@ -367,14 +367,23 @@ def _keeps_the_links(doc: SkillDocument, fix: Fix) -> Fix:
 
 
 def _keeps_the_markdown(doc: SkillDocument, fix: Fix) -> Fix:
-    """``fix``, downgraded to unsafe when the body reads otherwise after it: other code blocks,
-    code spans, HTML or links. A BOM inside a fence line (`` `<U+FEFF>``bash ``) keeps it from
-    being a fence; deleted, a code block opens and the links after it turn into code (or back),
-    found by held-out fuzzing on disk."""
+    """``fix``, downgraded to unsafe when the body may read otherwise after it. Markdown is made of
+    punctuation, whitespace and line starts: a deletion between two of those may join them into
+    syntax (`` `<U+FEFF>``bash `` into a fence, ``!<U+2060>`cmd` `` into a command Claude Code
+    runs, ``[x]<U+2060>(y)`` into a link, ``*<U+FEFF> y*`` out of emphasis), so only one next to a
+    letter may be safe. There it joins at most a tag or an address (``<<U+FEFF>div>``): the body is
+    read again and its code blocks, code spans, HTML and links compared. Held-out fuzzing on disk
+    found the fence; generated junctions the rest."""
     if not fix.safe or not fix.edits:
         return fix
-    gone = {c for e in fix.edits for c in doc.text[e.start:e.end]}
-    if _body_shape(parse(apply_edits(doc.text, list(fix.edits)), doc.path), gone) == _body_shape(doc, gone):
+    text = doc.text
+    for e in fix.edits:
+        before = text[e.start - 1] if e.start > 0 else "\n"
+        after = text[e.end] if e.end < len(text) else "\n"
+        if not (before.isalpha() or after.isalpha()):
+            return _unsafe(fix, "markdown")
+    gone = {c for e in fix.edits for c in text[e.start:e.end]}
+    if _body_shape(parse(apply_edits(text, list(fix.edits)), doc.path), gone) == _body_shape(doc, gone):
         return fix
     return _unsafe(fix, "markdown")
 
@@ -449,9 +458,11 @@ _GUARDED = ("It becomes unsafe where it would edit code (a code block, inline co
 _YAML_GUARDED = ("In the frontmatter it is unsafe where the YAML would read otherwise than without the deleted "
                  "characters (a zero-width space before a value's opening quote makes the quotes part of a plain "
                  "value; deleted, the value is quoted and its escapes are read).")
-_LINK_GUARDED = ("It is unsafe in a link's destination too: there the characters are part of the path it names; "
-                 "and where the body would read otherwise without them (a BOM inside a fence line keeps it from "
-                 "being a fence: deleted, a code block opens).")
+_LINK_GUARDED = ("It is unsafe in a link's destination too, where the characters are part of the path it names, "
+                 "and in the body wherever the Markdown may read otherwise without them: between two marks of "
+                 "punctuation, whitespace or a line start, which the deletion would join (`` `<U+FEFF>``bash `` "
+                 "into a fence, ``!<U+2060>`cmd` `` into a command), or where the body read again has other "
+                 "code blocks, code spans, HTML or links.")
 
 # Per code with fixes: the applicabilities its menu holds, and why (ruff's "Fix safety").
 FIX_SAFETY: dict[str, tuple[tuple[str, ...], str]] = {
