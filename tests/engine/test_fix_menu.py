@@ -6,12 +6,40 @@ from __future__ import annotations
 import pytest
 
 from helpers import check
+from skill_lsp.engine import markdown
 from skill_lsp.engine.fixes import apply_edits, fixes_for
 
 # (label, text, folder, profile, [(code, title, safe, preferred, rename (old, new folder), text after)])
 MENUS = [
     ('trim', '---\nname: demo\ndescription: d\n---\ntext \t\n', 'demo', 'skill-tool', [
         ('TRAILING_WHITESPACE', 'Trim trailing whitespace', True, True, None, '---\nname: demo\ndescription: d\n---\ntext\n'),
+    ]),
+    # Three spaces before a line that text follows: a Markdown line break, kept by the safe fix.
+    ('line break', '---\nname: demo\ndescription: d\n---\nfirst   \nsecond\n', 'demo', 'skill-tool', [
+        ('TRAILING_WHITESPACE', 'Trim trailing whitespace to the two spaces of a line break', True, True, None,
+         '---\nname: demo\ndescription: d\n---\nfirst  \nsecond\n'),
+        ('TRAILING_WHITESPACE', 'Trim trailing whitespace (unsafe: the Markdown would read otherwise)', False, False, None,
+         '---\nname: demo\ndescription: d\n---\nfirst\nsecond\n'),
+    ]),
+    # ... not before a blank line (the paragraph ends there), with a tab last, or after a heading.
+    ('no line break', '---\nname: demo\ndescription: d\n---\nfirst   \n\nsecond  \t\r\nthird\n# Head   \nx\n',
+     'demo', 'skill-tool', [
+        ('TRAILING_WHITESPACE', 'Trim trailing whitespace', True, True, None,
+         '---\nname: demo\ndescription: d\n---\nfirst\n\nsecond  \t\r\nthird\n# Head   \nx\n'),
+        ('TRAILING_WHITESPACE', 'Trim trailing whitespace', True, True, None,
+         '---\nname: demo\ndescription: d\n---\nfirst   \n\nsecond\r\nthird\n# Head   \nx\n'),
+        ('TRAILING_WHITESPACE', 'Trim trailing whitespace', True, True, None,
+         '---\nname: demo\ndescription: d\n---\nfirst   \n\nsecond  \t\r\nthird\n# Head\nx\n'),
+    ]),
+    # A line of a form feed is no blank line to Markdown: trimmed, it would end the paragraph.
+    ('form feed', '---\nname: demo\ndescription: d\n---\nfirst\n\x0c\nsecond\n', 'demo', 'skill-tool', [
+        ('TRAILING_WHITESPACE', 'Trim trailing whitespace (unsafe: the Markdown would read otherwise)', False,
+         False, None, '---\nname: demo\ndescription: d\n---\nfirst\n\nsecond\n'),
+    ]),
+    # A blank line between a CR and a LF: trimmed, the two make one line end and the lines join.
+    ('cr tab lf', '---\nname: demo\ndescription: d\n---\nfirst\r\t\nsecond\n', 'demo', 'skill-tool', [
+        ('TRAILING_WHITESPACE', 'Trim trailing whitespace (unsafe: the Markdown would read otherwise)', False,
+         False, None, '---\nname: demo\ndescription: d\n---\nfirst\r\nsecond\n'),
     ]),
     ('mismatch', '---\nname: foo\ndescription: d\n---\n', 'bar', 'skill-tool', [
         ('NAME_MISMATCH', "Set name to the folder name 'bar'", False, True, None, '---\nname: bar\ndescription: d\n---\n'),
@@ -118,3 +146,16 @@ def test_moving_the_last_field_keeps_a_closing_fence_without_a_line_break():
     doc, fs = check(text, profile="agentskills")  # the target that reports unknown fields
     (fix,) = [fx for f in fs for fx in fixes_for(doc, f)]
     assert apply_edits(text, list(fix.edits)) == '---\nname: demo\ndescription: d\nmetadata:\n  x-a: "b"\n---'
+
+
+@pytest.mark.parametrize("pyromark", [True, False])
+def test_trailing_spaces_that_break_a_line_keep_two(pyromark: bool, monkeypatch: pytest.MonkeyPatch):
+    """pyromark says where the body breaks a line; without it (no wheel), a line with text after
+    the spaces is taken as a break: two spaces stay either way where the page shows one."""
+    if not pyromark:
+        monkeypatch.setattr(markdown, "_pyromark", None)
+    text = "---\nname: demo\ndescription: d\n---\n- item   \n  more\n\n> quoted   \n> more\n"
+    doc, fs = check(text)
+    safe = [fx for f in fs for fx in fixes_for(doc, f) if fx.safe]
+    assert apply_edits(text, [e for fx in safe for e in fx.edits]) == (
+        "---\nname: demo\ndescription: d\n---\n- item  \n  more\n\n> quoted  \n> more\n")

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import inspect
 import random
+import re
 from collections.abc import Iterable
 
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.findings import RULES
@@ -105,6 +107,24 @@ def new_codes(before: set[str], after: set[str]) -> set[str]:
     return new
 
 
+# The rendered body, an oracle from outside the engine: markdown-it (CommonMark with GFM tables).
+# What a safe fix means to change is left out: invisible characters (deleted), link destinations
+# (ABSOLUTE_LINK makes them relative) and blanks at a line's end or alone in a paragraph, which a
+# page never shows.
+_RENDER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u061c\U000e0000-\U000e007f]")
+_DESTINATION = re.compile(r'(?:href|src)="[^"]*"')
+_END_BLANKS = re.compile(r"[ \t\f\v]+(?=\n)|<p>[ \t\f\v]*</p>")  # and paragraphs of them
+# Fixes whose job is to change text a page shows: `scripts\x.py` in prose becomes `scripts/x.py`.
+RENDER_CHANGING = frozenset({"BACKSLASH_PATH", "ABSOLUTE_LINK"})
+
+
+def rendered_body(doc) -> str:  # noqa: ANN001
+    body = doc.text[doc.body_start:] if doc.split is not None else doc.text
+    html = _DESTINATION.sub("", _RENDER.render(_INVISIBLE.sub("", body)))
+    return re.sub(r"\n{2,}", "\n", _END_BLANKS.sub("", html))
+
+
 def check_invariants(text: str, path: str = PATH, on_disk: bool = False) -> set[str]:
     """Every invariant of issue 7 on one text; returns its finding codes. Raises AssertionError on a violation.
 
@@ -133,6 +153,10 @@ def check_invariants(text: str, path: str = PATH, on_disk: bool = False) -> set[
         assert fixed_doc.frontmatter_ok or not doc.frontmatter_ok, "fix-all made the frontmatter unparsable"
         new = new_codes(codes, {f.code for f in fixed_findings})
         assert not new, f"fix-all added {sorted(new)}"
+        # A safe fix changes nothing a reader of the rendered page sees (the frontmatter read anew
+        # may move where the body starts; fixes meant to change shown text aside).
+        if fixed_doc.frontmatter_ok == doc.frontmatter_ok and not codes & RENDER_CHANGING:
+            assert rendered_body(fixed_doc) == rendered_body(doc), "fix-all changed the rendered body"
     return codes
 
 

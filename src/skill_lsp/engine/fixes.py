@@ -26,6 +26,7 @@ from .depth_fixes import BUILDERS as DEPTH_BUILDERS
 from .document import SkillDocument, parse
 from .edits import DISPLAY_ONLY, SAFE, UNSAFE, Edit, Fix, _line_span, _newline, yaml_string
 from .findings import Finding
+from .markdown import hard_breaks
 from .rules.bodyscan import code_blocks
 from .rules.name import ASCII_NAME
 from .yamlnodes import to_python
@@ -41,7 +42,37 @@ def _replace_value(doc: SkillDocument, key: str, new: str) -> Edit | None:
 
 
 def _trim(doc: SkillDocument, f: Finding) -> list[Fix]:
+    text = doc.text
+    if f.start >= _body_start(doc) and ("\f" in text[f.start:f.end] or "\v" in text[f.start:f.end]
+                                        or text[f.start - 1:f.start] == "\r" and text[f.end:f.end + 1] == "\n"):
+        # Markdown does not count a form or line tab as blank: a line of them continues a
+        # paragraph, which trimmed they would end. A blank line between a CR and a LF, trimmed,
+        # is gone: the two make one line end (generated bodies found both).
+        return [_unsafe(Fix("Trim trailing whitespace", (Edit(f.start, f.end, ""),), safe=True), "markdown")]
+    if (doc.split is not None and f.start > doc.body_start and text.endswith("  ", f.start, f.end)
+            and text[f.start - 1] not in "\r\n" and _breaks_the_line(doc, f.end)):
+        # Two spaces or more before the line end break the line in Markdown (the rule lets exactly
+        # two be): trimmed to two, the page renders the same; trimmed whole, the break is gone.
+        return [Fix("Trim trailing whitespace to the two spaces of a line break", (Edit(f.start, f.end - 2, ""),),
+                    safe=True, preferred=True),
+                _unsafe(Fix("Trim trailing whitespace", (Edit(f.start, f.end, ""),), safe=True), "markdown")]
     return [Fix("Trim trailing whitespace", (Edit(f.start, f.end, ""),), safe=True, preferred=True)]
+
+
+def _breaks_the_line(doc: SkillDocument, end: int) -> bool:
+    """Whether the body's Markdown breaks the line whose trailing spaces end at ``end`` (its line
+    end). Without pyromark: whether a line with text follows (a paragraph may go on there)."""
+    breaks = doc.memo.get("hard-breaks", False)
+    if breaks is False:
+        breaks = doc.memo["hard-breaks"] = hard_breaks(doc.body_text, doc.body_start)
+    if breaks is not None:
+        return any(s < end <= e for s, e in breaks)  # type: ignore[attr-defined]
+    text = doc.text
+    if end >= len(text):
+        return False
+    nxt = end + (2 if text.startswith("\r\n", end) else 1)
+    stop = min(i for i in (text.find("\n", nxt), text.find("\r", nxt), len(text)) if i >= 0)
+    return bool(text[nxt:stop].strip())
 
 
 def _name_mismatch(doc: SkillDocument, f: Finding) -> list[Fix]:
@@ -485,8 +516,11 @@ FIX_SAFETY: dict[str, tuple[tuple[str, ...], str]] = {
     "INVALID_VALUE": ((SAFE,), "`\"true\"` to `true`, commas to spaces: the same value in the form harnesses read."),
     "METADATA_NOT_STRING": ((SAFE,), "Quoting keeps the value's characters; it becomes the string every "
                             "harness expects."),
-    "TRAILING_WHITESPACE": ((SAFE,), "Whitespace at the end of a prose line changes nothing a reader or the "
-                            "model sees. " + _GUARDED + " " + _YAML_GUARDED),
+    "TRAILING_WHITESPACE": ((SAFE, UNSAFE), "Whitespace at the end of a prose line changes nothing a reader or "
+                            "the model sees. Where Markdown breaks the line at two spaces or more, the safe fix keeps "
+                            "two; removing them all is only offered. A line of a form feed or line tab (Markdown "
+                            "does not count it blank) and a blank line between a CR and a LF (trimmed, the lines "
+                            "join) are only offered too. " + _GUARDED + " " + _YAML_GUARDED),
     "ABSOLUTE_LINK": ((SAFE,), "The relative link names the same file. " + _GUARDED),
     "UNKNOWN_SKILL": ((UNSAFE,), "The skill meant is a guess by spelling."),
     "UNKNOWN_MODEL": ((UNSAFE,), "The model meant is a guess by spelling."),

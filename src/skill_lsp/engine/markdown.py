@@ -247,6 +247,16 @@ def _encodes(body: str) -> bool:
     return True
 
 
+def hard_breaks(body: str, base: int) -> list[tuple[int, int]] | None:
+    """Where the body breaks a line (two spaces or more, or a backslash, before a line end), as
+    document offsets [start, end); None without pyromark or for a body it does not take as it is."""
+    if pyromark() is None or not _encodes(body):
+        return None
+    to_char = _ByteMap(body)
+    return [(base + to_char(rng["start"]), base + to_char(rng["end"]))
+            for ev, rng in _pyromark.events_with_range(body, options=_options()) if ev == "HardBreak"]
+
+
 def links_fast(body: str, base: int) -> list[Link] | None:
     """The links ``parse(body, base)`` finds, or None when only the full parse can tell."""
     # Definitions and reference links ("]:"), and what _GIVES_UP finds.
