@@ -156,7 +156,8 @@ def check_invariants(text: str, path: str = PATH, on_disk: bool = False) -> set[
         # A safe fix changes nothing a reader of the rendered page sees (the frontmatter read anew
         # may move where the body starts; fixes meant to change shown text aside).
         if fixed_doc.frontmatter_ok == doc.frontmatter_ok and not codes & RENDER_CHANGING:
-            assert rendered_body(fixed_doc) == rendered_body(doc), "fix-all changed the rendered body"
+            assert rendered_body(fixed_doc) == rendered_body(doc), \
+                f"fix-all changed the rendered body (fixing {sorted(codes - {f.code for f in fixed_findings})})"
     return codes
 
 
