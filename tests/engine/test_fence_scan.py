@@ -16,9 +16,10 @@ _ANCHORED = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.M)
 
 
 def _blocks_anchored(body: str, base: int) -> list[tuple[int, int]]:
-    # The scan as it was, with the `^`-anchored pattern.
+    # The scan as it was, with the `^`-anchored pattern; a lone CR ends a line (CommonMark).
     if "```" not in body and "~~~" not in body:
         return []
+    body = re.sub(r"\r(?!\n)", "\n", body)
     out = []
     it = _ANCHORED.finditer(body)
     for m in it:
@@ -52,3 +53,10 @@ def test_fence_scan_examples() -> None:
     got = code_blocks(doc)
     assert [body[s:e] for s, e in got] == ["```sh\nrun\n```", "  ~~~~\nindented\n  ~~~~ ", "```unclosed\nrest"]
     assert got == _blocks_anchored(body, 0)
+
+
+def test_a_lone_cr_ends_a_fence_line() -> None:
+    # pulldown-cmark does not end a fence's opening line at a lone CR; the scan and the parse do.
+    body = "x\r```\ry\r```\rz"
+    doc = document.parse(body, "x/SKILL.md")
+    assert code_blocks(doc) == doc.code_blocks == [(2, 11)]

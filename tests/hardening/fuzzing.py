@@ -62,8 +62,24 @@ def skill_texts(draw) -> str:
     return nl.join(parts) + (nl if draw(st.booleans()) else "")
 
 
+# Bodies of Markdown's marks with invisible characters and blanks among them: where a deletion
+# joins two marks into syntax (a fence, a link, a command Claude Code runs) or ends a paragraph.
+JUNCTION_PIECES = ["`", "``", "```", "~~~", "~", "[", "]", "(", ")", "<", ">", "!", "*", "_", "-", "#", "|", "\\",
+                   ":", " ", "  ", "   ", "\t", "\n", "\n", "\r\n", "\r", "\f", "\v", "<!--", "-->", "<div>", "x",
+                   "word", "1.", "$0", "$ARGUMENTS", "../../x.md", "references/a.md", "https://a.b/c", "\ufeff",
+                   "\u2060", "\u200d", "\u202e", "\u200b", "\ufeff", "\u2060"]
+_JUNCTION_TAIL = "\n\nRun with $0 and [x](../../../x.md).\n\n```\ncode [y](../../../y.md)\n```\n"
+
+
+@st.composite
+def junction_texts(draw) -> str:
+    body = "".join(draw(st.lists(st.sampled_from(JUNCTION_PIECES), max_size=40)))
+    return ("---\nname: demo-skill\ndescription: Demo. Use when asked.\n---\n" + body
+            + draw(st.sampled_from(["", _JUNCTION_TAIL])))
+
+
 any_text = st.text(alphabet=st.characters(codec=None, exclude_categories=()), max_size=400)
-texts = st.one_of(skill_texts(), any_text, st.builds(lambda a, b: a + b, skill_texts(), any_text))
+texts = st.one_of(skill_texts(), any_text, st.builds(lambda a, b: a + b, skill_texts(), any_text), junction_texts())
 
 
 # Findings that stop field analysis.
@@ -114,14 +130,14 @@ def new_codes(before: set[str], after: set[str]) -> set[str]:
 _RENDER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u061c\U000e0000-\U000e007f]")
 _DESTINATION = re.compile(r'(?:href|src)="[^"]*"')
-_END_BLANKS = re.compile(r"[ \t\f\v]+(?=\n)|<p>[ \t\f\v]*</p>")  # and paragraphs of them
+_END_BLANKS = re.compile(r"[ \t\f\v]+(?=\n|\Z|<br />)|<p>[ \t\f\v]*</p>")  # and paragraphs of them
 # Fixes whose job is to change text a page shows: `scripts\x.py` in prose becomes `scripts/x.py`.
 RENDER_CHANGING = frozenset({"BACKSLASH_PATH", "ABSOLUTE_LINK"})
 
 
 def rendered_body(doc) -> str:  # noqa: ANN001
     body = doc.text[doc.body_start:] if doc.split is not None else doc.text
-    html = _DESTINATION.sub("", _RENDER.render(_INVISIBLE.sub("", body)))
+    html = _DESTINATION.sub("", _INVISIBLE.sub("", _RENDER.render(body)))  # rendered as they are, then dropped
     return re.sub(r"\n{2,}", "\n", _END_BLANKS.sub("", html))
 
 

@@ -16,7 +16,15 @@ from hypothesis import strategies as st
 
 from helpers import corpus
 
-from .fuzzing import any_text, check_invariants, corpus_texts, mutate, skill_texts, texts
+from .fuzzing import (
+    any_text,
+    check_invariants,
+    corpus_texts,
+    junction_texts,
+    mutate,
+    skill_texts,
+    texts,
+)
 
 EXAMPLES = int(os.environ.get("SKILL_LSP_FUZZ_EXAMPLES", "300"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("SKILL_LSP_FUZZ_RANDOM"),
@@ -32,6 +40,12 @@ def test_any_text(text):
 @FUZZ
 @given(skill_texts())
 def test_skill_shaped_text(text):
+    check_invariants(text)
+
+
+@FUZZ
+@given(junction_texts())
+def test_markdown_junctions(text):
     check_invariants(text)
 
 

@@ -20,7 +20,7 @@ import os
 import re
 from collections.abc import Callable
 
-from . import protected
+from . import markdown, protected
 from .datarecord import replace
 from .depth_fixes import BUILDERS as DEPTH_BUILDERS
 from .document import SkillDocument, parse
@@ -44,10 +44,12 @@ def _replace_value(doc: SkillDocument, key: str, new: str) -> Edit | None:
 def _trim(doc: SkillDocument, f: Finding) -> list[Fix]:
     text = doc.text
     if f.start >= _body_start(doc) and ("\f" in text[f.start:f.end] or "\v" in text[f.start:f.end]
+                                        or text[f.start - 1:f.start] == "\\"
                                         or text[f.start - 1:f.start] == "\r" and text[f.end:f.end + 1] == "\n"):
         # Markdown does not count a form or line tab as blank: a line of them continues a
-        # paragraph, which trimmed they would end. A blank line between a CR and a LF, trimmed,
-        # is gone: the two make one line end (generated bodies found both).
+        # paragraph, which trimmed they would end. A backslash left last breaks the line. A blank
+        # line between a CR and a LF, trimmed, is gone: the two make one line end (generated
+        # bodies found all three).
         return [_unsafe(Fix("Trim trailing whitespace", (Edit(f.start, f.end, ""),), safe=True), "markdown")]
     if (doc.split is not None and f.start > doc.body_start and text.endswith("  ", f.start, f.end)
             and text[f.start - 1] not in "\r\n" and _breaks_the_line(doc, f.end)):
@@ -401,30 +403,31 @@ def _keeps_the_markdown(doc: SkillDocument, fix: Fix) -> Fix:
     """``fix``, downgraded to unsafe when the body may read otherwise after it. Markdown is made of
     punctuation, whitespace and line starts: a deletion between two of those may join them into
     syntax (`` `<U+FEFF>``bash `` into a fence, ``!<U+2060>`cmd` `` into a command Claude Code
-    runs, ``[x]<U+2060>(y)`` into a link, ``*<U+FEFF> y*`` out of emphasis), so only one next to a
-    letter may be safe. There it joins at most a tag or an address (``<<U+FEFF>div>``): the body is
-    read again and its code blocks, code spans, HTML and links compared. Held-out fuzzing on disk
-    found the fence; generated junctions the rest."""
+    runs, ``[x]<U+2060>(y)`` into a link, ``*<U+FEFF> y*`` out of emphasis), and so may one after
+    '<' or '&' (``<<U+FEFF>https://x>`` into an autolink): only one next to a letter may be safe.
+    Even then (``<x<U+FEFF>-->`` is a tag without it) the body is read again: its code blocks as
+    the rules see them and its rendered page must stay the same. Held-out fuzzing on disk found
+    the fence; generated junctions the rest."""
     if not fix.safe or not fix.edits:
         return fix
     text = doc.text
     for e in fix.edits:
         before = text[e.start - 1] if e.start > 0 else "\n"
         after = text[e.end] if e.end < len(text) else "\n"
-        if not (before.isalpha() or after.isalpha()):
-            return _unsafe(fix, "markdown")
+        if not (before.isalpha() or after.isalpha()) or before in "<&":
+            return _unsafe(fix, "markdown")  # after '<' or '&' an autolink, tag or entity opens
     gone = {c for e in fix.edits for c in text[e.start:e.end]}
     if _body_shape(parse(apply_edits(text, list(fix.edits)), doc.path), gone) == _body_shape(doc, gone):
         return fix
     return _unsafe(fix, "markdown")
 
 
-def _body_shape(doc: SkillDocument, gone: set[str]) -> tuple[list[tuple[str, object]], ...]:
-    """What the rules read of ``doc``'s body, as text without the characters of ``gone``."""
+def _body_shape(doc: SkillDocument, gone: set[str]) -> tuple[object, str]:
+    """What the rules and a reader see of ``doc``'s body, without the characters of ``gone``:
+    the fenced code blocks, and the page rendered."""
     text = doc.text
-    return ([("fence", _without(text[s:e], gone)) for s, e in code_blocks(doc)],
-            [(sp.kind, _without(text[sp.start:sp.end], gone)) for sp in protected.spans(doc)],
-            [(link.kind, _without(link.target, gone)) for link in doc.links])
+    page = markdown.html(doc.body_text) if doc.split is not None else ""
+    return [_without(text[s:e], gone) for s, e in code_blocks(doc)], _without(page, gone)  # type: ignore[return-value]
 
 
 def _without(value: object, gone: set[str]) -> object:

@@ -78,6 +78,15 @@ _OPTIONS = None
 # A URL scheme of two or more letters (one letter is a Windows drive), or an anchor.
 # The common destination: <bracketed>, or a run without blanks, escapes or nested parentheses.
 _SURROGATE = lazy_re("[\ud800-\udfff]")
+_LONE_CR = lazy_re(r"\r(?!\n)")
+
+
+def pulldown_text(body: str) -> str:
+    """``body`` as pulldown-cmark reads it right. A lone CR ends a line in CommonMark, but
+    pulldown-cmark does not end a fence's opening line there (```` ```\rcode ```` is a paragraph
+    to it, a code block to markdown-it). A line feed in its place is one character and one byte
+    as well, so every offset holds."""
+    return _LONE_CR.sub("\n", body) if "\r" in body else body
 
 
 def _recorded(target: str) -> bool:
@@ -115,6 +124,7 @@ def _parse_pulldown(body: str, base: int) -> Body:
             body.encode("utf-8")
         except UnicodeEncodeError:  # lone surrogates from a client: same length, parseable
             body = _SURROGATE.sub("\ufffd", body)
+    body = pulldown_text(body)
     # One char per byte, so byte offsets index it directly.
     src = body if body.isascii() else body.encode("utf-8").decode("latin-1")
     to_char = _ByteMap(body)
@@ -247,11 +257,21 @@ def _encodes(body: str) -> bool:
     return True
 
 
+def html(body: str) -> str:
+    """``body`` rendered: what a reader of the page sees (pyromark; markdown-it-py without it)."""
+    if pyromark() is None or not _encodes(body):
+        from ._markdown_mdit import _md  # noqa: PLC0415
+
+        return _md().render(body)  # type: ignore[no-any-return]
+    return _pyromark.html(pulldown_text(body), options=_options())  # type: ignore[no-any-return]
+
+
 def hard_breaks(body: str, base: int) -> list[tuple[int, int]] | None:
     """Where the body breaks a line (two spaces or more, or a backslash, before a line end), as
     document offsets [start, end); None without pyromark or for a body it does not take as it is."""
     if pyromark() is None or not _encodes(body):
         return None
+    body = pulldown_text(body)
     to_char = _ByteMap(body)
     return [(base + to_char(rng["start"]), base + to_char(rng["end"]))
             for ev, rng in _pyromark.events_with_range(body, options=_options()) if ev == "HardBreak"]
@@ -263,6 +283,7 @@ def links_fast(body: str, base: int) -> list[Link] | None:
     if pyromark() is None or may_define(body) or _GIVES_UP.search(body) is not None \
             or not _encodes(body):
         return None
+    body = pulldown_text(body)
     cands: dict[str, list[tuple[int, int, int]]] = {}  # target -> (where "](" is, target span)
     empty = False  # a `]()`: the HTML shows whether it is a link (href="")
     for m in _CANDIDATE.finditer(body):
@@ -446,6 +467,7 @@ def raw_spans(body: str, base: int) -> RawSpans:
             body.encode("utf-8")
         except UnicodeEncodeError:
             body = _SURROGATE.sub("\ufffd", body)
+    body = pulldown_text(body)
     src = body if body.isascii() else body.encode("utf-8").decode("latin-1")
     to_char = _ByteMap(body)
     open_tag: tuple[str, int] | None = None  # an inline <code>-like element waiting for its close

@@ -14,6 +14,7 @@ from bisect import bisect_right
 
 from ..document import SkillDocument
 from ..lazyre import lazy_re
+from ..markdown import pulldown_text
 
 # A fence at a line start, searched for in "\n" + body: led by a literal line feed, the search
 # jumps from one line to the next; as `^...` with re.M it tried a match at every character
@@ -53,6 +54,7 @@ def _scan_blocks(doc: SkillDocument) -> list[tuple[int, int]]:
     body = body_of(doc)
     if "```" not in body and "~~~" not in body:
         return []
+    body = pulldown_text(body)  # a lone CR ends a line: a line feed in its place, offsets the same
     base = doc.body_start
     out = []
     it = _FENCE.finditer("\n" + body)
