@@ -36,6 +36,11 @@ MENUS = [
         ('TRAILING_WHITESPACE', 'Trim trailing whitespace (unsafe: the Markdown would read otherwise)', False,
          False, None, '---\nname: demo\ndescription: d\n---\nfirst\n\nsecond\n'),
     ]),
+    # A backslash left last breaks the line.
+    ('backslash', '---\nname: demo\ndescription: d\n---\nfirst\\ \nsecond\n', 'demo', 'skill-tool', [
+        ('TRAILING_WHITESPACE', 'Trim trailing whitespace (unsafe: the Markdown would read otherwise)', False,
+         False, None, '---\nname: demo\ndescription: d\n---\nfirst\\\nsecond\n'),
+    ]),
     # A blank line between a CR and a LF: trimmed, the two make one line end and the lines join.
     ('cr tab lf', '---\nname: demo\ndescription: d\n---\nfirst\r\t\nsecond\n', 'demo', 'skill-tool', [
         ('TRAILING_WHITESPACE', 'Trim trailing whitespace (unsafe: the Markdown would read otherwise)', False,

@@ -196,8 +196,10 @@ def test_an_invisible_character_in_a_links_destination_is_part_of_the_path():
     "See [the guide]\u2060(references/guide.md).\n",  # a link once joined
     "Now !\u2060`date` runs.\n",  # a command Claude Code runs once joined
     "Notes:\ufeff\n- \n",  # trailing blanks come to light
-    # Next to a letter: joined, a tag opens an HTML block (the body is read again to tell).
+    "See <\ufeffhttps://example.com/x> now.\n",  # after '<': an autolink once joined
+    # Next to a letter: joined, a tag opens (the body is read again and rendered to tell).
     "<\ufeffdiv>\nrm -rf x   \n</div>\n",
+    "A tag <x\ufeff--> here.\n",
 ])
 def test_a_deletion_that_may_change_what_the_body_is_made_of_is_unsafe(body: str):
     text = "---\nname: demo\ndescription: Demo skill. Use when asked.\n---\n# Demo\n\n" + body

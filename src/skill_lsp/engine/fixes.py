@@ -26,7 +26,6 @@ from .depth_fixes import BUILDERS as DEPTH_BUILDERS
 from .document import SkillDocument, parse
 from .edits import DISPLAY_ONLY, SAFE, UNSAFE, Edit, Fix, _line_span, _newline, yaml_string
 from .findings import Finding
-from .markdown import hard_breaks
 from .rules.bodyscan import code_blocks
 from .rules.name import ASCII_NAME
 from .yamlnodes import to_python
@@ -66,7 +65,7 @@ def _breaks_the_line(doc: SkillDocument, end: int) -> bool:
     end). Without pyromark: whether a line with text follows (a paragraph may go on there)."""
     breaks = doc.memo.get("hard-breaks", False)
     if breaks is False:
-        breaks = doc.memo["hard-breaks"] = hard_breaks(doc.body_text, doc.body_start)
+        breaks = doc.memo["hard-breaks"] = markdown.hard_breaks(doc.body_text, doc.body_start)
     if breaks is not None:
         return any(s < end <= e for s, e in breaks)  # type: ignore[attr-defined]
     text = doc.text
@@ -422,12 +421,12 @@ def _keeps_the_markdown(doc: SkillDocument, fix: Fix) -> Fix:
     return _unsafe(fix, "markdown")
 
 
-def _body_shape(doc: SkillDocument, gone: set[str]) -> tuple[object, str]:
+def _body_shape(doc: SkillDocument, gone: set[str]) -> tuple[object, object]:
     """What the rules and a reader see of ``doc``'s body, without the characters of ``gone``:
     the fenced code blocks, and the page rendered."""
     text = doc.text
     page = markdown.html(doc.body_text) if doc.split is not None else ""
-    return [_without(text[s:e], gone) for s, e in code_blocks(doc)], _without(page, gone)  # type: ignore[return-value]
+    return [_without(text[s:e], gone) for s, e in code_blocks(doc)], _without(page, gone)
 
 
 def _without(value: object, gone: set[str]) -> object:
@@ -495,8 +494,8 @@ _YAML_GUARDED = ("In the frontmatter it is unsafe where the YAML would read othe
 _LINK_GUARDED = ("It is unsafe in a link's destination too, where the characters are part of the path it names, "
                  "and in the body wherever the Markdown may read otherwise without them: between two marks of "
                  "punctuation, whitespace or a line start, which the deletion would join (`` `<U+FEFF>``bash `` "
-                 "into a fence, ``!<U+2060>`cmd` `` into a command), or where the body read again has other "
-                 "code blocks, code spans, HTML or links.")
+                 "into a fence, ``!<U+2060>`cmd` `` into a command), after `<` or `&` (an autolink, a tag), or "
+                 "where the body read again has other fenced code blocks or renders another page.")
 
 # Per code with fixes: the applicabilities its menu holds, and why (ruff's "Fix safety").
 FIX_SAFETY: dict[str, tuple[tuple[str, ...], str]] = {
@@ -522,8 +521,8 @@ FIX_SAFETY: dict[str, tuple[tuple[str, ...], str]] = {
     "TRAILING_WHITESPACE": ((SAFE, UNSAFE), "Whitespace at the end of a prose line changes nothing a reader or "
                             "the model sees. Where Markdown breaks the line at two spaces or more, the safe fix keeps "
                             "two; removing them all is only offered. A line of a form feed or line tab (Markdown "
-                            "does not count it blank) and a blank line between a CR and a LF (trimmed, the lines "
-                            "join) are only offered too. " + _GUARDED + " " + _YAML_GUARDED),
+                            "does not count it blank), blanks after a backslash (left last, it breaks the line) and a "
+                            "blank line between a CR and a LF (trimmed, the lines join) are only offered too. " + _GUARDED + " " + _YAML_GUARDED),
     "ABSOLUTE_LINK": ((SAFE,), "The relative link names the same file. " + _GUARDED),
     "UNKNOWN_SKILL": ((UNSAFE,), "The skill meant is a guess by spelling."),
     "UNKNOWN_MODEL": ((UNSAFE,), "The model meant is a guess by spelling."),
