@@ -91,6 +91,10 @@ REGRESSIONS = [
     # trailing blanks inside a comment to light.
     "---\nname: s\ndescription: d\n---\n!\u2060`>~    `*`\n:\n\nRun with $0.\n",
     "---\nname: s\ndescription: d\n---\n-\ufeff\n    \u200d<!--!*]x\t \ufeff\n-`))bash\nx\n```\n",
+    # The rendered body must stay: three spaces before `#<VT>`, no heading to CommonMark but one to
+    # pulldown-cmark, are a line break (seed 181206); a fence line ended by a lone CR (seed 171206).
+    "---\nname: demo-skill\ndescription: Demo. Use when asked.\n---\nx   \n#\x0b  y\n",
+    "---\nname: demo-skill\ndescription: Demo. Use when asked.\n---\n```\r` ",
     '---\nname: r\ndescription: \u200b"Ramp \\u2014 cards.\\\n  \\ API. T"ramp\\"\\\n  , x.\\n"\nversion: 2.0.0\n---\n',
 ]
 

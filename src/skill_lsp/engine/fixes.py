@@ -62,18 +62,21 @@ def _trim(doc: SkillDocument, f: Finding) -> list[Fix]:
 
 def _breaks_the_line(doc: SkillDocument, end: int) -> bool:
     """Whether the body's Markdown breaks the line whose trailing spaces end at ``end`` (its line
-    end). Without pyromark: whether a line with text follows (a paragraph may go on there)."""
-    breaks = doc.memo.get("hard-breaks", False)
-    if breaks is False:
-        breaks = doc.memo["hard-breaks"] = markdown.hard_breaks(doc.body_text, doc.body_start)
-    if breaks is not None:
-        return any(s < end <= e for s, e in breaks)  # type: ignore[attr-defined]
+    end), as pyromark says. Without it, or where the next line holds a form feed or line tab
+    (pulldown-cmark takes them for blanks, CommonMark does not: `#<VT>x` is no heading there):
+    whether a line with text follows (a paragraph may go on there)."""
     text = doc.text
     if end >= len(text):
         return False
     nxt = end + (2 if text.startswith("\r\n", end) else 1)
     stop = min(i for i in (text.find("\n", nxt), text.find("\r", nxt), len(text)) if i >= 0)
-    return bool(text[nxt:stop].strip())
+    line = text[nxt:stop]
+    breaks = doc.memo.get("hard-breaks", False)
+    if breaks is False:
+        breaks = doc.memo["hard-breaks"] = markdown.hard_breaks(doc.body_text, doc.body_start)
+    if breaks is not None and "\f" not in line and "\v" not in line:
+        return any(s < end <= e for s, e in breaks)  # type: ignore[attr-defined]
+    return bool(line.strip())
 
 
 def _name_mismatch(doc: SkillDocument, f: Finding) -> list[Fix]:
