@@ -9,7 +9,10 @@ of the copy with its source:
 - a file that changed must be a skill file the check listed;
 - every changed region of it must lie inside the span of a finding reported before the fix;
 - no changed region may touch code: a fenced or indented code block, a code span, a
-  `<code>`-like element, an HTML block or an HTML comment.
+  `<code>`-like element, an HTML block or an HTML comment;
+- the page the body renders to must stay the same (markdown-it, CommonMark with tables;
+  invisible characters, link destinations and blanks at a line's end set aside), unless a fix
+  meant to change shown text ran there (BACKSLASH_PATH, ABSOLUTE_LINK).
 
 Code is found here by a scanner of its own (markdown-it-py block maps, CommonMark backtick
 runs), not by the engine's parse, so an engine bug does not hide itself. The report is per
@@ -54,6 +57,7 @@ class FileReport:
     outside_findings: list[str] = field(default_factory=list)  # "line L: 'old' -> 'new'"
     in_code: list[str] = field(default_factory=list)
     codes: list[str] = field(default_factory=list)  # codes of the findings whose spans changed
+    page: str = ""  # the first line of the rendered body that changed ("" when none did)
 
 
 @dataclass
@@ -66,6 +70,7 @@ class Audit:
     files_changed: list[FileReport] = field(default_factory=list)
     unexpected_files: list[str] = field(default_factory=list)  # changed, but not a checked skill file
     code_spans: int = 0  # code spans in the changed files
+    pages_compared: int = 0  # changed files whose page was rendered before and after
     # Findings whose fix the guard made unsafe (JSON `unsafeBecause`), by "CODE: reason".
     guarded: dict[str, int] = field(default_factory=dict)
 
@@ -82,8 +87,12 @@ class Audit:
         return sum(len(f.in_code) for f in self.files_changed)
 
     @property
+    def pages(self) -> int:
+        return sum(bool(f.page) for f in self.files_changed)
+
+    @property
     def ok(self) -> bool:
-        return not (self.outside or self.unexpected_files or (self.in_code and not self.unsafe))
+        return not (self.outside or self.unexpected_files or ((self.in_code or self.pages) and not self.unsafe))
 
 
 # --------------------------------------------------------------------------- code spans
@@ -151,6 +160,24 @@ def _md() -> MarkdownIt:
     if _MD is None:  # blocks only: inline code is scanned here, from the paragraphs' text
         _MD = MarkdownIt("commonmark").enable("table").disable("inline")
     return _MD
+
+
+# The page: rendered by markdown-it as a reader's viewer would, then what a safe fix means to
+# change or a page never shows is set aside.
+_PAGE: MarkdownIt | None = None
+_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u061c\U000e0000-\U000e007f]")
+_DESTINATION = re.compile(r'(?:href|src)="[^"]*"')
+_HIDDEN = re.compile(r"[ \t\f\v]+(?=\n|\Z|<br />)|<p>[ \t\f\v]*</p>")
+SHOWN_TEXT_FIXES = frozenset({"BACKSLASH_PATH", "ABSOLUTE_LINK"})
+
+
+def page(text: str) -> str:
+    """The body of a SKILL.md as a page, without what a page never shows."""
+    global _PAGE
+    if _PAGE is None:
+        _PAGE = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    html = _PAGE.render(text[body_start(text):])
+    return re.sub(r"\n{2,}", "\n", _HIDDEN.sub("", _DESTINATION.sub("", _INVISIBLE.sub("", html))))
 
 
 def _backtick_spans(chunk: str) -> list[tuple[int, int]]:
@@ -321,6 +348,12 @@ def audit(sources: list[Path], work: Path, *, unsafe: bool = False) -> Audit:
                         report.in_code.append(f"{where} ({kind})")
                         break
             report.codes = sorted(codes)
+            if not codes & SHOWN_TEXT_FIXES:
+                result.pages_compared += 1
+                was_page, now_page = page(old).split("\n"), page(new).split("\n")
+                changed = next((f"{a!r} -> {b!r}" for a, b in zip(was_page, now_page, strict=False) if a != b),
+                               "" if was_page == now_page else "lines added or removed")
+                report.page = changed[:300]
             result.files_changed.append(report)
     return result
 
@@ -337,11 +370,12 @@ def render(a: Audit) -> str:
              f"skills checked: {a.skills}; findings before: {a.findings_before}; files compared: {a.files_compared}",
              ""]
     for f in a.files_changed:
-        status = "ok" if not (f.outside_findings or f.in_code) else "VIOLATION"
+        status = "ok" if not (f.outside_findings or f.in_code or f.page) else "VIOLATION"
         lines.append(f"{f.path}: {f.regions} changed regions, {f.inside_findings} inside findings' spans "
                      f"({', '.join(f.codes) or '-'}), {len(f.outside_findings)} outside, {len(f.in_code)} in code: {status}")
         lines += [f"    outside: {w}" for w in f.outside_findings]
         lines += [f"    in code: {w}" for w in f.in_code]
+        lines += [f"    page rendered otherwise: {f.page}"] if f.page else []
     lines += [f"unexpected change: {p}" for p in a.unexpected_files]
     if a.guarded:
         lines += ["", "fixes left out as unsafe by the guard (code, raw HTML, examples of what not to do):"]
@@ -349,7 +383,7 @@ def render(a: Audit) -> str:
     lines += ["",
               f"files changed: {len(a.files_changed)}; changed regions: {a.regions}; outside findings' spans: "
               f"{a.outside}; in code: {a.in_code} (of {a.code_spans} code spans in the changed files); "
-              f"other files changed: {len(a.unexpected_files)}",
+              f"pages rendered otherwise: {a.pages} (of {a.pages_compared} compared); other files changed: {len(a.unexpected_files)}",
               "result: " + ("OK" if a.ok else "VIOLATIONS")]
     return "\n".join(lines) + "\n"
 
@@ -367,7 +401,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(render(a))
         if args.json:
             args.json.write_text(json.dumps({**asdict(a), "regions": a.regions, "outside": a.outside,
-                                             "in_code": a.in_code, "ok": a.ok}, indent=2) + "\n")
+                                             "in_code": a.in_code, "pages": a.pages, "ok": a.ok}, indent=2) + "\n")
         if args.keep:
             print(f"fixed copy: {work}")
         return 0 if a.ok else 1

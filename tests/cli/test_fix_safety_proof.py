@@ -54,6 +54,23 @@ def test_the_audit_sees_a_fix_that_edits_code(fixtures: Path, tmp_path: Path):
     assert a.outside == 0  # unsafe fixes still edit only findings' spans
 
 
+def test_the_audit_sees_a_page_rendered_otherwise(tmp_path: Path):
+    """A blank after a backslash: trimmed, the backslash breaks the line. The fix is only offered,
+    so `--fix` leaves the page alone and `--fix --unsafe-fixes` changes it, which the audit's own
+    rendering must see. Three spaces that break a line keep two either way."""
+    skill = tmp_path / "src" / "poem"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: poem\ndescription: Writes poems. Use when asked for one.\n---\n"
+                                    "# Poem\n\nRoses are red,   \nviolets are blue,\\ \nsugar is sweet.\n")
+    for unsafe, pages, text in ((False, 0, "red,  \nviolets are blue,\\ \n"), (True, 1, "red,  \nviolets are blue,\\\n")):
+        work = tmp_path / f"work-{unsafe}"
+        work.mkdir()
+        a = fix_safety.audit([tmp_path / "src"], work, unsafe=unsafe)
+        assert a.pages == pages, fix_safety.render(a)
+        assert text in (work / "0-src" / "poem" / "SKILL.md").read_text()
+        assert a.ok
+
+
 def test_the_audit_script_reports_and_exits_zero(fixtures: Path, tmp_path: Path):
     out = tmp_path / "audit.json"
     assert fix_safety.main([str(fixtures), "--json", str(out)]) == 0
