@@ -135,6 +135,10 @@ _END_BLANKS = re.compile(r"[ \t\f\v]+(?=\n|\Z|<br />)|<p>[ \t\f\v]*</p>")  # and
 RENDER_CHANGING = frozenset({"BACKSLASH_PATH", "ABSOLUTE_LINK"})
 
 
+def _body_line(doc) -> int | None:  # noqa: ANN001
+    return doc.src.line_of(doc.body_start) if doc.split is not None else None
+
+
 def rendered_body(doc) -> str:  # noqa: ANN001
     body = doc.text[doc.body_start:] if doc.split is not None else doc.text
     html = _DESTINATION.sub("", _INVISIBLE.sub("", _RENDER.render(body)))  # rendered as they are, then dropped
@@ -169,9 +173,11 @@ def check_invariants(text: str, path: str = PATH, on_disk: bool = False) -> set[
         assert fixed_doc.frontmatter_ok or not doc.frontmatter_ok, "fix-all made the frontmatter unparsable"
         new = new_codes(codes, {f.code for f in fixed_findings})
         assert not new, f"fix-all added {sorted(new)}"
-        # A safe fix changes nothing a reader of the rendered page sees (the frontmatter read anew
-        # may move where the body starts; fixes meant to change shown text aside).
-        if fixed_doc.frontmatter_ok == doc.frontmatter_ok and not codes & RENDER_CHANGING:
+        # A safe fix changes nothing a reader of the rendered page sees (unless the frontmatter
+        # reads anew or ends elsewhere: a blank trimmed from `---<VT>` closes it there; fixes meant
+        # to change shown text aside).
+        if (fixed_doc.frontmatter_ok == doc.frontmatter_ok and _body_line(fixed_doc) == _body_line(doc)
+                and not codes & RENDER_CHANGING):
             assert rendered_body(fixed_doc) == rendered_body(doc), \
                 f"fix-all changed the rendered body (fixing {sorted(codes - {f.code for f in fixed_findings})})"
     return codes

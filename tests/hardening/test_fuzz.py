@@ -95,6 +95,9 @@ REGRESSIONS = [
     # pulldown-cmark, are a line break (seed 181206); a fence line ended by a lone CR (seed 171206).
     "---\nname: demo-skill\ndescription: Demo. Use when asked.\n---\nx   \n#\x0b  y\n",
     "---\nname: demo-skill\ndescription: Demo. Use when asked.\n---\n```\r` ",
+    # A line tab trimmed from the closing `---` ends the frontmatter there, not at a later rule
+    # in the body: the page is another one on purpose (seed 191206).
+    "---\nname: demo-skill\ndescription: d\n---\x0b\n# T\n\ntext\n\n---\n\nmore\n",
     '---\nname: r\ndescription: \u200b"Ramp \\u2014 cards.\\\n  \\ API. T"ramp\\"\\\n  , x.\\n"\nversion: 2.0.0\n---\n',
 ]
 
