@@ -53,7 +53,14 @@ def test_targets_without_an_argument_hint_are_silent():
     ("\nCompare $1 and $0 and $1.\n", ("$1", 8)),  # the first in the text, not the smallest
     ("\nUse $1, then $2.\n", ("$1", 4)),
     ("\nThe `x` $1 and `y` $2.\n", ("$1", 8)),  # after a closed code span
-    ("\nCosts $5 and $6.\n", ("$5", 6)),  # a full stop is not a decimal point
+    ("\nSwap $5 and $6.\n", ("$5", 5)),  # a full stop is not a decimal point
+    ("\nCosts $5 and $6.\n", None),  # a money word on the line: prices
+    # Prose that names an amount anywhere (held-out repositories): its `$N` are prices too.
+    ("\nFrom $1 to $2 a seat.\n\nPro plans run $49.\n", None),
+    ("\n| Human | $5-15/ticket |\n| Agent | $8–$25/kW |\n", None),  # ranges
+    ("\nGPT-4o ~$2.50/$10, Gemini ~$1.25/$5 and $1 of spend gives ≥ $5.\n", None),
+    ("\nThe hash is root:$1$abc$xyz.\n", None),  # a crypt hash, not a placeholder
+    ("\nRun `echo $10`, then compare $1 with $2.\n", ("$1", 29)),  # ... but `$10` in code is no price
     ("\nA $1 b $1.\n", ("$1", 2)),  # a lone placeholder with nothing about money on its line (issue 26)
     ("\nDeploy $1 to staging.\n", ("$1", 7)),
     ("\nIt costs $1 a month.\n", None),  # a money word on the line: a price

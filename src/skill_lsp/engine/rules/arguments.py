@@ -22,10 +22,17 @@ from .levels import active, emit
 # real body).
 _ARGS = lazy_re(r"\$(?:(?<!\\\$)ARGUMENTS\b|(?<![\\$\w]\$)\d\b)")
 _ANY_ARG = lazy_re(r"\$(?:ARGUMENTS|\d)")  # literal-led: a fast first pass
-_MONEY = lazy_re(r"[.,]\d|\d| ?(?:million|billion|per|each|/)")
+# What follows a price: cents or thousands, more digits, a range (`$5-15`, `$8–$25`), a second
+# currency sign (`$1$salt`, a crypt hash), a plus, a unit.
+_MONEY = lazy_re(r"[.,]\d|\d|\$|\+|\s?[-–—~]\s?\$?\d| ?(?:million|billion|per|each|/)")
+# What comes before one: about, a slash (`$2.50/$10`), a comparison (`≥ $5`).
+_MONEY_BEFORE = lazy_re(r"[~/≈<>≤≥±]\s?\Z")
+# An amount no placeholder looks like: two digits, cents, a thousand or million, a range.
+_AMOUNT = lazy_re(r"\$\d(?:\d|[.,]\d|[kKmMbB]\b|\s?[-–—]\s?\$?\d)")
 _DOLLAR_DIGIT = lazy_re(r"\$\d")
 _MONEY_WORDS = lazy_re(r"\b(?:costs?|pric\w*|pay\w*|fees?|usd|dollars?|budget|cheap\w*|spend\w*|charg\w*|"
-                          r"bill\w*|revenue|tips?|worth|save\w*|earn\w*|sells?|buy\w*|under|over|only|just)\b", re.I)
+                          r"bill\w*|revenue|tips?|worth|save\w*|earn\w*|sells?|buy\w*|under|over|only|just|free|"
+                          r"mrr|arr|acv)\b", re.I)
 _POSITIONAL = lazy_re(r"\$(?<![\\$\w]\$)(\d+)\b")
 _VARIABLE = lazy_re(r"\$\{((?:CLAUDE|SKILL)_[A-Z0-9_]*)\}")
 # Substitutions Claude Code documents for skill content (CHANGELOG entries adding each).
@@ -70,10 +77,16 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
 
 
 def _argument_use(doc: SkillDocument, blocks: list[tuple[int, int]]) -> tuple[str, int, int] | None:
-    """The first `$ARGUMENTS` in prose, or the first `$N` when prose uses two of them (a lone `$5` is a price)."""
+    """The first `$ARGUMENTS` in prose, or the first `$N` when prose uses two of them (a lone `$5` is a price).
+
+    A `$N` is a price where the prose speaks of money: an amount no placeholder looks like
+    anywhere in it (`$50`, `$0.99`, `$1-3M`), or around the `$N` itself (a range, a unit, a
+    money word on its line). On held-out repositories every `$N` this rule reported before was
+    one (`$5-15/ticket`, `starting at $0`, `~$1.25/$5`)."""
     body = body_of(doc)
     base = doc.body_start
     first: dict[str, tuple[str, int, int]] = {}
+    money: bool | None = None  # whether the prose names an amount (looked for at the first `$N`)
     for m in _ARGS.finditer(body):
         s = base + m.start()
         if (blocks and inside(blocks, s)) or _in_inline_code(body, m.start()):
@@ -81,7 +94,11 @@ def _argument_use(doc: SkillDocument, blocks: list[tuple[int, int]]) -> tuple[st
         token = m.group(0)
         if token == "$ARGUMENTS":
             return token, s, s + len(token)
-        if _MONEY.match(body, m.end()):
+        if money is None:
+            money = any(not (blocks and inside(blocks, base + a.start())) and not _in_inline_code(body, a.start())
+                        for a in _AMOUNT.finditer(body))
+        if (money or _MONEY.match(body, m.end()) or _MONEY_BEFORE.search(body, max(0, m.start() - 2), m.start())
+                or _MONEY_WORDS.search(_line(body, m.start()))):
             continue
         first.setdefault(token, (token, s, s + len(token)))
     if len(first) >= 2:
@@ -90,11 +107,14 @@ def _argument_use(doc: SkillDocument, blocks: list[tuple[int, int]]) -> tuple[st
         # A lone `$1` is an argument when nothing around it is about money (issue 26: `Deploy $1 to
         # staging.` was missed): no other dollar amount in the body, no money word on its line.
         token, s, e = next(iter(first.values()))
-        at = s - base
-        line = body[body.rfind("\n", 0, at) + 1:body.find("\n", at) if body.find("\n", at) >= 0 else len(body)]
-        if len(_DOLLAR_DIGIT.findall(body)) == body.count(token) and _MONEY_WORDS.search(line) is None:
+        if len(_DOLLAR_DIGIT.findall(body)) == body.count(token):
             return token, s, e
     return None
+
+
+def _line(body: str, at: int) -> str:
+    end = body.find("\n", at)
+    return body[body.rfind("\n", 0, at) + 1:end if end >= 0 else len(body)]
 
 
 def _in_inline_code(body: str, at: int) -> bool:
