@@ -183,14 +183,24 @@ def test_a_person_word_folded_over_two_lines_spans_the_whole_value():
     assert rng(doc, f) == ((2, 13), (5, 0))
 
 
+def test_the_skills_own_voice_is_found_after_quoted_speech():
+    doc, [f] = found("Use when asked 'I can't find it'. I can search files.", "DESCRIPTION_PERSON")
+    assert f.data == {"text": "I can"} and rng(doc, f) == ((2, 47), (2, 52))
+
+
 @pytest.mark.parametrize("description", [
     'Converts files when the user says "I need a PDF".',  # the user speaking
+    # Quoted trigger phrases and example dialogues (held-out and fetched repositories).
+    "Use when the user says 'I'm stuck on', 'unblock', or 'what content should I create'.",
+    'Use when asked, as in "I\'ll use docs-js to look it up" or “I am on it”.',
+    "|\n  Looks up docs.\n\n  <example>\n  user: How do I start?\n  assistant: I'll use /x.\n  </example>",
     "Converts files so You can read them. Use when asked.",  # not at a sentence start
     "Converts files. Use when asked; Iam not a word.",
     "Converts files. Use when IT asks.",
 ])
 def test_no_person_finding(description):
-    assert found(description, "DESCRIPTION_PERSON")[1] == []
+    doc, fs = found(description, "DESCRIPTION_PERSON")
+    assert doc.frontmatter_ok and fs == []
 
 
 # --------------------------------------------------------------------- reserved and vague names

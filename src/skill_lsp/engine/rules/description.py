@@ -39,6 +39,10 @@ _PUNCT = str.maketrans({c: " " for c in ".,;:!?()[]{}\"'`/*_-"})
 # "my notes" inside a quoted trigger phrase is the user speaking: only the skill's own "I" counts.
 _FIRST_PERSON = lazy_re(r"\bI(?:'m|'ll| am| can| will| help| create| generate| provide)\b")
 _SECOND_PERSON = lazy_re(r"(?:^|[.!?]\s+)You (?:can|should|will|may|must)\b")
+# Someone else's words: "double", “curly” or 'single' quotes (an apostrophe inside, I'm, stays
+# in), and an <example> block's dialogue.
+_QUOTED = lazy_re(r'"[^"\n]*"|“[^”\n]*”|‘[^’\n]*’|(?<!\w)\'(?:[^\'\n]|\'(?=\w))*\'(?!\w)|<example>.*?</example>',
+                  re.S)
 
 
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
@@ -79,11 +83,15 @@ def _description(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         yield from emit(ctx, "DESCRIPTION_NO_TRIGGER", "description says what the skill does but not when to use it; "
                         "add a clause such as \"Use when ...\" (the model picks skills by this text)",
                         node.start, max(node.end, node.start + 1))
+    if '"' in value or "'" in value or "“" in value or "‘" in value or "<example>" in value:
+        # Quoted speech is someone else's voice: `assistant: "I'll use /x"` in an example dialogue.
+        value = _QUOTED.sub(lambda m: " " * len(m.group(0)), value)
     person = (_FIRST_PERSON.search(value) if "I " in value or "I'" in value else None) or \
         (_SECOND_PERSON.search(value) if "You " in value else None)
     if person is not None:
         word = person.group(0).strip(" .!?")
-        at = raw.find(word)
+        at = _QUOTED.sub(lambda m: " " * len(m.group(0)), raw).find(word)  # not a quoted one before it
+        at = raw.find(word) if at < 0 else at
         s, e = (node.start + at, node.start + at + len(word)) if at >= 0 else (node.start, node.end)
         yield from emit(ctx, "DESCRIPTION_PERSON", f"description speaks in the {'first' if person.re.pattern == _FIRST_PERSON.pattern else 'second'} "
                         f"person ('{word}'); write it in the third person (\"Extracts ...\", \"Use when ...\"): it is "
