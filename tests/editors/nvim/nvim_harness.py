@@ -360,7 +360,9 @@ BAD_SKILL = (
     # do, whose whitespace fix-all leaves alone.)
     "# Broken skill\n"
     "\n"
+    # A paragraph's last line: its spaces break no line, so the quick fix trims them all.
     "This line ends with trailing spaces.   \n"
+    "\n"
     "Run the steps below.\n"
 )
 
