@@ -81,8 +81,8 @@ def _argument_use(doc: SkillDocument, blocks: list[tuple[int, int]]) -> tuple[st
 
     A `$N` is a price where the prose speaks of money: an amount no placeholder looks like
     anywhere in it (`$50`, `$0.99`, `$1-3M`), or around the `$N` itself (a range, a unit, a
-    money word on its line). On held-out repositories every `$N` this rule reported before was
-    one (`$5-15/ticket`, `starting at $0`, `~$1.25/$5`)."""
+    money word on its line). On repositories never tuned on, nearly every `$N` this rule
+    reported before was one (`$5-15/ticket`, `starting at $0`, `~$1.25/$5`)."""
     body = body_of(doc)
     base = doc.body_start
     first: dict[str, tuple[str, int, int]] = {}

@@ -83,11 +83,10 @@ def _description(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         yield from emit(ctx, "DESCRIPTION_NO_TRIGGER", "description says what the skill does but not when to use it; "
                         "add a clause such as \"Use when ...\" (the model picks skills by this text)",
                         node.start, max(node.end, node.start + 1))
-    if '"' in value or "'" in value or "“" in value or "‘" in value or "<example>" in value:
+    person = _person(value)
+    if person is not None and ('"' in value or "'" in value or "“" in value or "‘" in value or "<" in value):
         # Quoted speech is someone else's voice: `assistant: "I'll use /x"` in an example dialogue.
-        value = _QUOTED.sub(lambda m: " " * len(m.group(0)), value)
-    person = (_FIRST_PERSON.search(value) if "I " in value or "I'" in value else None) or \
-        (_SECOND_PERSON.search(value) if "You " in value else None)
+        person = _person(_QUOTED.sub(lambda m: " " * len(m.group(0)), value))
     if person is not None:
         word = person.group(0).strip(" .!?")
         at = _QUOTED.sub(lambda m: " " * len(m.group(0)), raw).find(word)  # not a quoted one before it
@@ -96,6 +95,11 @@ def _description(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         yield from emit(ctx, "DESCRIPTION_PERSON", f"description speaks in the {'first' if person.re.pattern == _FIRST_PERSON.pattern else 'second'} "
                         f"person ('{word}'); write it in the third person (\"Extracts ...\", \"Use when ...\"): it is "
                         "read inside the model's own prompt", s, e, {"text": word})
+
+
+def _person(value: str) -> re.Match[str] | None:
+    return (_FIRST_PERSON.search(value) if "I " in value or "I'" in value else None) or \
+        (_SECOND_PERSON.search(value) if "You " in value else None)
 
 
 # Phrases by their first three letters: one test skips a whole group (most descriptions hold
