@@ -39,7 +39,9 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "hardening"))
 from _common import skill_lsp_cmd  # noqa: E402
+from rendered_page import SHOWN_TEXT_FIXES, page  # noqa: E402
 
 _LINE = re.compile(r"\r\n|\r|\n")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -162,22 +164,9 @@ def _md() -> MarkdownIt:
     return _MD
 
 
-# The page: rendered by markdown-it as a reader's viewer would, then what a safe fix means to
-# change or a page never shows is set aside.
-_PAGE: MarkdownIt | None = None
-_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u061c\U000e0000-\U000e007f]")
-_DESTINATION = re.compile(r'(?:href|src)="[^"]*"')
-_HIDDEN = re.compile(r"[ \t\f\v]+(?=\n|\Z|<br />)|<p>[ \t\f\v]*</p>")
-SHOWN_TEXT_FIXES = frozenset({"BACKSLASH_PATH", "ABSOLUTE_LINK"})
-
-
-def page(text: str) -> str:
-    """The body of a SKILL.md as a page, without what a page never shows."""
-    global _PAGE
-    if _PAGE is None:
-        _PAGE = MarkdownIt("commonmark").enable(["table", "strikethrough"])
-    html = _PAGE.render(text[body_start(text):])
-    return re.sub(r"\n{2,}", "\n", _HIDDEN.sub("", _DESTINATION.sub("", _INVISIBLE.sub("", html))))
+def page_of(text: str) -> str:
+    """The body of a SKILL.md as a page, without what a page never shows (rendered_page.py)."""
+    return page(text[body_start(text):])
 
 
 def _backtick_spans(chunk: str) -> list[tuple[int, int]]:
@@ -350,7 +339,7 @@ def audit(sources: list[Path], work: Path, *, unsafe: bool = False) -> Audit:
             report.codes = sorted(codes)
             if not codes & SHOWN_TEXT_FIXES:
                 result.pages_compared += 1
-                was_page, now_page = page(old).split("\n"), page(new).split("\n")
+                was_page, now_page = page_of(old).split("\n"), page_of(new).split("\n")
                 changed = next((f"{a!r} -> {b!r}" for a, b in zip(was_page, now_page, strict=False) if a != b),
                                "" if was_page == now_page else "lines added or removed")
                 report.page = changed[:300]

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import inspect
 import random
-import re
 from collections.abc import Iterable
 
 from hypothesis import strategies as st
-from markdown_it import MarkdownIt
 
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.findings import RULES
@@ -20,6 +18,8 @@ from skill_lsp.engine.rules import codex_openai_yaml, description, fields, harne
 from skill_lsp.engine.rules import name as name_rules
 from skill_lsp.engine.text import Encoding
 from skill_lsp.engine.workspace import check_text, fix_all_text
+
+from .rendered_page import SHOWN_TEXT_FIXES, page
 
 PATH = "/virtual/demo-skill/SKILL.md"
 SETTINGS = Settings()
@@ -123,26 +123,12 @@ def new_codes(before: set[str], after: set[str]) -> set[str]:
     return new
 
 
-# The rendered body, an oracle from outside the engine: markdown-it (CommonMark with GFM tables).
-# What a safe fix means to change is left out: invisible characters (deleted), link destinations
-# (ABSOLUTE_LINK makes them relative) and blanks at a line's end or alone in a paragraph, which a
-# page never shows.
-_RENDER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
-_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u061c\U000e0000-\U000e007f]")
-_DESTINATION = re.compile(r'(?:href|src)="[^"]*"')
-_END_BLANKS = re.compile(r"[ \t\f\v]+(?=\n|\Z|<br />)|<p>[ \t\f\v]*</p>")  # and paragraphs of them
-# Fixes whose job is to change text a page shows: `scripts\x.py` in prose becomes `scripts/x.py`.
-RENDER_CHANGING = frozenset({"BACKSLASH_PATH", "ABSOLUTE_LINK"})
-
-
 def _body_line(doc) -> int | None:  # noqa: ANN001
     return doc.src.line_of(doc.body_start) if doc.split is not None else None
 
 
 def rendered_body(doc) -> str:  # noqa: ANN001
-    body = doc.text[doc.body_start:] if doc.split is not None else doc.text
-    html = _DESTINATION.sub("", _INVISIBLE.sub("", _RENDER.render(body)))  # rendered as they are, then dropped
-    return re.sub(r"\n{2,}", "\n", _END_BLANKS.sub("", html))
+    return page(doc.text[doc.body_start:] if doc.split is not None else doc.text)
 
 
 def check_invariants(text: str, path: str = PATH, on_disk: bool = False) -> set[str]:
@@ -177,7 +163,7 @@ def check_invariants(text: str, path: str = PATH, on_disk: bool = False) -> set[
         # reads anew or ends elsewhere: a blank trimmed from `---<VT>` closes it there; fixes meant
         # to change shown text aside).
         if (fixed_doc.frontmatter_ok == doc.frontmatter_ok and _body_line(fixed_doc) == _body_line(doc)
-                and not codes & RENDER_CHANGING):
+                and not codes & SHOWN_TEXT_FIXES):
             assert rendered_body(fixed_doc) == rendered_body(doc), \
                 f"fix-all changed the rendered body (fixing {sorted(codes - {f.code for f in fixed_findings})})"
     return codes

@@ -42,6 +42,7 @@ def _replace_value(doc: SkillDocument, key: str, new: str) -> Edit | None:
 
 def _trim(doc: SkillDocument, f: Finding) -> list[Fix]:
     text = doc.text
+    whole = Fix("Trim trailing whitespace", (Edit(f.start, f.end, ""),), safe=True, preferred=True)
     if f.start >= _body_start(doc) and ("\f" in text[f.start:f.end] or "\v" in text[f.start:f.end]
                                         or text[f.start - 1:f.start] == "\\"
                                         or text[f.start - 1:f.start] == "\r" and text[f.end:f.end + 1] == "\n"):
@@ -49,15 +50,15 @@ def _trim(doc: SkillDocument, f: Finding) -> list[Fix]:
         # paragraph, which trimmed they would end. A backslash left last breaks the line. A blank
         # line between a CR and a LF, trimmed, is gone: the two make one line end (generated
         # bodies found all three).
-        return [_unsafe(Fix("Trim trailing whitespace", (Edit(f.start, f.end, ""),), safe=True), "markdown")]
+        return [_unsafe(whole, "markdown")]
     if (doc.split is not None and f.start > doc.body_start and text.endswith("  ", f.start, f.end)
             and text[f.start - 1] not in "\r\n" and _breaks_the_line(doc, f.end)):
         # Two spaces or more before the line end break the line in Markdown (the rule lets exactly
         # two be): trimmed to two, the page renders the same; trimmed whole, the break is gone.
         return [Fix("Trim trailing whitespace to the two spaces of a line break", (Edit(f.start, f.end - 2, ""),),
                     safe=True, preferred=True),
-                _unsafe(Fix("Trim trailing whitespace", (Edit(f.start, f.end, ""),), safe=True), "markdown")]
-    return [Fix("Trim trailing whitespace", (Edit(f.start, f.end, ""),), safe=True, preferred=True)]
+                _unsafe(whole, "markdown")]
+    return [whole]
 
 
 def _breaks_the_line(doc: SkillDocument, end: int) -> bool:
@@ -65,12 +66,11 @@ def _breaks_the_line(doc: SkillDocument, end: int) -> bool:
     end), as pyromark says. Without it, or where the next line holds a form feed or line tab
     (pulldown-cmark takes them for blanks, CommonMark does not: `#<VT>x` is no heading there):
     whether a line with text follows (a paragraph may go on there)."""
-    text = doc.text
-    if end >= len(text):
+    src = doc.src
+    nxt = src.line_of(end) + 1
+    if nxt >= src.line_count:
         return False
-    nxt = end + (2 if text.startswith("\r\n", end) else 1)
-    stop = min(i for i in (text.find("\n", nxt), text.find("\r", nxt), len(text)) if i >= 0)
-    line = text[nxt:stop]
+    line = src.line_text(nxt)
     breaks = doc.memo.get("hard-breaks", False)
     if breaks is False:
         breaks = doc.memo["hard-breaks"] = markdown.hard_breaks(doc.body_text, doc.body_start)

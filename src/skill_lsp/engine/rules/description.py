@@ -86,15 +86,20 @@ def _description(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     person = _person(value)
     if person is not None and ('"' in value or "'" in value or "“" in value or "‘" in value or "<" in value):
         # Quoted speech is someone else's voice: `assistant: "I'll use /x"` in an example dialogue.
-        person = _person(_QUOTED.sub(lambda m: " " * len(m.group(0)), value))
+        person = _person(_unquoted(value))
     if person is not None:
         word = person.group(0).strip(" .!?")
-        at = _QUOTED.sub(lambda m: " " * len(m.group(0)), raw).find(word)  # not a quoted one before it
+        at = _unquoted(raw).find(word)  # not a quoted one before it
         at = raw.find(word) if at < 0 else at
         s, e = (node.start + at, node.start + at + len(word)) if at >= 0 else (node.start, node.end)
         yield from emit(ctx, "DESCRIPTION_PERSON", f"description speaks in the {'first' if person.re.pattern == _FIRST_PERSON.pattern else 'second'} "
                         f"person ('{word}'); write it in the third person (\"Extracts ...\", \"Use when ...\"): it is "
                         "read inside the model's own prompt", s, e, {"text": word})
+
+
+def _unquoted(text: str) -> str:
+    """``text`` with quoted speech blanked out, each character's place kept."""
+    return _QUOTED.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def _person(value: str) -> re.Match[str] | None:
