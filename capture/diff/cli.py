@@ -9,6 +9,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 from skill_lsp.capture import drivers
@@ -76,9 +77,9 @@ class Tally:
 
 def run_harness(pin: Pin, seed: int, skills: int, out: Path, *, size: int | None = None,
                 every: list[tuple[grammar.Batch, Outcome]] | None = None,
-                quiet: bool = False) -> tuple[Tally, list[tuple[grammar.Batch, Outcome]]]:
-    """Run ``skills`` generated skills on ``pin`` in batches; the tally and the batches that disagree
-    (``every`` receives every batch)."""
+                quiet: bool = False, real: list[Path] | None = None) -> tuple[Tally, list[tuple[grammar.Batch, Outcome]]]:
+    """Run ``skills`` generated skills on ``pin`` in batches (``real``: skills drawn from these
+    repositories instead); the tally and the batches that disagree (``every`` receives every batch)."""
     argv = pinned(pin)
     size = size or BATCH_SIZE[pin.harness]
     tally = Tally()
@@ -87,10 +88,7 @@ def run_harness(pin: Pin, seed: int, skills: int, out: Path, *, size: int | None
     with tempfile.TemporaryDirectory(prefix=f"diff-{pin.harness}-", dir="/tmp") as tmp_name:
         tmp = Path(tmp_name)
         names = baseline(pin.harness, argv, tmp)
-        count = math.ceil(skills / size)
-        for index in range(count):
-            over = index % BUDGET_EVERY == BUDGET_EVERY - 1
-            b = grammar.batch(seed, pin.harness, index, size * (3 if over else 1), over_budget=over)
+        for b in _batches(pin.harness, seed, skills, size, real):
             t0 = time.monotonic()
             calls = b.calls()[: MAX_ACTIVATIONS.get(pin.harness)]
             o = run_batch(pin.harness, argv, b.skills, calls, tmp / b.name, names)
@@ -110,6 +108,17 @@ def run_harness(pin: Pin, seed: int, skills: int, out: Path, *, size: int | None
     return tally, bad
 
 
+def _batches(harness: str, seed: int, skills: int, size: int, real: list[Path] | None) -> Iterator[grammar.Batch]:
+    if real:
+        from .real import batches  # noqa: PLC0415
+
+        yield from batches(real, harness, seed, skills, size)
+        return
+    for index in range(math.ceil(skills / size)):
+        over = index % BUDGET_EVERY == BUDGET_EVERY - 1
+        yield grammar.batch(seed, harness, index, size * (3 if over else 1), over_budget=over)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m capture diff")
     parser.add_argument("harness", nargs="*", help="default: every pinned harness")
@@ -123,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report-heldout", action="store_true",
                         help="write this run's figures as the held-out seed's (one never run while the engine was "
                              "fixed) in the same section")
+    parser.add_argument("--real", type=Path, nargs="+", default=None, metavar="REPO",
+                        help="real skills drawn from these repository checkouts instead of generated ones "
+                             "(--skills of them per harness, --seed draws them)")
     parser.add_argument("--pins", type=Path, default=None, help="another pins.toml (capture newer)")
     parser.add_argument("--expect", type=Path, default=None, metavar="JSON",
                         help="exit 1 when fewer skills, activations or catalogs agree than this summary says "
@@ -153,8 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     for h in chosen:
         pin = all_pins[h]
         ensure(pin)
-        tally, bad = run_harness(pin, args.seed, args.skills, args.out, size=args.batch_size)
-        summary[pin.label] = {"seed": args.seed, **tally.as_dict()}
+        tally, bad = run_harness(pin, args.seed, args.skills, args.out, size=args.batch_size, real=args.real)
+        summary[pin.label] = {"seed": args.seed, **({"real": len(args.real)} if args.real else {}),
+                              **tally.as_dict()}
         print(f"{pin.label}: skills {tally.skills_ok}/{tally.skills} agree, activations "
               f"{tally.acts_ok}/{tally.acts} agree, catalogs {tally.catalogs_ok}/{tally.catalogs} "
               f"({tally.seconds:.0f}s)", file=sys.stderr)

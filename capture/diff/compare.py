@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -132,15 +133,14 @@ def _order_free(harness: str, text: str) -> str:
     return head + sep + "".join(sorted(b + "</skill>\n" for b in body.split("</skill>\n") if b)) + sep2 + tail
 
 
-def _sampled_alike(theirs: str, mine: str, raw: str, ws: Path, home: Path) -> bool:
-    """OpenCode's 10 of more files, in an order skill-lsp cannot know (expect.sampled_alike)."""
-    base = raw.partition("Base directory for this skill: ")[2].partition("\n")[0]
-    if not base:
-        return False
+def _sampled_alike(theirs: str, mine: str, base: str, ws: Path, home: Path) -> bool:
+    """OpenCode's 10 of more files, in an order skill-lsp cannot know (expect.sampled_alike), and
+    what that order decides in a result cut past the size limits (expect.cut_alike)."""
     eligible = {normalise(f"<file>{f}</file>", ws, home)
                 for f in ripgrep_files(base, skip_names=frozenset({"SKILL.md"}),
                                        default_gitignores=opencode_config_folders(base))}
-    return skill_lsp.sampled_alike(theirs, mine, eligible, OPENCODE_MAX_FILES)
+    return skill_lsp.sampled_alike(theirs, mine, eligible, OPENCODE_MAX_FILES) or \
+        skill_lsp.cut_alike(theirs, mine, len(eligible), OPENCODE_MAX_FILES)
 
 
 def run_batch(harness: str, argv: list[str], skills: list[Skill], calls: list[tuple[str, str]], top: Path,
@@ -180,8 +180,9 @@ def run_batch(harness: str, argv: list[str], skills: list[Skill], calls: list[tu
         flaky = NONDETERMINISTIC.get(harness)
         owners = [s for s in skills if s.call == a.skill or s.folder.rsplit("/", 1)[-1] == a.skill]
         unsettled = bool(flaky and any(flaky(s, skills) for s in owners))
-        if harness == "opencode" and theirs_text and mine_text and theirs_text != mine_text and exp.text:
-            unsettled = unsettled or _sampled_alike(theirs_text, mine_text, exp.text, ws, home)
+        if harness == "opencode" and theirs_text and mine_text and theirs_text != mine_text and exp.record:
+            base = os.path.dirname(exp.record.path)
+            unsettled = unsettled or _sampled_alike(theirs_text, mine_text, base, ws, home)
         acts.append(ActivationVerdict(a.skill, a.arguments, theirs_text, mine_text, unsettled))
     catalog_agrees = _order_free(harness, theirs_catalog) == _order_free(harness, mine_catalog)
     return Outcome(harness, verdicts, acts, catalog_agrees, theirs_catalog, mine_catalog, unowned)

@@ -93,7 +93,7 @@ def _hidden_codex(builtins: list[dict[str, Any]], home: Path) -> list[tuple[str,
 
 def dialect_for(harness: str, home: Path):  # type: ignore[no-untyped-def]
     dialect = get_dialect(harness)
-    if harness == "copilot":  # user or project scope is told by the home folder
+    if harness in ("copilot", "opencode"):  # Copilot: user or project scope; OpenCode: where a cut result is saved
         dialect = type(dialect)(home=str(home))  # type: ignore[call-arg]
     return dialect
 
@@ -222,6 +222,23 @@ def sampled_alike(theirs: str, mine: str, eligible: set[str], limit: int) -> boo
     h2, f2, t2 = split(mine)
     return (h1, t1) == (h2, t2) and len(eligible) > limit and len(f1) == len(f2) == limit \
         and set(f1) <= eligible and set(f2) <= eligible
+
+
+_CUT = re.compile(r"\n\n\.\.\.\d+ (?:bytes|lines) truncated\.\.\.\n\n")
+
+
+def cut_alike(theirs: str, mine: str, eligible: int, limit: int) -> bool:
+    """Two OpenCode results cut past its size limits (render.opencode.truncate) that differ only
+    where the file system's directory order decides: the <skill_files> lines kept before the cut,
+    or, with more than ``limit`` eligible files (which ones are sampled), how many bytes were cut."""
+    a, b = _CUT.search(theirs), _CUT.search(mine)
+    if a is None or b is None or theirs[a.end():] != mine[b.end():]:
+        return False
+    head_a, head_b = theirs[:a.start()], mine[:b.start()]
+    if head_a == head_b:
+        return eligible > limit
+    at = head_a.find("\n<skill_files>\n")
+    return at >= 0 and at == head_b.find("\n<skill_files>\n") and head_a[:at] == head_b[:at]
 
 
 def norm(text: str | None, ws: Path, home: Path) -> str | None:

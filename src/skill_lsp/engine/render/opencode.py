@@ -7,7 +7,8 @@ Activation: the ``skill`` tool's result; ``$ARGUMENTS`` is not substituted
 (the model-invoked tool takes no arguments).  The ``<skill_files>`` sample is
 up to 10 files from ripgrep (render/ripgrep.py: no links, ignore files honoured),
 whose order follows the file system's directory order; the preview walks folders
-in name order.
+in name order. Like every tool result, it is cut past 2,000 lines or 51,200 UTF-8
+bytes (``truncate``), the whole text saved to a file the model is pointed at.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import os
 from collections.abc import Sequence
 from functools import lru_cache
 
-from skill_lsp.engine.activation.jsstr import js_trim, locale_key
+from skill_lsp.engine.activation.jsstr import js_trim, locale_key, to_utf8_bytes
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.listing import record_listing
@@ -29,13 +30,48 @@ from ..readings import block_runs_to_the_end
 from .base import Dialect, unsubstituted_body
 from .ripgrep import files as ripgrep_files
 
-__all__ = ["OpenCodeDialect", "listed", "sample_files"]
+__all__ = ["OpenCodeDialect", "listed", "sample_files", "truncate"]
 
 _PREAMBLE = (
     "Skills provide specialized instructions and workflows for specific tasks.\n"
     "Use the skill tool to load a skill when a task matches its description."
 )
 MAX_FILES = 10
+#: Truncate.MAX_LINES and MAX_BYTES of the release (its `tool_output` setting can change them).
+MAX_LINES, MAX_BYTES = 2000, 51200
+#: Where the release saves a cut tool result: a new name each time (`tool_` + an ascending id).
+SAVED_AS = "tool_<id>"
+_HINT = ("The tool call succeeded but the output was truncated. Full output saved to: {path}\n"
+         "Use the Task tool to have explore agent process this file with Grep and Read (with offset/limit). "
+         "Do NOT read the full file yourself - delegate to save context.")
+
+
+def truncate(text: str, saved_to: str) -> str:
+    """What the model gets of a tool result ``text`` (Truncate.output of the release, from the head,
+    for an agent that may use the Task tool, as its default agent may): the whole text while it
+    has at most MAX_LINES lines ("\n" ends one) and MAX_BYTES bytes; else the lines that fit
+    both, how many bytes (or lines) were left out, and where the whole text was saved."""
+    lines = text.split("\n")
+    total = len(to_utf8_bytes(text))
+    if len(lines) <= MAX_LINES and total <= MAX_BYTES:
+        return text
+    kept, size, by_bytes = 0, 0, False
+    for i, line in enumerate(lines[:MAX_LINES]):
+        step = len(to_utf8_bytes(line)) + (i > 0)
+        if size + step > MAX_BYTES:
+            by_bytes = True
+            break
+        kept, size = kept + 1, size + step
+    cut = f"{total - size} bytes" if by_bytes else f"{len(lines) - kept} lines"
+    return "\n".join(lines[:kept]) + f"\n\n...{cut} truncated...\n\n" + _HINT.format(path=saved_to)
+
+
+def saved_folder(home: str | None = None) -> str:
+    """The release's tool-output folder: under XDG_DATA_HOME, else ~/.local/share (``home``: that
+    home folder, the environment not read)."""
+    data = os.environ.get("XDG_DATA_HOME") if home is None else None
+    return os.path.join(data or os.path.join(home or os.path.expanduser("~"), ".local", "share"),
+                        "opencode", "tool-output")
 
 
 @lru_cache(maxsize=4096)
@@ -126,7 +162,13 @@ class OpenCodeDialect(Dialect):
     label = "OpenCode 1.18.33"
     harness = "opencode"
 
+    def __init__(self, home: str | None = None) -> None:
+        self.home = home
+
     def render_ok(self, result: OkResult) -> str:
+        return truncate(self._content(result), os.path.join(saved_folder(self.home), SAVED_AS))
+
+    def _content(self, result: OkResult) -> str:
         if os.path.isdir(result.dir):
             files = sample_files(result.dir)
         else:  # not on disk (a result built in memory): the engine's resource listing
