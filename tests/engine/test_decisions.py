@@ -172,3 +172,26 @@ def test_a_linked_skill_folder_is_listed_by_the_harnesses_that_follow_links_but_
         assert [s for s in catalog_view(recs, dialect)[2] if "outside all configured" in s["reason"]] == []
     # The skill tool's contract refuses it.
     assert {Path(d.path).parent.name: d for d in decide(recs, "skill-tool")}["far"].state == SKIPPED
+
+
+def test_claude_code_leaves_a_skill_with_file_patterns_out_until_a_file_matches(tmp_path: Path):
+    # The capture case conditional-paths (found by `capture diff --real` on a real skill): Claude Code
+    # 2.1.332 keeps a skill whose `paths` names file patterns out of its catalog and its Skill tool.
+    shutil.copytree(REPO / "capture" / "cases" / "conditional-paths" / "skills", tmp_path / ".claude" / "skills")
+    got = {Path(d.path).parent.name: d for d in decide(_records(tmp_path, [".claude/skills"]), "claude-code")}
+    assert sorted(n for n, d in got.items() if d.state == SKIPPED) == [
+        "paths-any-file", "paths-list", "paths-mixed", "paths-star", "paths-string", "paths-two", "paths-unmatched"]
+    assert got["paths-list"].sentence() == (
+        "Claude Code lists this skill only once a file matching its paths (- src/**) is read or edited: "
+        "a conditional skill")
+    # The other releases read no `paths`.
+    assert {d.state for d in decide(_records(tmp_path, [".claude/skills"]), "opencode")} == {LISTED}
+
+
+def test_path_patterns_as_claude_code_reads_them():
+    from skill_lsp.engine.listing import path_patterns
+
+    assert path_patterns("src/**, lib/*.py ,") == ["src/**", "lib/*.py"]
+    assert path_patterns(["src/**", 5, " ** ", "/**", ""]) == ["src/**"]
+    assert path_patterns("  ") == [] and path_patterns(5) == [] and path_patterns(None) == []
+    assert path_patterns({"a": "src/**"}) == [] and path_patterns("**/*") == ["**/*"]

@@ -57,6 +57,7 @@ def harness_json(h: Harness) -> dict[str, Any]:
         "hiddenBy": [f.key for f in h.hidden_by],
         "hiddenWhen": {f.key: {"reading": f.reads, "text": FLAG_READINGS[f.reads], "source": f.source}
                        for f in h.hidden_by},
+        "conditionalPaths": h.conditional_paths,
         "byteOrderMark": None if h.bom is None else {"action": h.bom.action, "note": h.bom.note, "source": h.bom.source},
         "followsLinks": h.follows_links,
         "yaml11LineBreaks": h.yaml11_breaks,
@@ -225,6 +226,11 @@ def render_markdown() -> str:
         ]
         if h.hidden_by:
             out.append(f"- Left out of the model's catalog: {'; '.join(f.rule for f in h.hidden_by)}.")
+        if h.conditional_paths:
+            out.append("- Conditional skills: a `paths` field naming file patterns (a string split at commas, or "
+                       "a list; `**` and `/**` name every file and count for none) keeps the skill out of the "
+                       "catalog and the skill tool until a file matching them is read or edited "
+                       f"({h.conditional_paths}).")
         if h.follows_links:
             out.append(f"- Skill folders that are symbolic links (into the workspace or out of it): listed and "
                        f"activated ({h.follows_links}); skill-lsp does not read those that leave their skill roots.")

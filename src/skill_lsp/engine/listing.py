@@ -153,6 +153,13 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, 
     # succeeded on the same block; else its own way.
     theirs = (read_claude_frontmatter(doc.text).fields
               if h.quoted_retry and not (doc.frontmatter_ok and same_block(doc.text)) else None)
+    if h.conditional_paths:
+        value = theirs.get("paths") if theirs is not None else doc.value("paths") if doc.frontmatter_ok else None
+        if path_patterns(value):
+            entry = doc.entries.get("paths") if doc.frontmatter_ok else None
+            written = doc.text[entry.value.start:entry.value.end].strip() if entry is not None else js_string(value)
+            return Listing(h.name, False, f"{h.title} lists this skill only once a file matching its paths "
+                                          f"({' '.join(written.split())}) is read or edited: a conditional skill")
     for flag in () if loaded else h.hidden_by:
         if theirs is not None:
             if flag.key not in theirs:
@@ -181,6 +188,19 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, 
     if name != result.folder:
         name = h.mismatch_listed_as.format(name=name, folder=result.folder)
     return Listing(h.name, True, None, name)
+
+
+def path_patterns(value: object) -> list[str]:
+    """The file patterns a `paths` value holds for Claude Code (capture case conditional-paths): a
+    string split at commas, or a list's strings; trimmed, empty ones and those matching every file
+    (`**`, `/**`) left out. A number, a map or nothing holds none."""
+    if isinstance(value, str):
+        items = value.split(",")
+    elif isinstance(value, list):
+        items = [v for v in value if isinstance(v, str)]
+    else:
+        return []
+    return [p for p in (i.strip() for i in items) if p and p not in ("**", "/**")]
 
 
 # Findings about reading the frontmatter, which a harness with its own reader (Harness.line_reader)

@@ -274,6 +274,7 @@ CLAUDE_CODE = Harness(
     arguments="$ARGUMENTS, $ARGUMENTS[N] (0-based), $0 = first argument, $1 = second (shell-style split); "
               "${CLAUDE_SKILL_DIR}, ${CLAUDE_SESSION_ID}; no placeholder: `ARGUMENTS: <args>` appended",
     hidden_by=(Flag("disable-model-invocation", "string-true", f"{_CC} case claude-flag-spellings (26 spellings)"),),
+    conditional_paths=f"{_CC} case conditional-paths (15 spellings; found by capture diff --real)",
     mismatch_listed_as="{folder} ({name})",  # capture: claude-code@2.1.332 case name-mismatch
     bom=_bom("claude-code@2.1.332", "ignores"),
     follows_links=_links("claude-code@2.1.332"),

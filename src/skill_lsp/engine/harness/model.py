@@ -221,6 +221,11 @@ class Harness:
     # block scalar description running to that line is one newline shorter, also for its length
     # limit (readings.block_runs_to_the_end); "" when it parses the whole block.
     last_newline: str = ""
+    # The proof that a `paths` field holding a file pattern (a string, split at commas, or a list of
+    # strings; `**` and `/**` match every file and count for none) makes the skill conditional: not
+    # loaded, listed or found by its skill tool until a file matching it is read or edited; "" when
+    # it does not read `paths`.
+    conditional_paths: str = ""
     effects: dict[str, Effect] = field(default_factory=dict)  # finding code (or CODE:field) -> effect
     # Rule-depth code -> severity label for skills written for it ("off": silent); data.RULE_LEVELS' column.
     rule_levels: dict[str, str] = field(default_factory=dict)
