@@ -69,7 +69,7 @@ def test_no_file_or_a_valid_one_is_silent(tmp_path):
 
 def test_invalid_utf8_is_read_with_replacement_characters(tmp_path):
     text = skill_text(name="deploy", description="Deploys the app. Use when asked.")
-    found = on_disk(tmp_path, text, b"interface:\n  display_name: D\xffploy\n  extra: 1\n")
+    found = on_disk(tmp_path, text, b"interface:\n  display_name: D\xffploy\n  display-name: 1\n")
     assert [f[3]["line"] for f in found] == [3]
 
 
@@ -82,8 +82,12 @@ def test_invalid_utf8_is_read_with_replacement_characters(tmp_path):
     ("interface: x\ndependencies: [a]\npolicy: 3\n", [(1, f"'interface' must be a mapping; {WHOLE}"),
                                                      (2, f"'dependencies' must be a mapping; {WHOLE}"),
                                                      (3, f"'policy' must be a mapping; {WHOLE}")]),
-    ("interfaces: {}\n3: x\n", [(1, "unknown key 'interfaces' is ignored by Codex (interface, dependencies, policy)"),
-                               (2, "unknown key '3' is ignored by Codex (interface, dependencies, policy)")]),
+    # Unknown keys: only those that look like a misspelt known one (authors keep their own there).
+    ("interfaces: {}\n3: x\nPolicy: {}\nversion: 2\ndisplay_name: D\nproducts: [codex]\n",
+     [(1, "unknown key 'interfaces' is ignored by Codex: did you mean 'interface'?"),
+      (3, "unknown key 'Policy' is ignored by Codex: did you mean 'policy'?"),
+      (5, "unknown key 'display_name' is ignored by Codex: did you mean 'interface.display_name'?"),
+      (6, "unknown key 'products' is ignored by Codex: did you mean 'policy.products'?")]),
     ("\n\ninterface: [\n", [(4, "invalid YAML (expected the node content, but found '<stream end>' (while parsing a "
                                f"flow node)); {WHOLE}")]),
 ])
@@ -98,7 +102,7 @@ def test_interface_values(tmp_path):
     (tmp_path / "assets").mkdir()
     (tmp_path / "assets" / "logo.png").write_bytes(b"png")
     yaml = ("interface:\n  display_name: " + "d" * 65 + "\n  short_description: '  '\n  icon_small: /abs.png\n"
-            "  icon_large: assets/missing.png\n  brand_color: '#12345g'\n  default_prompt: [a]\n  extra: 1\n"
+            "  icon_large: assets/missing.png\n  brand_color: '#12345g'\n  default_prompt: [a]\n  brand_colour: 1\n"
             "  short_description: ~\n  default_prompt: " + "p " * 600 + "\n")
     assert problems(yaml, str(tmp_path)) == [
         (2, "'interface.display_name' is 65 characters; Codex ignores values over 64"),
@@ -107,7 +111,7 @@ def test_interface_values(tmp_path):
         (5, "'interface.icon_large' points at 'assets/missing.png', which does not exist"),
         (6, "'interface.brand_color' \"#12345g\" is not #RRGGBB; Codex ignores it"),
         (7, f"'interface.default_prompt' must be a string; {WHOLE}"),
-        (8, f"unknown key 'interface.extra' is ignored ({KEYS})"),
+        (8, "unknown key 'interface.brand_colour' is ignored by Codex: did you mean 'interface.brand_color'?"),
         (10, "'interface.default_prompt' is 1199 characters; Codex ignores values over 1024"),
     ]
     assert problems("interface:\n  display_name: " + "d" * 64 + "\n  default_prompt: " + "p " * 512 + "\n") == []
@@ -135,16 +139,18 @@ def test_an_icon_of_an_unsaved_skill_is_not_looked_up():
 def test_dependency_tools():
     yaml = ("dependencies:\n  tools:\n    - type: mcp\n      value: github\n      colour: red\n"
             "      transport: " + "t" * 65 + "\n    - x\n    - {type: '', value: v}\n    - {value: v, type: [a]}\n"
-            "    - {type: env}\n    - {type: " + "a" * 64 + ", value: '" + "b " * 600 + "'}\n  other: 1\n")
+            "    - {type: env}\n    - {type: " + "a" * 64 + ", value: '" + "b " * 600 + "'}\n"
+            "    - {type: mcp, value: v, descripton: x}\n  other: 1\n  tool: 1\n")
     assert problems(yaml) == [
-        (5, "unknown key 'colour' in a dependencies.tools entry is ignored"),
         (6, "dependencies.tools 'transport' is over 64 characters; Codex ignores it"),
         (7, "each dependencies.tools entry must be a mapping with type and value"),
         (8, "dependencies.tools entry without 'type' is dropped by Codex"),
         (9, "dependencies.tools entry without 'type' is dropped by Codex"),
         (10, "dependencies.tools entry without 'value' is dropped by Codex"),
         (11, "dependencies.tools 'value' is over 1024 characters; Codex ignores it"),
-        (12, "unknown key 'dependencies.other' is ignored (tools)"),
+        (12, "unknown key 'dependencies.tools[].descripton' is ignored by Codex: did you mean "
+             "'dependencies.tools[].description'?"),
+        (14, "unknown key 'dependencies.tool' is ignored by Codex: did you mean 'dependencies.tools'?"),
     ]
     assert problems("dependencies:\n  tools: x\n") == [(2, f"'dependencies.tools' must be a list; {WHOLE}")]
     ok = "dependencies:\n  tools:\n    - {type: mcp, value: github, description: GitHub, url: 'https://x'}\n"
@@ -152,11 +158,11 @@ def test_dependency_tools():
 
 
 def test_policy():
-    yaml = "policy:\n  allow_implicit_invocation: 'no'\n  products: codex\n  other: 1\n"
+    yaml = "policy:\n  allow_implicit_invocation: 'no'\n  products: codex\n  other: 1\n  product: [x]\n"
     assert problems(yaml) == [
         (2, f"'policy.allow_implicit_invocation' must be true or false; {WHOLE}"),
         (3, f"'policy.products' must be a list; {WHOLE}"),
-        (4, "unknown key 'policy.other' is ignored (allow_implicit_invocation, products)"),
+        (5, "unknown key 'policy.product' is ignored by Codex: did you mean 'policy.products'?"),
     ]
     assert problems("policy:\n  allow_implicit_invocation: [true]\n") == [
         (2, f"'policy.allow_implicit_invocation' must be true or false; {WHOLE}")]

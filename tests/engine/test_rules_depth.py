@@ -346,7 +346,9 @@ def test_backslash_paths_are_fixed_to_forward_slashes():
 @covers("PERSONAL_PATH")
 def test_personal_home_paths_but_not_placeholders_or_urls():
     body = ("\nOutput lands in `/Users/terry/eval/out.json`.\nSee https://docs.example.com/home/guides.\n"
-            "Mount `~/.aws:/home/app/.aws`. Or `/home/user/project`.\n")
+            "Mount `~/.aws:/home/app/.aws`. Or `/home/user/project`.\n"
+            # claude.ai's sandbox home, the same for every user (unseen oaustegard/claude-skills: 128 findings)
+            "Write `/home/claude/out.md`; not `/Users/myname/data`.\n")
     doc, fs = check(fm(body=body))
     f = only(fs, "PERSONAL_PATH")
     assert f.severity is Severity.INFO and doc.text[f.start:f.end] == "/Users/terry"  # issue 11 audit

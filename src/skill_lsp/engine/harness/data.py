@@ -532,6 +532,9 @@ COPILOT = Harness(
                                               "'true', yes, on, 1, ~, \"\", [x] not)"),
         "INVALID_VALUE:user-invocable": Effect("skips", "does not load it (user-invocable must be a YAML boolean)",
                                                f"{_COPILOT} probe user-invocable"),
+        "INVALID_TYPE:argument-hint": Effect("skips", "does not load it (argument-hint must be a string)",
+                                             f"{_COPILOT} case copilot-argument-hint (a flow list, a number; "
+                                             "found by capture diff --real)"),
         "MISSING_FIELD:name": Effect("ignores", "uses the folder name", f"{_COPILOT} case missing-fields"),
         "MISSING_FIELD:description": Effect("changes", "lists the first three body lines that are not headings "
                                             "as its description", f"{_COPILOT} cases missing-fields, listing-fallbacks"),

@@ -3,7 +3,9 @@
 Codex deserialises the file with serde into {interface, dependencies, policy}
 and fails open: invalid YAML drops the whole file, a bad value drops that
 value (with a log line nobody sees), unknown keys are ignored. Each of those
-is reported here, on the SKILL.md's opening fence, naming the line in the YAML.
+is reported here, on the SKILL.md's opening fence, naming the line in the YAML;
+an unknown key only where it looks like a misspelt known one (authors keep keys
+of their own tooling there: unseen jieli-cqwl/org-claude-skills, 27 warnings).
 Limits: display_name ≤ 64, short_description and default_prompt ≤ 1,024
 characters (whitespace collapsed), brand_color `#RRGGBB`, icons relative under
 assets/, dependencies.tools[] need type and value (type ≤ 64 characters).
@@ -75,7 +77,9 @@ def problems(text: str, skill_dir: str | None = None) -> list[tuple[int, str]]:
     for k, v in _items(root):
         key = k.value
         if key not in TOP_KEYS:
-            at(k, f"unknown key '{key}' is ignored by Codex (interface, dependencies, policy)")
+            # A section's key written at the top (`display_name:`) is ignored as well.
+            _unknown(k, "", TOP_KEYS, at) or _unknown(k, "interface.", tuple(INTERFACE), at, moved=True) or \
+                _unknown(k, "policy.", POLICY_KEYS, at, moved=True)
         elif key == "interface":
             _interface(v, skill_dir, at)
         elif key == "dependencies":
@@ -83,6 +87,38 @@ def problems(text: str, skill_dir: str | None = None) -> list[tuple[int, str]]:
         else:
             _policy(v, at)
     return out
+
+
+def _unknown(key: Node, where: str, known: tuple[str, ...], at: Any, moved: bool = False) -> bool:
+    """A key Codex ignores, reported only when it looks like a misspelt ``known`` one (``moved``: a
+    top-level key that is ``where``'s); whether it was."""
+    near = _near(str(key.value), known)
+    if near is not None:
+        written = key.value if moved else f"{where}{key.value}"
+        at(key, f"unknown key '{written}' is ignored by Codex: did you mean '{where}{near}'?")
+    return near is not None
+
+
+def _near(key: str, known: tuple[str, ...]) -> str | None:
+    """The known key ``key`` differs from only in case and separators, or by at most one edit (two
+    for keys of six characters or more)."""
+    folded = key.lower().replace("-", "_").replace(" ", "_")
+    for k in known:
+        if folded == k or _distance(folded, k) <= (2 if len(k) >= 6 else 1):
+            return k
+    return None
+
+
+def _distance(a: str, b: str) -> int:
+    """Levenshtein distance (keys are short)."""
+    if abs(len(a) - len(b)) > 2:
+        return 3
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
 
 
 def _items(node: Node) -> list[tuple[Node, Node]]:
@@ -108,7 +144,7 @@ def _interface(node: Node, skill_dir: str | None, at: Any) -> None:
     for k, v in _items(node):
         key = k.value
         if key not in INTERFACE:
-            at(k, f"unknown key 'interface.{key}' is ignored ({', '.join(INTERFACE)})")
+            _unknown(k, "interface.", tuple(INTERFACE), at)
             continue
         value = _string(v)
         if value is None:
@@ -139,7 +175,7 @@ def _dependencies(node: Node, at: Any) -> None:
         return
     for k, v in _items(node):
         if k.value != "tools":
-            at(k, f"unknown key 'dependencies.{k.value}' is ignored (tools)")
+            _unknown(k, "dependencies.", ("tools",), at)
             continue
         if v.kind != "seq":
             at(v, "'dependencies.tools' must be a list; Codex ignores the whole file")
@@ -155,7 +191,8 @@ def _dependencies(node: Node, at: Any) -> None:
                     at(tool, f"dependencies.tools entry without '{need}' is dropped by Codex")
             for key, v2 in fields.items():
                 if key not in TOOL_KEYS:
-                    at(v2, f"unknown key '{key}' in a dependencies.tools entry is ignored")
+                    _unknown(next(k2 for k2, _ in _items(tool) if k2.value == key), "dependencies.tools[].",
+                             tuple(TOOL_KEYS), at)
                     continue
                 s = _string(v2)
                 if s is not None and len(" ".join(s.split())) > TOOL_KEYS[key]:
@@ -167,7 +204,7 @@ def _policy(node: Node, at: Any) -> None:
         return
     for k, v in _items(node):
         if k.value not in POLICY_KEYS:
-            at(k, f"unknown key 'policy.{k.value}' is ignored ({', '.join(POLICY_KEYS)})")
+            _unknown(k, "policy.", POLICY_KEYS, at)
         elif k.value == "allow_implicit_invocation" and not isinstance(resolve_scalar(v) if v.kind == "scalar" else None, bool):
             at(v, "'policy.allow_implicit_invocation' must be true or false; Codex ignores the whole file")
         elif k.value == "products" and v.kind != "seq":

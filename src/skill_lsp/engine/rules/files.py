@@ -34,7 +34,9 @@ _NOT_A_PERSON = frozenset(("user", "username", "you", "yourname", "your-name", "
                            "ubuntu", "node", "vscode", "app", "admin", "root", "shared", "example", "someone",
                            "foo", "bob", "alice", "john", "jane", "dev", "developer", "coder", "linuxbrew", "ec2-user",
                            "public", "default", "codespace", "myuser", "jdoe", "johndoe", "john.doe", "jane.doe", "x", "xxx",
-                           "agent", "me", "yourusername", "your.name", "<user>", "{user}", "$user"))
+                           "agent", "me", "yourusername", "your.name", "<user>", "{user}", "$user", "myname",
+                           # claude.ai's code-execution sandbox: every user's home and working folder
+                           "claude"))
 # A command line that runs a bundled script directly (not through an interpreter).
 _DIRECT_RUN = lazy_re(r"(?m)^[ \t]*(?:\$ )?(?:\./|\$\{CLAUDE_SKILL_DIR\}/|\{baseDir\}/)?(scripts/[\w.@+-]+(?:/[\w.@+-]+)*)(?=[ \t]|$)")
 
