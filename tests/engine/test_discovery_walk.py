@@ -380,3 +380,19 @@ def test_a_walk_no_longer_wanted_raises_cancelled(tmp_path: Path) -> None:
         discover(str(tmp_path), Settings(), cancelled=lambda: True)
     # Below the first question a walk is never stopped.
     assert find_skill_files(str(tmp_path / "d0000"), ignored=frozenset(), cancelled=lambda: True) == []
+
+
+def test_a_skill_md_inside_another_skill_is_one_of_its_files(tmp_path: Path) -> None:
+    # Unseen vinnie357/claude-skills: `claude-skills/templates/skill.md`, a template of the skill
+    # above it, was checked as a skill named "templates" (a NAME_MISMATCH error).
+    outer = write_skill(tmp_path / "skills", "claude-skills", skill_text("claude-skills")).parent
+    write_skill(outer, "templates", skill_text("your-skill-name"), "skill.md")
+    write_skill(outer, "nested", skill_text("nested"))  # an exact SKILL.md below a skill is a skill (Codex, OpenCode)
+    write_skill(tmp_path, "loose", skill_text("loose"), "skill.md")  # in no skill: a skill (SKILL_FILE_CASE)
+    found = sorted(os.path.relpath(p, tmp_path) for p, _ in discovery.find_skill_files(str(tmp_path)))
+    assert found == ["loose/skill.md", "skills/claude-skills/SKILL.md", "skills/claude-skills/nested/SKILL.md"]
+    fence = [str(tmp_path)]
+    assert discovery.locate(str(outer / "templates"), str(tmp_path / "skills"), 0, fence, ()) is None
+    assert discovery.locate(str(tmp_path / "loose"), str(tmp_path), 0, fence, ()) is not None
+    inv = discover(str(tmp_path), Settings())
+    assert sorted(os.path.relpath(loc.path, tmp_path) for loc in inv.all) == found

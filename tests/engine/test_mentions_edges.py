@@ -101,3 +101,10 @@ def test_which_relative_links_name_a_sibling_folder() -> None:
 def test_a_windows_separator_in_the_skill_folder() -> None:
     got = mentions(FM + "[a](../other/SKILL.md)\n", "/ws/skills\\x/a/SKILL.md")
     assert got[1][4] == "/ws/skills/x/other"
+
+
+def test_a_pattern_of_commands_names_no_skill() -> None:
+    # Unseen repositories (vinnie357, tuyenivt): "Glob patterns like `/core:*`", "the matching
+    # `/task-rails-review-*` command" were read as skills 'core' and 'task-rails-review-'.
+    text = FM + "\nPatterns like `/core:*` and `/task-review-*` or /deploy-* do not expand; `/deploy` does.\n"
+    assert mentions(text) == [TOOL, ("slash", "deploy", at(text, "`/deploy`") + 1, True, None)]

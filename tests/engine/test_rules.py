@@ -323,6 +323,17 @@ def test_unknown_field_is_a_likely_misspelling_under_skill_tool():
     assert "did you mean 'license'?" in f.message
 
 
+def test_a_near_miss_beside_the_field_itself_is_the_authors_own_header():
+    # Unseen jieli-cqwl/org-claude-skills: a title-case header (`Name:`, `Tier:`, `Version:`) above
+    # `name:`; "did you mean 'name'?" misled (the field is there) and its rename would give DUPLICATE_KEY.
+    _, fs = check(skill_text(extra="Name: x\nLicense: MIT\nlicense: MIT"))
+    assert "UNKNOWN_FIELD" not in codes(fs)
+    _, fs = check(skill_text(extra="licence: MIT\nlicense: MIT"))  # a misspelling beside it still is one
+    assert only(fs, "UNKNOWN_FIELD").data["suggestion"] == "license"
+    _, fs = check(skill_text(extra="Licence: MIT"))
+    assert only(fs, "UNKNOWN_FIELD").data["suggestion"] == "license"
+
+
 @pytest.mark.parametrize("key", ["author", "category", "slug", "tags", "version", "when"])
 def test_custom_fields_are_not_reported_where_the_target_ignores_them(key: str):
     _, fs = check(skill_text(extra=f"{key}: x"), profile="claude-code")

@@ -385,7 +385,7 @@ OPENAI_YAML = """interface:
   display_name: "Deploy"
   brand_color: "blue"
   icon_small: "../logo.png"
-  tagline: "x"
+  brand_colour: "x"
 dependencies:
   tools:
     - type: "mcp"

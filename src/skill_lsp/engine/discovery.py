@@ -134,7 +134,7 @@ def locate(dir_path: str, root: str, root_index: int, fence: list[str],
     knows them (a directory walk that saw no symlink), saving the realpath, listing and lstat.
     """
     skill_md = skill_md or _skill_file(dir_path)
-    if skill_md is None:
+    if skill_md is None or (os.path.basename(skill_md) != "SKILL.md" and _in_a_skill(dir_path, root, fence)):
         return None
     if real_dir is None:
         real_dir = os.path.realpath(dir_path)
@@ -156,6 +156,20 @@ def locate(dir_path: str, root: str, root_index: int, fence: list[str],
             "SKILL_FILE_CASE", f"'{base}' is not 'SKILL.md': Claude Code, Codex, OpenCode, Gemini CLI and Copilot "
             "CLI look for the exact name, so on a case-sensitive file system (Linux) this skill is not found; rename it to SKILL.md"))
     return Location(dir_path, skill_md, root_index, root)
+
+
+def _in_a_skill(dir_path: str, root: str, fence: list[str]) -> bool:
+    """Whether a folder above ``dir_path`` holds a SKILL.md, up to the workspace folder holding it
+    (``root`` without one): what ``find_skill_files`` knows from its walk, for a `skill.md` there."""
+    stop = {os.path.normpath(f) for f in fence} or {os.path.normpath(root)}
+    d = os.path.dirname(os.path.normpath(dir_path))
+    for _ in range(64):
+        if d in stop or os.path.dirname(d) == d:
+            return False
+        if os.path.isfile(os.path.join(d, "SKILL.md")):
+            return True
+        d = os.path.dirname(d)
+    return False
 
 
 # What a walk saw in a folder: (its skill file's path or None, whether that file is a symlink,
@@ -317,12 +331,13 @@ def find_skill_files(top: str, max_files: int = 200_000,
     found: list[tuple[str, str]] = []
     real_top = os.path.realpath(top)
     seen_links: set[str] = {real_top}
-    stack = [(top, real_top)]
+    # (folder, real path, whether a folder above it holds a SKILL.md)
+    stack: list[tuple[str, str, bool]] = [(top, real_top, False)]
     # The hot loop of discovery (a 10,000-skill tree lists ~26,000 folders): names are
     # tested before any call, and paths are joined by hand (every base is normalised).
     listed = 0
     while stack:
-        d, real = stack.pop()
+        d, real, in_skill = stack.pop()
         listed += 1
         if cancelled is not None and listed % CANCEL_EVERY == 0 and cancelled():
             raise Cancelled
@@ -346,11 +361,16 @@ def find_skill_files(top: str, max_files: int = 200_000,
             continue
         # SKILL.md, then skill.md, then a case variant by name (reported as SKILL_FILE_CASE)
         chosen = _pick_skill_file([e.name for e in skill_files]) if skill_files else None
+        if chosen is not None and chosen != "SKILL.md" and in_skill:
+            # A `skill.md` in another skill's folder is one of its files (a template under
+            # templates/: unseen vinnie357/claude-skills), not a skill no harness would read anyway.
+            chosen = None
         skill = next((e for e in skill_files if e.name == chosen), None)
         is_link = _is_link(skill) if skill is not None else False
         if walked is not None:
             walked[d] = (skill.path, is_link) if skill is not None else (None, False)
         base = real if real.endswith(os.sep) else real + os.sep
+        below = in_skill or chosen == "SKILL.md"
         kept = []
         links = []
         for e in subdirs:
@@ -359,7 +379,7 @@ def find_skill_files(top: str, max_files: int = 200_000,
             if e.is_symlink():
                 links.append(e)
             else:
-                kept.append((e.path, base + e.name))
+                kept.append((e.path, base + e.name, below))
         # Links in name order: which of two links to one folder is walked (the other is a
         # duplicate) must not depend on the order the file system lists them.
         for e in sorted(links, key=lambda e: e.name):
@@ -375,7 +395,7 @@ def find_skill_files(top: str, max_files: int = 200_000,
                 if md is not None:
                     found.append((md, target))
                 continue
-            kept.append((e.path, target))
+            kept.append((e.path, target, below))
         if skill is not None:
             found.append((skill.path, real))
             if on_found is not None:

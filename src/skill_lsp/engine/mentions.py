@@ -102,7 +102,10 @@ def extract(doc: SkillDocument, reported: bool = False) -> list[Mention]:
         # A path or file name goes on (`/usr/bin`, `/foo.md`, `/a:b/c`): not an invocation.
         nxt = text[end] if end < n else ""
         if nxt == "/" or nxt == "_" or nxt.isalnum() or (
-                nxt in ".:-" and end + 1 < n and (text[end + 1].isalnum() or text[end + 1] in "/_")):
+                nxt in ".:-" and end + 1 < n and (text[end + 1].isalnum() or text[end + 1] in "/_*")):
+            continue
+        # A pattern of commands (`/core:*`, `/task-review-*`) names no one skill.
+        if nxt == "*" or text[end - 1] == "-":
             continue
         slash.append(m)
     for m in _DOLLAR.finditer(text, start):

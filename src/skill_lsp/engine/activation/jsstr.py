@@ -15,7 +15,9 @@ their observable behaviours depend on JS string rules that differ from Python's:
 
 from __future__ import annotations
 
+import functools
 import math
+import os
 import re
 import unicodedata
 
@@ -181,8 +183,28 @@ def _primary(c: str) -> tuple[int, int]:
     if c.isdigit():
         return (3, ord(c))
     if c.isalpha():
-        return (4, ord(c))
+        cp = ord(c)
+        return (4, 0x4E00 + _han_rank()[cp - 0x4E00]) if 0x4E00 <= cp <= 0x9FFF else (4, cp)
     return (2, ord(c))
+
+
+@functools.lru_cache(maxsize=1)
+def _han_rank() -> list[int]:
+    """ICU's place of each of U+4E00..U+9FFF among them (radical and stroke order, not code points:
+    data/han_order.txt, measured by scripts/han_order.py). Gemini CLI's folder tree put
+    `柜台流通式债券最优报价.md` before `柜台流通式债券报价.md` (capture diff --real)."""
+    rank = [0] * 0x5200
+    at = 0
+    with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "han_order.txt"),
+              encoding="utf-8") as f:
+        text = f.read()
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            start, end = (int(x, 16) for x in line.split())
+            for cp in range(start, end + 1):
+                rank[cp - 0x4E00] = at
+                at += 1
+    return rank
 
 
 def locale_key(text: str) -> tuple:

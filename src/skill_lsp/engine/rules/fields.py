@@ -92,6 +92,10 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             # is worth a line (the field the author meant silently does nothing).
             # Custom keys (slug, category, author) were 80 % of all output on the corpus.
             meant = likely_misspelling(key, profile)
+            # Only the case apart from the field written beside it (`Name:` over `name:`): the author's
+            # own header, not a misspelling.
+            if meant is not None and meant in doc.entries and key.lower().replace("_", "-") == meant:
+                continue
             if meant is not None:
                 yield make("UNKNOWN_FIELD", f"'{key}' is not a skill field; did you mean '{meant}'? "
                            "As written it is ignored", kstart, kend, {"field": key, "suggestion": meant},

@@ -1,0 +1,29 @@
+"""Han names in localeCompare order (activation.jsstr.locale_key), against Node's own ICU on
+generated names: file and skill names mixing CJK Unified Ideographs, ASCII and punctuation."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+
+from helpers import require
+from skill_lsp.engine.activation.jsstr import locale_key
+
+
+def test_han_names_sort_as_node_sorts_them() -> None:
+    node = shutil.which("node")
+    require(node, "node", ".ci/run installs Node (editors/ci-setup.sh)")
+    r = random.Random(2026)
+    pool = [chr(c) for c in range(0x4E00, 0xA000)]
+    names = set()
+    while len(names) < 600:
+        n = "".join(r.choice(pool) for _ in range(r.randint(1, 4)))
+        names.add(n + r.choice(["", ".md", "-x", "2"]) if r.random() < 0.5 else n)
+    names |= {"柜台流通式债券报价.md", "柜台流通式债券最优报价.md", "readme.md", "一", "丁", "乙"}
+    script = "const a = JSON.parse(require('fs').readFileSync(0, 'utf8')); " \
+             "console.log(JSON.stringify(a.sort((x, y) => x.localeCompare(y))))"
+    out = subprocess.run([str(node), "-e", script], input=json.dumps(sorted(names)), capture_output=True,
+                         text=True, check=True, timeout=60).stdout
+    assert sorted(names, key=locale_key) == json.loads(out)
