@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -136,3 +137,16 @@ def test_agreement_figures_in_the_docs_are_the_recorded_ones():
             assert f"| {label} | {s['skills_agree']:,}/{s['skills']:,} " in text
             assert s["skills"] >= 2000 and s["activations"] >= 500, key
     assert Path(REPO / "capture/diff/FINDINGS.md").is_file()
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+def test_real_skill_folders_run_and_compare_on_the_release(tmp_path, harness):
+    """`capture diff --real`: folders of a repository checkout (the capture cases' own skills stand in
+    for one), laid out in the harness's root and compared as generated batches are."""
+    _pinned(harness)
+    repo = tmp_path / "repo"
+    for case in ("basic", "long-body", "codex-implicit-invocation"):
+        shutil.copytree(REPO / "capture" / "cases" / case / "skills", repo / case)
+    tally, bad = run_harness(pins()[harness], 3, 8, tmp_path / "out", size=4, quiet=True, real=[repo])
+    assert tally.errors == 0 and tally.batches == 2 and tally.skills == 8
+    assert tally.skills_ok == tally.skills and tally.acts_ok == tally.acts and not bad

@@ -195,3 +195,19 @@ def test_path_patterns_as_claude_code_reads_them():
     assert path_patterns(["src/**", 5, " ** ", "/**", ""]) == ["src/**"]
     assert path_patterns("  ") == [] and path_patterns(5) == [] and path_patterns(None) == []
     assert path_patterns({"a": "src/**"}) == [] and path_patterns("**/*") == ["**/*"]
+
+
+def test_codex_leaves_a_skill_without_implicit_invocation_out_of_its_catalog(tmp_path: Path):
+    # The capture case codex-implicit-invocation (found by `capture diff --real`: 15 real skills):
+    # `policy.allow_implicit_invocation: false` keeps a skill out of the catalog unless something
+    # else in agents/openai.yaml makes Codex ignore the whole file; a `$name` mention still loads it.
+    shutil.copytree(REPO / "capture" / "cases" / "codex-implicit-invocation" / "skills", tmp_path / ".agents" / "skills")
+    recs = _records(tmp_path, [".agents/skills"])
+    got = {Path(d.path).parent.name: d for d in decide(recs, "codex")}
+    assert sorted(n for n, d in got.items() if d.state == SKIPPED) == ["explicit-only", "false-and-bad-color"]
+    assert got["explicit-only"].sentence() == (
+        "Codex leaves it out of its catalog: agents/openai.yaml sets policy.allow_implicit_invocation: false "
+        "(a $name mention still loads it)")
+    from skill_lsp.engine.render import get_dialect
+
+    assert get_dialect("codex").activation_record(recs, "explicit-only") is not None

@@ -336,7 +336,9 @@ CODEX = Harness(
               "folder; uppercase kept",
     description_rule="whitespace collapsed to single spaces; over 1,024 characters listed as 1,021 + '...'",
     listing="<skills_instructions>: `### Skill roots` table, then `- name: description (file: rN/…/SKILL.md)`, "
-            "ordered by scope (system, admin, repo, user) then name",
+            "ordered by scope (system, admin, repo, user) then name; a skill whose agents/openai.yaml sets "
+            "policy.allow_implicit_invocation: false is left out (a `$name` mention still loads it; case "
+            "codex-implicit-invocation)",
     listing_budget="a share of the model's context window",
     arguments="none: a `$name` mention injects the whole SKILL.md",
     bom=_bom("codex@0.171.0", "skips"),

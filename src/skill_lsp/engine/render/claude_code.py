@@ -53,6 +53,9 @@ MAX_LISTING_DESCRIPTION_CHARS = 1536
 _HEADER = "The following skills are available for use with the Skill tool:"
 #: Stand-in for the session id a real run substitutes for ${CLAUDE_SESSION_ID}.
 PREVIEW_SESSION_ID = "00000000-0000-4000-8000-000000000000"
+#: ${CLAUDE_EFFORT}: the turn's effort level ("low" ... "max"); a session at its default sends
+#: "medium" (capture case effort-level, found by capture diff --real).
+PREVIEW_EFFORT = "medium"
 #: A Markdown heading's text (JavaScript's `.` stops at any line terminator).
 # JavaScript's \s and \S (a byte order mark is whitespace there, not to Python's \s).
 _HEADING = lazy_re(f"#+{JS_WS}+({JS_NOT_WS}{JS_DOT}*)")
@@ -213,7 +216,8 @@ def split_arguments(arguments: str) -> list[str]:
 _PLACEHOLDER = lazy_re(r"(\\?)\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)|(\d+)(?!\w))")
 
 
-def substitute(body: str, arguments: str, skill_dir: str, session_id: str = PREVIEW_SESSION_ID) -> str:
+def substitute(body: str, arguments: str, skill_dir: str, session_id: str = PREVIEW_SESSION_ID,
+               effort: str = PREVIEW_EFFORT) -> str:
     """The body as Claude Code hands it over: placeholders replaced, else ``ARGUMENTS:`` appended
     (also when every placeholder is past the last argument: nothing was replaced)."""
     parts = split_arguments(arguments)
@@ -238,6 +242,7 @@ def substitute(body: str, arguments: str, skill_dir: str, session_id: str = PREV
 
     out = _PLACEHOLDER.sub(one, body)
     out = out.replace("${CLAUDE_SKILL_DIR}", skill_dir).replace("${CLAUDE_SESSION_ID}", session_id)
+    out = out.replace("${CLAUDE_EFFORT}", effort)
     if not found and arguments:
         out += f"\n\nARGUMENTS: {arguments}"
     return out

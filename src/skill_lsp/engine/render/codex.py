@@ -26,7 +26,7 @@ from itertools import groupby
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.harness.data import CODEX_BUILTINS
-from skill_lsp.engine.listing import record_listing
+from skill_lsp.engine.listing import Listing, record_listing
 
 from ..datarecord import datarecord
 from ..lazyre import lazy_re
@@ -113,6 +113,20 @@ def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
         # Only a name's twins pay for resolving links.
         out.extend(sorted(same, key=_path_key) if len(same) > 1 else same)
     return out
+
+
+def catalogued(records: Sequence[SkillRecord]) -> list[SkillRecord]:
+    """``listed`` without the skills whose agents/openai.yaml turns implicit invocation off: Codex
+    loads them (a `$name` mention injects one) but leaves them out of the model's catalog."""
+    return [r for r in listed(records) if _implicit(r)]
+
+
+def _implicit(record: SkillRecord) -> bool:
+    from ..rules.codex_openai_yaml import implicit_invocation  # noqa: PLC0415 - a stat first, below
+
+    if not os.path.isfile(os.path.join(record.dir, "agents", "openai.yaml")):
+        return True
+    return implicit_invocation(record.dir)
 
 
 def system_root() -> str:
@@ -235,10 +249,17 @@ class CodexDialect(Dialect):
 
     def order(self, records: Iterable[SkillRecord]) -> list[SkillRecord]:
         """The catalog's order: scope, then the name as Codex reads it (``listed``)."""
-        return listed(list(records))
+        return catalogued(list(records))
+
+    def listing(self, record: SkillRecord) -> Listing:
+        got = super().listing(record)
+        if got.listed and not _implicit(record):
+            return Listing(self.name, False, "Codex leaves it out of its catalog: agents/openai.yaml sets "
+                                             "policy.allow_implicit_invocation: false (a $name mention still loads it)")
+        return got
 
     def _items(self, records: Sequence[SkillRecord]) -> list[tuple[str, str, str]]:
-        return [(codex_name(r), codex_description(r), r.path.replace("\\", "/")) for r in listed(records)]
+        return [(codex_name(r), codex_description(r), r.path.replace("\\", "/")) for r in catalogued(records)]
 
     def render_ok(self, result: OkResult) -> str:
         # The whole SKILL.md, unsubstituted: a mention carries no arguments.
@@ -266,7 +287,7 @@ class CodexDialect(Dialect):
         of the budget but are not shown; default: the release's system skills
         (``CODEX_BUILTINS``, numbers recorded from 0.171.0), as Codex installs them.
         """
-        chosen = listed(records)
+        chosen = catalogued(records)
         if hidden is None:
             hidden = builtins() if self.system_skills else []
         if roots is None:

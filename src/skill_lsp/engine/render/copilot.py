@@ -16,6 +16,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from skill_lsp.engine.activation.jsstr import JS_WS
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.harness.data import (
@@ -32,6 +33,8 @@ from skill_lsp.engine.ruststr import rust_trim
 from ..datarecord import datarecord
 from ..lazyre import lazy_re
 from .base import BudgetWarning, Dialect, unsubstituted_body
+
+_LEADING_BLANK_LINES = lazy_re(f"^{JS_WS}*\n")
 
 __all__ = ["CopilotDialect", "RelatedFiles", "listed", "related_files"]
 
@@ -274,7 +277,9 @@ class CopilotDialect(Dialect):
             files = [f"{result.dir}/{r}" for r in result.resources if not r.rsplit("/", 1)[-1].startswith("(... ")]
             related = RelatedFiles(files, [], False).text()
         # Each CRLF handed over as LF; a lone CR is kept (capture: copilot@1.0.102 probe related-files).
-        body = unsubstituted_body(result).replace("\r\n", "\n").lstrip("\r\n")
+        # Blank lines before the first text go, blanks included (a line of one space: capture diff
+        # --real), the first text line's indentation stays (case body-whitespace).
+        body = _LEADING_BLANK_LINES.sub("", unsubstituted_body(result).replace("\r\n", "\n"), count=1)
         name = _SPACES.sub("-", result.name.strip()) or result.name  # as listed
         return (f'<skill-context name="{name}">\nBase directory for this skill: {result.dir}\n\n'
                 f"{related}{body}\n</skill-context>")

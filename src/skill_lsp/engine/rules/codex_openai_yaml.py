@@ -121,6 +121,27 @@ def _distance(a: str, b: str) -> int:
     return row[-1]
 
 
+def implicit_invocation(skill_dir: str) -> bool:
+    """False when the skill's agents/openai.yaml sets `policy.allow_implicit_invocation: false` and
+    Codex reads the file (nothing in it makes Codex ignore the whole file): Codex then leaves the
+    skill out of its catalog, and only a `$name` mention loads it (capture diff --real: 15 real
+    skills of jieli-cqwl/org-claude-skills)."""
+    data = read_regular(os.path.join(skill_dir, "agents", "openai.yaml"), MAX_BYTES + 1)
+    if data is None or len(data) > MAX_BYTES:
+        return True
+    text = data.decode("utf-8", "replace")
+    root, err, _tagged = compose(text)
+    if err is not None or root is None or root.kind != "map":
+        return True
+    policy = next((v for k, v in _items(root) if k.value == "policy"), None)
+    if policy is None or policy.kind != "map":
+        return True
+    value = next((v for k, v in _items(policy) if k.value == "allow_implicit_invocation"), None)
+    if value is None or value.kind != "scalar" or resolve_scalar(value) is not False:
+        return True
+    return any("ignores the whole file" in message for _, message in problems(text, None))
+
+
 def _items(node: Node) -> list[tuple[Node, Node]]:
     return [(k.target(), v.target()) for k, v in node.items if k.target().kind == "scalar"]
 
