@@ -13,10 +13,11 @@ renderer, not captured.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from skill_lsp.engine.activation.jsstr import JS_WS
+from skill_lsp.engine.activation.jsstr import JS_WHITESPACE, JS_WS
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.harness.data import (
@@ -35,6 +36,26 @@ from ..lazyre import lazy_re
 from .base import BudgetWarning, Dialect, unsubstituted_body
 
 _LEADING_BLANK_LINES = lazy_re(f"^{JS_WS}*\n")
+# What Copilot CLI masks as ****** in a skill's content (capture case copilot-credential-masking:
+# 69 probed lines; found by capture diff --real). Only these forms were seen masked; its full list
+# is compiled into the release. \b as JavaScript reads it (ASCII word characters).
+_VALUE = "[^" + re.escape(JS_WHITESPACE) + ";'\"]+"
+_CREDENTIALS = (
+    lazy_re(f"(?a)\\bBearer{JS_WS}+{_VALUE}"),  # blanks and line breaks, then up to a blank, ; ' or "
+    lazy_re(f"(?ai)\\b(?:password|pwd)=(?:\"[^\"]*\"|{_VALUE})"),
+    lazy_re(r"(?a)\bgh[opsur]_[A-Za-z0-9]{36}\b"),
+    lazy_re(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:@/]+:[^\s@/]+@"),  # a URL's user and password
+    lazy_re(r"(?a)\beyJhbGciOi[A-Za-z0-9+/=._-]*"),  # a JWT: its header, base64 of '{"alg":', onwards
+)
+MASK = "******"
+
+
+def mask_credentials(text: str) -> str:
+    """``text`` as Copilot CLI hands it to the model: what looks like a credential as ******."""
+    for pattern in _CREDENTIALS:
+        text = pattern.sub(MASK, text)
+    return text
+
 
 __all__ = ["CopilotDialect", "RelatedFiles", "listed", "related_files"]
 
@@ -281,8 +302,8 @@ class CopilotDialect(Dialect):
         # --real), the first text line's indentation stays (case body-whitespace).
         body = _LEADING_BLANK_LINES.sub("", unsubstituted_body(result).replace("\r\n", "\n"), count=1)
         name = _SPACES.sub("-", result.name.strip()) or result.name  # as listed
-        return (f'<skill-context name="{name}">\nBase directory for this skill: {result.dir}\n\n'
-                f"{related}{body}\n</skill-context>")
+        return mask_credentials(f'<skill-context name="{name}">\nBase directory for this skill: {result.dir}\n\n'
+                                f"{related}{body}\n</skill-context>")
 
     def render_not_found(self, result: NotFoundResult) -> str:
         return f'Skill "{result.name}" not found. Available skills: {", ".join(result.siblings)}'
