@@ -493,3 +493,18 @@ def test_gemini_a_later_root_replaces_an_earlier_skill_of_the_same_name():
     first = replace(record("a", "First."), frontmatter={"name": "x", "description": "First."})
     later = replace(record("b", "Later."), frontmatter={"name": "x", "description": "Later."}, root_index=1)
     assert [r.folder for r in DIALECTS["gemini"].order([first, later])] == ["b"]
+
+
+def test_claude_codes_project_folder_is_told_by_a_project_skill_only():
+    # ${CLAUDE_PROJECT_DIR} (capture case project-dir): the session's folder, known from a project
+    # skill's place; a user skill's session could be anywhere, so the preview leaves it as written.
+    import os
+
+    from skill_lsp.engine.render.claude_code import project_folder, substitute
+
+    assert project_folder("/p/repo/.claude/skills/x") == "/p/repo"
+    assert project_folder("/p/repo/.claude/skills/group/x") == "/p/repo"
+    assert project_folder(os.path.expanduser("~/.claude/skills/x")) is None
+    assert project_folder("/p/repo/.agents/skills/x") is None
+    assert substitute("at ${CLAUDE_PROJECT_DIR}/a and ${CLAUDE_EFFORT}", "", "/s", project_dir="/p") == "at /p/a and medium"
+    assert substitute("at ${CLAUDE_PROJECT_DIR}", "", "/s") == "at ${CLAUDE_PROJECT_DIR}"

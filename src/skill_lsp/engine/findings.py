@@ -301,7 +301,7 @@ RULES: dict[str, Rule] = {
              "Claude Code substitutes `$0`, `$1`, ... (0-based: `$0` is the first argument) everywhere in the body, code blocks included, when the skill is run with arguments; an unmatched one is kept verbatim (CHANGELOG). In a skill that takes arguments, `awk '{print $2}'` then prints the third argument. Reported only for skills that take arguments (`argument-hint`, `arguments` or `$ARGUMENTS`). Write `\\$1` (CHANGELOG: `\\$` escape syntax).",
              ("escape as \\$N",)),
         Rule("UNKNOWN_SUBSTITUTION", W, "Unknown `${CLAUDE_...}` substitution", None,
-             "Claude Code substitutes `${CLAUDE_SKILL_DIR}`, `${CLAUDE_SESSION_ID}`, `${CLAUDE_EFFORT}` (and plugin variables) in skill content; any other `${CLAUDE_*}` or `${SKILL_*}` stays literal (CHANGELOG entries adding each variable)."),
+             "Claude Code substitutes `${CLAUDE_SKILL_DIR}`, `${CLAUDE_SESSION_ID}`, `${CLAUDE_EFFORT}` (the turn's effort level), `${CLAUDE_PROJECT_DIR}` (the session's folder; capture cases effort-level, project-dir) and plugin variables in skill content; any other `${CLAUDE_*}` or `${SKILL_*}` stays literal (CHANGELOG entries adding each variable)."),
         Rule("REFERENCE_TOO_DEEP", H, "Reference more than one level deep", None,
              "The agentskills spec: \"References should ideally be only one level deep from the root\" (Best practices, avoid deep nesting). A link or path to `references/a/b.md` is reported, under the `agentskills` profile only: on the corpus every sampled finding was a deliberate nested layout (docs/precision-rules.md)."),
         Rule("UNREFERENCED_FILE", H, "Bundled file never mentioned", None,

@@ -476,6 +476,9 @@ COPILOT_SKIPPED_FOLDERS: tuple[str, ...] = (
 COPILOT_SUMMARIZED_OVER = 50
 #: Files listed at most; a 101st found adds `...and more files (listing truncated)` (probe: 100 files, no line).
 COPILOT_RELATED_FILES_CAP = 100
+#: Folders below the skill folder are entered down to this depth (case deep-folders: files of d1/…/d10
+#: listed, of d11 and below not; capture diff --real: a GitLab include cache 13 folders deep).
+COPILOT_MAX_DEPTH = 10
 
 COPILOT = Harness(
     rule_levels=_levels("copilot"),
@@ -555,8 +558,9 @@ COPILOT = Harness(
              "read order that skips the folders " + ", ".join(COPILOT_SKIPPED_FOLDERS) + ", symbolic links and "
              f"any-case skill.md; a folder of more than {COPILOT_SUMMARIZED_OVER} entries is not entered but "
              "listed under `Summarized directories:` with its count; after "
-             f"{COPILOT_RELATED_FILES_CAP} files it stops (`...and more files (listing truncated)`); then sorted "
-             "by path components", f"{_COPILOT} probes related-files, related-files-2"),
+             f"{COPILOT_RELATED_FILES_CAP} files it stops (`...and more files (listing truncated)`); folders "
+             f"more than {COPILOT_MAX_DEPTH} deep are not entered; then sorted by path components",
+             f"{_COPILOT} probes related-files, related-files-2, case deep-folders"),
         Fact("activation body", "hands over the body with each CRLF as LF (a lone CR is kept)",
              f"{_COPILOT} probe related-files"),
     ),

@@ -15,6 +15,7 @@ and arguments substituted as the release does.
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -217,7 +218,7 @@ _PLACEHOLDER = lazy_re(r"(\\?)\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)|(\d+)(?!\w))")
 
 
 def substitute(body: str, arguments: str, skill_dir: str, session_id: str = PREVIEW_SESSION_ID,
-               effort: str = PREVIEW_EFFORT) -> str:
+               effort: str = PREVIEW_EFFORT, project_dir: str | None = None) -> str:
     """The body as Claude Code hands it over: placeholders replaced, else ``ARGUMENTS:`` appended
     (also when every placeholder is past the last argument: nothing was replaced)."""
     parts = split_arguments(arguments)
@@ -243,6 +244,8 @@ def substitute(body: str, arguments: str, skill_dir: str, session_id: str = PREV
     out = _PLACEHOLDER.sub(one, body)
     out = out.replace("${CLAUDE_SKILL_DIR}", skill_dir).replace("${CLAUDE_SESSION_ID}", session_id)
     out = out.replace("${CLAUDE_EFFORT}", effort)
+    if project_dir is not None:  # the session's folder (capture case project-dir)
+        out = out.replace("${CLAUDE_PROJECT_DIR}", project_dir)
     if not found and arguments:
         out += f"\n\nARGUMENTS: {arguments}"
     return out
@@ -431,6 +434,17 @@ def listed(records: Sequence[SkillRecord], *, loaded: bool = False) -> list[Skil
     return out
 
 
+def project_folder(skill_dir: str) -> str | None:
+    """The folder a session started in, for a project skill (`<folder>/.claude/skills/<name>`); None
+    for a skill elsewhere (a user skill: the session's folder is not the skill's to tell)."""
+    path = skill_dir.replace(os.sep, "/")
+    at = path.rfind("/.claude/skills/")
+    if at <= 0:
+        return None
+    folder = skill_dir[:at]
+    return None if os.path.normpath(folder) == os.path.normpath(os.path.expanduser("~")) else folder
+
+
 class ClaudeCodeDialect(Dialect):
     name = "claude-code"
     label = "Claude Code 2.1.332"
@@ -458,7 +472,7 @@ class ClaudeCodeDialect(Dialect):
             # handed over as it is, leading blank lines included (the differential tester). Trimmed
             # as JavaScript trims: a byte order mark goes, NEL stays.
             body = body.lstrip(JS_WHITESPACE)
-        body = substitute(body, arguments, result.dir)
+        body = substitute(body, arguments, result.dir, project_dir=project_folder(result.dir))
         return f"Base directory for this skill: {result.dir}\n\n{body}"
 
     def tool_result(self, result: OkResult) -> str:

@@ -19,6 +19,7 @@ injects the whole SKILL.md file.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable, Sequence
 from itertools import groupby
@@ -79,7 +80,26 @@ def _below(record: SkillRecord) -> str:
 def codex_name(record: SkillRecord) -> str:
     # Without a name, the folder as Codex canonicalises the path: a skill folder that is a link goes
     # by the name of the folder it leads to (held-out seed 9004: a nested link inside the workspace).
-    return text_value(fields(record).get("name")) or os.path.basename(_real(record.dir)) or record.folder
+    folder = os.path.basename(_real(record.dir))
+    name = text_value(fields(record).get("name")) or folder or record.folder
+    plugin = _plugin(record.dir)
+    return f"{plugin or folder}:{name}" if plugin is not None else name
+
+
+def _plugin(skill_dir: str) -> str | None:
+    """A skill folder holding `.claude-plugin/plugin.json` is a Claude plugin to Codex, which lists
+    its skill as `plugin:skill` (capture case codex-plugin-folder; 14 real skills of capture diff
+    --real): the name plugin.json gives ("" when it gives none: the folder's), None when there is
+    no such file or it is no JSON object."""
+    try:
+        with open(os.path.join(skill_dir, ".claude-plugin", "plugin.json"), encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    name = data.get("name")
+    return name if isinstance(name, str) else ""
 
 
 def _description(record: SkillRecord) -> str:

@@ -23,6 +23,7 @@ from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.harness.data import (
     COPILOT,
     COPILOT_BUILTINS,
+    COPILOT_MAX_DEPTH,
     COPILOT_RELATED_FILES_CAP,
     COPILOT_SKIPPED_FOLDERS,
     COPILOT_SUMMARIZED_OVER,
@@ -37,12 +38,12 @@ from .base import BudgetWarning, Dialect, unsubstituted_body
 
 _LEADING_BLANK_LINES = lazy_re(f"^{JS_WS}*\n")
 # What Copilot CLI masks as ****** in a skill's content (capture case copilot-credential-masking:
-# 69 probed lines; found by capture diff --real). Only these forms were seen masked; its full list
+# 71 probed lines; found by capture diff --real). Only these forms were seen masked; its full list
 # is compiled into the release. \b as JavaScript reads it (ASCII word characters).
 _VALUE = "[^" + re.escape(JS_WHITESPACE) + ";'\"]+"
 _CREDENTIALS = (
     lazy_re(f"(?a)\\bBearer{JS_WS}+{_VALUE}"),  # blanks and line breaks, then up to a blank, ; ' or "
-    lazy_re(f"(?ai)\\b(?:password|pwd)=(?:\"[^\"]*\"|{_VALUE})"),
+    lazy_re(f"(?ai)\\b(?:password|pwd)=(?:\"[^\"]+\"|{_VALUE})"),  # a quoted value, not an empty one
     lazy_re(r"(?a)\bgh[opsur]_[A-Za-z0-9]{36}\b"),
     lazy_re(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:@/]+:[^\s@/]+@"),  # a URL's user and password
     lazy_re(r"(?a)\beyJhbGciOi[A-Za-z0-9+/=._-]*"),  # a JWT: its header, base64 of '{"alg":', onwards
@@ -168,14 +169,14 @@ class RelatedFiles:
 
 def related_files(skill_dir: str) -> RelatedFiles:
     """The release's walk of the skill folder (data.COPILOT_* facts): depth first in directory-read
-    order, no links, no any-case skill.md, no skipped folders; a folder below the skill folder with more
-    than COPILOT_SUMMARIZED_OVER entries summarized instead of entered; stopped when a file past
-    COPILOT_RELATED_FILES_CAP is found; then sorted by path components."""
+    order, no links, no any-case skill.md, no skipped folders, none below COPILOT_MAX_DEPTH; a folder below
+    the skill folder with more than COPILOT_SUMMARIZED_OVER entries summarized instead of entered; stopped
+    when a file past COPILOT_RELATED_FILES_CAP is found; then sorted by path components."""
     found: list[str] = []
     summarized: list[tuple[str, int]] = []
     truncated = False
 
-    def walk(folder: str, rel: str, names: list[str]) -> bool:
+    def walk(folder: str, rel: str, names: list[str], depth: int) -> bool:
         nonlocal truncated
         for n in names:
             path = os.path.join(folder, n)
@@ -183,7 +184,7 @@ def related_files(skill_dir: str) -> RelatedFiles:
             if os.path.islink(path) or n.lower() == "skill.md":
                 continue
             if os.path.isdir(path):
-                if n in COPILOT_SKIPPED_FOLDERS:
+                if n in COPILOT_SKIPPED_FOLDERS or depth >= COPILOT_MAX_DEPTH:
                     continue
                 try:
                     inside = os.listdir(path)  # counted, and walked when not summarized: listed once
@@ -191,7 +192,7 @@ def related_files(skill_dir: str) -> RelatedFiles:
                     continue
                 if len(inside) > COPILOT_SUMMARIZED_OVER:
                     summarized.append((sub, len(inside)))
-                elif not walk(path, sub + "/", inside):
+                elif not walk(path, sub + "/", inside, depth + 1):
                     return False
             elif os.path.isfile(path):
                 if len(found) >= COPILOT_RELATED_FILES_CAP:
@@ -204,7 +205,7 @@ def related_files(skill_dir: str) -> RelatedFiles:
         top = os.listdir(skill_dir)
     except OSError:
         top = []
-    walk(skill_dir, "", top)
+    walk(skill_dir, "", top, 0)
     return RelatedFiles([os.path.join(skill_dir, rel) for rel in sorted(found, key=lambda r: r.split("/"))],
                         sorted(summarized, key=lambda s: s[0].split("/")), truncated)
 
