@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import check, codes, only, rng
+from skill_lsp.engine.config import Settings
 from skill_lsp.engine.findings import NOTE_KEY, Severity, base_message
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -288,3 +289,19 @@ def test_a_name_matching_its_folder_is_silent_under_every_target():
     for profile in ("skill-tool", "agentskills", "claude-code", "dsh"):
         _, fs = name_findings("pdf-tools", folder="pdf-tools", profile=profile)
         assert fs == [], profile
+
+
+@pytest.mark.parametrize(("name", "severity"), [
+    ("System Design & Architecture Standards", Severity.ERROR),  # `&`: Copilot CLI does not load it
+    ("_hidden", Severity.ERROR),  # a leading `_` neither (capture probe names)
+    ("Code Review Expert", Severity.INFO),  # spaces it lists (as '-')
+])
+def test_a_name_copilot_cli_does_not_load_is_an_error_for_it(name: str, severity: Severity):
+    # Unseen HoangNguyen0403/agent-skills-standard's .github/skills copies: `&` in a name was an info
+    # although the message said Copilot CLI would not load the skill.
+    _, fs = check(f"---\nname: {name}\ndescription: Does a thing. Use when testing.\n---\n", folder="demo",
+                  settings=Settings(targets=("copilot",)))
+    f = only(fs, "NAME_INVALID")
+    assert f.severity is severity
+    assert ("does not load it" in f.message) is (severity is Severity.ERROR)
+    assert f.data.get("reason") == ("name-pattern" if severity is Severity.ERROR else None)

@@ -530,6 +530,9 @@ COPILOT = Harness(
         "NAME_INVALID": Effect("ignores", "lists a name of ASCII letters, digits, `_ . : -` and spaces as written "
                                "(each run of spaces as '-'); a name with any other character is not loaded",
                                f"{_COPILOT} case invalid-names; probe names"),
+        "NAME_INVALID:name-pattern": Effect("skips", "does not load it: its name holds a character other than ASCII "
+                                            "letters, digits, `_ . : -` and spaces, or starts with one of `_ . : -`",
+                                            f"{_COPILOT} probe names; case invalid-names"),
         "TOO_LONG:name": Effect("skips", "does not load it (over 64 characters once trimmed)",
                                 f"{_COPILOT} probe names"),
         "INVALID_TYPE:user-invocable": Effect("skips", "does not load it (user-invocable must be a YAML boolean)",
