@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..engine.render.claude_code import FORKED_ANSWER
 from .endpoint import Endpoint, Recorded, ToolCall, call_id
 
 __all__ = ["DRIVERS", "HARNESS_NAMES", "Activation", "CaptureError", "Run", "run"]
@@ -151,6 +152,8 @@ def claude_name(entry: str) -> str:
     return m.group("name") if m else entry
 
 
+#: A `context: fork` skill's tool result: the subagent's answer follows.
+_FORKED = re.compile(r'Skill "([^"\n]*)" completed \(forked execution\)\.\n\nResult:\n')
 def _claude_dir(text: str) -> str | None:
     """The folder name in an activation's `Base directory for this skill: <dir>` line."""
     head = "Base directory for this skill: "
@@ -198,6 +201,16 @@ def claude_code(argv: list[str], workspace: Path, home: Path, activations: list[
             continue
         i, j, c = hit
         result = "\n".join(_texts(c.get("content")))
+        forked = _FORKED.match(result)
+        if forked is not None:
+            # `context: fork`: a subagent gets the body as its prompt (a request of its own), and the
+            # tool result is its answer, which the endpoint wrote: kept as a placeholder.
+            name = forked.group(1)
+            prompts = [t for body in _posts(requests) for m in body.get("messages") or []
+                       if m.get("role") == "user" for t in _texts(m.get("content")) if _claude_dir(t) == name]
+            out.append(Activation(skill, arguments, prompts[0] if prompts else "",
+                                  result[:forked.end()] + FORKED_ANSWER))
+            continue
         # The bodies follow the tool results as text blocks of their own (none for a skill that
         # failed), each opening with its folder: `Base directory for this skill: <dir>`.
         folder = result.removeprefix("Launching skill: ") if result.startswith("Launching skill: ") else None

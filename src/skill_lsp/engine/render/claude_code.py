@@ -54,6 +54,8 @@ MAX_LISTING_DESCRIPTION_CHARS = 1536
 _HEADER = "The following skills are available for use with the Skill tool:"
 #: Stand-in for the session id a real run substitutes for ${CLAUDE_SESSION_ID}.
 PREVIEW_SESSION_ID = "00000000-0000-4000-8000-000000000000"
+#: Stands for a `context: fork` skill's answer: its subagent's, known only once it ran.
+FORKED_ANSWER = "<the subagent's answer>"
 #: ${CLAUDE_EFFORT}: the turn's effort level ("low" ... "max"); a session at its default sends
 #: "medium" (capture case effort-level, found by capture diff --real).
 PREVIEW_EFFORT = "medium"
@@ -476,8 +478,13 @@ class ClaudeCodeDialect(Dialect):
         return f"Base directory for this skill: {result.dir}\n\n{body}"
 
     def tool_result(self, result: OkResult) -> str:
-        """The ``Skill`` tool's own result; the body follows as a separate block."""
-        return f"Launching skill: {result.dir.rstrip('/').rsplit('/', 1)[-1]}"
+        """The ``Skill`` tool's own result; the body follows as a separate block, except for a
+        `context: fork` skill, whose body is a subagent's prompt and whose result is the subagent's
+        answer (capture case context-fork)."""
+        folder = result.dir.rstrip('/').rsplit('/', 1)[-1]
+        if result.frontmatter.get("context") == "fork":
+            return f'Skill "{folder}" completed (forked execution).\n\nResult:\n{FORKED_ANSWER}'
+        return f"Launching skill: {folder}"
 
     def render_not_found(self, result: NotFoundResult) -> str:
         return f"Unknown skill: {result.name}"
