@@ -38,14 +38,14 @@ from .base import BudgetWarning, Dialect, unsubstituted_body
 
 _LEADING_BLANK_LINES = lazy_re(f"^{JS_WS}*\n")
 # What Copilot CLI masks as ****** in a skill's content (capture case copilot-credential-masking:
-# 71 probed lines; found by capture diff --real). Only these forms were seen masked; its full list
+# 80 probed lines; found by capture diff --real). Only these forms were seen masked; its full list
 # is compiled into the release. \b as JavaScript reads it (ASCII word characters).
 _VALUE = "[^" + re.escape(JS_WHITESPACE) + ";'\"]+"
 _CREDENTIALS = (
     lazy_re(f"(?a)\\bBearer{JS_WS}+{_VALUE}"),  # blanks and line breaks, then up to a blank, ; ' or "
     lazy_re(f"(?ai)\\b(?:password|pwd)=(?:\"[^\"]+\"|{_VALUE})"),  # a quoted value, not an empty one
     lazy_re(r"(?a)\bgh[opsur]_[A-Za-z0-9]{36}\b"),
-    lazy_re(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:@/]+:[^\s@/]+@"),  # a URL's user and password
+    lazy_re(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:@/{}#]+:[^\s@/{}#]+@"),  # a URL's user and password
     lazy_re(r"(?a)\beyJhbGciOi[A-Za-z0-9+/=._-]*"),  # a JWT: its header, base64 of '{"alg":', onwards
 )
 MASK = "******"
