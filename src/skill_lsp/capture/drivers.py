@@ -226,8 +226,15 @@ def claude_code(argv: list[str], workspace: Path, home: Path, activations: list[
     entries = claude_entries(block)
     if builtin_names is None:  # the baseline run: every entry is built in
         builtin_names = {claude_name(e) for e in entries}
-    builtins = [{"name": claude_name(e), "entry_chars": len(e)} for e in entries if claude_name(e) in builtin_names]
-    user = [e for e in entries if claude_name(e) not in builtin_names]
+    # A skill folder of the user's named like a built-in skill replaces it (capture case
+    # builtin-names): an entry of that name is the user's.
+    own = {d.name for root in (workspace / ".claude" / "skills", home / ".claude" / "skills") if root.is_dir()
+           for d in root.iterdir()}
+    def built_in(e: str) -> bool:
+        return claude_name(e) in builtin_names and claude_name(e) not in own
+
+    builtins = [{"name": claude_name(e), "entry_chars": len(e)} for e in entries if built_in(e)]
+    user = [e for e in entries if not built_in(e)]
     catalog = "\n".join([CLAUDE_HEADER, "", *user])
     return Run(catalog, out, builtins, {"prompt": prompt, "tool": "Skill"}, _tail(proc))
 
