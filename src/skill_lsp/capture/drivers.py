@@ -154,6 +154,8 @@ def claude_name(entry: str) -> str:
 
 #: A `context: fork` skill's tool result: the subagent's answer follows.
 _FORKED = re.compile(r'Skill "([^"\n]*)" completed \(forked execution\)\.\n\nResult:\n')
+
+
 def _claude_dir(text: str) -> str | None:
     """The folder name in an activation's `Base directory for this skill: <dir>` line."""
     head = "Base directory for this skill: "
@@ -230,6 +232,7 @@ def claude_code(argv: list[str], workspace: Path, home: Path, activations: list[
     # builtin-names): an entry of that name is the user's.
     own = {d.name for root in (workspace / ".claude" / "skills", home / ".claude" / "skills") if root.is_dir()
            for d in root.iterdir()}
+
     def built_in(e: str) -> bool:
         return claude_name(e) in builtin_names and claude_name(e) not in own
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -241,7 +240,7 @@ def _name_refused(h: Harness, doc: document.SkillDocument, folder: str) -> Listi
         return None
     value = value_read_by(h, doc, "name") if doc.frontmatter_ok else None
     name = (value if isinstance(value, str) and value.strip() else folder).strip()
-    if re.fullmatch(h.name_pattern, name):
+    if not h.refuses_name(name):
         return None
     what = "its name" if isinstance(value, str) and value.strip() else "its folder name (it gives no name)"
     return Listing(h.name, False, f"{h.title} does not load it: {what} '{name}' does not match "

@@ -9,6 +9,8 @@ records; nothing else in the engine names a harness.
 
 from __future__ import annotations
 
+import re
+
 from ..datarecord import datarecord, field
 from ..findings import Severity
 
@@ -232,6 +234,10 @@ class Harness:
     facts: tuple[Fact, ...] = ()  # behaviours beyond the findings' effects
     flags: tuple[str, ...] = ()  # agentskills spec fields it reports as unsupported (the lint then does too)
     sources: tuple[str, ...] = ()  # where the facts above come from
+
+    def refuses_name(self, name: str) -> bool:
+        """Whether the name it lists (trimmed) is outside ``name_pattern``, so it does not load the skill."""
+        return bool(self.name_pattern) and re.fullmatch(self.name_pattern, name.strip()) is None
 
     def fact(self, topic: str) -> Fact | None:
         return next((f for f in self.facts if f.topic == topic), None)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+from .. import fuzzy
 from ..discovery import read_regular
 from ..document import SkillDocument
 from ..findings import Finding
@@ -64,6 +65,10 @@ def problems(text: str, skill_dir: str | None = None) -> list[tuple[int, str]]:
     root, err, _tagged = compose(text)
     if err is not None:
         return [(src.line_of(err.offset) + 1, f"invalid YAML ({err.message}); Codex ignores the whole file")]
+    return _problems(root, src, skill_dir)
+
+
+def _problems(root: Node | None, src: SourceText, skill_dir: str | None) -> list[tuple[int, str]]:
     if root is None:
         return []
     out: list[tuple[int, str]] = []
@@ -103,22 +108,12 @@ def _near(key: str, known: tuple[str, ...]) -> str | None:
     """The known key ``key`` differs from only in case and separators, or by at most one edit (two
     for keys of six characters or more)."""
     folded = key.lower().replace("-", "_").replace(" ", "_")
-    for k in known:
-        if folded == k or _distance(folded, k) <= (2 if len(k) >= 6 else 1):
-            return k
-    return None
+    if folded in known:
+        return folded
+    fuzzy.load()
+    from rapidfuzz.distance import Levenshtein  # noqa: PLC0415 - loaded by the first unknown key
 
-
-def _distance(a: str, b: str) -> int:
-    """Levenshtein distance (keys are short)."""
-    if abs(len(a) - len(b)) > 2:
-        return 3
-    row = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        prev, row[0] = row[0], i
-        for j, cb in enumerate(b, 1):
-            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
-    return row[-1]
+    return next((k for k in known if Levenshtein.distance(folded, k) <= (2 if len(k) >= 6 else 1)), None)
 
 
 def implicit_invocation(skill_dir: str) -> bool:
@@ -139,7 +134,7 @@ def implicit_invocation(skill_dir: str) -> bool:
     value = next((v for k, v in _items(policy) if k.value == "allow_implicit_invocation"), None)
     if value is None or value.kind != "scalar" or resolve_scalar(value) is not False:
         return True
-    return any("ignores the whole file" in message for _, message in problems(text, None))
+    return any("ignores the whole file" in message for _, message in _problems(root, SourceText(text), None))
 
 
 def _items(node: Node) -> list[tuple[Node, Node]]:
@@ -206,14 +201,13 @@ def _dependencies(node: Node, at: Any) -> None:
             if tool.kind != "map":
                 at(tool, "each dependencies.tools entry must be a mapping with type and value")
                 continue
-            fields = {k2.value: v2 for k2, v2 in _items(tool)}
+            fields = {k2.value: (k2, v2) for k2, v2 in _items(tool)}
             for need in ("type", "value"):
-                if need not in fields or not (_string(fields[need]) or "").strip():
+                if need not in fields or not (_string(fields[need][1]) or "").strip():
                     at(tool, f"dependencies.tools entry without '{need}' is dropped by Codex")
-            for key, v2 in fields.items():
+            for key, (k2, v2) in fields.items():
                 if key not in TOOL_KEYS:
-                    _unknown(next(k2 for k2, _ in _items(tool) if k2.value == key), "dependencies.tools[].",
-                             tuple(TOOL_KEYS), at)
+                    _unknown(k2, "dependencies.tools[].", tuple(TOOL_KEYS), at)
                     continue
                 s = _string(v2)
                 if s is not None and len(" ".join(s.split())) > TOOL_KEYS[key]:

@@ -90,8 +90,8 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         # from the folder ('ElevenLabs' -> 'eleven-labs') and create a mismatch.
         folder_ok = bool(folder) and len(folder) <= MAX_NAME and not problems(folder, unicode_names)
         data = {"suggestion": folder if folder_ok else to_kebab(name), "folder": folder}
-        if "copilot" in ctx.profile.targets and _refused_by_pattern(name):
-            data["reason"] = "name-pattern"  # Copilot CLI does not load the skill: graded as its skip
+        if _refused_by_a_target(name, ctx.profile.targets):
+            data["reason"] = "name-pattern"  # graded by the NAME_INVALID:name-pattern effects (a skip)
         yield make("NAME_INVALID", "; ".join(why), start, end, data)
         if folder and _letters(folder) != _letters(name):
             yield _mismatch(name, folder, start, end, ctx)
@@ -115,10 +115,10 @@ def _mismatch(name: str, folder: str, start: int, end: int, ctx: Context) -> Fin
                 severity=Severity.parse(ctx.profile.name_mismatch_severity))
 
 
-def _refused_by_pattern(name: str) -> bool:
-    """Whether a harness that loads only names of some characters (Harness.name_pattern: Copilot CLI)
+def _refused_by_a_target(name: str, targets: tuple[str, ...]) -> bool:
+    """Whether a target that loads only names of some characters (Harness.name_pattern: Copilot CLI)
     refuses ``name``: unseen HoangNguyen0403's `name: System Design & Architecture Standards` was an
     info where Copilot CLI, reading that root, does not load the skill."""
-    from ..harness.data import COPILOT_NAME_PATTERN  # noqa: PLC0415 - only for an invalid name
+    from ..harness import HARNESSES  # noqa: PLC0415 - only for an invalid name
 
-    return re.fullmatch(COPILOT_NAME_PATTERN, name.strip()) is None
+    return any(t in HARNESSES and HARNESSES[t].refuses_name(name) for t in targets)
