@@ -204,6 +204,22 @@ def test_watch_checks_again_on_change_and_stops_cleanly_on_ctrl_c(tmp_path):
     assert not any("Traceback" in line for line in rest), rest
 
 
+def test_watch_ignores_build_output_but_not_skills_kept_in_build_folders(tmp_path):
+    """`build/` and `dist/` are walked only where they hold skills (discovery.OUTPUT_DIRS): the
+    watcher follows the same rule, and a folder named build above the watched one is not the walk's."""
+    from skill_lsp.commands.watch import _in_build_output  # noqa: PLC0415
+
+    top = tmp_path / "build" / "repo"  # the repository itself lives in a folder named build
+    write_skill(top / "plugins/p/skills", "build", "---\nname: build\ndescription: d\n---\n")
+    (top / "dist/assets").mkdir(parents=True)
+    tops = [str(top)]
+    assert not _in_build_output(str(top / "plugins/p/skills/build/scripts/run.sh"), tops)
+    assert _in_build_output(str(top / "dist/assets/app.js"), tops)
+    assert _in_build_output(str(top / "dist/app.js"), tops)
+    assert not _in_build_output(str(top / "README.md"), tops)
+    assert not _in_build_output(str(tmp_path / "elsewhere/dist/x.js"), tops)  # not below a watched folder
+
+
 def test_output_file_writes_through_a_pipe_and_a_link_and_keeps_the_reports_mode(tmp_path):
     """`-o` renames a finished report over the old one, but a FIFO or a device (`-o /dev/null`)
     is written through: renaming over `/dev/null` as root once left a regular file there. A

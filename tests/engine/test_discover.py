@@ -119,14 +119,43 @@ def test_classify_agrees_with_the_scan_on_fenced_and_odd_folders(tmp_path: Path)
     assert inv.classify(str(ws / "plugins/p/skills/both/README.md")) is None
 
 
-def test_a_single_skill_workspace_classifies_only_itself(tmp_path: Path) -> None:
+def test_a_workspace_that_is_a_skill_lists_itself_first_and_the_skills_below_it(tmp_path: Path) -> None:
+    """A collection's SKILL.md at the top of its repository hid the 12 skills below it (unseen
+    muratcankoylan/Agent-Skills-for-Context-Engineering): the skills of a folder are the ones a
+    check of its parent lists there, whichever of the two is opened."""
     write_skill(tmp_path, "solo", skill_text("solo"))
-    write_skill(tmp_path / "solo/examples", "inner", skill_text("inner"))
+    write_skill(tmp_path / "solo/skills", "inner", skill_text("inner"))
+    (tmp_path / "solo/templates").mkdir()
+    (tmp_path / "solo/templates/skill.md").write_text(skill_text("template"))  # one of its files
     inv = discover(str(tmp_path / "solo"), Settings())
-    (loc,) = inv.all
-    assert (loc.dir, loc.path, loc.root_index, loc.root, loc.problem) == (
+    (top,) = inv.loose
+    assert (top.dir, top.path, top.root_index, top.root, top.problem) == (
         str(tmp_path / "solo"), str(tmp_path / "solo/SKILL.md"), -1, str(tmp_path), None)
-    assert inv.classify(str(tmp_path / "solo/examples/inner/SKILL.md")) is None
+    (inner,) = inv.locations  # `skills/` of the folder opened is one of the roots harnesses read
+    assert (inner.path, inner.root_index) == (str(tmp_path / "solo/skills/inner/SKILL.md"), 0)
+    for loc in inv.all:
+        assert inv.classify(loc.path) == loc
+    above = discover(str(tmp_path), Settings())
+    assert [loc.path for loc in above.all] == [top.path, inner.path]
+    assert inv.classify(str(tmp_path / "solo/templates/skill.md")) is None
+
+
+def test_build_and_dist_folders_are_walked_only_where_they_hold_skills(tmp_path: Path) -> None:
+    """Real repositories name a skill `build` (imgly/agent-skills plugins/cesdk/skills/build) or
+    group skill folders under `build/` (georgefin/seo-geo-claude-skills); a build's output
+    stays out."""
+    write_skill(tmp_path / "plugins/p/skills", "build", skill_text("build"))
+    write_skill(tmp_path / "build", "seo", skill_text("seo"))
+    write_skill(tmp_path / "dist/bundle/skills", "copy", skill_text("copy"))  # skills two levels down
+    (tmp_path / "dist/bundle/index.js").write_text("")
+    write_skill(tmp_path / "web/build/static/skills", "asset", skill_text("asset"))
+    inv = discover(str(tmp_path), Settings())
+    rel = sorted(os.path.relpath(loc.path, tmp_path) for loc in inv.all)
+    assert rel == ["build/seo/SKILL.md", "plugins/p/skills/build/SKILL.md"]
+    for loc in inv.all:
+        assert inv.classify(loc.path) == loc
+    for path in ("dist/bundle/skills/copy/SKILL.md", "web/build/static/skills/asset/SKILL.md"):
+        assert inv.classify(str(tmp_path / path)) is None, path
 
 
 def test_watch_globs_are_every_default_root_the_configured_ones_inside_and_plugin_layouts(tmp_path: Path) -> None:
@@ -166,7 +195,9 @@ def test_a_skill_file_appearing_in_the_workspace_folder_is_where_the_walk_lists_
     assert [p for p, _ in find_skill_files(str(tmp_path))] == [str(md), str(tmp_path / "skills/alpha/SKILL.md")]
     loc = inv.classify(str(md))
     assert loc is not None
-    assert (loc.dir, loc.path, loc.root_index, loc.root, loc.problem) == (str(tmp_path), str(md), -1, str(tmp_path), None)
+    assert (loc.dir, loc.path, loc.root_index, loc.root, loc.problem) == (str(tmp_path), str(md), -1,
+                                                                          str(tmp_path.parent), None)
+    assert loc == discover(str(tmp_path), Settings()).loose[0]  # where a scan started now lists it
 
 
 def test_a_linked_folder_outside_that_cannot_be_listed_is_still_outside(tmp_path: Path, monkeypatch) -> None:

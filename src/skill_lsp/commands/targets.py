@@ -83,9 +83,9 @@ def collect(paths: list[str], config: str | None, profile: str | None, target: s
             cli: dict | None = None, force_exclude: bool = False) -> Targets:
     """Resolve CLI paths into skill locations.
 
-    A folder holding SKILL.md is one skill; any other folder is a workspace whose
-    configured (or default) roots are scanned with precedence, and which is also
-    searched recursively for SKILL.md files anywhere else: ``discover()``, which
+    Every folder is a workspace whose configured (or default) roots are scanned with
+    precedence, and which is also searched recursively for SKILL.md files anywhere
+    else (a folder holding SKILL.md is a skill, listed first): ``discover()``, which
     the language server's scan uses too. `exclude` globs leave out what the search
     finds; a path named here is checked anyway unless ``force_exclude`` (as ruff does).
     A settings problem is an error: nothing is collected.

@@ -12,7 +12,7 @@ import os
 import sys
 
 from ..engine.config import find_config_file
-from ..engine.discovery import SKIP_DIRS
+from ..engine.discovery import OUTPUT_DIRS, SKIP_DIRS, holds_skills
 
 TYPE_CHECKING = False  # type checkers take this as True; a run does not import argparse for a name
 if TYPE_CHECKING:
@@ -42,6 +42,21 @@ def _watched(args: Namespace) -> list[str]:
     return keep
 
 
+def _in_build_output(path: str, tops: list[str]) -> bool:
+    """Whether ``path`` lies in a `build` or `dist` folder below a watched folder that the check
+    does not walk (no skills in it): a build in watch mode must not start a check at each of its
+    writes. The folders above a watched one are not the walk's."""
+    for top in tops:
+        if path.startswith(top.rstrip(os.sep) + os.sep):
+            probe = top
+            for part in os.path.relpath(os.path.dirname(path), top).split(os.sep):
+                probe = os.path.join(probe, part)
+                if part in OUTPUT_DIRS and not holds_skills(probe):
+                    return True
+            return False
+    return False
+
+
 def run_watch(args: Namespace) -> int:
     try:
         import watchfiles  # noqa: PLC0415
@@ -51,6 +66,7 @@ def run_watch(args: Namespace) -> int:
     from .check import check_once  # noqa: PLC0415
 
     output = os.path.realpath(args.output_file) if args.output_file else None  # what ``check._output`` writes
+    tops = sorted((p for p in _watched(args) if os.path.isdir(p)), key=len, reverse=True)
 
     class Filter(watchfiles.DefaultFilter):
         ignore_dirs = tuple(SKIP_DIRS)
@@ -60,7 +76,8 @@ def run_watch(args: Namespace) -> int:
             # Our own report (and its temporary file) must not start the next check.
             if path == output or (name.startswith(".skill-lsp-") and name.endswith(".tmp")):
                 return False
-            return super().__call__(change, path)
+            # A skill file always counts: the last one leaving `build/` changes what is checked.
+            return super().__call__(change, path) and (name.lower() == "skill.md" or not _in_build_output(path, tops))
 
     try:
         check_once(args)

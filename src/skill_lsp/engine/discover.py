@@ -29,7 +29,6 @@ class Inventory:
     locations: list[Location] = field(default_factory=list)  # in configured roots, root order
     loose: list[Location] = field(default_factory=list)  # anywhere else below the workspace
     ignored: frozenset[str] = frozenset()  # git-ignored folders (absolute)
-    single: bool = False  # the workspace folder is itself one skill
     excluded: tuple[pathglobs.Anchored, ...] = ()  # `exclude` + `extend-exclude` globs
 
     def is_excluded(self, path: str) -> bool:
@@ -60,9 +59,8 @@ class Inventory:
         for i, root in enumerate(self.roots):
             if parent == os.path.normpath(root):
                 return discovery.locate(d, root, i, self.roots, self.sensitive, skill_md=preferred)
-        if self.single:
-            return discovery.locate(d, os.path.dirname(d), -1, [], self.sensitive, skill_md=preferred) \
-                if d == self.workspace else None
+        if d == self.workspace:  # the workspace folder is a skill: located as ``discover`` lists it
+            return discovery.locate(d, os.path.dirname(d), -1, [], self.sensitive, skill_md=preferred)
         if not self._walked(d):
             return None
         real = os.path.realpath(d)
@@ -86,7 +84,8 @@ class Inventory:
             if part in discovery.SKIP_DIRS or part == "..":
                 return False
             probe = os.path.join(probe, part)
-            if probe in self.ignored or os.path.exists(os.path.join(probe, "pyvenv.cfg")):
+            if probe in self.ignored or os.path.exists(os.path.join(probe, "pyvenv.cfg")) or (
+                    part in discovery.OUTPUT_DIRS and not discovery.holds_skills(probe)):
                 return False
         return True
 
@@ -108,11 +107,14 @@ def discover(workspace: str, settings: Settings, cancelled: Callable[[], bool] |
     workspace = os.path.normpath(os.path.abspath(workspace))
     sensitive = settings.sensitive_patterns
     excluded = settings.exclude + settings.extend_exclude
+    # A workspace folder that is itself a skill is listed first, located as its own folder; the
+    # walk goes on below it, so the skills it holds (a collection's SKILL.md at the top of its
+    # repository, 12 skills below it) are the ones a check of its parent lists.
     direct = discovery.locate(workspace, os.path.dirname(workspace), -1, [], sensitive)
-    if direct is not None:
-        return Inventory(workspace, [], sensitive, loose=[direct], single=True, excluded=excluded)
     roots = settings.resolved_roots(workspace)
     inv = Inventory(workspace, roots, sensitive, ignored=discovery.git_ignored_dirs(workspace), excluded=excluded)
+    if direct is not None:
+        inv.loose.append(direct)
     regex = pathglobs.compile_all(excluded)
     # An excluded folder is not walked at all (vendored trees can be large); its ancestors
     # were tried on the way down, so testing the folder itself is enough.
@@ -125,7 +127,9 @@ def discover(workspace: str, settings: Settings, cancelled: Callable[[], bool] |
     def walk_found(md: str, real: str, is_link: bool | None) -> None:
         d = os.path.dirname(md)
         parent = os.path.dirname(d)
-        if parent in roots:
+        if d == workspace:
+            loc = direct
+        elif parent in roots:
             i = roots.index(parent)
             loc = discovery.locate(d, parent, i, roots, sensitive, real_dir=real, skill_md=md, md_is_link=is_link)
         elif os.path.basename(md) == "skill.md" or (regex is not None and inv.is_excluded(md)):
@@ -144,7 +148,7 @@ def discover(workspace: str, settings: Settings, cancelled: Callable[[], bool] |
     if regex is not None:
         inv.locations = [loc for loc in inv.locations if not inv.is_excluded(loc.path)]
     # Every path here is built from normalised bases and plain names: no normpath needed.
-    seen = {loc.path for loc in inv.locations}
+    seen = {loc.path for loc in inv.locations + inv.loose}
     for i, (md, real) in enumerate(files):
         if between is not None and i % discovery.CANCEL_EVERY == 0 and between():
             raise discovery.Cancelled

@@ -22,7 +22,11 @@ SKILL_FILES = ("SKILL.md", "skill.md")
 # Bytes read from one SKILL.md at most; the analysis limit is 1 Mi characters.
 READ_LIMIT = 4 * 1024 * 1024
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
-                       ".mypy_cache", ".ruff_cache", ".pytest_cache", "site-packages", "dist", "build", ".cache"})
+                       ".mypy_cache", ".ruff_cache", ".pytest_cache", "site-packages", ".cache"})
+# Build output by convention, walked only where it holds skills itself: real repositories name a
+# skill `build` (plugins/cesdk/skills/build) or group skill folders under `build/` (an SEO pack's
+# research/ build/ optimize/), and a copy a build step makes is most often git-ignored as well.
+OUTPUT_DIRS = frozenset({"build", "dist"})
 
 
 @datarecord(frozen=True, slots=True)
@@ -110,6 +114,19 @@ def _skill_file(dir_path: str) -> str | None:
     return os.path.join(dir_path, name) if name is not None else None
 
 
+def holds_skills(folder: str) -> bool:
+    """Whether ``folder`` is a skill folder or one of its folders is (what lets an OUTPUT_DIRS
+    folder be walked): one listing, and a look into each folder it holds."""
+    try:
+        with os.scandir(folder) as it:
+            entries = list(it)
+    except OSError:
+        return False
+    if _pick_skill_file([e.name for e in entries]) is not None:
+        return True
+    return any(_is_dir(e) and _skill_file(e.path) is not None for e in entries)
+
+
 def _pick_skill_file(names) -> str | None:
     """SKILL.md, else skill.md, else the first case variant by name, among ``names``."""
     best = None
@@ -159,15 +176,16 @@ def locate(dir_path: str, root: str, root_index: int, fence: list[str],
 
 
 def _in_a_skill(dir_path: str, root: str, fence: list[str]) -> bool:
-    """Whether a folder above ``dir_path`` holds a SKILL.md, up to the workspace folder holding it
-    (``root`` without one): what ``find_skill_files`` knows from its walk, for a `skill.md` there."""
+    """Whether a folder above ``dir_path`` holds a SKILL.md, up to and including the workspace
+    folder holding it (``root`` without one): what ``find_skill_files`` knows from its walk, for
+    a `skill.md` there."""
     stop = {os.path.normpath(f) for f in fence} or {os.path.normpath(root)}
     d = os.path.dirname(os.path.normpath(dir_path))
     for _ in range(64):
-        if d in stop or os.path.dirname(d) == d:
-            return False
         if os.path.isfile(os.path.join(d, "SKILL.md")):
             return True
+        if d in stop or os.path.dirname(d) == d:
+            return False
         d = os.path.dirname(d)
     return False
 
@@ -355,7 +373,7 @@ def find_skill_files(top: str, max_files: int = 200_000,
                 skill_files.append(e)
             elif name == "pyvenv.cfg":
                 venv = True
-            elif name not in SKIP_DIRS and _is_dir(e):
+            elif name not in SKIP_DIRS and _is_dir(e) and (name not in OUTPUT_DIRS or holds_skills(e.path)):
                 subdirs.append(e)
         if venv and d != top:
             continue

@@ -77,8 +77,7 @@ class Folder:
         if (inv is None or inv.roots != self.roots or inv.sensitive != self.settings.sensitive_patterns
                 or inv.excluded != excluded):
             inv = Inventory(os.path.normpath(self.path), self.roots, self.settings.sensitive_patterns,
-                            ignored=inv.ignored if inv is not None else frozenset(),
-                            single=inv.single if inv is not None else False, excluded=excluded)
+                            ignored=inv.ignored if inv is not None else frozenset(), excluded=excluded)
         return inv.classify(path)
 
     def excludes(self, path: str) -> bool:
