@@ -750,7 +750,9 @@ CLAUDE_CODE_COMMAND_NAMES = frozenset({
 #: only when what is left of the budget cannot hold its line; it is served before the user's skills
 #: (capture case listing-budget; the differential tester; render/claude_code.py).
 CLAUDE_CODE_SHORTENED_BUILTINS = frozenset({"security-review"})
-#: Claude Code 2.1.332 built-ins: (name, listing line characters), listed after the user's skills.
+#: Claude Code 2.1.332 built-ins: (name, listing line characters), listed after the user's skills. A
+#: user's skill named like one replaces it, line and columns (capture cases builtin-names,
+#: builtin-replaced-budget).
 CLAUDE_CODE_BUILTINS: tuple[tuple[str, int], ...] = (
     ("claude-api", 1171),
     ("code-review", 850),

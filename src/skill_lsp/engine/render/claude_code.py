@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 
 from skill_lsp.engine.activation.jsstr import (
@@ -63,7 +63,8 @@ PREVIEW_EFFORT = "medium"
 # JavaScript's \s and \S (a byte order mark is whitespace there, not to Python's \s).
 _HEADING = lazy_re(f"#+{JS_WS}+({JS_NOT_WS}{JS_DOT}*)")
 MAX_FIRST_LINE_CHARS = 100
-_BUILTIN_NAMES = frozenset(name for name, _ in CLAUDE_CODE_BUILTINS) | CLAUDE_CODE_COMMAND_NAMES
+_BUILTIN_SKILLS = frozenset(name for name, _ in CLAUDE_CODE_BUILTINS)
+_BUILTIN_NAMES = _BUILTIN_SKILLS | CLAUDE_CODE_COMMAND_NAMES
 
 
 # Shell operators end the arguments (probed: `a;b`, `a | b`, `a && b`, `(a) [b]`, `a>b c`, `a 2>&1 b`,
@@ -391,23 +392,32 @@ def columns(text: str) -> int:
     return string_width(text) + len(_EXTRA_COLUMNS.findall(text))
 
 
-def listing_chars(lines: Sequence[str]) -> int:
-    """The listing's size as the release counts it: every line in columns, built-ins included, one
-    separator between two."""
-    builtins = [chars for _, chars in CLAUDE_CODE_BUILTINS]
+def builtins_kept(replaced: Collection[str] = ()) -> list[tuple[str, int]]:
+    """The built-in skills' (name, line columns) the listing holds: a user's skill whose folder
+    has a built-in's name replaces it (capture case builtin-names)."""
+    return [(name, chars) for name, chars in CLAUDE_CODE_BUILTINS if name not in replaced]
+
+
+def listing_chars(lines: Sequence[str], replaced: Collection[str] = ()) -> int:
+    """The listing's size as the release counts it: every line in columns, the built-ins ``replaced``
+    does not name included, one separator between two."""
+    builtins = [chars for _, chars in builtins_kept(replaced)]
     count = len(lines) + len(builtins)
     return sum(columns(line) for line in lines) + sum(builtins) + max(0, count - 1)
 
 
-def name_only(lines: Sequence[tuple[str, str, str]], budget: int = LISTING_BUDGET) -> set[str]:
-    """Paths of the skills listed by name only, from (path, full line, name-only line) in listing order."""
-    if listing_chars([full for _, full, _ in lines]) <= budget:
+def name_only(lines: Sequence[tuple[str, str, str]], budget: int = LISTING_BUDGET,
+              replaced: Collection[str] = ()) -> set[str]:
+    """Paths of the skills listed by name only, from (path, full line, name-only line) in listing
+    order; ``replaced``: the built-ins a user's skill stands in for."""
+    kept = builtins_kept(replaced)
+    if listing_chars([full for _, full, _ in lines], replaced) <= budget:
         return set()
-    fixed = [chars for name, chars in CLAUDE_CODE_BUILTINS if name not in CLAUDE_CODE_SHORTENED_BUILTINS]
+    fixed = [chars for name, chars in kept if name not in CLAUDE_CODE_SHORTENED_BUILTINS]
     # The built-ins that may be shortened come first, with their own lines' sizes: the three
     # over-budget batches of the differential tester that pin the boundary (seed 2026, batches 11,
     # 23, 83) agree only so; with them after the user's skills, 73 columns too many were left.
-    first = [(f"builtin:{name}", "x" * chars, f"- {name}") for name, chars in CLAUDE_CODE_BUILTINS
+    first = [(f"builtin:{name}", "x" * chars, f"- {name}") for name, chars in kept
              if name in CLAUDE_CODE_SHORTENED_BUILTINS]
     entries = [*first, *lines]
     count = len(entries) + len(fixed)
@@ -420,6 +430,11 @@ def name_only(lines: Sequence[tuple[str, str, str]], budget: int = LISTING_BUDGE
         else:
             short.add(path)
     return {p for p in short if not p.startswith("builtin:")}
+
+
+def _replaced(lines: Sequence[tuple[SkillRecord, str, str]]) -> set[str]:
+    """The built-in skills the listed skills replace (a folder of a built-in's name)."""
+    return {r.folder for r, _, _ in lines} & _BUILTIN_SKILLS
 
 
 def listed(records: Sequence[SkillRecord], *, loaded: bool = False) -> list[SkillRecord]:
@@ -531,7 +546,7 @@ class ClaudeCodeDialect(Dialect):
 
     def render_catalog(self, records: Sequence[SkillRecord]) -> str:
         lines = self._lines(records)
-        short = name_only([(r.path, full, brief) for r, full, brief in lines])
+        short = name_only([(r.path, full, brief) for r, full, brief in lines], replaced=_replaced(lines))
         shown = [brief if r.path in short else full for r, full, brief in lines]
         # Its built-in skills are always listed after these (not rendered here), so the header is
         # always sent (capture case gen-claude-code-skill-listing-disable-model-invocation-quoted).
@@ -540,17 +555,19 @@ class ClaudeCodeDialect(Dialect):
     def catalog_warnings(self, records: Sequence[SkillRecord]) -> list[BudgetWarning]:
         out = super().catalog_warnings(records)
         lines = self._lines(records)
-        short = name_only([(r.path, full, brief) for r, full, brief in lines])
+        replaced = _replaced(lines)
+        short = name_only([(r.path, full, brief) for r, full, brief in lines], replaced=replaced)
         if not short:
             return out
-        total = listing_chars([full for _, full, _ in lines])
+        total = listing_chars([full for _, full, _ in lines], replaced)
+        builtins = len(builtins_kept(replaced))
         before = 0
         for r, _, _ in lines:
             if r.path in short:
                 out.append(BudgetWarning(
                     self.name, "claude-code-name-only",
                     f"{self.label} lists this skill by name only: its listing budget ({LISTING_BUDGET:,} "
-                    f"columns, a wide character counting two) is used up by the {len(CLAUDE_CODE_BUILTINS)} built-in skills and the "
+                    f"columns, a wide character counting two) is used up by the {builtins} built-in skills and the "
                     f"{before} skill{'s' if before != 1 else ''} before it (the whole listing would be "
                     f"{total:,})", LISTING_BUDGET, total, path=r.path))
             before += 1
