@@ -23,7 +23,7 @@ from ..engine.datarecord import replace
 from ..engine.harness import HARNESSES
 from ..engine.preview import followed_roots, link_targets, read_through_links, record_for
 from ..engine.readings import records_read_by
-from ..engine.render import get_dialect
+from ..engine.render import DIALECTS, get_dialect
 from ..engine.workspace import check_file
 from .normalise import normalise
 
@@ -115,7 +115,8 @@ def _ok(record: SkillRecord, arguments: str, harness: str = "") -> OkResult:
     # The harness activates what it lists; skill-lsp's own findings do not block the preview.
     # skill-lsp's session only takes kebab-case names; the harnesses take any listed name.
     session = SkillSession([replace(record, name="capture-key", error=None)], SessionConfig(
-        untrusted_project_skills="allow", unsafe_allow_skill_without_hook=True, workspace_roots=followed_roots(record)))
+        untrusted_project_skills="allow", unsafe_allow_skill_without_hook=True, workspace_roots=followed_roots(record),
+        dialect=harness if harness in DIALECTS else "skill-tool"))
     params = {"name": "capture-key", "arguments": arguments} if arguments else {"name": "capture-key"}
     h = HARNESSES.get(harness)
     result = session.activate(params, user_initiated=h is not None and h.activates_hidden)

@@ -164,6 +164,15 @@ _RECORD_ERROR_DEFAULTS = {
 }
 
 
+def _string_for_named(dialect: str) -> bool:
+    from skill_lsp.engine.render import get_dialect  # noqa: PLC0415 - the renderers import this module
+
+    try:
+        return get_dialect(dialect).string_for_named_arguments
+    except ValueError:
+        return False
+
+
 class SkillSession:
     """Per-session skill tool.  Thread-safe: ``activate`` is serialised by a lock."""
 
@@ -239,7 +248,7 @@ class SkillSession:
             )
 
         if declares_arguments(record.frontmatter):
-            if isinstance(arguments, str):
+            if isinstance(arguments, str) and not _string_for_named(self.config.dialect):
                 return ErrorResult(
                     ToolError(
                         "INVALID_PARAM",

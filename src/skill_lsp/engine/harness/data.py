@@ -272,6 +272,8 @@ CLAUDE_CODE = Harness(
     listing_budget="a share of the context window (skillListingBudgetFraction, about 1 %), counted in terminal "
                    "columns (a wide character 2, a zero-width one 0)",
     arguments="$ARGUMENTS, $ARGUMENTS[N] (0-based), $0 = first argument, $1 = second (shell-style split); "
+              "$name of each name `arguments` declares (a list's strings, a string's words; a map names none) = "
+              "the argument at its place, empty past the last (cases named-arguments*); "
               "${CLAUDE_SKILL_DIR}, ${CLAUDE_SESSION_ID}; no placeholder: `ARGUMENTS: <args>` appended",
     hidden_by=(Flag("disable-model-invocation", "string-true", f"{_CC} case claude-flag-spellings (26 spellings)"),),
     conditional_paths=f"{_CC} case conditional-paths (15 spellings; found by capture diff --real)",

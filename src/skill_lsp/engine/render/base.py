@@ -75,6 +75,9 @@ class Dialect:
     #: The harness (engine.harness.HARNESSES) whose facts say who this dialect lists; "" when
     #: the dialect keeps its own rule (the skill-tool contract, skills-ref, DSH).
     harness: ClassVar[str] = ""
+    #: Whether a skill declaring named `arguments` takes its arguments as one string (Claude Code
+    #: fills `$name` from it); the skill-tool contract wants an object there (spec 000 §4.3).
+    string_for_named_arguments: ClassVar[bool] = False
 
     def listing(self, record: SkillRecord) -> Listing:
         """Whether the harness lists ``record`` and, if not, why (engine.listing)."""

@@ -220,13 +220,45 @@ def split_arguments(arguments: str) -> list[str]:
 _PLACEHOLDER = lazy_re(r"(\\?)\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)|(\d+)(?!\w))")
 
 
-def substitute(body: str, arguments: str, skill_dir: str, session_id: str = PREVIEW_SESSION_ID,
-               effort: str = PREVIEW_EFFORT, project_dir: str | None = None) -> str:
-    """The body as Claude Code hands it over: placeholders replaced, else ``ARGUMENTS:`` appended
-    (also when every placeholder is past the last argument: nothing was replaced)."""
-    parts = split_arguments(arguments)
-    arguments = _BANG.sub(r"\1\\!", arguments)  # as $ARGUMENTS and `ARGUMENTS:` show it
+def argument_names(value: object) -> list[str]:
+    """The names a skill's `arguments` declares for Claude Code 2.1.332 (capture case
+    named-arguments, probes): a string's words split at blanks (`target, mode` names `target,`),
+    a list's strings; a map or a number names none."""
+    if isinstance(value, str):
+        return value.split()
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str)]
+    return []
+
+
+def _named(body: str, names: Sequence[str], parts: Sequence[str]) -> tuple[str, bool]:
+    """``$name`` of each declared name filled with its argument, an empty one past the last (the
+    release fills it anyway), before any other placeholder: a name `ARGUMENTS` takes the first
+    argument. Not followed by a word character or `[`; `\\$name` stays, without the backslash,
+    and is no replacement; two backslashes escape nothing. Whether anything was replaced."""
     found = False
+    for i, name in enumerate(names):
+        value = parts[i] if i < len(parts) else ""
+
+        def one(m: re.Match[str], value: str = value) -> str:
+            nonlocal found
+            if m.group(1) == "\\":
+                return m.group(0)[1:]
+            found = True
+            return (m.group(1) or "") + value
+
+        body = re.sub(r"(\\\\|\\)?\$" + re.escape(name) + r"(?![\w\[])", one, body)
+    return body, found
+
+
+def substitute(body: str, arguments: str, skill_dir: str, session_id: str = PREVIEW_SESSION_ID,
+               effort: str = PREVIEW_EFFORT, project_dir: str | None = None, names: Sequence[str] = ()) -> str:
+    """The body as Claude Code hands it over: placeholders replaced, else ``ARGUMENTS:`` appended
+    (also when every placeholder is past the last argument: nothing was replaced). ``names``: the
+    declared argument names (``argument_names``)."""
+    parts = split_arguments(arguments)
+    body, found = _named(body, names, parts) if names else (body, False)
+    arguments = _BANG.sub(r"\1\\!", arguments)  # as $ARGUMENTS and `ARGUMENTS:` show it
 
     def one(m: re.Match[str]) -> str:
         nonlocal found
@@ -466,6 +498,7 @@ class ClaudeCodeDialect(Dialect):
     name = "claude-code"
     label = "Claude Code 2.1.332"
     harness = "claude-code"
+    string_for_named_arguments = True
 
     def includes(self, record: SkillRecord) -> bool:
         return self.listing(record).listed
@@ -489,7 +522,9 @@ class ClaudeCodeDialect(Dialect):
             # handed over as it is, leading blank lines included (the differential tester). Trimmed
             # as JavaScript trims: a byte order mark goes, NEL stays.
             body = body.lstrip(JS_WHITESPACE)
-        body = substitute(body, arguments, result.dir, project_dir=project_folder(result.dir))
+        declared = (read.fields if read is not None else result.frontmatter).get("arguments")
+        body = substitute(body, arguments, result.dir, project_dir=project_folder(result.dir),
+                          names=argument_names(declared))
         return f"Base directory for this skill: {result.dir}\n\n{body}"
 
     def tool_result(self, result: OkResult) -> str:

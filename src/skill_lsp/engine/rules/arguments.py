@@ -1,7 +1,7 @@
 """Argument placeholders: `$ARGUMENTS`, `$N`, `${CLAUDE_*}` (Claude Code and the skill tool).
 
-Claude Code substitutes `$ARGUMENTS`, `$ARGUMENTS[N]` and `$N` (0-based: `$0` is the
-first argument) everywhere in the body, code blocks included (CHANGELOG: `\\$` escapes a literal `$` before a
+Claude Code substitutes `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N` (0-based: `$0` is the
+first argument) and `$name` of the names `arguments` declares everywhere in the body, code blocks included (CHANGELOG: `\\$` escapes a literal `$` before a
 digit), and `${CLAUDE_SKILL_DIR}`, `${CLAUDE_SESSION_ID}`, `${CLAUDE_EFFORT}`.
 """
 
