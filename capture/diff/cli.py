@@ -95,13 +95,14 @@ def run_harness(pin: Pin, seed: int, skills: int, out: Path, *, size: int | None
             tally.add(o)
             if every is not None:
                 every.append((b, o))
-            if o.error or o.disagreements():
+            if o.error or o.disagreements() or not o.catalog_agrees:
                 bad.append((b, o))
                 dump(o, out / pin.label / f"{b.name}.json")
             if not quiet:
                 print(f"{pin.label} {b.name}: {len(o.skills)} skills, "
                       f"{sum(v.agrees or v.nondeterministic for v in o.skills)} agree; {len(o.activations)} "
                       f"activations, {sum(v.agrees or v.nondeterministic for v in o.activations)} agree"
+                      f"{'' if o.catalog_agrees or o.error else '; the whole catalog differs'}"
                       f"{'; ERROR ' + o.error[:200] if o.error else ''} ({time.monotonic() - t0:.1f}s)",
                       file=sys.stderr)
     tally.seconds = time.monotonic() - started

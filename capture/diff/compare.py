@@ -206,8 +206,9 @@ def describe(outcome: Outcome, limit: int = 400) -> list[dict]:
 
 def dump(outcome: Outcome, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"harness": outcome.harness, "error": outcome.error,
-                                "catalog_agrees": outcome.catalog_agrees, "unowned": outcome.unowned,
-                                "disagreements": describe(outcome)}, indent=1, ensure_ascii=False) + "\n",
-                    encoding="utf-8")
+    row: dict = {"harness": outcome.harness, "error": outcome.error, "catalog_agrees": outcome.catalog_agrees,
+                 "unowned": outcome.unowned, "disagreements": describe(outcome)}
+    if not outcome.catalog_agrees:  # every entry alike, the text around them not: both catalogs whole
+        row["catalogs"] = {"release": outcome.theirs_catalog, "skill_lsp": outcome.mine_catalog}
+    path.write_text(json.dumps(row, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 

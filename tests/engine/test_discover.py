@@ -145,13 +145,14 @@ def test_build_and_dist_folders_are_walked_only_where_they_hold_skills(tmp_path:
     group skill folders under `build/` (georgefin/seo-geo-claude-skills); a build's output
     stays out."""
     write_skill(tmp_path / "plugins/p/skills", "build", skill_text("build"))
+    write_skill(tmp_path / "plugins/build/skills", "compile", skill_text("compile"))  # a plugin named build
     write_skill(tmp_path / "build", "seo", skill_text("seo"))
     write_skill(tmp_path / "dist/bundle/skills", "copy", skill_text("copy"))  # skills two levels down
     (tmp_path / "dist/bundle/index.js").write_text("")
     write_skill(tmp_path / "web/build/static/skills", "asset", skill_text("asset"))
     inv = discover(str(tmp_path), Settings())
     rel = sorted(os.path.relpath(loc.path, tmp_path) for loc in inv.all)
-    assert rel == ["build/seo/SKILL.md", "plugins/p/skills/build/SKILL.md"]
+    assert rel == ["build/seo/SKILL.md", "plugins/build/skills/compile/SKILL.md", "plugins/p/skills/build/SKILL.md"]
     for loc in inv.all:
         assert inv.classify(loc.path) == loc
     for path in ("dist/bundle/skills/copy/SKILL.md", "web/build/static/skills/asset/SKILL.md"):

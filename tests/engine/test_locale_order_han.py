@@ -1,5 +1,6 @@
-"""Han names in localeCompare order (activation.jsstr.locale_key), against Node's own ICU on
-generated names: file and skill names mixing CJK Unified Ideographs, ASCII and punctuation."""
+"""Han and kana names in localeCompare order (activation.jsstr.locale_key), against Node's own ICU
+on generated names: file and skill names mixing CJK Unified Ideographs, hiragana and katakana
+(small, voiced), ASCII and punctuation."""
 
 from __future__ import annotations
 
@@ -22,6 +23,23 @@ def test_han_names_sort_as_node_sorts_them() -> None:
         n = "".join(r.choice(pool) for _ in range(r.randint(1, 4)))
         names.add(n + r.choice(["", ".md", "-x", "2"]) if r.random() < 0.5 else n)
     names |= {"柜台流通式债券报价.md", "柜台流通式债券最优报价.md", "readme.md", "一", "丁", "乙"}
+    script = "const a = JSON.parse(require('fs').readFileSync(0, 'utf8')); " \
+             "console.log(JSON.stringify(a.sort((x, y) => x.localeCompare(y))))"
+    out = subprocess.run([str(node), "-e", script], input=json.dumps(sorted(names)), capture_output=True,
+                         text=True, check=True, timeout=60).stdout
+    assert sorted(names, key=locale_key) == json.loads(out)
+
+
+def test_kana_names_sort_as_node_sorts_them() -> None:
+    """Claude Code lists folder names in localeCompare order (capture case listing-order-locale):
+    katakana with the hiragana of the same sound, voiced marks and small kana breaking ties."""
+    node = shutil.which("node")
+    require(node, "node", ".ci/run installs Node (editors/ci-setup.sh)")
+    r = random.Random(7)
+    pool = [chr(c) for c in (*range(0x3041, 0x3097), *range(0x30A1, 0x30F7))] + list("abAB-_1")
+    names = {"テスト", "のり", "がa", "かb"}
+    while len(names) < 600:
+        names.add("".join(r.choice(pool) for _ in range(r.randint(1, 4))))
     script = "const a = JSON.parse(require('fs').readFileSync(0, 'utf8')); " \
              "console.log(JSON.stringify(a.sort((x, y) => x.localeCompare(y))))"
     out = subprocess.run([str(node), "-e", script], input=json.dumps(sorted(names)), capture_output=True,

@@ -38,7 +38,7 @@ def test_trailing_whitespace_inside_code_blocks_is_not_reported():
 
 
 def test_partial_versions_are_accepted_but_not_other_strings():
-    for ok in ("'1.0'", '"2"', "1.2.0"):
+    for ok in ("'1.0'", '"2"', "1.2.0", "v1.2.0", "v2.0.0-beta.1"):
         assert check(skill_text(extra=f"version: {ok}"))[1] == [], ok
     assert [f.code for f in check(skill_text(extra="version: v1"))[1]] == ["INVALID_VERSION"]
     assert [f.code for f in check(skill_text(extra="version: '1.0.0.0'"))[1]] == ["INVALID_VERSION"]

@@ -136,6 +136,14 @@ def test_a_separate_when_to_use_field_silences_the_hint(extra):
                  profile="claude-code", extra=extra)[1] == []
 
 
+def test_a_skill_only_the_user_invokes_needs_no_trigger():
+    """`disable-model-invocation: true`: the model never picks it by its description."""
+    assert found("Drafts release notes from merged pull requests for every sprint.", "DESCRIPTION_NO_TRIGGER",
+                 profile="claude-code", extra="disable-model-invocation: true")[1] == []
+    assert len(found("Drafts release notes from merged pull requests for every sprint.", "DESCRIPTION_NO_TRIGGER",
+                     profile="claude-code", extra="disable-model-invocation: false")[1]) == 1
+
+
 def test_a_description_block_without_a_trigger_is_spanned_to_its_end():
     doc, [f] = found("|\n  Drafts release notes from merged pull\n  requests for every sprint.",
                      "DESCRIPTION_NO_TRIGGER", profile="agentskills")

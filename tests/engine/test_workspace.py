@@ -410,6 +410,19 @@ def test_a_skill_in_a_later_root_is_shadowed_by_the_first(tmp_path: Path):
         assert f.tags == ("unnecessary",)
 
 
+def test_a_skill_linked_into_a_later_root_is_not_shadowed_by_itself(tmp_path: Path):
+    """`.claude/skills/x -> ../../.agents/skills/x` for the harnesses that read one of the two
+    roots (unseen b-mendoza/agent-skills): one folder, no copy left unloaded. A real copy still is."""
+    write_skill(tmp_path / "a", "demo", skill_text("demo"))
+    write_skill(tmp_path / "a", "copied", skill_text("copied"))
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "demo").symlink_to(tmp_path / "a" / "demo", target_is_directory=True)
+    write_skill(tmp_path / "b", "copied", skill_text("copied"))
+    results = scan(tmp_path, "a", "b")
+    assert cross(results) == {"a/demo/SKILL.md": [], "a/copied/SKILL.md": [], "b/demo/SKILL.md": [],
+                              "b/copied/SKILL.md": ["SHADOWED"]}
+
+
 def test_the_winner_is_the_first_root_whatever_the_order_of_the_results(tmp_path: Path):
     write_skill(tmp_path / "a", "demo", skill_text("demo"))
     write_skill(tmp_path / "b", "demo", skill_text("demo"))

@@ -114,9 +114,11 @@ def _skill_file(dir_path: str) -> str | None:
     return os.path.join(dir_path, name) if name is not None else None
 
 
-def holds_skills(folder: str) -> bool:
-    """Whether ``folder`` is a skill folder or one of its folders is (what lets an OUTPUT_DIRS
-    folder be walked): one listing, and a look into each folder it holds."""
+def holds_skills(folder: str, plugin: bool = True) -> bool:
+    """Whether ``folder`` is a skill folder, one of its folders is, or (``plugin``) its `skills/`
+    folder holds one, as a plugin's does (what lets an OUTPUT_DIRS folder be walked: unseen
+    adaptive-enforcement-lab/claude-skills keeps a plugin named build): one listing, and a look
+    into each folder it holds."""
     try:
         with os.scandir(folder) as it:
             entries = list(it)
@@ -124,7 +126,9 @@ def holds_skills(folder: str) -> bool:
         return False
     if _pick_skill_file([e.name for e in entries]) is not None:
         return True
-    return any(_is_dir(e) and _skill_file(e.path) is not None for e in entries)
+    return any(_is_dir(e) and (_skill_file(e.path) is not None
+                               or (plugin and e.name == "skills" and holds_skills(e.path, plugin=False)))
+               for e in entries)
 
 
 def _pick_skill_file(names) -> str | None:

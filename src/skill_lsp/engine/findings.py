@@ -166,8 +166,8 @@ RULES: dict[str, Rule] = {
              ("write the boolean unquoted", "separate allowed-tools with spaces")),
         Rule("INVALID_VERSION", W, "Version is not semver", None,
              "`version` should be a semantic version such as `1.2.0` or `2.1.3-beta` (spec 000 §4.2). "
-             "`1.0` and `2` are accepted, quoted or not: no harness reads `version` (the skill tool keeps it as metadata) and "
-             "semver tools coerce them to `1.0.0` and `2.0.0`. An unquoted number that YAML changes (`1.10` reads "
+             "`1.0` and `2` are accepted, quoted or not, and a full version after a `v` (`v1.2.0`): no harness reads `version` "
+             "(the skill tool keeps it as metadata) and semver tools read them as `1.0.0`, `2.0.0` and `1.2.0`. An unquoted number that YAML changes (`1.10` reads "
              "as 1.1) is reported."),
         Rule("UNKNOWN_LICENSE", W, "License is neither SPDX nor a bundled file", None,
              "`license` should be an SPDX identifier (MIT, Apache-2.0) or the name of a license file bundled in the skill. "

@@ -221,6 +221,11 @@ def _link_group(name: str, members: list[SkillResult], settings: Settings) -> No
     for loser in valid[1:]:
         if loser.location.root_index == winner.location.root_index:  # type: ignore[union-attr]
             continue
+        if os.path.realpath(loser.location.dir) == os.path.realpath(winner.location.dir):  # type: ignore[union-attr]
+            # One folder reached through a link from another root (`.claude/skills/x ->
+            # ../../.agents/skills/x`, for the harnesses that read only one of the two): no copy
+            # of it goes unloaded (unseen b-mendoza/agent-skills: 10 wrong warnings).
+            continue
         loser.cross.extend(apply_settings([make(
             "SHADOWED",
             f"skill '{name}' is shadowed by {winner.path} (root {winner.location.root_index} wins over root "  # type: ignore[union-attr]

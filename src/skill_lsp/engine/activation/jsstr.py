@@ -174,6 +174,11 @@ _SURROGATE = lazy_re("[\ud800-\udfff]")
 _PUNCTUATION = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
 
 
+# Small hiragana -> the full-size one (ぁ -> あ, っ -> つ, ゕ -> か, ゖ -> け).
+_SMALL_KANA = {**{cp: cp + 1 for cp in (0x3041, 0x3043, 0x3045, 0x3047, 0x3049, 0x3063, 0x3083, 0x3085, 0x3087,
+                                        0x308E)}, 0x3095: 0x304B, 0x3096: 0x3051}
+
+
 def _primary(c: str) -> tuple[int, int]:
     if c.isspace():
         return (0, 0)
@@ -184,6 +189,12 @@ def _primary(c: str) -> tuple[int, int]:
         return (3, ord(c))
     if c.isalpha():
         cp = ord(c)
+        if 0x30A1 <= cp <= 0x30F6:
+            # Katakana sorts with the hiragana of the same sound (テスト before のり: Claude Code's
+            # listing, capture case listing-order-locale); a voiced mark is an accent (NFD took it).
+            cp -= 0x60
+        if 0x3041 <= cp <= 0x3096:
+            cp = _SMALL_KANA.get(cp, cp)  # a small kana only differs from its full size in the tie
         return (4, 0x4E00 + _han_rank()[cp - 0x4E00]) if 0x4E00 <= cp <= 0x9FFF else (4, cp)
     return (2, ord(c))
 
@@ -209,8 +220,24 @@ def _han_rank() -> list[int]:
 
 def locale_key(text: str) -> tuple:
     """A sort key giving ``a.localeCompare(b)``'s order for names (ICU root collation, approximated:
-    letters without accents and case first, then accents, then lowercase before uppercase)."""
+    letters without accents and case first, then accents and voiced marks, then lowercase before
+    uppercase, hiragana before katakana, a small kana before its full size)."""
     folded = text.casefold()
-    base = "".join(c for c in unicodedata.normalize("NFD", folded) if not unicodedata.combining(c))
-    return tuple(_primary(c) for c in base), folded, tuple(c.isupper() for c in text), text
+    primary: list[tuple[int, int]] = []
+    marks: list[tuple[int, ...]] = []
+    for c in unicodedata.normalize("NFD", folded):
+        if unicodedata.combining(c):
+            if marks:
+                marks[-1] += (ord(c),)
+        else:
+            primary.append(_primary(c))
+            marks.append(())
+    return tuple(primary), tuple(marks), tuple(_tertiary(c) for c in text), text
+
+
+def _tertiary(c: str) -> tuple[bool, bool, bool]:
+    cp = ord(c)
+    katakana = 0x30A1 <= cp <= 0x30F6
+    full = (cp - 0x60 if katakana else cp) not in _SMALL_KANA
+    return c.isupper(), katakana, full
 

@@ -28,6 +28,7 @@ from skill_lsp.engine.activation.jsstr import (
     JS_WS,
     js_string,
     js_trim,
+    locale_key,
     utf16_len,
     utf16_slice,
     well_formed,
@@ -471,11 +472,12 @@ def _replaced(lines: Sequence[tuple[SkillRecord, str, str]]) -> set[str]:
 
 def listed(records: Sequence[SkillRecord], *, loaded: bool = False) -> list[SkillRecord]:
     """Who Claude Code lists (engine.listing), in its order: roots in the order
-    given, folder names case-insensitively within a root; the first folder name wins.
+    given, folder names in localeCompare order within a root (capture case listing-order-locale:
+    `a_b` before `a-b`, `ab` before `Ab`, テスト before のり); the first folder name wins.
     ``loaded``: who it loads, those a flag keeps out of the model's catalog among them."""
     seen: set[str] = set()
     out = []
-    for r in sorted(records, key=lambda r: (r.root_index, r.folder.casefold(), r.folder)):
+    for r in sorted(records, key=lambda r: (r.root_index, locale_key(r.folder))):
         if r.folder in seen or not record_listing(r, "claude-code", loaded=loaded).listed:
             continue
         seen.add(r.folder)
@@ -565,7 +567,7 @@ class ClaudeCodeDialect(Dialect):
         # another skill's folder name: among every skill the release loads, those that
         # disable-model-invocation keeps out of the catalog too (held-out seed 9001, batch 70).
         every = sorted({r.path: r for r in (*listed(records, loaded=True), *chosen)}.values(),
-                       key=lambda r: (r.root_index, r.folder.casefold(), r.folder))
+                       key=lambda r: (r.root_index, locale_key(r.folder)))
         claimed = {r.folder for r in every}
         shown: dict[str, str] = {}  # path -> the declared name shown beside its folder
         for r in every:

@@ -78,8 +78,10 @@ def _description(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
                         "skill does or when to use it; the model picks skills by this text: say what it does and add "
                         "\"Use when ...\"", node.start, max(node.end, node.start + 1), {"text": value.strip()})
     # A stub of a few words is not judged: the rule is about descriptions that explain only the "what".
+    # A skill only the user invokes (`disable-model-invocation: true`) is never picked by its
+    # description (unseen j4flmao/agent-skills fix-issue).
     if active(ctx, "DESCRIPTION_NO_TRIGGER") and len(value.split()) >= MIN_WORDS and "when_to_use" not in doc.entries and "whenToUse" not in doc.entries \
-            and not _has_trigger(value.lower()):
+            and not _has_trigger(value.lower()) and doc.value("disable-model-invocation") is not True:
         yield from emit(ctx, "DESCRIPTION_NO_TRIGGER", "description says what the skill does but not when to use it; "
                         "add a clause such as \"Use when ...\" (the model picks skills by this text)",
                         node.start, max(node.end, node.start + 1))

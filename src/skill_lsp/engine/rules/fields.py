@@ -209,7 +209,10 @@ def _typed(doc: SkillDocument, ctx: Context, key: str, entry: Entry, kind: str, 
         if kind == "enum" and values and value not in values:
             yield make("INVALID_VALUE", f"'{key}' must be one of {', '.join(values)}; got \"{value}\"", start, end,
                        {"field": key, "values": list(values)})
-        if key == "version" and not (SEMVER.match(value) or _PARTIAL_VERSION.match(value)):
+        # A leading `v` is semver's own tools' (node-semver's `valid('v1.0.0')` is `1.0.0`): 39
+        # warnings on one unseen repository (rickydwilson-dcs/claude-skills), none an author's edit.
+        if key == "version" and not (SEMVER.match(value[1:] if value.startswith("v") else value)
+                                     or _PARTIAL_VERSION.match(value)):
             yield make("INVALID_VERSION", f"'version' \"{value}\" is not a semantic version (e.g. 1.2.0)", start, end,
                        {"field": key})
         if key == "license":
