@@ -78,3 +78,12 @@ def test_missing_frontmatter_outside_any_skills_folder_is_information(tmp_path: 
     got = {loc.dir.rsplit("/", 1)[-1]: [(f.code, f.severity.name) for f in check_file(loc.path, Settings(), loc).findings]
            for loc in t.locations + t.loose}
     assert got == {"demo": [("MISSING_FRONTMATTER", "INFO")], "real": [("MISSING_FRONTMATTER", "ERROR")]}
+
+
+def test_allowed_tools_lists_hold_strings_only():
+    """Copilot CLI does not load a skill whose allowed-tools list holds a number (capture case
+    allowed-tools-types); a list of names, an empty one and a string are fine."""
+    for ok in ("[Read, Bash]", "[]", "Read Bash", '""'):
+        assert check(skill_text(extra=f"allowed-tools: {ok}"))[1] == [], ok
+    for bad in ("[Read, 5]", "[Read, true]", "[Read, ~]"):
+        assert [f.code for f in check(skill_text(extra=f"allowed-tools: {bad}"))[1]] == ["INVALID_TYPE"], bad

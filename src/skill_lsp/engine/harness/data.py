@@ -545,6 +545,10 @@ COPILOT = Harness(
         "INVALID_TYPE:argument-hint": Effect("skips", "does not load it (argument-hint must be a string)",
                                              f"{_COPILOT} case copilot-argument-hint (a flow list, a number; "
                                              "found by capture diff --real)"),
+        "INVALID_TYPE:allowed-tools": Effect("skips", "does not load it (allowed-tools must be a string or a list "
+                                             "of strings; no value, a number, a boolean, a map or a list holding "
+                                             "one of them is not)", f"{_COPILOT} case allowed-tools-types (found by "
+                                             "capture diff --real)"),
         "MISSING_FIELD:name": Effect("ignores", "uses the folder name", f"{_COPILOT} case missing-fields"),
         "MISSING_FIELD:description": Effect("changes", "lists the first three body lines that are not headings "
                                             "as its description", f"{_COPILOT} cases missing-fields, listing-fallbacks"),

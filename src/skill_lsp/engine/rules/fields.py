@@ -280,7 +280,9 @@ def _tools(ctx: Context, key: str, node: Node, scalar: Any, start: int, end: int
                        start, end, {"field": key, "convert": "commas-to-spaces"})
         return
     if node.kind == "seq":
-        if any(i.target().kind != "scalar" for i in node.items):
+        # A number or a boolean among the names too (`[Read, 5]`: Copilot CLI does not load the
+        # skill; capture case allowed-tools-types).
+        if any(i.target().kind != "scalar" or not isinstance(resolve_scalar(i.target()), str) for i in node.items):
             yield make("INVALID_TYPE", f"'{key}' must be a list of tool names (strings)", start, end,
                        {"field": key, "expected": "string list"})
             return
