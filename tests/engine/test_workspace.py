@@ -262,7 +262,7 @@ def test_missing_frontmatter_outside_any_skills_folder_is_a_possible_fragment(tm
     loc = Location(str(frag.parent), str(frag), -1, str(tmp_path))
     f = only(check_file(str(frag), Settings(), loc).findings, "MISSING_FRONTMATTER")
     assert f.severity is I
-    assert f.message.endswith("; no harness discovers this file (no skills/ folder above it), "
+    assert f.message.endswith("; no skills/ folder holds it in this workspace, where harnesses look, "
                               "so it may be a fragment rather than a skill")
     plain = only(check_file(str(frag), Settings()).findings, "MISSING_FRONTMATTER")
     assert plain.severity is E and f.message.startswith(plain.message) and plain.message != f.message

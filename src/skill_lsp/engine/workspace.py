@@ -136,8 +136,10 @@ def _under_a_skills_folder(path: str) -> bool:
 def _fragment(f: Finding) -> Finding:
     # Found only by the recursive search, where no harness looks: a template or fragment
     # named SKILL.md (issue 11 audit: UiPath's skill-flavors/), not a skill to fix.
-    return replace(f, severity=Severity.INFO, message=f.message + "; no harness discovers this "
-                               "file (no skills/ folder above it), so it may be a fragment rather than a skill")
+    # Not "no harness discovers it": a repository cloned as ~/.claude/skills is read whole (unseen
+    # kazuyaegusa/claude-skills).
+    return replace(f, severity=Severity.INFO, message=f.message + "; no skills/ folder holds it in this "
+                               "workspace, where harnesses look, so it may be a fragment rather than a skill")
 
 
 # Cross-skill findings name at most this many of the other skills in related information (and
