@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .activation import SessionConfig, SkillRecord, SkillSession
-from .activation.results import Result
+from .activation.results import ErrorResult, Result, ToolError
 from .activation.session import catalog_key
 from .config import Settings
 from .datarecord import asdict, is_record, replace
@@ -173,6 +173,11 @@ def _harness_activate(records: list[SkillRecord], settings: Settings, dialect: s
     if pick is None:
         return None
     usable = _previewable(records)
+    same = d.ambiguous(usable, name) if path is None and name is not None and hasattr(d, "ambiguous") else []
+    if same:  # Copilot CLI: names that differ only in case find none of them
+        error = ToolError("AMBIGUOUS", f'Skill "{name}" is ambiguous. Use one of: {", ".join(same)}', {"name": name})
+        failed = ErrorResult(error, name=name)
+        return replace(failed, output=render_result(failed, d))
     target = next((r for r in usable if r.path == path), None) if path is not None else pick(usable, name)
     if target is None:
         return None

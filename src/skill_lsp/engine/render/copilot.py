@@ -19,7 +19,7 @@ from pathlib import Path
 
 from skill_lsp.engine.activation.jsstr import JS_WHITESPACE, JS_WS
 from skill_lsp.engine.activation.records import SkillRecord
-from skill_lsp.engine.activation.results import NotFoundResult, OkResult
+from skill_lsp.engine.activation.results import ErrorResult, NotFoundResult, OkResult
 from skill_lsp.engine.harness.data import (
     COPILOT,
     COPILOT_BUILTINS,
@@ -230,10 +230,25 @@ class CopilotDialect(Dialect):
 
     def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
         # A name asked in another case finds the skill (the differential tester: `audit-69x15` loads
-        # `Audit-69X15`, seed 2026; six more on seed 9001); the exact name first.
+        # `Audit-69X15`, seed 2026; six more on seed 9001); two listed names that differ only in
+        # case find neither (``ambiguous``).
+        if self.ambiguous(records, name):
+            return None
         shown = listed(records, self.home)
         return (next((r for r in shown if _name(r) == name), None)
                 or next((r for r in shown if (_name(r) or "").lower() == name.lower()), None))
+
+    def ambiguous(self, records: Sequence[SkillRecord], name: str) -> list[str]:
+        """The listed names ``name`` matches when it matches more than one (they differ only in
+        case): Copilot CLI activates none of them and answers `Skill "ab" is ambiguous. Use one
+        of: Ab, ab`, even for an exact name (capture case copilot-ambiguous-names)."""
+        same = [n for r in listed(records, self.home) if (n := _name(r)) is not None and n.lower() == name.lower()]
+        return same if len(same) > 1 else []
+
+    def render_error(self, result: ErrorResult) -> str:
+        if result.error.code == "AMBIGUOUS":
+            return result.error.message  # the release's own words (``ambiguous``)
+        return super().render_error(result)
 
     def catalog_entry(self, record: SkillRecord) -> str:
         return (
