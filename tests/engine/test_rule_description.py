@@ -87,6 +87,13 @@ def test_a_tag_folded_over_two_lines_spans_the_whole_value():
     assert rng(doc, f) == ((2, 13), (6, 0))
 
 
+@pytest.mark.parametrize("header", [">", "|", ">-"])
+def test_a_bracket_in_a_block_scalar_is_spanned_in_the_text_not_at_the_indicator(header):
+    doc, [f] = found(f"{header}\n  Maps a -> b. Use when asked.", "DESCRIPTION_ANGLE_BRACKETS")
+    assert f.data == {"text": ">"}
+    assert rng(doc, f) == ((3, 10), (3, 11))
+
+
 def test_no_brackets_no_finding():
     assert found("Formats bold text in notes. Use when asked.", "DESCRIPTION_ANGLE_BRACKETS",
                  profile="codex")[1] == []

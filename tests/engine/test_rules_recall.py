@@ -507,6 +507,25 @@ def test_skills_in_a_test_folder_outside_the_roots_are_test_data(tmp_path):
     assert [(f.code, f.severity) for f in by["real"].findings] == [("NAME_MISMATCH", Severity.WARNING)]
 
 
+def test_skills_among_another_skills_examples_are_examples(tmp_path):
+    """A SKILL.md in a skill's examples/ (or templates/, assets/, references/, evals/) folder is what
+    the skill makes or fills (unseen huashu-nuwa/examples/*/SKILL.md); one below an examples/ folder
+    that is no skill's is a skill."""
+    from skill_lsp.commands.targets import collect  # noqa: PLC0415
+
+    write_skill(tmp_path / "maker", "maker", skill_text("maker"))
+    write_skill(tmp_path / "maker" / "maker" / "examples", "sample", skill_text("not-sample"))
+    write_skill(tmp_path / "examples", "demo", skill_text("not-demo"))
+    t = collect([str(tmp_path)], None, None)
+    results = [check_file(loc.path, t.settings, loc) for loc in t.locations + t.loose]
+    by = {os.path.basename(os.path.dirname(r.path)): r for r in results}
+    (example,) = by["sample"].findings
+    assert (example.code, example.severity) == ("NAME_MISMATCH", Severity.INFO)
+    assert example.message.endswith("the file is in the folder of the skill 'maker', among its examples, and no "
+                                    "root holds it, so it is reported as an example")
+    assert [(f.code, f.severity) for f in by["demo"].findings] == [("NAME_MISMATCH", Severity.ERROR)]
+
+
 def test_a_workspace_inside_a_folder_named_test_is_not_test_data(tmp_path):
     from skill_lsp.commands.targets import collect  # noqa: PLC0415
 

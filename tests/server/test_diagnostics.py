@@ -196,3 +196,20 @@ async def test_findings_with_fixes_are_never_hidden_by_the_retired_vscode_settin
     diags = await current(client, uri(path), 1)
     codes = {d.code for d in diags}
     assert {"NAME_MISMATCH", "EMPTY_FIELD"} <= codes
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_an_open_skill_in_a_test_folder_or_among_examples_is_graded_as_the_scan_grades_it(client, workspace):
+    """Test data and another skill's examples are information whether the file is open or not
+    (``workspace.placed``): opening one must not turn its findings into errors."""
+    head = "---\nname: {name}\ndescription: Checks the grading of a skill by its place. Use when testing it.\n---\n\nBody.\n"
+    fixture = workspace / "tests" / "fixtures" / "demo" / "SKILL.md"
+    maker = workspace / "tools" / "maker" / "SKILL.md"
+    sample = workspace / "tools" / "maker" / "examples" / "sample" / "SKILL.md"
+    for path, name in ((fixture, "not-demo"), (maker, "maker"), (sample, "not-sample")):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(head.format(name=name), encoding="utf-8")
+    for path in (fixture, sample):
+        await open_doc(client, path)
+        (d,) = [d for d in await current(client, uri(path), 1) if d.code == "NAME_MISMATCH"]
+        assert d.severity == t.DiagnosticSeverity.Information, path

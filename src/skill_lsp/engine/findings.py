@@ -201,7 +201,7 @@ RULES: dict[str, Rule] = {
         Rule("LINK_OUTSIDE_SKILL", I, "Link leaves the skill folder", None,
              "A relative link climbs out of the skill folder with `..` to a file that exists. It resolves in this repository "
              "and inside a plugin installed whole, but not where the skill folder is installed alone. Information, not a "
-             "warning. A link to another skill (its SKILL.md or its folder) is not reported: a reference between skills of one "
+             "warning. A link into another skill (its SKILL.md, its folder or a file it holds) is not reported: a reference between skills of one "
              "collection, as in a \"route to\" table, not a file this skill needs beside it (on the corpus nearly every "
              "link leaving a skill pointed at a sibling skill, issue 11 audit). A target that does not exist is BROKEN_LINK."),
         Rule("BODY_TOO_LONG", W, "Body over 500 lines", None,

@@ -97,10 +97,7 @@ def check_file(path: str, settings: Settings, location: Location | None = None,
         text = _head(text)
     doc, findings = check_text(text, path, settings, decode_issue=issue, seen=seen, first=first, listed=listed)
     doc.bom = doc.bom or data.startswith(b"\xef\xbb\xbf")  # decode() leaves it out of the text
-    if location is not None and location.root_index < 0 and not _under_a_skills_folder(path):
-        findings = [_fragment(f) if f.code == "MISSING_FRONTMATTER" else f for f in findings]
-    if location is not None and location.root_index < 0 and in_test_folder(path, location.root):
-        findings = [_fixture(f) if f.severity <= Severity.WARNING else f for f in findings]
+    findings = placed(findings, path, location)
     if size > len(data) and not first:
         doc.full_length = max(doc.full_length, size)
         if not any(f.code == "FILE_TOO_LARGE" for f in findings):
@@ -124,6 +121,22 @@ def _head(text: str) -> str:
     first_end = min((i for i in (text.find("\n"), text.find("\r")) if i >= 0), default=-1)
     m = _CLOSING_FENCE.search(text, first_end) if first_end >= 0 else None
     return text[:m.end()] if m is not None and m.end() <= document.MAX_FRONTMATTER_CHARS else text
+
+
+def placed(findings: list[Finding], path: str, location: Location | None) -> list[Finding]:
+    """``findings`` as the skill's place grades them: outside every root, a SKILL.md without
+    frontmatter and no skills/ folder above it may be a fragment, and one in a test folder or among
+    another skill's examples is test data or an example (information, not a problem to fix). The
+    scan and an open buffer alike (state.analyse)."""
+    if location is None or location.root_index >= 0:
+        return findings
+    if not _under_a_skills_folder(path):
+        findings = [_fragment(f) if f.code == "MISSING_FRONTMATTER" else f for f in findings]
+    if in_test_folder(path, location.root):
+        return [_fixture(f) if f.severity <= Severity.WARNING else f for f in findings]
+    if (owner := example_of(path, location.root)) is not None:
+        return [_example(f, owner) if f.severity <= Severity.WARNING else f for f in findings]
+    return findings
 
 
 def _under_a_skills_folder(path: str) -> bool:
@@ -164,6 +177,33 @@ def in_test_folder(path: str, root: str) -> bool:
     else:
         rel = os.path.relpath(folder, root)
     return not rel.startswith("..") and any(p in TEST_FOLDERS for p in rel.split(os.sep))
+
+
+# Folders of a skill that hold its examples and material: a SKILL.md there is an example of what
+# the skill makes or a template it fills (unseen op7418/huashu-nuwa examples/*/SKILL.md: 14
+# SKILL_TOO_LARGE warnings), and no harness loads a skill nested in another's folder.
+EXAMPLE_FOLDERS = frozenset(("examples", "example", "templates", "template", "assets", "references", "evals"))
+
+
+def example_of(path: str, root: str) -> str | None:
+    """The skill folder whose example folder (EXAMPLE_FOLDERS) holds the SKILL.md at ``path``,
+    between ``root`` (the workspace searched) and it; None when there is none."""
+    folder = os.path.dirname(path)
+    rel = os.path.relpath(folder, root)
+    if rel.startswith("..") or not any(p in EXAMPLE_FOLDERS for p in rel.split(os.sep)):
+        return None
+    d = os.path.dirname(folder)
+    while d != root and len(d) > len(root):
+        if os.path.basename(d) in EXAMPLE_FOLDERS and os.path.isfile(os.path.join(os.path.dirname(d), "SKILL.md")):
+            return os.path.dirname(d)
+        d = os.path.dirname(d)
+    return None
+
+
+def _example(f: Finding, owner: str) -> Finding:
+    return replace(f, severity=Severity.INFO, message=f.message + f"; the file is in the folder of the skill "
+                   f"'{os.path.basename(owner)}', among its examples, and no root holds it, so it is reported as "
+                   "an example")
 
 
 def _fixture(f: Finding) -> Finding:

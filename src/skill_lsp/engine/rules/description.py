@@ -59,7 +59,9 @@ def _description(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     tag = _TAG.search(value) if "<" in value else None
     if tag is not None or "<" in value or ">" in value:
         shown = tag.group(0) if tag is not None else _ANGLE.search(value).group(0)  # type: ignore[union-attr]
-        at = raw.find(shown)
+        # Past a block scalar's header: its `>` indicator is no character of the text (unseen
+        # Ryukijano/agent-skills: the range was the indicator's).
+        at = raw.find(shown, raw.find("\n") + 1 if node.style in ("|", ">") else 0)
         s, e = (node.start + at, node.start + at + len(shown)) if at >= 0 else (node.start, node.end)
         what = f"an XML-like tag {shown}" if tag is not None else f"'{shown}'"
         yield from emit(ctx, "DESCRIPTION_ANGLE_BRACKETS", f"description contains {what}: Codex's and Anthropic's "
