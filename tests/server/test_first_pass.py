@@ -175,18 +175,20 @@ def test_results_sent_during_the_walk_count_only_where_the_inventory_confirms_th
 
 
 def test_a_long_walk_hands_the_first_pass_to_the_workers_before_it_ends(tmp_path: Path) -> None:
-    """The real server on a tree whose walk outlasts the worker pool's start (30,000 folders
+    """The real server on a tree whose walk outlasts the worker pool's start (60,000 folders
     without a skill beside the skills): first passes go out during discovery, and what is
     published in the end is still exactly what `check --format json` reports."""
     ws = tmp_path / "repo"
     gen_workspace.generate(sync.PARALLEL_MIN + 60, ws, seed=7, body_scale=0.1)
     (ws / gen_workspace.MANIFEST).unlink()
-    for i in range(300):
+    # Twice what an idle machine needs: with 30,000 a CI run beside other work saw the walk end
+    # (0.33 s) before the pool had started.
+    for i in range(600):
         for j in range(100):
             (ws / "notes" / f"n{i}" / f"m{j}").mkdir(parents=True)
     env = {**os.environ, "SKILL_LSP_CACHE_DIR": str(tmp_path / "cache")}
     _, final, logs = asyncio.run(_session(ws, env))
     sent = int(logs[0].split(" sent during discovery")[0].rsplit(", ", 1)[1].replace(",", ""))
-    # The walk of those folders takes 0.3 s on two cores, the pool's start 0.13 s; one core has no pool.
+    # The walk of those folders takes 0.6 s on two cores, the pool's start 0.13 s; one core has no pool.
     assert sent > 0 or sync.WORKERS < 2, logs[0]
     assert final == bench_churn.expected(ws)
