@@ -166,9 +166,9 @@ RULES: dict[str, Rule] = {
              ("write the boolean unquoted", "separate allowed-tools with spaces")),
         Rule("INVALID_VERSION", W, "Version is not semver", None,
              "`version` should be a semantic version such as `1.2.0` or `2.1.3-beta` (spec 000 §4.2). "
-             "`1.0` and `2` are accepted, quoted or not, and a full version after a `v` (`v1.2.0`): no harness reads `version` "
-             "(the skill tool keeps it as metadata) and semver tools read them as `1.0.0`, `2.0.0` and `1.2.0`. An unquoted number that YAML changes (`1.10` reads "
-             "as 1.1) is reported."),
+             "`1.0` and `2` are accepted, quoted or not, and a full version after a `v` (`v1.2.0`): no harness "
+             "reads `version` (the skill tool keeps it as metadata) and semver tools read them as `1.0.0`, `2.0.0` "
+             "and `1.2.0`. An unquoted number that YAML changes (`1.10` reads as 1.1) is reported."),
         Rule("UNKNOWN_LICENSE", W, "License is neither SPDX nor a bundled file", None,
              "`license` should be an SPDX identifier (MIT, Apache-2.0) or the name of a license file bundled in the skill. "
              "An identifier with words around it (`MIT license`, `Apache-2.0 (see NOTICE)`) and a sentence naming a "
@@ -201,9 +201,10 @@ RULES: dict[str, Rule] = {
         Rule("LINK_OUTSIDE_SKILL", I, "Link leaves the skill folder", None,
              "A relative link climbs out of the skill folder with `..` to a file that exists. It resolves in this repository "
              "and inside a plugin installed whole, but not where the skill folder is installed alone. Information, not a "
-             "warning. A link into another skill (its SKILL.md, its folder or a file it holds) is not reported: a reference between skills of one "
-             "collection, as in a \"route to\" table, not a file this skill needs beside it (on the corpus nearly every "
-             "link leaving a skill pointed at a sibling skill, issue 11 audit). A target that does not exist is BROKEN_LINK."),
+             "warning. A link into another skill (its SKILL.md, its folder or a file it holds) is not reported: a "
+             "reference between skills of one collection, as in a \"route to\" table, not a file this skill needs "
+             "beside it (on the corpus nearly every link leaving a skill pointed at a sibling skill, issue 11 audit). "
+             "A target that does not exist is BROKEN_LINK."),
         Rule("BODY_TOO_LONG", W, "Body over 500 lines", None,
              "The agentskills spec recommends keeping SKILL.md under 500 lines; move detail into references/. "
              "Reported past 550 lines: within 10 % nobody restructures a skill (issue 26 held-out audit)."),
