@@ -1,8 +1,9 @@
 """Argument placeholders: `$ARGUMENTS`, `$N`, `${CLAUDE_*}` (Claude Code and the skill tool).
 
-Claude Code substitutes `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N` (0-based: `$0` is the
-first argument) and `$name` of the names `arguments` declares everywhere in the body, code blocks included (CHANGELOG: `\\$` escapes a literal `$` before a
-digit), and `${CLAUDE_SKILL_DIR}`, `${CLAUDE_SESSION_ID}`, `${CLAUDE_EFFORT}`.
+Claude Code substitutes `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N` (0-based: `$0` is the first
+argument) and `$name` of the names `arguments` declares everywhere in the body, code blocks
+included (CHANGELOG: `\\$` escapes a literal `$` before a digit), and `${CLAUDE_SKILL_DIR}`,
+`${CLAUDE_SESSION_ID}`, `${CLAUDE_EFFORT}`.
 """
 
 from __future__ import annotations
