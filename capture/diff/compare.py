@@ -166,6 +166,7 @@ def run_batch(harness: str, argv: list[str], skills: list[Skill], calls: list[tu
         verdicts.append(SkillVerdict(s, sorted(t), sorted(m), bool(flaky and flaky(s, skills))))
     unowned = [e for i, (_, e) in enumerate(theirs) if i not in owned]
     acts = []
+    mentioned = False  # an earlier activation of this session @-mentioned a file (Claude Code)
     for a in got.activations:
         if a.skill == "capture-missing-skill":
             continue
@@ -183,9 +184,28 @@ def run_batch(harness: str, argv: list[str], skills: list[Skill], calls: list[tu
         if harness == "opencode" and theirs_text and mine_text and theirs_text != mine_text and exp.record:
             base = os.path.dirname(exp.record.path)
             unsettled = unsettled or _sampled_alike(theirs_text, mine_text, base, ws, home)
+        if harness == "claude-code" and mentioned and theirs_text and mine_text is None and _conditional(recs, a.skill):
+            # A conditional skill (`paths`) turns on once a file matching its patterns is touched,
+            # and an activated skill's `@path` mention touches one (probed: `@notes.txt` in one
+            # skill's body makes a `paths: ["*"]` skill activatable afterwards; seed 6 of the real
+            # runs). The preview answers for a session where nothing was touched yet: the
+            # batch's order decides, counted apart as the release's own variations are.
+            unsettled = True
+        mentioned = mentioned or bool(theirs_text and _AT_MENTION.search(theirs_text))
         acts.append(ActivationVerdict(a.skill, a.arguments, theirs_text, mine_text, unsettled))
     catalog_agrees = _order_free(harness, theirs_catalog) == _order_free(harness, mine_catalog)
     return Outcome(harness, verdicts, acts, catalog_agrees, theirs_catalog, mine_catalog, unowned)
+
+
+def _conditional(recs: list, folder: str) -> bool:
+    """Whether the skill of that folder names file patterns in `paths` (a conditional skill)."""
+    from skill_lsp.engine.listing import path_patterns  # noqa: PLC0415
+
+    return any(r.folder == folder and path_patterns(r.frontmatter.get("paths")) for r in recs)
+
+
+# `@path` as Claude Code reads a file mention: an @ opening a word, a path-like token after it.
+_AT_MENTION = re.compile(r"(?:^|\s)@[\w./~-]")
 
 
 def describe(outcome: Outcome, limit: int = 400) -> list[dict]:

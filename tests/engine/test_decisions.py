@@ -182,8 +182,8 @@ def test_claude_code_leaves_a_skill_with_file_patterns_out_until_a_file_matches(
     assert sorted(n for n, d in got.items() if d.state == SKIPPED) == [
         "paths-any-file", "paths-list", "paths-mixed", "paths-star", "paths-string", "paths-two", "paths-unmatched"]
     assert got["paths-list"].sentence() == (
-        "Claude Code lists this skill only once a file matching its paths (- src/**) is read or edited: "
-        "a conditional skill")
+        "Claude Code lists this skill only once a file matching its paths (- src/**) is read, edited or "
+        "@-mentioned (an activated skill's `@file` counts): a conditional skill")
     # The other releases read no `paths`.
     assert {d.state for d in decide(_records(tmp_path, [".claude/skills"]), "opencode")} == {LISTED}
 

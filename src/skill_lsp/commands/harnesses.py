@@ -229,8 +229,8 @@ def render_markdown() -> str:
         if h.conditional_paths:
             out.append("- Conditional skills: a `paths` field naming file patterns (a string split at commas, or "
                        "a list; `**` and `/**` name every file and count for none) keeps the skill out of the "
-                       "catalog and the skill tool until a file matching them is read or edited "
-                       f"({h.conditional_paths}).")
+                       "catalog and the skill tool until a file matching them is read, edited or @-mentioned (an "
+                       f"activated skill's `@file` counts) ({h.conditional_paths}).")
         if h.follows_links:
             out.append(f"- Skill folders that are symbolic links (into the workspace or out of it): listed and "
                        f"activated ({h.follows_links}); skill-lsp does not read those that leave their skill roots.")

@@ -158,7 +158,8 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, 
             entry = doc.entries.get("paths") if doc.frontmatter_ok else None
             written = doc.text[entry.value.start:entry.value.end].strip() if entry is not None else js_string(value)
             return Listing(h.name, False, f"{h.title} lists this skill only once a file matching its paths "
-                                          f"({' '.join(written.split())}) is read or edited: a conditional skill")
+                                          f"({' '.join(written.split())}) is read, edited or @-mentioned (an activated "
+                                          "skill's `@file` counts): a conditional skill")
     for flag in () if loaded else h.hidden_by:
         if theirs is not None:
             if flag.key not in theirs:

@@ -276,7 +276,9 @@ CLAUDE_CODE = Harness(
               "the argument at its place, empty past the last (cases named-arguments*); "
               "${CLAUDE_SKILL_DIR}, ${CLAUDE_SESSION_ID}; no placeholder: `ARGUMENTS: <args>` appended",
     hidden_by=(Flag("disable-model-invocation", "string-true", f"{_CC} case claude-flag-spellings (26 spellings)"),),
-    conditional_paths=f"{_CC} case conditional-paths (15 spellings; found by capture diff --real)",
+    conditional_paths=f"{_CC} case conditional-paths (15 spellings; found by capture diff --real); an "
+                      "activated skill's `@notes.txt` turns a `paths: ['*']` skill on (probe of capture diff "
+                      "--real seed 6)",
     mismatch_listed_as="{folder} ({name})",  # capture: claude-code@2.1.332 case name-mismatch
     bom=_bom("claude-code@2.1.332", "ignores"),
     follows_links=_links("claude-code@2.1.332"),
