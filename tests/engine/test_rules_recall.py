@@ -559,3 +559,27 @@ def test_a_description_index_filled_as_results_come_gives_the_same_findings(tmp_
     assert {r.path: sorted((f.code, f.message) for f in r.cross) for r in fresh} == want
     assert index.overlap is early and "/gone/SKILL.md" not in early.entries
     assert sum(f.code == "DESCRIPTION_OVERLAP" for r in fresh for f in r.cross) == 3
+
+
+def test_placement_matters_wherever_placed_changes_a_finding(tmp_path):
+    """The open buffer's shortcut (``placement_matters``) may only skip the location where
+    ``placed`` would change nothing: test data, an example, a fragment, and a skill in a root."""
+    from skill_lsp.commands.targets import collect  # noqa: PLC0415
+    from skill_lsp.engine.workspace import placed, placement_matters  # noqa: PLC0415
+
+    write_skill(tmp_path / "tests" / "fixtures", "fix", skill_text("not-fix"))
+    write_skill(tmp_path / "maker", "maker", skill_text("maker"))
+    write_skill(tmp_path / "maker" / "maker" / "examples", "sample", skill_text("not-sample"))
+    write_skill(tmp_path / "docs" / "flavors", "frag", "# Fragment\n")
+    write_skill(tmp_path / ".claude" / "skills", "real", skill_text("not-real"))
+    write_skill(tmp_path / ".claude" / "skills", "fine", skill_text("fine"))
+    t = collect([str(tmp_path)], None, None)
+    changed = {}
+    for loc in t.locations + t.loose:
+        r = check_file(loc.path, t.settings, None)  # unplaced, as an open buffer's check_text gives them
+        changed[os.path.basename(loc.dir)] = placed(r.findings, loc.path, loc) != r.findings
+        if changed[os.path.basename(loc.dir)]:
+            assert placement_matters(r.findings, loc.path), loc.path
+    assert changed == {"fix": True, "sample": True, "frag": True, "real": False, "fine": False, "maker": False}
+    assert not placement_matters(check_file(str(tmp_path / ".claude/skills/real/SKILL.md"), t.settings).findings,
+                                 str(tmp_path / ".claude/skills/real/SKILL.md"))

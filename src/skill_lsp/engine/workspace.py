@@ -139,6 +139,16 @@ def placed(findings: list[Finding], path: str, location: Location | None) -> lis
     return findings
 
 
+def placement_matters(findings: list[Finding], path: str) -> bool:
+    """Whether ``placed`` could change ``findings`` wherever ``path`` is located: a warning or an
+    error, and a test or example folder in the path or no skills/ folder above it. A test on
+    names alone, so an open buffer asks for its location (``classify``) only then."""
+    if not any(f.severity <= Severity.WARNING for f in findings):
+        return False
+    parts = os.path.normpath(os.path.dirname(path)).split(os.sep)
+    return not _under_a_skills_folder(path) or any(p in TEST_FOLDERS or p in EXAMPLE_FOLDERS for p in parts)
+
+
 def _under_a_skills_folder(path: str) -> bool:
     """Whether a folder named skills/ or skill/ holds the skill: every harness's discovery
     pattern has one (.claude/skills/*, plugins' skills/*, OpenCode's {skill,skills}/**)."""

@@ -15,7 +15,7 @@ from ..engine.datarecord import datarecord, field
 from ..engine.discover import Inventory
 from ..engine.document import SkillDocument
 from ..engine.findings import Finding
-from ..engine.workspace import SkillIndex, SkillResult, check_text, placed
+from ..engine.workspace import SkillIndex, SkillResult, check_text, placed, placement_matters
 
 
 @datarecord(slots=True)
@@ -115,8 +115,9 @@ class State:
         path = od.path or ""
         on_disk = od.path is not None and os.path.isdir(os.path.dirname(od.path))
         doc, findings = check_text(od.text, path, folder.settings, on_disk=on_disk)
-        if on_disk and folder.path:
-            # Graded by its place as the scan grades the file (test data, an example, a fragment).
+        if on_disk and folder.path and placement_matters(findings, path):
+            # Graded by its place as the scan grades the file (test data, an example, a fragment);
+            # the location is asked for only where it can change a finding (not on most keystrokes).
             findings = placed(findings, path, folder.classify(path))
         analysis = Analysis(od.version, doc, findings, folder.settings)
         self.analyses[od.uri] = analysis

@@ -148,6 +148,11 @@ def listed(records: Sequence[SkillRecord], home: str | None = None) -> list[Skil
     return sorted(out, key=key)
 
 
+def _same_name(shown: Sequence[SkillRecord], name: str) -> list[SkillRecord]:
+    """The listed skills whose name is ``name`` but for case (Copilot CLI looks names up so)."""
+    return [r for r in shown if (_name(r) or "").lower() == name.lower()]
+
+
 @datarecord(frozen=True, slots=True)
 class RelatedFiles:
     """What an activation lists of the skill's other files (``related_files``)."""
@@ -232,18 +237,17 @@ class CopilotDialect(Dialect):
         # A name asked in another case finds the skill (the differential tester: `audit-69x15` loads
         # `Audit-69X15`, seed 2026; six more on seed 9001); two listed names that differ only in
         # case find neither (``ambiguous``).
-        if self.ambiguous(records, name):
+        same = _same_name(listed(records, self.home), name)
+        if len(same) > 1:
             return None
-        shown = listed(records, self.home)
-        return (next((r for r in shown if _name(r) == name), None)
-                or next((r for r in shown if (_name(r) or "").lower() == name.lower()), None))
+        return next((r for r in same if _name(r) == name), same[0] if same else None)
 
     def ambiguous(self, records: Sequence[SkillRecord], name: str) -> list[str]:
         """The listed names ``name`` matches when it matches more than one (they differ only in
         case): Copilot CLI activates none of them and answers `Skill "ab" is ambiguous. Use one
         of: Ab, ab`, even for an exact name (capture case copilot-ambiguous-names)."""
-        same = [n for r in listed(records, self.home) if (n := _name(r)) is not None and n.lower() == name.lower()]
-        return same if len(same) > 1 else []
+        same = _same_name(listed(records, self.home), name)
+        return [_name(r) or r.folder for r in same] if len(same) > 1 else []
 
     def render_error(self, result: ErrorResult) -> str:
         if result.error.code == "AMBIGUOUS":
