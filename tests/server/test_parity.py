@@ -46,6 +46,14 @@ def nested_ws(tmp_path_factory) -> Path:
         p = ws / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text, encoding="utf-8")
+    # One file at two places (a skill folder linked from another root): each finding once, at the
+    # place reached without the link, and what only Claude Code's profile finds at the link.
+    linked = ws / ".agents/skills/linked-twice/SKILL.md"
+    linked.parent.mkdir(parents=True, exist_ok=True)
+    linked.write_text("---\nname: linked-twice\ndescription: GitHub CLI reference for issues, pull requests and "
+                      "releases of a repository.\n---\n# Linked   \n\nSee [x](/etc/passwd).\n", encoding="utf-8")
+    (ws / ".claude/skills").mkdir(parents=True, exist_ok=True)
+    (ws / ".claude/skills/linked-twice").symlink_to("../../.agents/skills/linked-twice", target_is_directory=True)
     return ws
 
 
@@ -78,6 +86,10 @@ async def test_server_publishes_exactly_what_check_reports(parity_client, nested
     assert nested, "the generated workspace must have findings in nested plugin layouts"
     assert any(code == "NAME_MISMATCH" and p.endswith("deep/skills/misnamed/SKILL.md") for p, code, _ in expected)
     assert not any("node_modules" in p for p, _, _ in expected)
+    twice = {(p.split("/ws/")[1], code) for p, code, _ in expected if "linked-twice" in p}
+    assert twice == {(".agents/skills/linked-twice/SKILL.md", "TRAILING_WHITESPACE"),
+                     (".agents/skills/linked-twice/SKILL.md", "ABSOLUTE_LINK"),
+                     (".claude/skills/linked-twice/SKILL.md", "DESCRIPTION_NO_TRIGGER")}
 
     await wait_for(lambda: scan_done(parity_client), timeout=60)
     published = set()

@@ -174,6 +174,10 @@ def _linked_and_reported(args: Namespace, targets: Targets, results: list[SkillR
             # stdout stays machine-readable for json, sarif and github.
             log.write(sys.stdout if args.format == "text" and not args.output_file else sys.stderr, pending=False)
     rows = report.rows_of(results, settings)
+    if any(r.location is not None and r.location.real is not None for r in results):
+        from ..engine.aliases import without_repeats  # noqa: PLC0415 - a file found through a link
+
+        rows = without_repeats(rows)
     try:
         if args.output_file is None:
             _report(rows, args, sys.stdout)

@@ -14,6 +14,7 @@ import os
 from collections import Counter
 from typing import TextIO
 
+from ..engine.aliases import groups, real_of
 from ..engine.config import Settings
 from ..engine.datarecord import datarecord, field
 from ..engine.document import decode
@@ -71,7 +72,17 @@ def apply_fixes(results: list[SkillResult], settings: Settings, *, diff: bool,
     command line); with ``diff``, print the changes instead of writing them."""
     fixed: list[SkillResult] = []
     log = FixLog()
-    for r in results:
+    done: set[str] = set()  # the files fixed (or diffed), by what discovery resolved their paths to
+    # A file found at two places is fixed at the one reached without a link, the file the author
+    # edits (aliases.canonical); the results keep their order.
+    later = {id(m) for group in groups(results) for m in group[1:]}
+    for r in [r for r in results if id(r) not in later] + [r for r in results if id(r) in later]:
+        real = real_of(r)
+        if real in done:
+            # The same file at another place (a root linked to another root): fixed once; what
+            # was checked at this place is no longer what the disk holds.
+            fixed.append(r if diff else check_file(r.path, settings, r.location).slim())
+            continue
         if r.src is None or not r.reportable:
             fixed.append(r)
             continue
@@ -90,6 +101,7 @@ def apply_fixes(results: list[SkillResult], settings: Settings, *, diff: bool,
         if new == text:
             fixed.append(r)
             continue
+        done.add(real)
         if diff:
             rel = os.path.relpath(r.path)
             out.writelines(difflib.unified_diff(text.splitlines(keepends=True), new.splitlines(keepends=True),
@@ -110,6 +122,9 @@ def apply_fixes(results: list[SkillResult], settings: Settings, *, diff: bool,
         log.files.append((r.path, _removed(r.shown(settings, "local"), again.shown(settings, "local"))
                           or Counter({"(formatting)": 1})))
         fixed.append(again)
+    if later:
+        at = {r.path: i for i, r in enumerate(results)}
+        fixed.sort(key=lambda r: at[r.path])
     if not diff:
         link_skills([r for r in fixed if r.location is not None and r.location.root_index >= 0], settings)
         link_mentions(fixed, settings)

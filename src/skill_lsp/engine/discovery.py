@@ -38,6 +38,9 @@ class Location:
     root_index: int  # -1 when found by a recursive search outside the configured roots
     root: str
     problem: tuple[str, str] | None = None  # (code, message): OUTSIDE_WORKSPACE / SENSITIVE / IO_ERROR
+    # The SKILL.md a link leads to, where it is not ``path`` (a root that links to another root,
+    # a skill folder linked into a root): one file found at two places (engine/aliases.py).
+    real: str | None = None
 
 
 def glob_to_regex(pattern: str) -> re.Pattern[str]:
@@ -168,15 +171,16 @@ def locate(dir_path: str, root: str, root_index: int, fence: list[str],
     if not is_inside(real_md, real_dir):
         return Location(dir_path, skill_md, root_index, root,
                         ("OUTSIDE_WORKSPACE", f"SKILL.md resolves outside its skill folder: {real_md}"))
+    real = real_md if real_md != skill_md else None
     if is_sensitive(dir_path, sensitive) or (real_dir != dir_path and is_sensitive(real_dir, sensitive)):
         return Location(dir_path, skill_md, root_index, root,
-                        ("SENSITIVE", f"Refusing to activate skill in sensitive path: {dir_path}"))
+                        ("SENSITIVE", f"Refusing to activate skill in sensitive path: {dir_path}"), real)
     base = os.path.basename(skill_md)
     if is_case_variant(base):
         return Location(dir_path, skill_md, root_index, root, (
             "SKILL_FILE_CASE", f"'{base}' is not 'SKILL.md': Claude Code, Codex, OpenCode, Gemini CLI and Copilot "
-            "CLI look for the exact name, so on a case-sensitive file system (Linux) this skill is not found; rename it to SKILL.md"))
-    return Location(dir_path, skill_md, root_index, root)
+            "CLI look for the exact name, so on a case-sensitive file system (Linux) this skill is not found; rename it to SKILL.md"), real)
+    return Location(dir_path, skill_md, root_index, root, real=real)
 
 
 def _in_a_skill(dir_path: str, root: str, fence: list[str]) -> bool:
@@ -241,7 +245,7 @@ def nested_in_roots(loose: list[Location], roots: list[str]) -> list[Location]:
         parent = os.path.dirname(loc.dir)
         for index, root in enumerate(roots):
             if parent != root and is_inside(parent, root):
-                out.append(Location(loc.dir, loc.path, index, root, loc.problem))
+                out.append(Location(loc.dir, loc.path, index, root, loc.problem, loc.real))
                 break
     return out
 

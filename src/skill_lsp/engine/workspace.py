@@ -425,9 +425,11 @@ class SkillIndex:
         self._groups: dict[str, set[str]] = defaultdict(set)
         self._name_of: dict[str, str] = {}
         self.graph = SkillGraph(settings)
+        from .aliases import Places  # noqa: PLC0415
         from .overlap import OverlapIndex  # noqa: PLC0415 - a one-skill check builds no index
 
         self.overlap = OverlapIndex()
+        self.places = Places()  # files found at two places through a link
 
     def rebuild(self, results: list[SkillResult], pause: Callable[[], None] | None = None,
                 overlap: OverlapIndex | None = None) -> None:
@@ -437,6 +439,9 @@ class SkillIndex:
         self.results = {r.path: r for r in results}
         self._groups = defaultdict(set)
         self._name_of = {}
+        from .aliases import Places  # noqa: PLC0415
+
+        self.places = Places()
         if overlap is None:
             from .overlap import OverlapIndex  # noqa: PLC0415
 
@@ -451,6 +456,8 @@ class SkillIndex:
             if _member(r):
                 self._groups[r.name].add(r.path)
                 self._name_of[r.path] = r.name
+            if r.location is not None and r.location.real is not None:
+                self.places.add(r)
         self.graph.rebuild(self.results, pause)
 
     def _relink(self, names: set[str]) -> set[str]:
@@ -470,6 +477,9 @@ class SkillIndex:
         path = result.path
         prev = self.results.get(path)
         self.results[path] = result
+        if prev is not None:
+            self.places.remove(prev)
+        self.places.add(result)
         # A keystroke that leaves the name, its place, the skill's validity and location as they
         # were changes no other skill's findings: in one of 2,000 copies of a name, recomputing
         # the group took 116 ms a keystroke.
@@ -497,6 +507,8 @@ class SkillIndex:
             changed = self.overlap.add(path, result.name, result.description, root) if _describes(result) else \
                 self.overlap.remove(path)
             touched |= self._reoverlap(changed | {path})
+        # The same file's other places report only what this one does not.
+        touched |= self.places.others(self.results, path)
         return touched - {path}
 
     def _reoverlap(self, paths: set[str]) -> set[str]:
@@ -515,8 +527,12 @@ class SkillIndex:
 
     def remove(self, path: str) -> set[str]:
         old = self._name_of.pop(path, None)
-        prev = self.results.pop(path, None)
-        touched = self.graph.update(self.results, path, prev, None) if prev is not None else set()
+        prev = self.results.get(path)
+        touched = self.places.others(self.results, path)
+        self.results.pop(path, None)
+        if prev is not None:
+            self.places.remove(prev)
+        touched |= self.graph.update(self.results, path, prev, None) if prev is not None else set()
         touched |= self._reoverlap(self.overlap.remove(path) - {path})
         if old is None:
             return touched - {path}

@@ -128,5 +128,5 @@ class State:
         folder = self.folder_for(od.path)
         loc = folder.classify(od.path) if od.path is not None and folder.path else None
         if loc is not None and loc.problem is not None:
-            loc = discovery.Location(loc.dir, loc.path, loc.root_index, loc.root)  # the buffer is what is checked
+            loc = discovery.Location(loc.dir, loc.path, loc.root_index, loc.root, real=loc.real)  # the buffer is what is checked
         return SkillResult(od.path or od.uri, analysis.doc, analysis.findings, loc)
