@@ -79,3 +79,21 @@ def test_without_repeats_keeps_what_only_one_place_reports(tmp_path: Path):
     out = aliases.without_repeats(rows)
     assert out[0][1] == canonical.findings and out[1][1] == [extra]
     assert aliases.beyond(alias.findings + [extra], canonical.findings) == [extra]
+
+
+def test_the_index_keeps_places_as_results_come_and_go(tmp_path: Path):
+    from skill_lsp.engine.workspace import SkillIndex
+
+    ws = _tree(tmp_path)
+    index = SkillIndex(Settings())
+    index.rebuild(_results(ws))
+    real, link = str(ws / "skills/foo/SKILL.md"), str(ws / ".opencode/skills/foo/SKILL.md")
+    assert index.places.canonical(index.results, link) is index.results[real]
+    assert index.places.canonical(index.results, real) is None
+    # An edit of the canonical place republishes the other one (what it leaves out changed).
+    assert link in index.put(check_file(real, Settings(), index.results[real].location))
+    assert real in index.put(check_file(link, Settings(), index.results[link].location))
+    # Without the canonical place the other one reports everything again.
+    assert link in index.remove(real)
+    assert index.places.canonical(index.results, link) is None
+    assert index.places.others(index.results, link) == set()
