@@ -573,6 +573,8 @@ def test_placement_matters_wherever_placed_changes_a_finding(tmp_path):
     write_skill(tmp_path / "docs" / "flavors", "frag", "# Fragment\n")
     write_skill(tmp_path / ".claude" / "skills", "real", skill_text("not-real"))
     write_skill(tmp_path / ".claude" / "skills", "fine", skill_text("fine"))
+    write_skill(tmp_path / ".devin" / "skills", "native", "# Devin reads this whole\n")
+    write_skill(tmp_path / ".devin" / "skills", "tools", skill_text("tools", extra="allowed-tools:\n  - read"))
     t = collect([str(tmp_path)], None, None)
     changed = {}
     for loc in t.locations + t.loose:
@@ -580,6 +582,24 @@ def test_placement_matters_wherever_placed_changes_a_finding(tmp_path):
         changed[os.path.basename(loc.dir)] = placed(r.findings, loc.path, loc) != r.findings
         if changed[os.path.basename(loc.dir)]:
             assert placement_matters(r.findings, loc.path), loc.path
-    assert changed == {"fix": True, "sample": True, "frag": True, "real": False, "fine": False, "maker": False}
+    assert changed == {"fix": True, "sample": True, "frag": True, "real": False, "fine": False, "maker": False,
+                       "native": True, "tools": True}
     assert not placement_matters(check_file(str(tmp_path / ".claude/skills/real/SKILL.md"), t.settings).findings,
                                  str(tmp_path / ".claude/skills/real/SKILL.md"))
+
+
+def test_a_devin_skill_is_graded_by_devins_documented_format(tmp_path):
+    """`.devin/skills/<name>/SKILL.md`: Devin CLI documents the frontmatter as optional and its tools
+    as lowercase names; no modelled harness reads that root. Elsewhere both findings stay."""
+    from skill_lsp.commands.targets import collect  # noqa: PLC0415
+
+    for root in (".devin/skills", "docs/.devin/skills", ".windsurf/skills"):
+        write_skill(tmp_path / root, "plain", "# Plain\n\nDo the thing.\n")
+        write_skill(tmp_path / root, "review", skill_text("review", extra="allowed-tools:\n  - read\n  - grep"))
+    t = collect([str(tmp_path)], None, None)
+    got = {os.path.relpath(loc.path, tmp_path): sorted(f.code for f in check_file(loc.path, t.settings, loc).findings)
+           for loc in t.locations + t.loose}
+    for root in (".devin/skills", "docs/.devin/skills"):
+        assert got[f"{root}/plain/SKILL.md"] == [] and "UNKNOWN_TOOL" not in got[f"{root}/review/SKILL.md"]
+    assert got[".windsurf/skills/plain/SKILL.md"] == ["MISSING_FRONTMATTER"]
+    assert got[".windsurf/skills/review/SKILL.md"].count("UNKNOWN_TOOL") == 2

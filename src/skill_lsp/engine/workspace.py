@@ -130,6 +130,8 @@ def placed(findings: list[Finding], path: str, location: Location | None) -> lis
     scan and an open buffer alike (state.analyse)."""
     if location is None or location.root_index >= 0:
         return findings
+    if in_devin_root(path):
+        findings = [f for f in findings if f.code not in DEVIN_NATIVE]
     if not _under_a_skills_folder(path):
         findings = [_fragment(f) if f.code == "MISSING_FRONTMATTER" else f for f in findings]
     if in_test_folder(path, location.root):
@@ -143,10 +145,25 @@ def placement_matters(findings: list[Finding], path: str) -> bool:
     """Whether ``placed`` could change ``findings`` wherever ``path`` is located: a warning or an
     error, and a test or example folder in the path or no skills/ folder above it. A test on
     names alone, so an open buffer asks for its location (``classify``) only then."""
+    if in_devin_root(path):
+        return any(f.code in DEVIN_NATIVE for f in findings)
     if not any(f.severity <= Severity.WARNING for f in findings):
         return False
     parts = os.path.normpath(os.path.dirname(path)).split(os.sep)
     return not _under_a_skills_folder(path) or any(p in TEST_FOLDERS or p in EXAMPLE_FOLDERS for p in parts)
+
+
+# Devin CLI's project root, which no modelled harness reads: there the frontmatter is optional (the
+# folder names the skill) and tools are named read, grep, glob, exec (its documentation,
+# docs.devin.ai cli/extensibility/skills; documented, not verified: skill-lsp cannot run Devin).
+# Unseen Ryukijano/agent-skills keeps 810 skills there without frontmatter: 810 errors.
+DEVIN_NATIVE = frozenset(("MISSING_FRONTMATTER", "UNKNOWN_TOOL"))
+
+
+def in_devin_root(path: str) -> bool:
+    """Whether ``path`` (a SKILL.md) is a skill of Devin CLI's project root, `.devin/skills/<name>/`."""
+    root = os.path.dirname(os.path.dirname(path))
+    return os.path.basename(root) == "skills" and os.path.basename(os.path.dirname(root)) == ".devin"
 
 
 def _under_a_skills_folder(path: str) -> bool:
