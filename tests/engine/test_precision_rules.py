@@ -45,8 +45,8 @@ def test_partial_versions_are_accepted_but_not_other_strings():
 
 
 def test_metadata_keys_are_shown_without_their_yaml_quotes():
-    _, fs = check(skill_text(extra='metadata:\n  "openclaw": {a: b}'))
-    assert [f.message for f in fs] == ["metadata value of 'openclaw' is a mapping; metadata values must be strings"]
+    _, fs = check(skill_text(extra='metadata:\n  "openclaw": 1.10'))
+    assert [f.message for f in fs] == ["metadata value of 'openclaw' is the number 1.1; metadata values must be strings"]
 
 
 def test_slash_command_links_to_a_plugin_skill_are_not_absolute_paths():

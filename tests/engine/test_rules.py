@@ -426,7 +426,7 @@ def test_metadata_number_is_flagged_with_quote_data():
 
 
 def test_metadata_list_is_flagged_but_not_fixable():
-    _, fs = check(skill_text(extra="metadata:\n  tags: [a, b]"))
+    _, fs = check(skill_text(extra="metadata:\n  tags: [a, b]"), profile="agentskills")
     f = only(fs, "METADATA_NOT_STRING")
     assert f.data is not None and f.data["fixable"] is False
 

@@ -177,7 +177,8 @@ RULES: dict[str, Rule] = {
         Rule("METADATA_NOT_STRING", W, "Metadata value is not a string", None,
              "`metadata` maps strings to strings in the agentskills spec. skills-ref turns other values into Python reprs "
              "(`{'a': 1}`); the skill tool keeps them verbatim and no captured harness rejects the skill, so this is a "
-             "hint, a warning under `agentskills`.",
+             "hint, a warning under `agentskills`. A list or a map (`triggers: [a, b]`), which no fix could make one "
+             "string, is reported only under `agentskills`.",
              ("quote the value",)),
         Rule("INVALID_ARGUMENTS", E, "Malformed arguments declaration", "INVALID_FRONTMATTER",
              "`arguments` declares named arguments (spec 000 §4.3): a mapping of argument name to an optional mapping with `type`, `required`, `description`. Claude Code also accepts a string or list of names."),

@@ -15,7 +15,7 @@ from ..profiles import CAMEL_CASE, DSH_FALSE, DSH_TRUE, FIELDS, Profile
 from ..spdx import is_spdx
 from ..yamlnodes import Node, resolve_scalar
 from .context import UP, Context
-from .levels import emit
+from .levels import emit, level
 
 TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
 if TYPE_CHECKING:
@@ -246,6 +246,11 @@ def _typed(doc: SkillDocument, ctx: Context, key: str, entry: Entry, kind: str, 
             vt = v.target()
             vv = resolve_scalar(vt) if vt.kind == "scalar" else None
             if vt.kind != "scalar" or not isinstance(vv, str):
+                if vt.kind != "scalar" and level(ctx, "METADATA_NOT_STRING") == Severity.HINT:
+                    # A list or a map: no fix keeps it (it is no one string) and only skills-ref's
+                    # validator (target agentskills: a warning) makes it a Python repr. Two audits
+                    # of unseen repositories read 24 of 24 such hints as noise (`triggers: [...]`).
+                    continue
                 kk = doc.text[k.start:k.end]
                 kt = k.target()
                 shown = kt.value if kt.kind == "scalar" else kk  # the key as parsed: no YAML quotes

@@ -38,6 +38,11 @@ def _targets(ctx: Context) -> tuple[str, ...]:
     return ctx.profile.targets or (ctx.profile.name,)
 
 
+def level(ctx: Context, code: str) -> Severity | None:
+    """The severity ``code`` is reported at under the targets (None: off)."""
+    return severity(code, _targets(ctx))
+
+
 def active(ctx: Context, *codes: str) -> bool:
     """Whether any of ``codes`` reports under the targets (skip the work otherwise)."""
     targets = _targets(ctx)
