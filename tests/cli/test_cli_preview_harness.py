@@ -177,3 +177,24 @@ def test_copilot_loads_a_skill_asked_for_in_another_case(tmp_path: Path):
     write_skill(tmp_path / ".github/skills", "audit-x", "---\nname: Audit-X\ndescription: Audits. Use it.\n---\nBody.\n")
     proc = run_cli("preview", "audit-x", "--dialect", "copilot", cwd=tmp_path)
     assert proc.returncode == 0 and proc.stdout.startswith('<skill-context name="Audit-X">\n')
+
+
+def test_codex_preview_says_when_a_mention_injects_nothing(tmp_path: Path):
+    """Codex 0.171.0 injects no skill for `$skill-creator` when a project skill shares the name of
+    its system skill (capture case builtin-name-skill-creator), nor for a name two skills hold
+    (duplicate-declared-name): the preview shows the skill's text and says so."""
+    (tmp_path / ".git").mkdir()
+    root = tmp_path / ".agents/skills"
+    write_skill(root, "skill-creator", "---\nname: skill-creator\ndescription: Creates skills. Use it.\n---\nBody.\n")
+    write_skill(root, "one", "---\nname: twin\ndescription: One. Use it.\n---\nBody.\n")
+    write_skill(root, "two", "---\nname: twin\ndescription: Two. Use it.\n---\nBody.\n")
+    write_skill(root, "alone", "---\nname: alone\ndescription: Alone. Use it.\n---\nBody.\n")
+    proc = run_cli("preview", "skill-creator", "--dialect", "codex", cwd=tmp_path)
+    assert proc.stdout.startswith("<skill>\n<name>skill-creator</name>")
+    assert "a `$skill-creator` mention injects no skill in Codex 0.171.0: its own system skill" in proc.stderr
+    data = json.loads(run_cli("preview", "twin", "--dialect", "codex", "--format", "json", cwd=tmp_path).stdout)
+    assert "it lists 2 skills named twin" in data["mention"]
+    alone = run_cli("preview", "alone", "--dialect", "codex", cwd=tmp_path)
+    assert alone.returncode == 0 and "mention" not in alone.stderr
+    # Other harnesses have no such mention: nothing is said.
+    assert "mention" not in run_cli("preview", "skill-creator", "--dialect", "claude-code", cwd=tmp_path).stderr

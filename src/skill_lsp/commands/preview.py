@@ -13,6 +13,7 @@ from ..engine.preview import (
     activate,
     catalog_view,
     link_targets,
+    mention_note,
     not_listed,
     parse_arguments,
     records_for,
@@ -182,17 +183,21 @@ def run_preview(args: Namespace) -> int:
     # By name, a skill that is not found or fails: say which skill holds that name and why.
     why = why_unmatched(records, target, dialect) if not path_like and result.kind not in ("ok", "already_loaded") \
         else []
+    mention = mention_note(records, target, dialect) if not path_like else None
     if args.format == "json":
         json.dump({"kind": result.kind, "dialect": dialect, "text": result.output, "result": result_json(result),
                    "verified": verdict.verified, "proof": verdict.proof, "findings": rows, "installed": installed,
                    **({"decision": decision.to_json()} if decision is not None else {}),
-                   **({"dynamicCommands": commands} if commands else {}), **({"why": why} if why else {})},
+                   **({"dynamicCommands": commands} if commands else {}), **({"why": why} if why else {}),
+                   **({"mention": mention} if mention else {})},
                   sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:
         _write_exact(result.output)
         if decision is not None and decision.state != "listed" and not args.as_user:
             print(f"\nskill-lsp: {decision.sentence()}", file=sys.stderr)
+        if mention is not None:
+            print(f"\nskill-lsp: note: {mention}", file=sys.stderr)
         if why:  # stderr: stdout stays exactly what the harness would send
             print("", file=sys.stderr)
         for sentence in why:

@@ -224,6 +224,16 @@ def activate(records: list[SkillRecord], settings: Settings, *, name: str | None
     return session(records, settings, dialect).activate(params, user_initiated=as_user)
 
 
+def mention_note(records: list[SkillRecord], name: str, dialect: str) -> str | None:
+    """Why the harness's own way of naming a skill (Codex's `$name` mention) finds none although it
+    lists one by ``name``; None otherwise. The preview still shows what the skill would send."""
+    d = get_dialect(dialect)
+    conflict = getattr(d, "mention_conflict", None)
+    if conflict is None:
+        return None
+    return conflict(_in_read_roots(records_read_by(records, d.harness), dialect), name)
+
+
 def not_listed(records: list[SkillRecord], path: str, dialect: str, *, as_user: bool = False) -> str | None:
     """Why the harness of ``dialect`` never loads the skill at ``path``: a root it does not read,
     or what it skips the skill for (None when it lists it, or the dialect is no harness's).

@@ -26,7 +26,7 @@ from itertools import groupby
 
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
-from skill_lsp.engine.harness.data import CODEX_BUILTINS
+from skill_lsp.engine.harness.data import CODEX_BUILTINS, HARNESSES
 from skill_lsp.engine.listing import Listing, record_listing
 
 from ..datarecord import datarecord
@@ -51,6 +51,9 @@ _INTRO = (
     "and a short path that can be expanded into an absolute path using the skill roots table."
 )
 MAX_DESCRIPTION_CHARS = 1024
+
+
+_BUILTIN_NAMES = frozenset(name for name, *_ in CODEX_BUILTINS)
 
 
 def _real(path: str) -> str:
@@ -339,11 +342,30 @@ class CodexDialect(Dialect):
 
     def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
         """A ``$name`` mention injects the skill only when exactly one skill has that name, the name
-        is all mention characters and is no common environment variable (``mentionable``)."""
+        is all mention characters and is no common environment variable (``mentionable``). Codex's
+        own system skills count: a project skill named skill-creator is listed beside Codex's, and
+        `$skill-creator` injects neither (capture case builtin-name-skill-creator)."""
         if not mentionable(name):
             return None
         matches = [r for r in listed(records) if codex_name(r) == name]
-        return matches[0] if len(matches) == 1 else None
+        return matches[0] if len(matches) == 1 and name not in _BUILTIN_NAMES else None
+
+    def mention_conflict(self, records: Sequence[SkillRecord], name: str) -> str | None:
+        """Why a `$name` mention injects no skill although Codex lists one by that name (None: it
+        injects it, or lists none)."""
+        if not mentionable(name):
+            return None
+        matches = [r for r in listed(records) if codex_name(r) == name]
+        if not matches:
+            return None
+        who = f"Codex {HARNESSES['codex'].version}"
+        if name in _BUILTIN_NAMES:
+            return (f"a `${name}` mention injects no skill in {who}: its own system skill is named {name} "
+                    "too (the model may still open the SKILL.md the catalog lists)")
+        if len(matches) > 1:
+            return (f"a `${name}` mention injects no skill in {who}: it lists {len(matches)} skills named {name} "
+                    "(the model may still open the SKILL.md the catalog lists)")
+        return None
 
     def includes(self, record: SkillRecord) -> bool:
         return self.listing(record).listed

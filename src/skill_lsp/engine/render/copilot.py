@@ -64,6 +64,8 @@ __all__ = ["CopilotDialect", "RelatedFiles", "listed", "related_files"]
 #: ~536 characters were cut after 27 (between 14,519 and 15,030 characters); the blocks
 #: after the first that does not fit are left out, built-in skills (listed last) included.
 LISTING_BUDGET_CHARS = 15_000
+#: A description made from the body is cut to this many UTF-16 code units.
+SUMMARY_UNITS = 1024
 _ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
 
 
@@ -75,9 +77,19 @@ def _body_summary(body: str) -> str:
     """What the release lists for a skill without a description (capture case
     listing-fallbacks): the first three non-blank lines that are not headings
     (nothing that starts with ``#``), trimmed as Rust trims (NEL and U+3000 go, a byte order
-    mark and U+200B stay: capture case body-summary-chars) and joined by spaces."""
+    mark and U+200B stay: capture case body-summary-chars) and joined by spaces, then cut to
+    1,024 UTF-16 code units, a character that would cross the cut left out whole (capture case
+    copilot-body-summary-cut)."""
     lines = [text for text in (rust_trim(line) for line in body.split("\n")) if text and not text.startswith("#")]
-    return " ".join(lines[:3])
+    summary = " ".join(lines[:3])
+    if len(summary) <= SUMMARY_UNITS // 2:
+        return summary  # no character takes more than two units
+    units = 0
+    for i, ch in enumerate(summary):
+        units += 2 if ord(ch) > 0xFFFF else 1
+        if units > SUMMARY_UNITS:
+            return summary[:i]
+    return summary
 
 
 _SPACES = lazy_re(r"\s+")
