@@ -86,3 +86,17 @@ def test_what_only_the_linked_place_finds_stays_reported_there(tmp_path: Path):
     assert {(c, line) for p, c, line in linked if "/.claude/" in p} == claude - agents
     assert agents & claude  # something was left out as a repeat
     assert ("DESCRIPTION_NO_TRIGGER", 3) in claude - agents  # a hint of Claude Code's profile only
+
+
+def test_a_problem_graded_differently_at_two_places_is_reported_once_where_it_is_worst(tmp_path: Path):
+    """A misnamed skill in `.agents/skills` linked from `.claude/skills`: NAME_MISMATCH is information
+    for the harnesses of `.agents/skills` (they list the frontmatter name) and a warning for Claude
+    Code's root; one finding, the warning, with Claude Code's words."""
+    ws = tmp_path / "repo"
+    (ws / ".git").mkdir(parents=True)
+    write_skill(ws / ".agents" / "skills", "tool", skill_text(name="tool-x", description="Formats tables. Use it."))
+    (ws / ".claude" / "skills").mkdir(parents=True)
+    (ws / ".claude" / "skills" / "tool").symlink_to("../../.agents/skills/tool", target_is_directory=True)
+    findings = json.loads(run_cli("check", ".", "--format", "json", "--no-cache", cwd=ws).stdout)["findings"]
+    got = [(f["path"].split("/repo/")[1], f["severity"]) for f in findings if f["code"] == "NAME_MISMATCH"]
+    assert got == [(".claude/skills/tool/SKILL.md", "warning")]

@@ -67,18 +67,26 @@ def test_no_link_no_groups(tmp_path: Path):
     assert not os.path.islink(ws / ".claude" / "skills" / "a")
 
 
-def test_without_repeats_keeps_what_only_one_place_reports(tmp_path: Path):
+def test_each_problem_is_reported_once_by_the_place_that_grades_it_worst(tmp_path: Path):
+    from skill_lsp.engine.findings import Severity
+
     ws = _tree(tmp_path)
     results = _results(ws)
     by = {r.path: r for r in results}
     canonical, alias = by[str(ws / "skills/foo/SKILL.md")], by[str(ws / ".opencode/skills/foo/SKILL.md")]
     assert canonical.findings and [f.code for f in canonical.findings] == [f.code for f in alias.findings]
-    extra = alias.findings[0].__class__(**{**{s: getattr(alias.findings[0], s) for s in alias.findings[0].__slots__},
-                                           "message": "only here"})
-    rows = [(canonical, list(canonical.findings)), (alias, list(alias.findings) + [extra])]
-    out = aliases.without_repeats(rows)
-    assert out[0][1] == canonical.findings and out[1][1] == [extra]
-    assert aliases.beyond(alias.findings + [extra], canonical.findings) == [extra]
+    first = alias.findings[0]
+    worse = first.__class__(**{**{s: getattr(first, s) for s in first.__slots__},
+                               "severity": Severity.ERROR, "message": "worse here"})
+    other = first.__class__(**{**{s: getattr(first, s) for s in first.__slots__}, "code": "ONLY_HERE"})
+    rows = [(canonical, list(canonical.findings)), (alias, [worse, other] + list(alias.findings[1:]))]
+    out = dict((r.path, fs) for r, fs in aliases.without_repeats(rows))
+    # The same code at the same range: once, where it is an error; what only the alias has stays.
+    assert out[alias.path] == [worse, other]
+    assert out[canonical.path] == canonical.findings[1:]
+    # Equal grades: the canonical place reports it.
+    same = aliases.without_repeats([(canonical, list(canonical.findings)), (alias, list(alias.findings))])
+    assert [fs for _, fs in same] == [canonical.findings, []]
 
 
 def test_the_index_keeps_places_as_results_come_and_go(tmp_path: Path):
@@ -88,12 +96,12 @@ def test_the_index_keeps_places_as_results_come_and_go(tmp_path: Path):
     index = SkillIndex(Settings())
     index.rebuild(_results(ws))
     real, link = str(ws / "skills/foo/SKILL.md"), str(ws / ".opencode/skills/foo/SKILL.md")
-    assert index.places.canonical(index.results, link) is index.results[real]
-    assert index.places.canonical(index.results, real) is None
+    assert index.places.group(index.results, link) == [index.results[real], index.results[link]]
+    assert index.places.group(index.results, real) == [index.results[real], index.results[link]]
     # An edit of the canonical place republishes the other one (what it leaves out changed).
     assert link in index.put(check_file(real, Settings(), index.results[real].location))
     assert real in index.put(check_file(link, Settings(), index.results[link].location))
     # Without the canonical place the other one reports everything again.
     assert link in index.remove(real)
-    assert index.places.canonical(index.results, link) is None
+    assert index.places.group(index.results, link) is None
     assert index.places.others(index.results, link) == set()

@@ -50,7 +50,7 @@ def nested_ws(tmp_path_factory) -> Path:
     # place reached without the link, and what only Claude Code's profile finds at the link.
     linked = ws / ".agents/skills/linked-twice/SKILL.md"
     linked.parent.mkdir(parents=True, exist_ok=True)
-    linked.write_text("---\nname: linked-twice\ndescription: GitHub CLI reference for issues, pull requests and "
+    linked.write_text("---\nname: linked-twice-x\ndescription: GitHub CLI reference for issues, pull requests and "
                       "releases of a repository.\n---\n# Linked   \n\nSee [x](/etc/passwd).\n", encoding="utf-8")
     (ws / ".claude/skills").mkdir(parents=True, exist_ok=True)
     (ws / ".claude/skills/linked-twice").symlink_to("../../.agents/skills/linked-twice", target_is_directory=True)
@@ -87,9 +87,11 @@ async def test_server_publishes_exactly_what_check_reports(parity_client, nested
     assert any(code == "NAME_MISMATCH" and p.endswith("deep/skills/misnamed/SKILL.md") for p, code, _ in expected)
     assert not any("node_modules" in p for p, _, _ in expected)
     twice = {(p.split("/ws/")[1], code) for p, code, _ in expected if "linked-twice" in p}
+    # NAME_MISMATCH: information at .agents, a warning for Claude Code: once, where it is worst.
     assert twice == {(".agents/skills/linked-twice/SKILL.md", "TRAILING_WHITESPACE"),
                      (".agents/skills/linked-twice/SKILL.md", "ABSOLUTE_LINK"),
-                     (".claude/skills/linked-twice/SKILL.md", "DESCRIPTION_NO_TRIGGER")}
+                     (".claude/skills/linked-twice/SKILL.md", "DESCRIPTION_NO_TRIGGER"),
+                     (".claude/skills/linked-twice/SKILL.md", "NAME_MISMATCH")}
 
     await wait_for(lambda: scan_done(parity_client), timeout=60)
     published = set()

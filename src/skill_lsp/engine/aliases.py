@@ -3,10 +3,12 @@
 (`.claude/skills/x -> ../../.agents/skills/x`).
 
 Each place is checked, since each is what a harness reading that root loads (its profile can
-differ), but a finding is reported once: at the place reached without a link, the file the
-author edits. What only another place finds (a rule of that root's harness) stays reported
-there. Unseen repositories had 52 such folders in three of five batches; each of their findings
-was reported twice.
+differ), but a finding of one code at one range of the file is reported once: where every place
+says the same, at the place reached without a link (the file the author edits); else by a place
+in a root harnesses read before one they do not read, the one that grades it worst among those,
+in its words on what its harnesses do. Unseen repositories had 52 such folders in three of five
+batches and 29 skills reached from three roots in a sixth; each of their findings was reported
+two or three times.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import os
 from collections import defaultdict
 
 from .findings import Finding
+from .harness.roots import roots_reading
 from .result import SkillResult
 
 TYPE_CHECKING = False
@@ -62,30 +65,37 @@ def _links_in(path: str) -> int:
         path = up
 
 
-def _same(f: Finding) -> tuple[str, int, int, str]:
-    return (f.code, f.start, f.end, f.message)
+def _key(f: Finding) -> tuple[str, int, int]:
+    return (f.code, f.start, f.end)
+
+
+def kept(group: list[tuple[SkillResult, list[Finding]]]) -> dict[int, list[Finding]]:
+    """What each place of one file reports (by ``id`` of its result), from what each would report
+    alone (``group``: the canonical place first): each (code, range) once. Where every place says
+    the same, the earliest place says it (the canonical one, the file the author edits); else a
+    place in a root a harness reads (graded for those harnesses, in their words) before any other
+    (graded for the fallback profile), the place that grades it worst among those."""
+    versions: dict[tuple[str, int, int], list[tuple[bool, int, int, str]]] = defaultdict(list)
+    for i, (r, findings) in enumerate(group):
+        outside = r.location is None or r.location.root_index < 0 or not roots_reading(r.location.dir)
+        for f in findings:
+            versions[_key(f)].append((outside, int(f.severity), i, f.message))
+    owner = {k: (v[0][2] if len({(sev, msg) for _, sev, _, msg in v}) == 1 else min(v)[2])
+             for k, v in versions.items()}
+    return {id(r): [f for f in findings if owner[_key(f)] == i] for i, (r, findings) in enumerate(group)}
 
 
 def without_repeats(rows: list[tuple[SkillResult, list[Finding]]]) -> list[tuple[SkillResult, list[Finding]]]:
-    """``rows`` (a result and what is reported of it) with each finding of a place reached through
-    a link left out where the canonical place of the same file reports it too."""
+    """``rows`` (a result and what is reported of it) with each problem of a file found at two or
+    more places reported once (``kept``)."""
     grouped = groups(r for r, _ in rows)
     if not grouped:
         return rows
     shown = {id(r): findings for r, findings in rows}
-    drop: dict[int, set[tuple[str, int, int, str]]] = {}
-    for first, *others in grouped:
-        there = {_same(f) for f in shown[id(first)]}
-        for other in others:
-            drop[id(other)] = there
-    return [(r, [f for f in findings if _same(f) not in drop[id(r)]] if id(r) in drop else findings)
-            for r, findings in rows]
-
-
-def beyond(findings: list[Finding], canonical_findings: Iterable[Finding]) -> list[Finding]:
-    """``findings`` of a place reached through a link, but those its canonical place reports too."""
-    there = {_same(f) for f in canonical_findings}
-    return [f for f in findings if _same(f) not in there]
+    keep: dict[int, list[Finding]] = {}
+    for group in grouped:
+        keep.update(kept([(m, shown[id(m)]) for m in group]))
+    return [(r, keep.get(id(r), findings)) for r, findings in rows]
 
 
 class Places:
@@ -118,20 +128,19 @@ class Places:
             return set()
         return self._members(results, real_of(r)) - {path}
 
-    def canonical(self, results: dict[str, SkillResult], path: str) -> SkillResult | None:
-        """The place that reports what ``path`` would repeat; None where ``path`` is that place or
-        the file's only one."""
+    def group(self, results: dict[str, SkillResult], path: str) -> list[SkillResult] | None:
+        """The places of the file at ``path``, the canonical one first; None where it has one place."""
         r = results.get(path)
         if not self._linked or r is None:
             return None
         key = real_of(r)
+        members = self._members(results, key)
+        if len(members) < 2:
+            return None
         first = self._first.get(key)
-        if first is None or first not in results:
-            members = self._members(results, key)
-            if len(members) < 2:
-                return None
+        if first is None or first not in members:
             first = self._first[key] = canonical([results[p] for p in members]).path
-        return None if first == path else results[first]
+        return [results[first]] + [results[p] for p in sorted(members) if p != first]
 
     def _members(self, results: dict[str, SkillResult], key: str) -> set[str]:
         members = set(self._linked.get(key, ()))

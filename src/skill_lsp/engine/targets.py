@@ -74,7 +74,7 @@ def severity(code: str, targets: Sequence[str], field: str | None = None) -> Sev
 
 def _plural(note: str) -> str:
     verb, _, rest = note.partition(" ")
-    verb = "do" if verb == "does" else verb[:-1] if verb.endswith("s") else verb
+    verb = {"does": "do", "has": "have", "is": "are"}.get(verb, verb[:-1] if verb.endswith("s") else verb)
     return f"{verb} {rest}" if rest else verb
 
 

@@ -10,7 +10,7 @@ import os
 from lsprotocol import types as t
 
 from ...engine import suppress
-from ...engine.aliases import beyond
+from ...engine.aliases import kept
 from ...engine.text import SourceText
 from ...engine.workspace import SkillResult
 from .. import convert
@@ -77,20 +77,21 @@ def closed_diagnostics(ls: SkillLanguageServer, result: SkillResult, *, as_json:
         src = SourceText("")
     folder = ls.state.folder_for(result.path)
     findings = result.shown(folder.settings, scope)
-    first = repeats(folder, result.path)
-    if first is not None:
-        # The same file at a place reached through fewer links reports these (engine/aliases.py).
-        findings = beyond(findings, first.shown(ls.state.folder_for(first.path).settings, scope))
+    group = places(folder, result.path)
+    if group is not None:
+        # One file at several places: each problem once, where it is graded worst (engine/aliases.py).
+        findings = kept([(m, findings if m is result else m.shown(ls.state.folder_for(m.path).settings, scope))
+                         for m in group])[id(result)]
     sources = _sources(ls, result.path, findings)
     sources[result.path] = src
     make = convert.diagnostic_json if as_json else convert.diagnostic
     return [make(f, src, ls.encoding, sources, related_support(ls)) for f in findings]
 
 
-def repeats(folder, path: str) -> SkillResult | None:
-    """The place of the same file whose findings a closed ``path`` leaves out (None: nearly always)."""
+def places(folder, path: str) -> list[SkillResult] | None:
+    """The places of the file at ``path`` when it has more than one (None: nearly always)."""
     index = folder.index
-    return index.places.canonical(index.results, path) if index is not None else None
+    return index.places.group(index.results, path) if index is not None else None
 
 
 def publish_open(ls: SkillLanguageServer, uri: str) -> None:
@@ -127,7 +128,7 @@ def publish_result(ls: SkillLanguageServer, result: SkillResult, scope: str = "a
     # What a worker rendered holds while no cross-skill finding came since, and no suppression
     # waits for them (scanjob.render leaves those to the server).
     if rendered is not None and rendered[0] is result and not result.cross and not result.graph \
-            and repeats(ls.state.folder_for(result.path), result.path) is None:
+            and places(ls.state.folder_for(result.path), result.path) is None:
         # Written by a scan worker for exactly this result: only the framing is left.
         publish_rendered(ls, path_to_uri(result.path), rendered[1])
         return

@@ -657,7 +657,7 @@ async def scan_all(ls: SkillLanguageServer, changed: set[str] | None = None) -> 
                 if r is not None and path_to_uri(path) not in ls.state.docs and not _changed(r, old_results.get(path),
                                                                                               early) \
                         and not (path in first_published and not early) and path not in owed_before \
-                        and (not early or index.places.canonical(index.results, path) is None):
+                        and (not early or index.places.group(index.results, path) is None):
                     owed.discard(path)
                     continue
                 todo.append(path)
