@@ -603,3 +603,23 @@ def test_a_devin_skill_is_graded_by_devins_documented_format(tmp_path):
         assert got[f"{root}/plain/SKILL.md"] == [] and "UNKNOWN_TOOL" not in got[f"{root}/review/SKILL.md"]
     assert got[".windsurf/skills/plain/SKILL.md"] == ["MISSING_FRONTMATTER"]
     assert got[".windsurf/skills/review/SKILL.md"].count("UNKNOWN_TOOL") == 2
+
+
+def test_a_skill_written_for_devin_keeps_its_tool_names_outside_claude_codes_roots(tmp_path):
+    """Devin CLI's `triggers: [user, model]` marks a skill written for it (unseen newkub/devin-skills,
+    744 skills at the top of the repository): its tools `read`, `grep` are Devin's, not near misses
+    of Claude Code's. In Claude Code's root the hint stays: that harness reads them as its own."""
+    from skill_lsp.commands.targets import collect  # noqa: PLC0415
+
+    devin = skill_text("review", extra="triggers: ['user', 'model']\nallowed-tools: ['read', 'grep']")
+    plain = skill_text("review", extra="allowed-tools: ['read', 'grep']")
+    write_skill(tmp_path / "skills", "review", devin)
+    write_skill(tmp_path / "other", "review", plain)
+    write_skill(tmp_path / ".claude" / "skills", "review", devin)
+    t = collect([str(tmp_path)], None, None)
+    got = {os.path.relpath(loc.path, tmp_path): [f.code for f in check_file(loc.path, t.settings, loc).findings
+                                                 if f.code == "UNKNOWN_TOOL"]
+           for loc in t.locations + t.loose}
+    assert got["skills/review/SKILL.md"] == []
+    assert got["other/review/SKILL.md"] == ["UNKNOWN_TOOL"] * 2
+    assert got[".claude/skills/review/SKILL.md"] == ["UNKNOWN_TOOL"] * 2

@@ -277,7 +277,18 @@ def _parts(value: str) -> list[str]:
     return parts if isinstance(parts, list) else [value]
 
 
+def devin_native(doc: SkillDocument) -> bool:
+    """Written for Devin CLI: its `triggers` field lists who invokes the skill (`user`, `model`), a
+    field no modelled harness has (docs.devin.ai; documented, not verified). Its tools are named
+    read, edit, grep, glob, exec: not near misses of Claude Code's (unseen newkub/devin-skills: 452
+    wrong UNKNOWN_TOOL hints)."""
+    value = doc.value("triggers") if doc.frontmatter_ok else None
+    return isinstance(value, list) and any(v in ("user", "model") for v in value)
+
+
 def _tools(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    if "claude-code" not in (ctx.profile.targets or (ctx.profile.name,)) and devin_native(doc):
+        return  # outside Claude Code's roots, a Devin skill's tools are Devin's
     model_invocable = doc.value("disable-model-invocation") is not True
     for token, s, e in tool_tokens(doc):
         name = token.split("(", 1)[0]
