@@ -48,7 +48,9 @@ _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _CODE_ELEMENT = re.compile(r"<(code|kbd|samp|pre|tt|var)\b[^>]*>.*?</\1\s*>", re.S | re.I)
 _TICKS = re.compile(r"`+")
 _CONTAINER = re.compile(r"(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])(?=[ \t]))*[ \t]*")
-_FENCE_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.M)
+# A closing fence on a line of its own, whatever ends the line (CRLF files: the audit of the seventh
+# batch saw a CRLF frontmatter compared as body text).
+_FENCE_CLOSE = re.compile(r"(?:(?<=[\r\n])|\A)(?:---|\.\.\.)[ \t]*(?=\r\n|\r|\n|\Z)")
 
 
 @dataclass
