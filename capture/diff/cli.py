@@ -145,13 +145,13 @@ def main(argv: list[str] | None = None) -> int:
                              "those that agree now")
     parser.add_argument("--findings", action="store_true",
                         help="rewrite the case list of capture/diff/FINDINGS.md from the stored cases")
-    parser.add_argument("--probe", choices=("arguments",), help="run a probe and print where skill-lsp differs")
+    parser.add_argument("--probe", choices=("arguments", "plugin"), help="run a probe and print what the release did")
     parser.add_argument("--write", action="store_true", help="with --probe: store the release's answers")
     args = parser.parse_args(argv)
     if args.probe:
-        from .probes import arguments_probe  # noqa: PLC0415
+        from .probes import arguments_probe, plugin_probe  # noqa: PLC0415
 
-        return arguments_probe(args.write)
+        return (plugin_probe if args.probe == "plugin" else arguments_probe)(args.write)
     if args.findings:
         from .findings import write  # noqa: PLC0415
 

@@ -5,6 +5,10 @@ pinned Claude Code (every placeholder form in the body), stores what the release
 tests/golden/probes/claude-code@<version>/arguments.json, and prints where skill-lsp's
 substitution differs. tests/engine/test_claude_code_arguments.py compares skill-lsp with the
 stored answers, so a change to the splitting is checked against the release without running it.
+
+``--probe plugin`` loads a Claude Code plugin (``--plugin-dir``) whose skills also sit in the
+project root and prints what the release lists of each (``--write`` keeps the probe's entries,
+never the release's own skills, under plugin-skills.json).
 """
 
 from __future__ import annotations
@@ -67,4 +71,59 @@ def arguments_probe(write: bool) -> int:
         dest.write_text(json.dumps({"body": BODY, "note": "what Claude Code sent for BODY activated with each "
                                     "argument string (python -m capture diff --probe arguments)", "rows": rows},
                                    indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return 0
+
+
+# Skills of a Claude Code plugin (`<plugin>/.claude-plugin/plugin.json`, `<plugin>/skills/*`), as
+# `--plugin-dir` loads one, each beside the same file as a project skill (`.claude/skills/p-<folder>`):
+# what the release lists of each (capture/diff/FINDINGS.md says what it showed).
+PLUGIN = "probe-plugin"
+PLUGIN_SKILLS = {
+    "fmt-tables": "---\nname: fmt-tables\ndescription: Formats tables. Use when a table is ragged.\n---\nBody.\n",
+    "Misnamed": "---\nname: other-name\ndescription: Its name is not its folder's. Use when probing.\n---\nBody.\n",
+    "nameless": "---\ndescription: No name field. Use when probing.\n---\nBody.\n",
+    "undescribed": "---\nname: undescribed\n---\nFirst body line stands in.\n",
+    "no-frontmatter": "# Heading\n\nA body without frontmatter.\n",
+    "bad-yaml": "---\nname: bad-yaml\ndescription: Has: a colon: twice\n---\nBody.\n",
+    "effort-max": "---\nname: effort-max\ndescription: Declares an effort. Use when probing.\neffort: max\n---\nBody.\n",
+    "effort-high": "---\nname: effort-high\ndescription: Declares an effort. Use when probing.\neffort: high\n---\nBody.\n",
+    "effort-low": "---\nname: effort-low\ndescription: Declares an effort. Use when probing.\neffort: low\n---\nBody.\n",
+    "with-agent": "---\nname: with-agent\ndescription: Declares an agent. Use when probing.\nagent: Explore\n---\nBody.\n",
+    "with-tools": "---\nname: with-tools\ndescription: Declares tools. Use when probing.\nallowed-tools: Bash\n---\nBody.\n",
+    "quoted": "---\nname: quoted\ndescription: \"Quoted: with a colon.\"\n---\nBody.\n",
+    "empty-description": "---\nname: empty-description\ndescription: \"\"\n---\nBody line.\n",
+    "UPPER": "---\nname: UPPER\ndescription: An uppercase name. Use when probing.\n---\nBody.\n",
+}
+
+
+def plugin_probe(write: bool) -> int:
+    pin = pins()["claude-code"]
+    with tempfile.TemporaryDirectory(prefix="probe-", dir="/tmp") as tmp:
+        ws, home = Path(tmp) / "ws", Path(tmp) / "home"
+        plugin = ws / PLUGIN
+        (plugin / ".claude-plugin").mkdir(parents=True)
+        home.mkdir()
+        (plugin / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": PLUGIN, "version": "0.1.0"}) + "\n",
+                                                               encoding="utf-8")
+        for folder, text in PLUGIN_SKILLS.items():
+            for where in (plugin / "skills" / folder, ws / ".claude" / "skills" / f"p-{folder}"):
+                where.mkdir(parents=True)
+                (where / "SKILL.md").write_text(text.replace(f"name: {folder}\n", f"name: p-{folder}\n")
+                                                if where.name.startswith("p-") else text, encoding="utf-8")
+        got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(plugin)], ws, home,
+                          [("fmt-tables", "")], set())
+    # Only the probe's entries are kept: the release's own skills are never stored.
+    entries = drivers.claude_entries(got.catalog)
+    rows = {folder: {"plugin": next((e for e in entries if e.startswith(f"- {PLUGIN}:{folder}")), None),
+                     "project": next((e for e in entries if e.startswith(f"- p-{folder}")), None)}
+            for folder in PLUGIN_SKILLS}
+    for folder, row in rows.items():
+        print(f"{folder}: plugin {row['plugin']!r}; project {row['project']!r}", file=sys.stderr)
+    if write:
+        dest = PROBES / pin.label / "plugin-skills.json"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(json.dumps({"plugin": PLUGIN, "note": "the catalog entries Claude Code lists for the skills "
+                                    "of a plugin loaded with --plugin-dir (python -m capture diff --probe plugin)",
+                                    "skills": PLUGIN_SKILLS, "entries": rows}, indent=1, ensure_ascii=False) + "\n",
+                        encoding="utf-8")
     return 0

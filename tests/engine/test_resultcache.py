@@ -591,3 +591,23 @@ def test_finish_counts_every_shard_it_rewrites(tmp_path: Path, cache_home: Path,
     loaded = open_cache(str(ws), settings)
     loaded.load()
     assert ShardWriter(loaded, [], []).finish() == len({shard_of(loc.path) for loc in locs}) > 1
+
+
+def test_a_plugin_folder_appearing_ends_a_kept_result(tmp_path: Path, no_racy_window: None) -> None:
+    """A skill with a field the skill tool defers (`effort`) in `<plugin>/skills/`: once the folder
+    beside it becomes a Claude Code plugin (`.claude-plugin/`), Claude Code reads the field, and a
+    kept result that reported it no longer holds."""
+    ws = tmp_path / "ws"
+    skill = ws / "kit" / "skills" / "ship"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: ship\ndescription: Ships builds. Use when deploying.\n"
+                                    "effort: high\n---\nBody.\n")
+    settings = Settings()
+    loc = next(loc for loc in discover(str(ws), settings).all if loc.dir == str(skill))
+    stamp, first = stamped(loc, settings)
+    assert stamp is not None and first is not None and "DEFERRED_FIELD" in _codes(first)
+    assert stamped(loc, settings, stamp) == (stamp, None)
+    (ws / "kit" / ".claude-plugin").mkdir()
+    again, payload = stamped(loc, settings, stamp)
+    assert payload is not None and "DEFERRED_FIELD" not in _codes(payload)
+    assert stamped(loc, settings, again) == (again, None)

@@ -16,7 +16,13 @@ from skill_lsp.engine.discovery import scan_roots
 from skill_lsp.engine.findings import Severity
 from skill_lsp.engine.overlap import OverlapIndex
 from skill_lsp.engine.skillgraph import link_mentions
-from skill_lsp.engine.workspace import SkillIndex, check_file, index_description, link_skills
+from skill_lsp.engine.workspace import (
+    SkillIndex,
+    check_file,
+    check_text,
+    index_description,
+    link_skills,
+)
 
 W, H = Severity.WARNING, Severity.HINT
 COVERED: set[str] = set()
@@ -623,3 +629,26 @@ def test_a_skill_written_for_devin_keeps_its_tool_names_outside_claude_codes_roo
     assert got["skills/review/SKILL.md"] == []
     assert got["other/review/SKILL.md"] == ["UNKNOWN_TOOL"] * 2
     assert got[".claude/skills/review/SKILL.md"] == ["UNKNOWN_TOOL"] * 2
+
+
+def test_a_claude_code_plugin_skill_has_no_deferred_claude_code_fields(tmp_path):
+    """Claude Code lists a plugin's skills as it lists project skills (probe: capture diff --probe
+    plugin) and reads `effort` and `agent`: the skill tool's DEFERRED_FIELD is noise there (unseen
+    newkayak12/claude-skills: 35). Without `.claude-plugin/` beside `skills/` it stays; the open
+    buffer's shortcut asks for the place."""
+    from skill_lsp.commands.targets import collect  # noqa: PLC0415
+    from skill_lsp.engine.workspace import placed, placement_matters  # noqa: PLC0415
+
+    text = skill_text("ship", extra="effort: max\nagent: Explore")
+    write_skill(tmp_path / "kit" / "skills", "ship", text)
+    (tmp_path / "kit" / ".claude-plugin").mkdir()
+    write_skill(tmp_path / "loose" / "skills", "ship", text)
+    t = collect([str(tmp_path)], None, None)
+    got = {os.path.relpath(loc.path, tmp_path): [f.code for f in check_file(loc.path, t.settings, loc).findings
+                                                 if f.code == "DEFERRED_FIELD"]
+           for loc in t.locations + t.loose}
+    assert got["kit/skills/ship/SKILL.md"] == []
+    assert got["loose/skills/ship/SKILL.md"] == ["DEFERRED_FIELD"] * 2
+    path = str(tmp_path / "kit" / "skills" / "ship" / "SKILL.md")
+    _, unplaced = check_text(text, path, t.settings)  # as an open buffer is checked
+    assert placement_matters(unplaced, path) and placed(unplaced, path, None) != unplaced

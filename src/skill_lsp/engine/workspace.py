@@ -97,7 +97,7 @@ def check_file(path: str, settings: Settings, location: Location | None = None,
         text = _head(text)
     doc, findings = check_text(text, path, settings, decode_issue=issue, seen=seen, first=first, listed=listed)
     doc.bom = doc.bom or data.startswith(b"\xef\xbb\xbf")  # decode() leaves it out of the text
-    findings = placed(findings, path, location)
+    findings = placed(findings, path, location, seen)
     if size > len(data) and not first:
         doc.full_length = max(doc.full_length, size)
         if not any(f.code == "FILE_TOO_LARGE" for f in findings):
@@ -123,11 +123,15 @@ def _head(text: str) -> str:
     return text[:m.end()] if m is not None and m.end() <= document.MAX_FRONTMATTER_CHARS else text
 
 
-def placed(findings: list[Finding], path: str, location: Location | None) -> list[Finding]:
+def placed(findings: list[Finding], path: str, location: Location | None,
+           seen: dict[str, bool | bytes] | None = None) -> list[Finding]:
     """``findings`` as the skill's place grades them: outside every root, a SKILL.md without
     frontmatter and no skills/ folder above it may be a fragment, and one in a test folder or among
-    another skill's examples is test data or an example (information, not a problem to fix). The
-    scan and an open buffer alike (state.analyse)."""
+    another skill's examples is test data or an example (information, not a problem to fix); in a
+    Claude Code plugin, a field Claude Code reads is not one the skill tool defers. The scan and an
+    open buffer alike (state.analyse). ``seen``: the lookups a cached result depends on."""
+    if any(f.code == "DEFERRED_FIELD" for f in findings) and in_claude_plugin(path, seen):
+        findings = [f for f in findings if f.code != "DEFERRED_FIELD"]
     if location is None or location.root_index >= 0:
         return findings
     if in_devin_root(path):
@@ -147,10 +151,32 @@ def placement_matters(findings: list[Finding], path: str) -> bool:
     names alone, so an open buffer asks for its location (``classify``) only then."""
     if in_devin_root(path):
         return any(f.code in DEVIN_NATIVE for f in findings)
+    if any(f.code == "DEFERRED_FIELD" for f in findings) and _PLUGIN_SKILLS in path:
+        return True
     if not any(f.severity <= Severity.WARNING for f in findings):
         return False
     parts = os.path.normpath(os.path.dirname(path)).split(os.sep)
     return not _under_a_skills_folder(path) or any(p in TEST_FOLDERS or p in EXAMPLE_FOLDERS for p in parts)
+
+
+# A skill of a Claude Code plugin: `<plugin>/skills/<name>/SKILL.md` beside `<plugin>/.claude-plugin/`.
+# Claude Code 2.1.332 lists its skills as it lists project skills, `<plugin>:<folder>` (probe:
+# `python -m capture diff --probe plugin`), reading `effort`, `agent` and the rest as its own.
+_PLUGIN_SKILLS = os.sep + "skills" + os.sep
+_PLUGIN_MARK = "../../.claude-plugin"
+
+
+def in_claude_plugin(path: str, seen: dict[str, bool | bytes] | None = None) -> bool:
+    """Whether the SKILL.md at ``path`` is a skill of a Claude Code plugin (``seen``: recorded there)."""
+    skill_dir = os.path.dirname(path)
+    if os.path.basename(os.path.dirname(skill_dir)) != "skills":
+        return False
+    from .rules.context import observe  # noqa: PLC0415 - only a skill with a deferred field asks
+
+    found = observe(skill_dir, _PLUGIN_MARK)
+    if seen is not None:
+        seen[_PLUGIN_MARK] = found
+    return found is True
 
 
 # Devin CLI's project root, which no modelled harness reads: there the frontmatter is optional (the
