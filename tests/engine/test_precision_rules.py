@@ -74,6 +74,19 @@ def test_existing_link_outside_the_skill_is_information_unless_it_leads_into_ano
     assert [(f.code, f.severity.name, f.data["target"]) for f in fs] == [("LINK_OUTSIDE_SKILL", "INFO", "../notes/")]
 
 
+def test_a_file_outside_linked_again_is_reported_at_its_first_link(tmp_path: Path):
+    """One fix (bring the file into the skill) per file: the seventh batch's audit read one file
+    linked six times as six infos."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "spec.md").write_text("x\n", encoding="utf-8")
+    (tmp_path / "docs" / "other.md").write_text("x\n", encoding="utf-8")
+    body = "[a](../../docs/spec.md) [b](../../docs/spec.md#part) [c](../../docs/other.md) [d](../../docs/./spec.md)\n"
+    path = write_skill(tmp_path / "skills", "demo", skill_text(body=body))
+    doc, fs = check(path.read_text(encoding="utf-8"), path=str(path), on_disk=True)
+    assert [(f.code, f.data["target"]) for f in fs] == [("LINK_OUTSIDE_SKILL", "../../docs/spec.md"),
+                                                        ("LINK_OUTSIDE_SKILL", "../../docs/other.md")]
+
+
 def test_missing_frontmatter_outside_any_skills_folder_is_information(tmp_path: Path):
     from skill_lsp.commands.targets import collect  # noqa: PLC0415
     from skill_lsp.engine.config import Settings  # noqa: PLC0415

@@ -205,7 +205,7 @@ RULES: dict[str, Rule] = {
              "warning. A link into another skill (its SKILL.md, its folder or a file it holds) is not reported: a "
              "reference between skills of one collection, as in a \"route to\" table, not a file this skill needs "
              "beside it (on the corpus nearly every link leaving a skill pointed at a sibling skill, issue 11 audit). "
-             "A target that does not exist is BROKEN_LINK."),
+             "A target that does not exist is BROKEN_LINK. A file linked again is reported at its first link only."),
         Rule("BODY_TOO_LONG", W, "Body over 500 lines", None,
              "The agentskills spec recommends keeping SKILL.md under 500 lines; move detail into references/. "
              "Reported past 550 lines: within 10 % nobody restructures a skill (issue 26 held-out audit)."),
