@@ -139,7 +139,7 @@ def test_unsafe_fixes_needs_fix(tmp_path: Path):
 @pytest.mark.parametrize("nl", ["\n", "\r\n", "\r"])
 def test_the_audit_finds_the_body_after_a_frontmatter_of_any_line_end(nl: str):
     """A CRLF frontmatter was read as body text: a quoted value there counted as a change of what the
-    page shows (the seventh batch's audit)."""
+    page shows (the eighth real-skill run's audit)."""
     text = nl.join(["---", "name: a", "description: 'x: y'", "---", "Body.", ""])
     assert text[fix_safety.body_start(text):] == "Body." + nl
     assert fix_safety.body_start(nl.join(["---", "name: a", "--- not a fence", "Body."])) == 0

@@ -75,7 +75,7 @@ def test_existing_link_outside_the_skill_is_information_unless_it_leads_into_ano
 
 
 def test_a_file_outside_linked_again_is_reported_at_its_first_link(tmp_path: Path):
-    """One fix (bring the file into the skill) per file: the seventh batch's audit read one file
+    """One fix (bring the file into the skill) per file: the eighth real-skill run's audit read one file
     linked six times as six infos."""
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "spec.md").write_text("x\n", encoding="utf-8")

@@ -6,9 +6,9 @@ Each place is checked, since each is what a harness reading that root loads (its
 differ), but a finding of one code at one range of the file is reported once: where every place
 says the same, at the place reached without a link (the file the author edits); else by a place
 in a root harnesses read before one they do not read, the one that grades it worst among those,
-in its words on what its harnesses do. Unseen repositories had 52 such folders in three of five
-batches and 29 skills reached from three roots in a sixth; each of their findings was reported
-two or three times.
+in its words on what its harnesses do. Repositories of the real-skill runs had 52 such folders
+in three of five batches, and one of the eighth run's reached 29 skills from three roots; each of
+their findings was reported two or three times.
 """
 
 from __future__ import annotations
