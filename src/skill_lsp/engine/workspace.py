@@ -147,8 +147,9 @@ def placed(findings: list[Finding], path: str, location: Location | None,
 
 def placement_matters(findings: list[Finding], path: str) -> bool:
     """Whether ``placed`` could change ``findings`` wherever ``path`` is located: a warning or an
-    error, and a test or example folder in the path or no skills/ folder above it. A test on
-    names alone, so an open buffer asks for its location (``classify``) only then."""
+    error, and a test or example folder in the path or no skills/ folder above it; in Devin's root
+    a finding Devin's format leaves out; below a skills/ folder a deferred field (a plugin's). A
+    test on names alone, so an open buffer asks for its location (``classify``) only then."""
     if in_devin_root(path):
         return any(f.code in DEVIN_NATIVE for f in findings)
     if any(f.code == "DEFERRED_FIELD" for f in findings) and _PLUGIN_SKILLS in path:

@@ -187,8 +187,8 @@ def _links(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
                            link.target_start, link.target_end, {"target": target, "path": path})
                 continue
             if _another_skill(ctx, path) or path in outside:
-                # The same file linked again: one finding asks for the one fix (the seventh
-                # batch's audit: one file linked six times, six infos).
+                # The same file linked again: one finding asks for the one fix (the eighth
+                # real-skill run's audit: one file linked six times, six infos).
                 continue
             outside.add(path)
             yield make("LINK_OUTSIDE_SKILL", f"link '{target}' leaves the skill folder; harnesses install the folder alone",
