@@ -589,22 +589,29 @@ def test_placement_matters_wherever_placed_changes_a_finding(tmp_path):
         if changed[os.path.basename(loc.dir)]:
             assert placement_matters(r.findings, loc.path), loc.path
     assert changed == {"fix": True, "sample": True, "frag": True, "real": False, "fine": False, "maker": False,
-                       "native": True, "tools": True}
+                       "native": True, "tools": False}
     assert not placement_matters(check_file(str(tmp_path / ".claude/skills/real/SKILL.md"), t.settings).findings,
                                  str(tmp_path / ".claude/skills/real/SKILL.md"))
+
+
+def _codes_by_place(top, code: str | None = None) -> dict[str, list[str]]:
+    """The codes (``code`` only, when given) of each skill under ``top``, by its path relative to it,
+    as `check` places and grades them."""
+    from skill_lsp.commands.targets import collect  # noqa: PLC0415
+
+    t = collect([str(top)], None, None)
+    return {os.path.relpath(loc.path, top): sorted(f.code for f in check_file(loc.path, t.settings, loc).findings
+                                                   if code is None or f.code == code)
+            for loc in t.locations + t.loose}
 
 
 def test_a_devin_skill_is_graded_by_devins_documented_format(tmp_path):
     """`.devin/skills/<name>/SKILL.md`: Devin CLI documents the frontmatter as optional and its tools
     as lowercase names; no modelled harness reads that root. Elsewhere both findings stay."""
-    from skill_lsp.commands.targets import collect  # noqa: PLC0415
-
     for root in (".devin/skills", "docs/.devin/skills", ".windsurf/skills"):
         write_skill(tmp_path / root, "plain", "# Plain\n\nDo the thing.\n")
         write_skill(tmp_path / root, "review", skill_text("review", extra="allowed-tools:\n  - read\n  - grep"))
-    t = collect([str(tmp_path)], None, None)
-    got = {os.path.relpath(loc.path, tmp_path): sorted(f.code for f in check_file(loc.path, t.settings, loc).findings)
-           for loc in t.locations + t.loose}
+    got = _codes_by_place(tmp_path)
     for root in (".devin/skills", "docs/.devin/skills"):
         assert got[f"{root}/plain/SKILL.md"] == [] and "UNKNOWN_TOOL" not in got[f"{root}/review/SKILL.md"]
     assert got[".windsurf/skills/plain/SKILL.md"] == ["MISSING_FRONTMATTER"]
@@ -615,17 +622,12 @@ def test_a_skill_written_for_devin_keeps_its_tool_names_outside_claude_codes_roo
     """Devin CLI's `triggers: [user, model]` marks a skill written for it (unseen newkub/devin-skills,
     744 skills at the top of the repository): its tools `read`, `grep` are Devin's, not near misses
     of Claude Code's. In Claude Code's root the hint stays: that harness reads them as its own."""
-    from skill_lsp.commands.targets import collect  # noqa: PLC0415
-
     devin = skill_text("review", extra="triggers: ['user', 'model']\nallowed-tools: ['read', 'grep']")
     plain = skill_text("review", extra="allowed-tools: ['read', 'grep']")
     write_skill(tmp_path / "skills", "review", devin)
     write_skill(tmp_path / "other", "review", plain)
     write_skill(tmp_path / ".claude" / "skills", "review", devin)
-    t = collect([str(tmp_path)], None, None)
-    got = {os.path.relpath(loc.path, tmp_path): [f.code for f in check_file(loc.path, t.settings, loc).findings
-                                                 if f.code == "UNKNOWN_TOOL"]
-           for loc in t.locations + t.loose}
+    got = _codes_by_place(tmp_path, "UNKNOWN_TOOL")
     assert got["skills/review/SKILL.md"] == []
     assert got["other/review/SKILL.md"] == ["UNKNOWN_TOOL"] * 2
     assert got[".claude/skills/review/SKILL.md"] == ["UNKNOWN_TOOL"] * 2
@@ -634,21 +636,14 @@ def test_a_skill_written_for_devin_keeps_its_tool_names_outside_claude_codes_roo
 def test_a_claude_code_plugin_skill_has_no_deferred_claude_code_fields(tmp_path):
     """Claude Code lists a plugin's skills as it lists project skills (probe: capture diff --probe
     plugin) and reads `effort` and `agent`: the skill tool's DEFERRED_FIELD is noise there (unseen
-    newkayak12/claude-skills: 35). Without `.claude-plugin/` beside `skills/` it stays; the open
-    buffer's shortcut asks for the place."""
-    from skill_lsp.commands.targets import collect  # noqa: PLC0415
-    from skill_lsp.engine.workspace import placed, placement_matters  # noqa: PLC0415
-
+    newkayak12/claude-skills: 35). Without `.claude-plugin/` beside `skills/` it stays; an open
+    buffer of the plugin's skill is checked as the file."""
     text = skill_text("ship", extra="effort: max\nagent: Explore")
     write_skill(tmp_path / "kit" / "skills", "ship", text)
     (tmp_path / "kit" / ".claude-plugin").mkdir()
     write_skill(tmp_path / "loose" / "skills", "ship", text)
-    t = collect([str(tmp_path)], None, None)
-    got = {os.path.relpath(loc.path, tmp_path): [f.code for f in check_file(loc.path, t.settings, loc).findings
-                                                 if f.code == "DEFERRED_FIELD"]
-           for loc in t.locations + t.loose}
+    got = _codes_by_place(tmp_path, "DEFERRED_FIELD")
     assert got["kit/skills/ship/SKILL.md"] == []
     assert got["loose/skills/ship/SKILL.md"] == ["DEFERRED_FIELD"] * 2
-    path = str(tmp_path / "kit" / "skills" / "ship" / "SKILL.md")
-    _, unplaced = check_text(text, path, t.settings)  # as an open buffer is checked
-    assert placement_matters(unplaced, path) and placed(unplaced, path, None) != unplaced
+    _, buffer = check_text(text, str(tmp_path / "kit" / "skills" / "ship" / "SKILL.md"), Settings())
+    assert [f.code for f in buffer if f.code == "DEFERRED_FIELD"] == []

@@ -15,6 +15,7 @@ from .config import Settings, apply_settings
 from .datarecord import replace
 from .discovery import Location, ReadError, read_skill_file
 from .findings import Finding, Related, Severity, make
+from .harness.roots import in_devin_root
 from .lazyre import lazy_re
 from .profiles import Profile
 from .result import SkillResult, fixes_key
@@ -97,7 +98,7 @@ def check_file(path: str, settings: Settings, location: Location | None = None,
         text = _head(text)
     doc, findings = check_text(text, path, settings, decode_issue=issue, seen=seen, first=first, listed=listed)
     doc.bom = doc.bom or data.startswith(b"\xef\xbb\xbf")  # decode() leaves it out of the text
-    findings = placed(findings, path, location, seen)
+    findings = placed(findings, path, location)
     if size > len(data) and not first:
         doc.full_length = max(doc.full_length, size)
         if not any(f.code == "FILE_TOO_LARGE" for f in findings):
@@ -123,19 +124,15 @@ def _head(text: str) -> str:
     return text[:m.end()] if m is not None and m.end() <= document.MAX_FRONTMATTER_CHARS else text
 
 
-def placed(findings: list[Finding], path: str, location: Location | None,
-           seen: dict[str, bool | bytes] | None = None) -> list[Finding]:
+def placed(findings: list[Finding], path: str, location: Location | None) -> list[Finding]:
     """``findings`` as the skill's place grades them: outside every root, a SKILL.md without
-    frontmatter and no skills/ folder above it may be a fragment, and one in a test folder or among
-    another skill's examples is test data or an example (information, not a problem to fix); in a
-    Claude Code plugin, a field Claude Code reads is not one the skill tool defers. The scan and an
-    open buffer alike (state.analyse). ``seen``: the lookups a cached result depends on."""
-    if any(f.code == "DEFERRED_FIELD" for f in findings) and in_claude_plugin(path, seen):
-        findings = [f for f in findings if f.code != "DEFERRED_FIELD"]
+    frontmatter and no skills/ folder above it may be a fragment, one in Devin CLI's root needs
+    none, and one in a test folder or among another skill's examples is test data or an example
+    (information, not a problem to fix). The scan and an open buffer alike (state.analyse)."""
     if location is None or location.root_index >= 0:
         return findings
     if in_devin_root(path):
-        findings = [f for f in findings if f.code not in DEVIN_NATIVE]
+        findings = [f for f in findings if f.code != "MISSING_FRONTMATTER"]
     if not _under_a_skills_folder(path):
         findings = [_fragment(f) if f.code == "MISSING_FRONTMATTER" else f for f in findings]
     if in_test_folder(path, location.root):
@@ -148,49 +145,14 @@ def placed(findings: list[Finding], path: str, location: Location | None,
 def placement_matters(findings: list[Finding], path: str) -> bool:
     """Whether ``placed`` could change ``findings`` wherever ``path`` is located: a warning or an
     error, and a test or example folder in the path or no skills/ folder above it; in Devin's root
-    a finding Devin's format leaves out; below a skills/ folder a deferred field (a plugin's). A
-    test on names alone, so an open buffer asks for its location (``classify``) only then."""
+    MISSING_FRONTMATTER. A test on names alone, so an open buffer asks for its location
+    (``classify``) only then."""
     if in_devin_root(path):
-        return any(f.code in DEVIN_NATIVE for f in findings)
-    if any(f.code == "DEFERRED_FIELD" for f in findings) and _PLUGIN_SKILLS in path:
-        return True
+        return any(f.code == "MISSING_FRONTMATTER" for f in findings)
     if not any(f.severity <= Severity.WARNING for f in findings):
         return False
     parts = os.path.normpath(os.path.dirname(path)).split(os.sep)
     return not _under_a_skills_folder(path) or any(p in TEST_FOLDERS or p in EXAMPLE_FOLDERS for p in parts)
-
-
-# A skill of a Claude Code plugin: `<plugin>/skills/<name>/SKILL.md` beside `<plugin>/.claude-plugin/`.
-# Claude Code 2.1.332 lists its skills as it lists project skills, `<plugin>:<folder>` (probe:
-# `python -m capture diff --probe plugin`), reading `effort`, `agent` and the rest as its own.
-_PLUGIN_SKILLS = os.sep + "skills" + os.sep
-_PLUGIN_MARK = "../../.claude-plugin"
-
-
-def in_claude_plugin(path: str, seen: dict[str, bool | bytes] | None = None) -> bool:
-    """Whether the SKILL.md at ``path`` is a skill of a Claude Code plugin (``seen``: recorded there)."""
-    skill_dir = os.path.dirname(path)
-    if os.path.basename(os.path.dirname(skill_dir)) != "skills":
-        return False
-    from .rules.context import observe  # noqa: PLC0415 - only a skill with a deferred field asks
-
-    found = observe(skill_dir, _PLUGIN_MARK)
-    if seen is not None:
-        seen[_PLUGIN_MARK] = found
-    return found is True
-
-
-# Devin CLI's project root, which no modelled harness reads: there the frontmatter is optional (the
-# folder names the skill) and tools are named read, grep, glob, exec (its documentation,
-# docs.devin.ai cli/extensibility/skills; documented, not verified: skill-lsp cannot run Devin).
-# Unseen Ryukijano/agent-skills keeps 810 skills there without frontmatter: 810 errors.
-DEVIN_NATIVE = frozenset(("MISSING_FRONTMATTER", "UNKNOWN_TOOL"))
-
-
-def in_devin_root(path: str) -> bool:
-    """Whether ``path`` (a SKILL.md) is a skill of Devin CLI's project root, `.devin/skills/<name>/`."""
-    root = os.path.dirname(os.path.dirname(path))
-    return os.path.basename(root) == "skills" and os.path.basename(os.path.dirname(root)) == ".devin"
 
 
 def _under_a_skills_folder(path: str) -> bool:

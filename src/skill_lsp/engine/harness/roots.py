@@ -76,3 +76,13 @@ def not_read(harness: Harness, skill_dir: str) -> str:
     root = next((tail.lstrip("/") for tail, _, _ in _root_table() if parent.endswith(tail)),
                 "/".join(parent.rsplit("/", 2)[-2:]))
     return f"{who} does not read {root} (skills there are never loaded)"
+
+
+def in_devin_root(path: str) -> bool:
+    """Whether ``path`` (a SKILL.md) is a skill of Devin CLI's project root, `.devin/skills/<name>/`,
+    which no modelled harness reads: there the frontmatter is optional (the folder names the
+    skill) and tools are named read, grep, glob, exec (docs.devin.ai cli/extensibility/skills;
+    documented, not verified: skill-lsp cannot run Devin). Unseen Ryukijano/agent-skills keeps 810
+    skills there without frontmatter."""
+    root = os.path.dirname(os.path.dirname(path))
+    return os.path.basename(root) == "skills" and os.path.basename(os.path.dirname(root)) == ".devin"

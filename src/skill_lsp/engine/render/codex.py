@@ -74,6 +74,11 @@ def mentionable(name: str) -> bool:
     return _MENTION.fullmatch(name) is not None and name.upper() not in _ENV_VARS
 
 
+def _mentioned(records: Sequence[SkillRecord], name: str) -> list[SkillRecord]:
+    """The listed skills a `$name` mention names (none when it cannot name one)."""
+    return [r for r in listed(records) if codex_name(r) == name] if mentionable(name) else []
+
+
 def _below(record: SkillRecord) -> str:
     """The skill folder relative to its root (`group/skill` for a nested one; capture case nested-folders)."""
     rel = os.path.relpath(record.dir, record.root).replace(os.sep, "/") if record.root else record.folder
@@ -345,17 +350,13 @@ class CodexDialect(Dialect):
         is all mention characters and is no common environment variable (``mentionable``). Codex's
         own system skills count: a project skill named skill-creator is listed beside Codex's, and
         `$skill-creator` injects neither (capture case builtin-name-skill-creator)."""
-        if not mentionable(name):
-            return None
-        matches = [r for r in listed(records) if codex_name(r) == name]
+        matches = _mentioned(records, name)
         return matches[0] if len(matches) == 1 and name not in _BUILTIN_NAMES else None
 
     def mention_conflict(self, records: Sequence[SkillRecord], name: str) -> str | None:
         """Why a `$name` mention injects no skill although Codex lists one by that name (None: it
         injects it, or lists none)."""
-        if not mentionable(name):
-            return None
-        matches = [r for r in listed(records) if codex_name(r) == name]
+        matches = _mentioned(records, name)
         if not matches:
             return None
         who = f"Codex {HARNESSES['codex'].version}"

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from ..document import SkillDocument
 from ..findings import Finding
+from ..harness.roots import in_devin_root
 from ..lazyre import lazy_re
 from ..yamlnodes import Node, resolve_scalar
 from .context import Context
@@ -287,7 +288,8 @@ def devin_native(doc: SkillDocument) -> bool:
 
 
 def _tools(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
-    if "claude-code" not in (ctx.profile.targets or (ctx.profile.name,)) and devin_native(doc):
+    if "claude-code" not in (ctx.profile.targets or (ctx.profile.name,)) and (
+            devin_native(doc) or in_devin_root(doc.path)):
         return  # outside Claude Code's roots, a Devin skill's tools are Devin's
     model_invocable = doc.value("disable-model-invocation") is not True
     for token, s, e in tool_tokens(doc):
