@@ -127,3 +127,61 @@ def plugin_probe(write: bool) -> int:
                                     "skills": PLUGIN_SKILLS, "entries": rows}, indent=1, ensure_ascii=False) + "\n",
                         encoding="utf-8")
     return 0
+
+
+# A plugin whose folder and manifest names differ, beside project skills: which name prefixes its
+# skills, where they sort among the project's, how the `Skill` tool is called for one and what an
+# activation hands the model (the plugin's variables filled or not).
+PLUGIN_FOLDER, PLUGIN_MANIFEST = "dir-name", "manifest-name"
+PLUGIN_ORDER = {
+    "zeta": "---\nname: zeta\ndescription: Sorts last. Use when probing.\n---\nBody.\n",
+    "alpha": ("---\nname: alpha\ndescription: Sorts first. Use when probing.\n---\n"
+              "root=[${CLAUDE_PLUGIN_ROOT}] data=[${CLAUDE_PLUGIN_DATA}] dir=[${CLAUDE_SKILL_DIR}] "
+              "project=[${CLAUDE_PROJECT_DIR}] args=[$ARGUMENTS]\n"),
+    "Beta": "---\nname: Beta\ndescription: Upper case. Use when probing.\n---\nB $0.\n",
+    "a_b": "---\nname: a_b\ndescription: Underscore. Use when probing.\n---\nBody.\n",
+}
+PROJECT_ORDER = ("aa-first", "mm-middle", "zz-last")
+PLUGIN_CALLS = [(f"{PLUGIN_MANIFEST}:alpha", "one two"), ("alpha", ""), (f"{PLUGIN_FOLDER}:alpha", ""),
+                (f"{PLUGIN_MANIFEST}:Beta", "x"), ("mm-middle", "")]
+
+
+def plugin_names_probe(write: bool) -> int:
+    pin = pins()["claude-code"]
+    with tempfile.TemporaryDirectory(prefix="probe-", dir="/tmp") as tmp:
+        ws, home = Path(tmp) / "ws", Path(tmp) / "home"
+        plugin = ws / PLUGIN_FOLDER
+        (plugin / ".claude-plugin").mkdir(parents=True)
+        home.mkdir()
+        (plugin / ".claude-plugin" / "plugin.json").write_text(
+            json.dumps({"name": PLUGIN_MANIFEST, "version": "0.1.0"}) + "\n", encoding="utf-8")
+        for folder, text in PLUGIN_ORDER.items():
+            (plugin / "skills" / folder).mkdir(parents=True)
+            (plugin / "skills" / folder / "SKILL.md").write_text(text, encoding="utf-8")
+        for folder in PROJECT_ORDER:
+            (ws / ".claude" / "skills" / folder).mkdir(parents=True)
+            (ws / ".claude" / "skills" / folder / "SKILL.md").write_text(
+                f"---\nname: {folder}\ndescription: A project skill. Use when probing.\n---\nBody.\n", encoding="utf-8")
+        got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(plugin)], ws, home, PLUGIN_CALLS, set())
+        where, at_home = str(ws), str(home)
+    mine = set(PLUGIN_ORDER) | set(PROJECT_ORDER)
+    # Only the probe's entries are kept: the release's own skills are never stored.
+    entries = [e for e in drivers.claude_entries(got.catalog or "")
+               if any(e.startswith((f"- {n}", f"- {PLUGIN_FOLDER}:{n}", f"- {PLUGIN_MANIFEST}:{n}")) for n in mine)]
+    print("entries in order:", *entries, sep="\n  ", file=sys.stderr)
+    rows = []
+    for act in got.activations:
+        row = {"skill": act.skill, "arguments": act.arguments,
+               "tool_result": act.tool_result,
+               "text": None if act.text is None else act.text.replace(where, "<ws>").replace(at_home, "<home>")}
+        rows.append(row)
+        print(f"activation {act.skill!r} {act.arguments!r}:\n  {row}", file=sys.stderr)
+    if write:
+        dest = PROBES / pin.label / "plugin-names.json"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(json.dumps({"plugin_folder": PLUGIN_FOLDER, "manifest_name": PLUGIN_MANIFEST,
+                                    "note": "a plugin loaded with --plugin-dir beside project skills: its entries "
+                                    "in listing order and its activations (python -m capture diff --probe "
+                                    "plugin-names)", "skills": PLUGIN_ORDER, "entries": entries,
+                                    "activations": rows}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return 0

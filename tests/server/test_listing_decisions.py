@@ -135,3 +135,31 @@ async def test_preview_commands_read_a_skill_folder_linked_from_outside_the_work
     res = await client.workspace_execute_command_async(t.ExecuteCommandParams(
         command="skill-lsp.previewActivation", arguments=[{"name": "far-away", "dialect": "claude-code"}]))
     assert res["kind"] != "not_listed" and "# Far body" in res["text"]
+
+
+@pytest.mark.asyncio
+async def test_a_claude_code_plugins_skills_are_previewed_as_the_release_lists_them(client):
+    # As `skill-lsp catalog` (tests/cli/test_cli_claude_plugins.py, from probes of the release): the
+    # plugin's name prefixes its skills, listed after the project's; one without a description is
+    # left out; other harnesses do not list them.
+    plugin = client.root / "kit"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "toolkit"}\n', encoding="utf-8")
+    for folder, text in (("good", "---\nname: good\ndescription: Good. Use it.\n---\nroot=${CLAUDE_PLUGIN_ROOT}\n"),
+                         ("bare", "---\nname: bare\n---\nFirst line.\n")):
+        (plugin / "skills" / folder).mkdir(parents=True)
+        (plugin / "skills" / folder / "SKILL.md").write_text(text, encoding="utf-8")
+    cat = await client.workspace_execute_command_async(t.ExecuteCommandParams(
+        command="skill-lsp.previewCatalog", arguments=[{"dialect": "claude-code"}]))
+    assert cat["text"].endswith("\n- toolkit:good: Good. Use it."), cat["text"][-200:]
+    assert "toolkit:bare" not in cat["text"]
+    res = await client.workspace_execute_command_async(t.ExecuteCommandParams(
+        command="skill-lsp.previewActivation", arguments=[{"name": "toolkit:good", "dialect": "claude-code"}]))
+    assert res["text"] == f"Base directory for this skill: {plugin}/skills/good\n\nroot={plugin}\n"
+    res = await client.workspace_execute_command_async(t.ExecuteCommandParams(
+        command="skill-lsp.previewActivation",
+        arguments=[{"uri": (plugin / "skills" / "bare" / "SKILL.md").as_uri(), "dialect": "claude-code"}]))
+    assert res["kind"] == "not_listed" and "plugin's skill without a description" in res["reason"]
+    cat = await client.workspace_execute_command_async(t.ExecuteCommandParams(
+        command="skill-lsp.previewCatalog", arguments=[{"dialect": "codex"}]))
+    assert "good" not in cat["text"]

@@ -196,6 +196,7 @@ def claude_code(argv: list[str], workspace: Path, home: Path, activations: list[
     results = _tool_results(last)
     messages = last.get("messages") or []
     out = []
+    taken: set[int] = set()
     for n, (skill, arguments) in enumerate(activations, 1):
         hit = results.get(call_id(n))
         if hit is None:
@@ -218,7 +219,12 @@ def claude_code(argv: list[str], workspace: Path, home: Path, activations: list[
         folder = result.removeprefix("Launching skill: ") if result.startswith("Launching skill: ") else None
         texts = [x.get("text") for x in messages[i]["content"][j + 1:]
                  if isinstance(x, dict) and x.get("type") == "text" and isinstance(x.get("text"), str)]
-        mine = [t for t in texts if folder is not None and _claude_dir(t) == folder]
+        # A plugin's skill is called `plugin:folder` (probe plugin-names); a body taken by an
+        # earlier call of the same folder is not taken again.
+        mine = [t for t in texts if folder is not None and _claude_dir(t) in (folder, folder.rsplit(":", 1)[-1])
+                and id(t) not in taken]
+        if mine:
+            taken.add(id(mine[0]))
         text = mine[0] if mine else ""
         # Joining the parallel results into one message, the release appends "\n" to every text
         # block but the last (probed: five body endings, each the single-activation text + "\n").

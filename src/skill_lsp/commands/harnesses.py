@@ -58,6 +58,7 @@ def harness_json(h: Harness) -> dict[str, Any]:
         "hiddenWhen": {f.key: {"reading": f.reads, "text": FLAG_READINGS[f.reads], "source": f.source}
                        for f in h.hidden_by},
         "conditionalPaths": h.conditional_paths,
+        "plugins": h.plugins,
         "byteOrderMark": None if h.bom is None else {"action": h.bom.action, "note": h.bom.note, "source": h.bom.source},
         "followsLinks": h.follows_links,
         "yaml11LineBreaks": h.yaml11_breaks,
@@ -145,6 +146,9 @@ def _model_facts(h: Harness) -> list[tuple[str, str]]:
         out.append(("YAML: NEL, LS and PS end a line (YAML 1.1)", h.yaml11_breaks))
     if h.libyaml:
         out.append(("YAML: parsed by libyaml (tabs between words and after `key:` taken)", h.libyaml))
+    if h.plugins:
+        out.append(("a Claude Code plugin's skills: listed as `plugin:folder` after the others, left out "
+                    "without a description", h.plugins))
     if h.quoted_retry:
         out.append(("frontmatter: its own reader (a block up to the first ---, tabs taken, a second parse "
                     "with values quoted, no field when that fails)", h.quoted_retry))
@@ -231,6 +235,13 @@ def render_markdown() -> str:
                        "a list; `**` and `/**` name every file and count for none) keeps the skill out of the "
                        "catalog and the skill tool until a file matching them is read, edited or @-mentioned (an "
                        f"activated skill's `@file` counts) ({h.conditional_paths}).")
+        if h.plugins:
+            out.append("- A Claude Code plugin's skills (`<plugin>/skills/<folder>`, `.claude-plugin/` beside): listed "
+                       "after the project's and the user's as `<plugin>:<folder>`, `<plugin>` being plugin.json's "
+                       "`name` or the plugin's folder; one without a description is left out; no skill loads when "
+                       "plugin.json gives no usable name; `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` are "
+                       f"filled ({h.plugins}). skill-lsp's catalog and preview show them so, as `--plugin-dir` loads "
+                       "a plugin.")
         if h.follows_links:
             out.append(f"- Skill folders that are symbolic links (into the workspace or out of it): listed and "
                        f"activated ({h.follows_links}); skill-lsp does not read those that leave their skill roots.")

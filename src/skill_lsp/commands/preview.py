@@ -11,6 +11,7 @@ from ..engine.config import DEFAULT_ROOTS, Settings
 from ..engine.decisions import CUT, DROPPED, NAME_ONLY, decide
 from ..engine.preview import (
     activate,
+    catalog_locations,
     catalog_view,
     link_targets,
     mention_note,
@@ -33,17 +34,13 @@ def _checked(locations: list[discovery.Location], settings) -> list[SkillResult]
     return [check_file(loc.path, settings, loc) for loc in locations]
 
 
-def _listed(targets: Targets, settings: Settings) -> list[SkillResult]:
-    """The skills a catalog lists: a harness lists what is in its roots; skills found
-    elsewhere count only when there are no roots at all (`catalog plugins/x/skills`)."""
-    in_roots = _checked(targets.locations, settings)
-    if not in_roots:
-        return _checked(targets.loose, settings)
-    # Skills below a root (root/group/skill): the harnesses that search their roots recursively list them.
-    nested = discovery.nested_in_roots(targets.loose, settings.resolved_roots(targets.workspace))
-    in_roots += _checked(nested, settings)
-    link_skills(in_roots, settings)
-    return in_roots
+def _listed(targets: Targets, settings: Settings, dialect: str) -> list[SkillResult]:
+    """The skills a catalog of ``dialect`` lists (``engine.preview.catalog_locations``), checked."""
+    roots = settings.resolved_roots(targets.workspace)
+    results = _checked(catalog_locations(targets.locations, targets.loose, roots, dialect), settings)
+    if targets.locations:
+        link_skills(results, settings)
+    return results
 
 
 def _write_exact(text: str) -> None:
@@ -140,7 +137,7 @@ def run_preview(args: Namespace) -> int:
             return 2
         settings = targets.settings
         roots = settings.resolved_roots(workspace)
-        results = _listed(targets, settings)
+        results = _listed(targets, settings, args.dialect or settings.dialect)
     if path_like and not any(os.path.realpath(r.path) == os.path.realpath(p) for r in results):
         loc = discovery.locate(os.path.dirname(p), os.path.dirname(os.path.dirname(p)), -1, [],
                                settings.sensitive_patterns) or discovery.Location(os.path.dirname(p), p, -1, os.path.dirname(p))
@@ -241,10 +238,10 @@ def run_catalog(args: Namespace) -> int:
     if targets.errors:
         return 2  # no empty catalog for a path that does not exist
     settings = targets.settings
-    results = _listed(targets, settings)
+    dialect = args.dialect or settings.dialect
+    results = _listed(targets, settings, dialect)
     roots = settings.resolved_roots(targets.workspace)
     records = records_for(results, len(roots), link_targets(results, targets.workspace, settings))
-    dialect = args.dialect or settings.dialect
     text, entries, skipped = catalog_view(records, dialect, update=args.state == "replacement")
     decisions = decide(records, dialect)
     verdict = proof(dialect, "catalog")

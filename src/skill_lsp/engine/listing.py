@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from . import document, rules
-from .activation.jsstr import js_string
+from .activation.jsstr import js_string, js_trim
 from .claude_frontmatter import read as read_claude_frontmatter
 from .claude_frontmatter import same_block
 from .datarecord import datarecord
@@ -24,6 +24,7 @@ from .findings import base_message
 from .findings import qualifier as qualifier_of
 from .gemini_frontmatter import line_values, read_document
 from .harness import BLOCKING_ACTIONS, HARNESSES, SAME_NAME, Harness, not_read, reads_root
+from .harness.claude_plugin import plugin_of
 from .lenient import simple_frontmatter
 from .opencode_frontmatter import NOT_STRING
 from .opencode_frontmatter import read_document as read_opencode_document
@@ -97,6 +98,9 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, 
     for f in result.findings:
         if f.code in ("OUTSIDE_WORKSPACE", "SENSITIVE", "IO_ERROR"):
             return Listing(h.name, False, f.message)
+    plugin = plugin_of(skill_dir) if h.plugins else None
+    if plugin is not None and plugin.name is None:
+        return Listing(h.name, False, f"{h.title} does not load the plugin this skill belongs to: {plugin.problem}")
     doc = result.doc
     if doc is None:
         # Read failures returned above; a slim result (worker output) carries no document to judge.
@@ -185,9 +189,27 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, 
         if hidden:
             return Listing(h.name, False, f"{flag.key}: {written} keeps it out of the model's catalog")
     name = result.name
+    if plugin is not None:
+        assert plugin.name is not None
+        if not _described(doc, theirs):
+            return Listing(h.name, False, f"{h.title} leaves a plugin's skill without a description out (a project "
+                                          "skill would get the first line of its body)")
+        folder = f"{plugin.name}:{result.folder}"
+        return Listing(h.name, True, None, folder if name == result.folder else
+                       h.mismatch_listed_as.format(name=f"{plugin.name}:{name}", folder=folder))
     if name != result.folder:
         name = h.mismatch_listed_as.format(name=name, folder=result.folder)
     return Listing(h.name, True, None, name)
+
+
+def _described(doc: document.SkillDocument, theirs: dict | None) -> bool:
+    """Whether the description Claude Code reads (``theirs``: its own reading, where it reads the
+    frontmatter apart from skill-lsp's parse) holds more than whitespace; a number or a boolean is
+    read as JavaScript's String() of it."""
+    value = theirs.get("description") if theirs is not None else doc.value("description") if doc.frontmatter_ok else None
+    if isinstance(value, (bool, int, float)):
+        value = js_string(value)
+    return isinstance(value, str) and bool(js_trim(value))
 
 
 def path_patterns(value: object) -> list[str]:

@@ -18,8 +18,9 @@ from .activation.results import ErrorResult, Result, ToolError
 from .activation.session import catalog_key
 from .config import Settings
 from .datarecord import asdict, is_record, replace
-from .discovery import Location
+from .discovery import Location, nested_in_roots
 from .harness import HARNESSES, not_read, reads_root
+from .harness.claude_plugin import plugin_of
 from .listing import shadowed_reason, unread_link
 from .readings import record_error, record_read_by, records_read_by
 from .render import catalog_report, get_dialect, render_result
@@ -154,6 +155,22 @@ def parse_arguments(raw: str | dict[str, str] | None) -> str | dict[str, str] | 
     return raw
 
 
+def catalog_locations(locations: list[Location], loose: list[Location], roots: list[str],
+                      dialect: str) -> list[Location]:
+    """The skills a catalog lists: a harness lists what is in its roots and below them where it
+    searches them (``discovery.nested_in_roots``); skills found elsewhere count only when there are
+    no roots at all (`catalog plugins/x/skills`), or when they are a Claude Code plugin's and the
+    dialect's harness loads plugins."""
+    if not locations:
+        return loose
+    nested = nested_in_roots(loose, roots)
+    h = HARNESSES.get(get_dialect(dialect).harness or "")
+    if h is not None and h.plugins:
+        taken = {loc.path for loc in nested}
+        nested += [loc for loc in loose if loc.path not in taken and plugin_of(loc.dir) is not None]
+    return locations + nested
+
+
 #: Records no harness preview shows: unreadable, or kept out by skill-lsp's own safety fence.
 _NOT_PREVIEWED = ("IO_ERROR", "SENSITIVE", "OUTSIDE_WORKSPACE")
 
@@ -210,6 +227,11 @@ def activate(records: list[SkillRecord], settings: Settings, *, name: str | None
                                 arguments=arguments, as_user=as_user)
     if harness is not None:
         return harness
+    h = HARNESSES.get(get_dialect(dialect or settings.dialect).harness or "")
+    if path is None and h is not None and h.plugins:
+        # What the harness's own lookup did not find by name is no plugin's skill (those are
+        # called `plugin:folder`, a name the session's registry does not take).
+        records = [r for r in records if plugin_of(r.dir) is None]
     if path is not None:
         mine = [r for r in records if r.path == path]
         if not mine:

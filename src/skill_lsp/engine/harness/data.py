@@ -280,6 +280,7 @@ CLAUDE_CODE = Harness(
                       "activated skill's `@notes.txt` turns a `paths: ['*']` skill on (probe of capture diff "
                       "--real seed 6)",
     mismatch_listed_as="{folder} ({name})",  # capture: claude-code@2.1.332 case name-mismatch
+    plugins=f"{_CC} probes plugin and plugin-names of capture diff (a plugin loaded with --plugin-dir)",
     bom=_bom("claude-code@2.1.332", "ignores"),
     follows_links=_links("claude-code@2.1.332"),
     last_duplicate_wins=f"{_CC} cases empty-and-duplicate-fields, invalid-yaml-kinds",

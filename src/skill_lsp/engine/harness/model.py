@@ -228,6 +228,10 @@ class Harness:
     # loaded, listed or found by its skill tool until a file matching it is read or edited; "" when
     # it does not read `paths`.
     conditional_paths: str = ""
+    # The proof that it lists the skills of a Claude Code plugin (`<plugin>/skills/<folder>`,
+    # `.claude-plugin/` beside them; engine/claude_plugin.py) as `<plugin>:<folder>`, leaves out one
+    # without a description and loads none when plugin.json cannot name the plugin; "" when not.
+    plugins: str = ""
     effects: dict[str, Effect] = field(default_factory=dict)  # finding code (or CODE:field) -> effect
     # Rule-depth code -> severity label for skills written for it ("off": silent); data.RULE_LEVELS' column.
     rule_levels: dict[str, str] = field(default_factory=dict)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
+from .claude_plugin import plugin_of
 from .data import HARNESSES
 from .model import Harness
 
@@ -40,7 +41,11 @@ def _readers(parent: str) -> frozenset[str] | None:
 
 
 def reads_root(harness: Harness, skill_dir: str) -> bool | None:
-    """Whether ``harness`` reads the root ``skill_dir`` lives in; None when no known harness root matches."""
+    """Whether ``harness`` reads the root ``skill_dir`` lives in; None when no known harness root matches.
+    A Claude Code plugin's `skills/` folder is read by a harness that loads plugins (the plugin
+    installed, or given with `--plugin-dir`)."""
+    if harness.plugins and plugin_of(skill_dir) is not None:
+        return True
     readers = _readers(os.path.dirname(os.path.normpath(skill_dir)).replace(os.sep, "/"))
     return None if readers is None else harness.name in readers
 

@@ -44,6 +44,7 @@ from skill_lsp.engine.listing import record_listing
 
 from ..claude_frontmatter import ClaudeFrontmatter, same_block
 from ..claude_frontmatter import read as read_frontmatter
+from ..harness.claude_plugin import Plugin, plugin_of
 from ..lazyre import lazy_re
 from ..lenient import fields, text_value
 from .base import BudgetWarning, Dialect, unsubstituted_body
@@ -253,10 +254,12 @@ def _named(body: str, names: Sequence[str], parts: Sequence[str]) -> tuple[str, 
 
 
 def substitute(body: str, arguments: str, skill_dir: str, session_id: str = PREVIEW_SESSION_ID,
-               effort: str = PREVIEW_EFFORT, project_dir: str | None = None, names: Sequence[str] = ()) -> str:
+               effort: str = PREVIEW_EFFORT, project_dir: str | None = None, names: Sequence[str] = (),
+               plugin: Plugin | None = None) -> str:
     """The body as Claude Code hands it over: placeholders replaced, else ``ARGUMENTS:`` appended
     (also when every placeholder is past the last argument: nothing was replaced). ``names``: the
-    declared argument names (``argument_names``)."""
+    declared argument names (``argument_names``); ``plugin``: the plugin of a plugin's skill, whose
+    variables are filled as `--plugin-dir` fills them (probe plugin-names)."""
     parts = split_arguments(arguments)
     body, found = _named(body, names, parts) if names else (body, False)
     arguments = _BANG.sub(r"\1\\!", arguments)  # as $ARGUMENTS and `ARGUMENTS:` show it
@@ -282,6 +285,10 @@ def substitute(body: str, arguments: str, skill_dir: str, session_id: str = PREV
     out = out.replace("${CLAUDE_EFFORT}", effort)
     if project_dir is not None:  # the session's folder (capture case project-dir)
         out = out.replace("${CLAUDE_PROJECT_DIR}", project_dir)
+    if plugin is not None:
+        # An installed plugin's data folder ends in its marketplace's name instead of `inline`.
+        data = os.path.join(os.path.expanduser("~"), ".claude", "plugins", "data", f"{plugin.name}-inline")
+        out = out.replace("${CLAUDE_PLUGIN_ROOT}", plugin.root).replace("${CLAUDE_PLUGIN_DATA}", data)
     if not found and arguments:
         out += f"\n\nARGUMENTS: {arguments}"
     return out
@@ -467,20 +474,40 @@ def name_only(lines: Sequence[tuple[str, str, str]], budget: int = LISTING_BUDGE
 
 def _replaced(lines: Sequence[tuple[SkillRecord, str, str]]) -> set[str]:
     """The built-in skills the listed skills replace (a folder of a built-in's name)."""
-    return {r.folder for r, _, _ in lines} & _BUILTIN_SKILLS
+    # A plugin's `kit:security-review` replaces none (probed: both are listed).
+    return {key(r) for r, _, _ in lines} & _BUILTIN_SKILLS
+
+
+def key(record: SkillRecord) -> str:
+    """The name the ``Skill`` tool takes and the listing shows: the folder name, `plugin:folder` for a
+    plugin's skill (probe plugin-names: plugin.json's name, else the plugin's folder)."""
+    plugin = plugin_of(record.dir)
+    return record.folder if plugin is None or plugin.name is None else f"{plugin.name}:{record.folder}"
+
+
+def _prefixed(record: SkillRecord, name: str) -> str:
+    """``name`` as the listing shows it for ``record``: a plugin's skill's with the plugin's prefix."""
+    prefix = key(record)[:-len(record.folder)]
+    return f"{prefix}{name}"
+
+
+def _order(r: SkillRecord) -> tuple:
+    # A plugin's skills come after the project's and the user's (probe plugin-names).
+    return (plugin_of(r.dir) is not None, r.root_index, locale_key(r.folder))
 
 
 def listed(records: Sequence[SkillRecord], *, loaded: bool = False) -> list[SkillRecord]:
     """Who Claude Code lists (engine.listing), in its order: roots in the order
     given, folder names in localeCompare order within a root (capture case listing-order-locale:
-    `a_b` before `a-b`, `ab` before `Ab`, テスト before のり); the first folder name wins.
-    ``loaded``: who it loads, those a flag keeps out of the model's catalog among them."""
+    `a_b` before `a-b`, `ab` before `Ab`, テスト before のり), plugins' skills last; the first of a
+    name wins. ``loaded``: who it loads, those a flag keeps out of the model's catalog among them."""
     seen: set[str] = set()
     out = []
-    for r in sorted(records, key=lambda r: (r.root_index, locale_key(r.folder))):
-        if r.folder in seen or not record_listing(r, "claude-code", loaded=loaded).listed:
+    for r in sorted(records, key=_order):
+        name = key(r)
+        if name in seen or not record_listing(r, "claude-code", loaded=loaded).listed:
             continue
-        seen.add(r.folder)
+        seen.add(name)
         out.append(r)
     return out
 
@@ -525,8 +552,9 @@ class ClaudeCodeDialect(Dialect):
             # as JavaScript trims: a byte order mark goes, NEL stays.
             body = body.lstrip(JS_WHITESPACE)
         declared = (read.fields if read is not None else result.frontmatter).get("arguments")
+        plugin = plugin_of(result.dir)
         body = substitute(body, arguments, result.dir, project_dir=project_folder(result.dir),
-                          names=argument_names(declared))
+                          names=argument_names(declared), plugin=plugin if plugin is not None and plugin.name else None)
         return f"Base directory for this skill: {result.dir}\n\n{body}"
 
     def tool_result(self, result: OkResult) -> str:
@@ -536,28 +564,42 @@ class ClaudeCodeDialect(Dialect):
         folder = result.dir.rstrip('/').rsplit('/', 1)[-1]
         if result.frontmatter.get("context") == "fork":
             return f'Skill "{folder}" completed (forked execution).\n\nResult:\n{FORKED_ANSWER}'
-        return f"Launching skill: {folder}"
+        plugin = plugin_of(result.dir)
+        # As called: the preview calls a plugin's skill by its listed name (asked for its folder
+        # name alone, the release finds it too and echoes that).
+        return f"Launching skill: {plugin.name}:{folder}" if plugin is not None and plugin.name else \
+            f"Launching skill: {folder}"
 
     def render_not_found(self, result: NotFoundResult) -> str:
         return f"Unknown skill: {result.name}"
 
     def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
-        """The ``Skill`` tool takes the listed key: the folder name."""
-        return next((r for r in listed(records) if r.folder == name), None)
+        """The ``Skill`` tool takes the listed key: the folder name, `plugin:folder` for a plugin's
+        skill, which its folder name alone finds too (probe plugin-names) unless a project or user
+        skill or a built-in one has that name (probed: `alpha` activates `.claude/skills/alpha`
+        beside `kit:alpha`, `security-review` the built-in beside `kit:security-review`)."""
+        chosen = listed(records)
+        return next((r for r in chosen if key(r) == name), None) or (None if name in _BUILTIN_NAMES else next(
+            (r for r in chosen if r.folder == name and plugin_of(r.dir) is not None), None))
+
+    def entry_name(self, record: SkillRecord) -> str:
+        """A plugin's skill under its listed name (`plugin:folder`)."""
+        return key(record) if plugin_of(record.dir) is not None else record.name
 
     def catalog_entry(self, record: SkillRecord) -> str:
         return self._entry(record, shows_declared(declared_name(record), record.folder))
 
     def _entry(self, record: SkillRecord, show_declared: bool) -> str:
+        """``show_declared``: the declared name beside the key, prefixed as the key is."""
         text = listing_text(record)
         # Counted in UTF-16 units, as JavaScript counts: an astral character takes two (capture case
         # gen-claude-code-skill-bytes-nbsp-line-sep-zwj).
         if utf16_len(text) > MAX_LISTING_DESCRIPTION_CHARS:
             # A cut inside a surrogate pair reaches the model as U+FFFD (held-out seed 9001, batch 60).
             text = well_formed(utf16_slice(text, MAX_LISTING_DESCRIPTION_CHARS - 1)) + "\u2026"
-        label = record.folder
+        label = key(record)
         if show_declared:
-            label = f"{record.folder} ({declared_name(record)})"
+            label = f"{label} ({_prefixed(record, declared_name(record) or '')})"
         return f"- {label}: {text}"
 
     def _lines(self, records: Sequence[SkillRecord]) -> list[tuple[SkillRecord, str, str]]:
@@ -566,19 +608,18 @@ class ClaudeCodeDialect(Dialect):
         # A declared name is shown only by the first skill claiming it, and never when it is
         # another skill's folder name: among every skill the release loads, those that
         # disable-model-invocation keeps out of the catalog too (held-out seed 9001, batch 70).
-        every = sorted({r.path: r for r in (*listed(records, loaded=True), *chosen)}.values(),
-                       key=lambda r: (r.root_index, locale_key(r.folder)))
-        claimed = {r.folder for r in every}
-        shown: dict[str, str] = {}  # path -> the declared name shown beside its folder
+        every = sorted({r.path: r for r in (*listed(records, loaded=True), *chosen)}.values(), key=_order)
+        claimed = {key(r) for r in every}
+        shown: dict[str, str] = {}  # path -> the declared name shown beside its key
         for r in every:
             declared = declared_name(r)
-            if declared is not None and shows_declared(declared, r.folder) and declared not in claimed:
-                shown[r.path] = declared
-                claimed.add(declared)
+            if declared is not None and shows_declared(declared, r.folder) and _prefixed(r, declared) not in claimed:
+                shown[r.path] = _prefixed(r, declared)
+                claimed.add(shown[r.path])
         out = []
         for r in chosen:
             full = self._entry(r, r.path in shown)
-            out.append((r, full, f"- {r.folder} ({shown[r.path]})" if r.path in shown else f"- {r.folder}"))
+            out.append((r, full, f"- {key(r)} ({shown[r.path]})" if r.path in shown else f"- {key(r)}"))
         return out
 
     def render_catalog(self, records: Sequence[SkillRecord]) -> str:

@@ -45,13 +45,16 @@ def _dialect(value: Any, folder: Folder) -> str:
     return value
 
 
-def _folder_results(ls: SkillLanguageServer, folder: Folder) -> list[SkillResult]:
-    """Full results (with documents) for every skill in the folder's roots; open buffers win.
+def _folder_results(ls: SkillLanguageServer, folder: Folder, dialect: str) -> list[SkillResult]:
+    """Full results (with documents) for every skill a catalog of ``dialect`` lists; open buffers win.
 
-    As `skill-lsp catalog`: what is in the roots, or every skill found when the roots hold none.
+    As `skill-lsp catalog` (``engine.preview.catalog_locations``): what is in the roots, or every
+    skill found when the roots hold none.
     """
+    from ...engine.preview import catalog_locations  # noqa: PLC0415 - off start-up
+
     inv = discover(folder.path, folder.settings) if folder.path else None
-    locations = (inv.locations or inv.loose) if inv is not None else []
+    locations = catalog_locations(inv.locations, inv.loose, folder.roots, dialect) if inv is not None else []
     results = []
     for loc in locations:
         od = ls.state.docs.get(path_to_uri(loc.path))
@@ -98,7 +101,7 @@ def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
         result = activate([record], folder.settings, path=record.path, dialect=dialect, arguments=arguments,
                           as_user=as_user)
     elif isinstance(args.get("name"), str):
-        results = _folder_results(ls, folder)
+        results = _folder_results(ls, folder, dialect)
         records = records_for(results, len(folder.roots), link_targets(results, folder.path, folder.settings))
         result = activate(records, folder.settings, name=args["name"], dialect=dialect, arguments=arguments,
                           as_user=as_user)
@@ -164,7 +167,7 @@ def preview_catalog(ls: SkillLanguageServer, args: dict) -> dict:
     path = uri_to_path(uri) if isinstance(uri, str) else None
     folder = _folder_of(ls, path)
     dialect = _dialect(args.get("dialect"), folder)
-    results = _folder_results(ls, folder)
+    results = _folder_results(ls, folder, dialect)
     # As `skill-lsp catalog`: skill folders that are links read through them.
     records = records_for(results, len(folder.roots), link_targets(results, folder.path, folder.settings))
     text, entries, skipped = catalog_view(records, dialect, update=bool(args.get("replacement", False)))

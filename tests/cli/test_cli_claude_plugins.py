@@ -1,0 +1,144 @@
+"""Claude Code plugins' skills against what the pinned release did with them.
+
+tests/golden/probes/claude-code@<version>/ holds two probes of the release with a plugin loaded by
+`--plugin-dir` (`python -m capture diff --probe plugin --write`, `--probe plugin-names --write`):
+plugin-skills.json, the entry it lists for each of 14 plugin skills beside the same file as a
+project skill; plugin-names.json, a plugin whose folder and manifest names differ beside project
+skills, with its listing order and five activations. Here the same folders are laid out again and
+`skill-lsp catalog` / `preview` must say what the release said.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from helpers import REPO, run_cli, write_skill
+
+PROBES = next((REPO / "tests/golden/probes").glob("claude-code@*"))
+SKILLS = json.loads((PROBES / "plugin-skills.json").read_text(encoding="utf-8"))
+NAMES = json.loads((PROBES / "plugin-names.json").read_text(encoding="utf-8"))
+
+
+def _plugin(root: Path, manifest: dict | str | None, skills: dict[str, str]) -> None:
+    (root / ".claude-plugin").mkdir(parents=True)
+    if manifest is not None:
+        text = manifest if isinstance(manifest, str) else json.dumps(manifest)
+        (root / ".claude-plugin" / "plugin.json").write_text(text, encoding="utf-8")
+    for folder, text in skills.items():
+        (root / "skills" / folder).mkdir(parents=True)
+        (root / "skills" / folder / "SKILL.md").write_text(text, encoding="utf-8")
+
+
+def _catalog(ws: Path) -> list[str]:
+    proc = run_cli("catalog", ".", "--dialect", "claude-code", cwd=ws)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.split("\n")[2:]
+
+
+def test_every_probed_plugin_skill_is_listed_or_left_out_as_the_release_did(tmp_path: Path):
+    plugin = SKILLS["plugin"]
+    _plugin(tmp_path / plugin, {"name": plugin, "version": "0.1.0"}, SKILLS["skills"])
+    for folder, text in SKILLS["skills"].items():
+        write_skill(tmp_path / ".claude/skills", f"p-{folder}", text.replace(f"name: {folder}\n", f"name: p-{folder}\n"))
+    lines = _catalog(tmp_path)
+    for folder, row in SKILLS["entries"].items():
+        mine = [line for line in lines if line.startswith((f"- {plugin}:{folder}:", f"- {plugin}:{folder} ("))]
+        assert mine == ([row["plugin"]] if row["plugin"] else []), folder
+        assert row["project"] in lines, folder
+    # Left out without a description: no field, an empty one, no frontmatter.
+    assert {f for f, row in SKILLS["entries"].items() if row["plugin"] is None} == {
+        "undescribed", "no-frontmatter", "empty-description"}
+
+
+def _names_workspace(ws: Path) -> None:
+    _plugin(ws / NAMES["plugin_folder"], {"name": NAMES["manifest_name"], "version": "0.1.0"}, NAMES["skills"])
+    for folder in ("aa-first", "mm-middle", "zz-last"):
+        write_skill(ws / ".claude/skills", folder,
+                    f"---\nname: {folder}\ndescription: A project skill. Use when probing.\n---\nBody.\n")
+
+
+def test_the_manifest_names_the_plugin_and_its_skills_follow_the_projects(tmp_path: Path):
+    _names_workspace(tmp_path)
+    assert _catalog(tmp_path) == NAMES["entries"]
+
+
+@pytest.mark.parametrize("row", [pytest.param(r, id=r["skill"]) for r in NAMES["activations"]])
+def test_activations_send_what_the_release_sent(tmp_path: Path, row: dict):
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    _names_workspace(ws)
+    home.mkdir()
+    env = {"HOME": str(home)}
+    args = ["preview", row["skill"], "--dialect", "claude-code", "--workspace", ".", "--format", "json"]
+    proc = run_cli(*args, *(["--arguments", row["arguments"]] if row["arguments"] else []), cwd=ws, env=env)
+    got = json.loads(proc.stdout)
+    if not row["tool_result"].startswith("Launching skill: "):
+        assert got["kind"] != "ok"  # the folder's name as a prefix finds nothing
+        return
+    # The session's folder is not the skill's to tell for a plugin (the preview leaves the variable
+    # as written); the release ran in the workspace.
+    want = row["text"].replace("<ws>", str(ws)).replace("<home>", str(home))
+    want = want.replace(f"project=[{ws}]", "project=[${CLAUDE_PROJECT_DIR}]")
+    assert got["text"] == want
+
+
+@pytest.mark.parametrize(("manifest", "listed"), [
+    (None, "folder-only:alpha"),  # no plugin.json: the plugin's folder names it
+    ({"name": "a.b"}, "a.b:alpha"),
+    ({"name": "Upper"}, "Upper:alpha"),
+    ({"name": "x", "description": 5}, "x:alpha"),
+    ({"version": "1.0.0"}, None),  # no name: the plugin does not load
+    ({"name": ""}, None),
+    ({"name": 5}, None),
+    ({"name": "a b"}, None),
+    ({"name": "a/b"}, None),
+    ({"name": "a:b"}, None),
+    ("not json", None),
+    (["name"], None),
+])
+def test_what_plugin_json_must_give_for_the_plugin_to_load(tmp_path: Path, manifest, listed):
+    # Probed on 2.1.332 with --plugin-dir (see capture/diff/FINDINGS.md).
+    _plugin(tmp_path / "folder-only", manifest,
+            {"alpha": "---\nname: alpha\ndescription: A. Use when probing.\n---\nBody\n"})
+    write_skill(tmp_path / ".claude/skills", "proj", "---\nname: proj\ndescription: P.\n---\nBody\n")
+    proc = run_cli("catalog", ".", "--dialect", "claude-code", "--format", "json", cwd=tmp_path)
+    out = json.loads(proc.stdout)
+    names = [e["name"] for e in out["entries"] if e["included"]]
+    if listed is None:
+        assert names == ["proj"]
+        (skip,) = [s for s in out["skipped"] if s["path"].endswith("alpha/SKILL.md")] or [
+            d for d in out["decisions"] if d["path"].endswith("alpha/SKILL.md")]
+        assert "does not load the plugin" in json.dumps(skip)
+    else:
+        assert names == [listed, "proj"] or sorted(names) == sorted([listed, "proj"])
+        assert f"- {listed}: A. Use when probing." in out["text"]
+
+
+def test_other_harnesses_do_not_list_a_plugins_skills(tmp_path: Path):
+    _names_workspace(tmp_path)
+    write_skill(tmp_path / ".agents/skills", "shared", "---\nname: shared\ndescription: S.\n---\nBody\n")
+    proc = run_cli("catalog", ".", "--dialect", "codex", "--format", "json", cwd=tmp_path)
+    assert [e["name"] for e in json.loads(proc.stdout)["entries"]] == ["shared"]
+
+
+def test_a_plugins_folder_name_alone_yields_to_project_and_built_in_skills(tmp_path: Path):
+    # Probed on 2.1.332 (--plugin-dir, not stored: the built-in's text is the release's): `alpha`
+    # activates the project's alpha beside kit:alpha, `security-review` the built-in beside
+    # kit:security-review, and both plugin skills are listed.
+    _plugin(tmp_path / "kit", {"name": "kit"}, {
+        f: f"---\nname: {f}\ndescription: Mine {f}.\n---\nPlugin body\n" for f in ("alpha", "security-review", "solo")})
+    write_skill(tmp_path / ".claude/skills", "alpha", "---\nname: alpha\ndescription: Project alpha.\n---\nProject body\n")
+    lines = _catalog(tmp_path)
+    assert lines == ["- alpha: Project alpha.", "- kit:alpha: Mine alpha.",
+                     "- kit:security-review: Mine security-review.", "- kit:solo: Mine solo."]
+
+    def preview(name: str) -> dict:
+        proc = run_cli("preview", name, "--dialect", "claude-code", "--workspace", ".", "--format", "json", cwd=tmp_path)
+        return json.loads(proc.stdout)
+
+    assert preview("alpha")["text"].endswith("\n\nProject body\n")
+    assert preview("kit:alpha")["text"].endswith("\n\nPlugin body\n")
+    assert preview("solo")["text"].endswith("/kit/skills/solo\n\nPlugin body\n")
+    assert "Plugin body" not in json.dumps(preview("security-review"))
