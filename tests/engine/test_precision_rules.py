@@ -87,6 +87,36 @@ def test_a_file_outside_linked_again_is_reported_at_its_first_link(tmp_path: Pat
                                                         ("LINK_OUTSIDE_SKILL", "../../docs/other.md")]
 
 
+def test_a_claude_code_plugin_is_installed_whole_so_links_inside_it_resolve(tmp_path: Path):
+    """`<plugin>/skills/<name>/` beside `<plugin>/.claude-plugin/`: a link to a file the plugin holds is
+    not reported (an audit of 14 unseen repositories called those wrong); one leaving the plugin is.
+    The same links in a folder that is no plugin are reported."""
+    for root, plugin in ((tmp_path / "kit", True), (tmp_path / "plain", False)):
+        if plugin:
+            (root / ".claude-plugin").mkdir(parents=True)
+        (root / "shared").mkdir(parents=True)
+        (root / "shared" / "guide.md").write_text("x\n", encoding="utf-8")
+        (root / "skills" / "notes.md").parent.mkdir(parents=True, exist_ok=True)
+        (root / "skills" / "notes.md").write_text("x\n", encoding="utf-8")
+        (tmp_path / "outside.md").write_text("x\n", encoding="utf-8")
+        body = "[g](../../shared/guide.md) [n](../notes.md) [o](../../../outside.md) [b](../../a/../../outside.md)\n"
+        path = write_skill(root / "skills", "demo", skill_text(body=body))
+        _, fs = check(path.read_text(encoding="utf-8"), path=str(path), on_disk=True)
+        got = [f.data["target"] for f in fs if f.code == "LINK_OUTSIDE_SKILL"]
+        assert got == (["../../../outside.md"] if plugin else
+                       ["../../shared/guide.md", "../notes.md", "../../../outside.md"]), root
+
+
+def test_reserved_name_words_are_not_reported_in_a_claude_code_plugin(tmp_path: Path):
+    """Its skills are installed with the plugin, never uploaded to the Claude API alone."""
+    for root, plugin in ((tmp_path / "kit", True), (tmp_path / "plain", False)):
+        if plugin:
+            (root / ".claude-plugin").mkdir(parents=True)
+        path = write_skill(root / "skills", "claude-setup", skill_text(name="claude-setup"))
+        _, fs = check(path.read_text(encoding="utf-8"), path=str(path), on_disk=True)
+        assert ("RESERVED_NAME_WORD" in [f.code for f in fs]) is not plugin
+
+
 def test_missing_frontmatter_outside_any_skills_folder_is_information(tmp_path: Path):
     from skill_lsp.commands.targets import collect  # noqa: PLC0415
     from skill_lsp.engine.config import Settings  # noqa: PLC0415

@@ -205,7 +205,9 @@ RULES: dict[str, Rule] = {
              "warning. A link into another skill (its SKILL.md, its folder or a file it holds) is not reported: a "
              "reference between skills of one collection, as in a \"route to\" table, not a file this skill needs "
              "beside it (on the corpus nearly every link leaving a skill pointed at a sibling skill, issue 11 audit). "
-             "A target that does not exist is BROKEN_LINK. A file linked again is reported at its first link only."),
+             "A target that does not exist is BROKEN_LINK. A file linked again is reported at its first link only. In a Claude "
+             "Code plugin (`.claude-plugin/` beside its `skills/` folder) a file the plugin holds is not reported: the plugin "
+             "is installed whole."),
         Rule("BODY_TOO_LONG", W, "Body over 500 lines", None,
              "The agentskills spec recommends keeping SKILL.md under 500 lines; move detail into references/. "
              "Reported past 550 lines: within 10 % nobody restructures a skill (issue 26 held-out audit)."),
@@ -279,7 +281,7 @@ RULES: dict[str, Rule] = {
         Rule("DESCRIPTION_ANGLE_BRACKETS", W, "`<` or `>` in the description", None,
              "Codex's skill validator and Anthropic's skill-creator validator (`quick_validate.py` in openai/skills and anthropics/skills) refuse a description containing `<` or `>`; the Claude API refuses XML tags in a description (platform.claude.com, Agent Skills overview). Claude Code itself loads the skill, so the hint is stronger for portable targets."),
         Rule("RESERVED_NAME_WORD", H, "Name contains `claude` or `anthropic`", None,
-             "Skills uploaded to the Claude API or claude.ai may not use the reserved words `anthropic` or `claude` in their name (platform.claude.com, Agent Skills overview; documented, not verified). Claude Code and other harnesses load such skills."),
+             "Skills uploaded to the Claude API or claude.ai may not use the reserved words `anthropic` or `claude` in their name (platform.claude.com, Agent Skills overview; documented, not verified). Claude Code and other harnesses load such skills. Not reported for a Claude Code plugin's skill, installed with its plugin, never uploaded alone."),
         Rule("VAGUE_NAME", H, "Vague skill name", None,
              "Names such as `helper`, `utils`, `tools`, `data`, `files` say nothing about the task; Anthropic's skill authoring best practices recommend naming the activity (`processing-pdfs`)."),
         Rule("DESCRIPTION_NO_TRIGGER", H, "Description has no trigger clause", None,

@@ -186,7 +186,7 @@ def _links(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
                 yield make("BROKEN_LINK", f"link target '{path}' does not exist (and it leaves the skill folder)",
                            link.target_start, link.target_end, {"target": target, "path": path})
                 continue
-            if _another_skill(ctx, path) or path in outside:
+            if _another_skill(ctx, path) or path in outside or _in_own_plugin(ctx, path):
                 # The same file linked again: one finding asks for the one fix (the eighth
                 # real-skill run's audit: one file linked six times, six infos).
                 continue
@@ -198,6 +198,19 @@ def _links(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             continue
         yield make("BROKEN_LINK", f"link target '{path}' does not exist in the skill folder",
                    link.target_start, link.target_end, {"target": target, "path": path})
+
+
+def _in_own_plugin(ctx: Context, path: str) -> bool:
+    """Whether a link leaving the skill folder stays inside the Claude Code plugin holding the skill
+    (`<plugin>/skills/<name>/`: at most two folders up), which is installed whole: it resolves
+    (an audit of 14 unseen repositories called such links to a plugin's shared files wrong)."""
+    parts = path.split("/")
+    depth = 0
+    for p in parts:
+        depth += -1 if p == ".." else 0 if p in (".", "") else 1
+        if depth < -2:
+            return False
+    return ctx.in_claude_plugin()
 
 
 def _another_skill(ctx: Context, path: str) -> bool:

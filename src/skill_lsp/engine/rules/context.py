@@ -132,6 +132,13 @@ class Context:
         """Whether ``rel`` (relative to the skill folder, leaving it) exists, whatever the context's listing."""
         return self._recorded(rel)
 
+    def in_claude_plugin(self) -> bool:
+        """A skill of a Claude Code plugin: `<plugin>/skills/<name>/` beside `<plugin>/.claude-plugin/`,
+        installed whole and listed by Claude Code 2.1.332 as a project skill, `<plugin>:<folder>`
+        (harness/claude_plugin.py). The lookup is kept with a cached result."""
+        d = self.skill_dir
+        return d is not None and os.path.basename(os.path.dirname(d)) == "skills" and self.exists_up("../../.claude-plugin")
+
     def _recorded(self, key: str) -> bool:
         """``observe`` once per key, kept in the lookups a cached result depends on."""
         assert self.skill_dir is not None

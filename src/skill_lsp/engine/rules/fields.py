@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import os
 import re
 from collections.abc import Iterator
 
@@ -66,15 +65,6 @@ def _string(entry: Entry) -> tuple[str | None, str]:
     return None, _describe(node, value)
 
 
-def _in_claude_plugin(ctx: Context) -> bool:
-    """A skill of a Claude Code plugin: `<plugin>/skills/<name>/` beside `<plugin>/.claude-plugin/`.
-    Claude Code 2.1.332 lists its skills as project skills, `<plugin>:<folder>`, reading `effort`,
-    `agent` and the rest as its own (probe: `python -m capture diff --probe plugin`). The lookup is
-    kept with a cached result."""
-    d = ctx.skill_dir
-    return d is not None and os.path.basename(os.path.dirname(d)) == "skills" and ctx.exists_up("../../.claude-plugin")
-
-
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     yield from _description(doc)
     profile = ctx.profile
@@ -91,8 +81,8 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             continue
         if key not in profile.known:
             if key in profile.deferred:
-                if _in_claude_plugin(ctx):
-                    continue  # Claude Code reads the field
+                if ctx.in_claude_plugin():
+                    continue  # Claude Code reads the field (probe: `python -m capture diff --probe plugin`)
                 yield make("DEFERRED_FIELD", f"'{key}' is a Claude Code field the skill tool defers to v1.1 "
                            "(spec 000 §4.4); it is preserved but has no effect", kstart, kend, {"field": key})
                 continue
