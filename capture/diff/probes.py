@@ -140,10 +140,15 @@ PLUGIN_ORDER = {
               "project=[${CLAUDE_PROJECT_DIR}] args=[$ARGUMENTS]\n"),
     "Beta": "---\nname: Beta\ndescription: Upper case. Use when probing.\n---\nB $0.\n",
     "a_b": "---\nname: a_b\ndescription: Underscore. Use when probing.\n---\nBody.\n",
+    # Declared names holding the plugin's prefix, another prefix, and the listed key itself.
+    "one": f"---\nname: {PLUGIN_MANIFEST}:one-x\ndescription: Own prefix. Use when probing.\n---\nOne.\n",
+    "two": "---\nname: other:two-x\ndescription: Other prefix. Use when probing.\n---\nTwo.\n",
+    "three": f"---\nname: {PLUGIN_MANIFEST}:three\ndescription: Its key. Use when probing.\n---\nThree.\n",
 }
-PROJECT_ORDER = ("aa-first", "mm-middle", "zz-last")
+PROJECT_ORDER = ("aa-first", "mm-middle", "zz-last", "nn-named")  # nn-named declares `mm-declared`
 PLUGIN_CALLS = [(f"{PLUGIN_MANIFEST}:alpha", "one two"), ("alpha", ""), (f"{PLUGIN_FOLDER}:alpha", ""),
-                (f"{PLUGIN_MANIFEST}:Beta", "x"), ("mm-middle", "")]
+                (f"{PLUGIN_MANIFEST}:Beta", "x"), ("mm-middle", ""), (f"{PLUGIN_MANIFEST}:one-x", ""),
+                ("mm-declared", ""), ("other:two-x", "")]
 
 
 def plugin_names_probe(write: bool) -> int:
@@ -160,8 +165,9 @@ def plugin_names_probe(write: bool) -> int:
             (plugin / "skills" / folder / "SKILL.md").write_text(text, encoding="utf-8")
         for folder in PROJECT_ORDER:
             (ws / ".claude" / "skills" / folder).mkdir(parents=True)
+            name = "mm-declared" if folder == "nn-named" else folder
             (ws / ".claude" / "skills" / folder / "SKILL.md").write_text(
-                f"---\nname: {folder}\ndescription: A project skill. Use when probing.\n---\nBody.\n", encoding="utf-8")
+                f"---\nname: {name}\ndescription: A project skill. Use when probing.\n---\nBody.\n", encoding="utf-8")
         got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(plugin)], ws, home, PLUGIN_CALLS, set())
         where, at_home = str(ws), str(home)
     mine = set(PLUGIN_ORDER) | set(PROJECT_ORDER)

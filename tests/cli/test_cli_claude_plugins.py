@@ -4,7 +4,7 @@ tests/golden/probes/claude-code@<version>/ holds two probes of the release with 
 `--plugin-dir` (`python -m capture diff --probe plugin --write`, `--probe plugin-names --write`):
 plugin-skills.json, the entry it lists for each of 14 plugin skills beside the same file as a
 project skill; plugin-names.json, a plugin whose folder and manifest names differ beside project
-skills, with its listing order and five activations. Here the same folders are laid out again and
+skills, with its listing order and eight activations (by key, folder name and declared name). Here the same folders are laid out again and
 `skill-lsp catalog` / `preview` must say what the release said.
 """
 
@@ -55,12 +55,14 @@ def test_every_probed_plugin_skill_is_listed_or_left_out_as_the_release_did(tmp_
 
 def _names_workspace(ws: Path) -> None:
     _plugin(ws / NAMES["plugin_folder"], {"name": NAMES["manifest_name"], "version": "0.1.0"}, NAMES["skills"])
-    for folder in ("aa-first", "mm-middle", "zz-last"):
+    for folder in ("aa-first", "mm-middle", "zz-last", "nn-named"):
+        name = "mm-declared" if folder == "nn-named" else folder
         write_skill(ws / ".claude/skills", folder,
-                    f"---\nname: {folder}\ndescription: A project skill. Use when probing.\n---\nBody.\n")
+                    f"---\nname: {name}\ndescription: A project skill. Use when probing.\n---\nBody.\n")
 
 
 def test_the_manifest_names_the_plugin_and_its_skills_follow_the_projects(tmp_path: Path):
+    """Declared names too: `kit:x` stays, `other:x` becomes `kit:other:x`, `kit:<folder>` is not shown."""
     _names_workspace(tmp_path)
     assert _catalog(tmp_path) == NAMES["entries"]
 

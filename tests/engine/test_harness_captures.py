@@ -69,10 +69,10 @@ def _known(part: str, strict: bool = True):  # type: ignore[no-untyped-def]
     return out
 
 
-def _ok(record, arguments: str, harness: str = "") -> OkResult:
+def _ok(record, arguments: str, harness: str = "", called: str | None = None) -> OkResult:
     # The harness activates what it lists (skill-lsp's own findings do not block the preview), as
     # skill_lsp.capture.expect asks it.
-    return expect._ok(record, arguments, harness)
+    return expect._ok(record, arguments, harness, called)
 
 
 def _files_unordered(text: str) -> str:
@@ -195,7 +195,7 @@ def test_activation_matches_capture(laid_out_activation):
         _assert_permission_check_predicted(folder, record, expected)
         if expected == "":
             return
-    result = _ok(record, meta["arguments"] if harness == "claude-code" else "", harness)
+    result = _ok(record, meta["arguments"] if harness == "claude-code" else "", harness, meta["skill"])
     rendered = layout.normalise(dialect.render(result), workspace, home)
     if harness == "opencode":
         rendered, expected = _files_unordered(rendered), _files_unordered(expected)

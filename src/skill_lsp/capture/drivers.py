@@ -223,6 +223,10 @@ def claude_code(argv: list[str], workspace: Path, home: Path, activations: list[
         # earlier call of the same folder is not taken again.
         mine = [t for t in texts if folder is not None and _claude_dir(t) in (folder, folder.rsplit(":", 1)[-1])
                 and id(t) not in taken]
+        if not mine and folder is not None:
+            # Called by its declared name (probe plugin-names: `mm-declared` for the folder
+            # nn-named): the bodies come in the order of the calls, so the first not taken.
+            mine = [t for t in texts if _claude_dir(t) is not None and id(t) not in taken][:1]
         if mine:
             taken.add(id(mine[0]))
         text = mine[0] if mine else ""

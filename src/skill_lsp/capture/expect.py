@@ -111,7 +111,7 @@ def catalog(harness: str, ws: Path, home: Path, builtins: list[dict[str, Any]],
     return dialect.render_catalog(recs)
 
 
-def _ok(record: SkillRecord, arguments: str, harness: str = "") -> OkResult:
+def _ok(record: SkillRecord, arguments: str, harness: str = "", called: str | None = None) -> OkResult:
     # The harness activates what it lists; skill-lsp's own findings do not block the preview.
     # skill-lsp's session only takes kebab-case names; the harnesses take any listed name.
     session = SkillSession([replace(record, name="capture-key", error=None)], SessionConfig(
@@ -122,7 +122,10 @@ def _ok(record: SkillRecord, arguments: str, harness: str = "") -> OkResult:
     result = session.activate(params, user_initiated=h is not None and h.activates_hidden)
     if not isinstance(result, OkResult):
         raise ValueError(f"skill-lsp's session refused {record.path}: {result}")
-    # The name the harness shows: the declared one as it reads it, else the folder (as preview.activate).
+    # The name the harness shows: the declared one as it reads it, else the folder (as preview.activate);
+    # Claude Code's Skill tool result names the skill as it was ``called``.
+    if called is not None and harness == "claude-code":
+        return replace(result, name=called)
     declared = record.frontmatter.get("name")
     return replace(result, name=declared if isinstance(declared, str) and declared else record.name)
 
@@ -143,7 +146,7 @@ def activation(harness: str, ws: Path, home: Path, skill: str, arguments: str,
     record = dialect.activation_record(recs, skill)  # type: ignore[attr-defined]
     if record is None:
         return Expected(None)
-    result = _ok(record, arguments if harness == "claude-code" else "", harness)
+    result = _ok(record, arguments if harness == "claude-code" else "", harness, called=skill)
     tool_result = dialect.tool_result(result) if hasattr(dialect, "tool_result") else None
     return Expected(dialect.render(result), tool_result, record)
 

@@ -202,6 +202,8 @@ def _harness_activate(records: list[SkillRecord], settings: Settings, dialect: s
     shown = declared if isinstance(declared, str) and declared else target.folder
     if getattr(d, "echoes_name", False) and name is not None and path is None:
         shown = name
+    elif path is not None and hasattr(d, "listed_name"):
+        shown = d.listed_name(target)  # the name the model would call it by
     key = "harness-preview"  # the session takes kebab-case keys only; the harness's name is restored below
     params: dict[str, Any] = {"name": key}
     if arguments is not None:

@@ -486,9 +486,28 @@ def key(record: SkillRecord) -> str:
 
 
 def _prefixed(record: SkillRecord, name: str) -> str:
-    """``name`` as the listing shows it for ``record``: a plugin's skill's with the plugin's prefix."""
+    """``name`` as the listing shows it for ``record``: a plugin's skill's with the plugin's prefix,
+    unless it holds that prefix already (probe plugin-names: `kit:one-x` stays, `other:two-x` is
+    `kit:other:two-x`)."""
     prefix = key(record)[:-len(record.folder)]
-    return f"{prefix}{name}"
+    return name if name.startswith(prefix) else f"{prefix}{name}"
+
+
+def _shown(records: Sequence[SkillRecord], chosen: Sequence[SkillRecord]) -> dict[str, str]:
+    """Path -> the declared name the listing shows beside the key of each of ``chosen`` (the listed
+    among ``records``), which the ``Skill`` tool takes too (probe plugin-names: `mm-declared`
+    activates the folder nn-named). A declared name is shown only by the first skill claiming it,
+    and never when it is another skill's key: among every skill the release loads, those that
+    disable-model-invocation keeps out of the catalog too (held-out seed 9001, batch 70)."""
+    every = sorted({r.path: r for r in (*listed(records, loaded=True), *chosen)}.values(), key=_order)
+    claimed = {key(r) for r in every}
+    shown: dict[str, str] = {}
+    for r in every:
+        declared = declared_name(r)
+        if declared is not None and shows_declared(declared, r.folder) and _prefixed(r, declared) not in claimed:
+            shown[r.path] = _prefixed(r, declared)
+            claimed.add(shown[r.path])
+    return shown
 
 
 def _order(r: SkillRecord) -> tuple:
@@ -528,6 +547,13 @@ class ClaudeCodeDialect(Dialect):
     label = "Claude Code 2.1.332"
     harness = "claude-code"
     string_for_named_arguments = True
+    # The Skill tool's result names the skill as it was called: its key, a declared name (captures
+    # mention-names, same-name-paths: `Launching skill: spaced name`) or a plugin's skill's folder.
+    echoes_name = True
+
+    def listed_name(self, record: SkillRecord) -> str:
+        """What the model calls ``record`` by: its key."""
+        return key(record)
 
     def includes(self, record: SkillRecord) -> bool:
         return self.listing(record).listed
@@ -564,22 +590,25 @@ class ClaudeCodeDialect(Dialect):
         folder = result.dir.rstrip('/').rsplit('/', 1)[-1]
         if result.frontmatter.get("context") == "fork":
             return f'Skill "{folder}" completed (forked execution).\n\nResult:\n{FORKED_ANSWER}'
-        plugin = plugin_of(result.dir)
-        # As called: the preview calls a plugin's skill by its listed name (asked for its folder
-        # name alone, the release finds it too and echoes that).
-        return f"Launching skill: {plugin.name}:{folder}" if plugin is not None and plugin.name else \
-            f"Launching skill: {folder}"
+        return f"Launching skill: {result.name}"  # as called (echoes_name), its key for a file previewed
 
     def render_not_found(self, result: NotFoundResult) -> str:
         return f"Unknown skill: {result.name}"
 
     def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
-        """The ``Skill`` tool takes the listed key: the folder name, `plugin:folder` for a plugin's
-        skill, which its folder name alone finds too (probe plugin-names) unless a project or user
-        skill or a built-in one has that name (probed: `alpha` activates `.claude/skills/alpha`
-        beside `kit:alpha`, `security-review` the built-in beside `kit:security-review`)."""
+        """The ``Skill`` tool takes the listed key (the folder name, `plugin:folder` for a plugin's
+        skill) or a declared name, first the one the listing shows beside a key, then one it does
+        not show (capture mention-names: `spaced name`); a plugin's skill's folder name
+        alone finds it too (probe plugin-names) unless a project, user or built-in skill has that
+        name (probed: `alpha` activates `.claude/skills/alpha` beside `kit:alpha`, `security-review`
+        the built-in beside `kit:security-review`)."""
         chosen = listed(records)
-        return next((r for r in chosen if key(r) == name), None) or (None if name in _BUILTIN_NAMES else next(
+        hit = next((r for r in chosen if key(r) == name), None)
+        if hit is None:
+            shown = _shown(records, chosen)
+            hit = next((r for r in chosen if shown.get(r.path) == name), None) or next(
+                (r for r in chosen if (d := declared_name(r)) and _prefixed(r, d) == name), None)
+        return hit or (None if name in _BUILTIN_NAMES else next(
             (r for r in chosen if r.folder == name and plugin_of(r.dir) is not None), None))
 
     def entry_name(self, record: SkillRecord) -> str:
@@ -605,17 +634,7 @@ class ClaudeCodeDialect(Dialect):
     def _lines(self, records: Sequence[SkillRecord]) -> list[tuple[SkillRecord, str, str]]:
         """(record, full line, name-only line) of every listed skill, in listing order."""
         chosen = listed(records)
-        # A declared name is shown only by the first skill claiming it, and never when it is
-        # another skill's folder name: among every skill the release loads, those that
-        # disable-model-invocation keeps out of the catalog too (held-out seed 9001, batch 70).
-        every = sorted({r.path: r for r in (*listed(records, loaded=True), *chosen)}.values(), key=_order)
-        claimed = {key(r) for r in every}
-        shown: dict[str, str] = {}  # path -> the declared name shown beside its key
-        for r in every:
-            declared = declared_name(r)
-            if declared is not None and shows_declared(declared, r.folder) and _prefixed(r, declared) not in claimed:
-                shown[r.path] = _prefixed(r, declared)
-                claimed.add(shown[r.path])
+        shown = _shown(records, chosen)
         out = []
         for r in chosen:
             full = self._entry(r, r.path in shown)
