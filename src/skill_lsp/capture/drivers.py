@@ -164,6 +164,22 @@ def _claude_dir(text: str) -> str | None:
     return text[len(head):].split("\n", 1)[0].rstrip("/").rsplit("/", 1)[-1]
 
 
+def _bodies_in_call_order(messages: list, hits: list) -> dict[int, str]:
+    """Call number -> the body it loaded, where that can be told by order alone: the text blocks
+    after the tool results come one per call that launched a skill or a command (none for a failed
+    call or a forked skill), in the order of the calls; {} when their count says otherwise."""
+    launched = [n for n, hit in enumerate(hits, 1) if hit is not None
+                and "\n".join(_texts(hit[2].get("content"))).startswith("Launching skill: ")]
+    places = {(hit[0], hit[1]) for hit in hits if hit is not None}
+    if not launched or len({i for i, _ in places}) != 1:
+        return {}
+    i = next(iter(places))[0]
+    last = max(j for _, j in places)
+    bodies = [x.get("text") for x in messages[i]["content"][last + 1:]
+              if isinstance(x, dict) and x.get("type") == "text" and isinstance(x.get("text"), str)]
+    return dict(zip(launched, bodies, strict=True)) if len(bodies) == len(launched) else {}
+
+
 def claude_code(argv: list[str], workspace: Path, home: Path, activations: list[tuple[str, str]],
                 builtin_names: set[str] | None, timeout: float = RUN_TIMEOUT) -> Run:
     calls = []
@@ -197,6 +213,7 @@ def claude_code(argv: list[str], workspace: Path, home: Path, activations: list[
     messages = last.get("messages") or []
     out = []
     taken: set[int] = set()
+    by_call = _bodies_in_call_order(messages, [results.get(call_id(n)) for n in range(1, len(activations) + 1)])
     for n, (skill, arguments) in enumerate(activations, 1):
         hit = results.get(call_id(n))
         if hit is None:
@@ -223,10 +240,10 @@ def claude_code(argv: list[str], workspace: Path, home: Path, activations: list[
         # earlier call of the same folder is not taken again.
         mine = [t for t in texts if folder is not None and _claude_dir(t) in (folder, folder.rsplit(":", 1)[-1])
                 and id(t) not in taken]
-        if not mine and folder is not None:
-            # Called by its declared name (probe plugin-names: `mm-declared` for the folder
-            # nn-named): the bodies come in the order of the calls, so the first not taken.
-            mine = [t for t in texts if _claude_dir(t) is not None and id(t) not in taken][:1]
+        if not mine and folder is not None and n in by_call:
+            # Called by a declared name (probe plugin-names: `mm-declared` for the folder nn-named),
+            # or a command, whose body has no `Base directory` line.
+            mine = [by_call[n]]
         if mine:
             taken.add(id(mine[0]))
         text = mine[0] if mine else ""
