@@ -14,6 +14,7 @@ never the release's own skills, under plugin-skills.json).
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -191,3 +192,93 @@ def plugin_names_probe(write: bool) -> int:
                                     "plugin-names)", "skills": PLUGIN_ORDER, "entries": entries,
                                     "activations": rows}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
+
+
+# Commands beside skills: a project's `.claude/commands/**/*.md` and a plugin's `commands/`, which
+# Claude Code lists among the skills (harness/claude_commands.py says what the probe showed).
+COMMANDS = {
+    ".claude/skills/a-skill/SKILL.md": "---\nname: a-skill\ndescription: Skill a.\n---\nB\n",
+    ".claude/skills/m-skill/SKILL.md": "---\nname: m-skill\ndescription: Skill m.\n---\nSkill m body\n",
+    ".claude/skills/z-skill/SKILL.md": "---\nname: z-skill\ndescription: Skill z.\n---\nB\n",
+    ".claude/commands/b-cmd.md": "---\ndescription: Cmd b.\n---\nBody b $ARGUMENTS\n",
+    ".claude/commands/a-cmd.md": "---\ndescription: Cmd a.\n---\nBody a\n",
+    ".claude/commands/m-skill.md": "---\ndescription: Named like a skill.\n---\nBody m\n",
+    ".claude/commands/hidden.md": "---\ndescription: Hidden.\ndisable-model-invocation: true\n---\nBody h\n",
+    ".claude/commands/blank.md": "\n\n# Heading line\nText\n",
+    ".claude/commands/p1.md": "---\ndescription: Colon declared.\nname: p:x\n---\nB\n",
+    ".claude/commands/p2.md": "---\ndescription: Plain declared.\nname: other-name\n---\nB\n",
+    ".claude/commands/p3.md": "---\ndescription: With when.\nwhen_to_use: When needed\n---\nB\n",
+    ".claude/commands/Zed.md": "---\ndescription: Upper.\n---\nB\n",
+    ".claude/commands/_u.md": "---\ndescription: Underscore.\n---\nB\n",
+    ".claude/commands/bad.md": "---\ndescription: Has: a colon: twice\n---\nB\n",
+    ".claude/commands/a/b/c.md": "---\ndescription: Deep.\n---\nB\n",
+    ".claude/commands/.hid.md": "---\ndescription: Dot file.\n---\nB\n",
+    ".claude/commands/UPPER.MD": "---\ndescription: Upper extension.\n---\nB\n",
+    ".claude/commands/notes.txt": "---\ndescription: Not markdown.\n---\nB\n",
+    "kit/.claude-plugin/plugin.json": '{"name": "kit"}\n',
+    "kit/skills/k-skill/SKILL.md": "---\nname: k-skill\ndescription: Plugin skill.\n---\nPS\n",
+    "kit/commands/c-cmd.md": "---\ndescription: Plugin cmd c.\n---\nPC $ARGUMENTS\n",
+    "kit/commands/z-cmd.md": "---\ndescription: Plugin cmd z.\n---\nPZ\n",
+    "kit/commands/q1.md": "---\ndescription: Plugin other.\nname: other\n---\nQ1\n",
+    "kit/commands/q2.md": "---\ndescription: Plugin own prefix.\nname: kit:own\n---\nQ2\n",
+    "kit/commands/sub/q3.md": "---\ndescription: Plugin nested.\n---\nQ3\n",
+}
+COMMAND_CALLS = [("b-cmd", "x y"), ("m-skill", ""), ("kit:c-cmd", "z"), ("p:x", ""), ("other-name", ""),
+                 ("kit:own", ""), ("kit:other", ""), ("a:b:c", "")]
+
+
+def commands_probe(write: bool) -> int:
+    pin = pins()["claude-code"]
+    with tempfile.TemporaryDirectory(prefix="probe-", dir="/tmp") as tmp:
+        ws, home = Path(tmp) / "ws", Path(tmp) / "home"
+        home.mkdir()
+        for rel, text in COMMANDS.items():
+            (ws / rel).parent.mkdir(parents=True, exist_ok=True)
+            (ws / rel).write_text(text, encoding="utf-8")
+        got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(ws / "kit")], ws, home, COMMAND_CALLS, set())
+        where = str(ws)
+    # The probe's own entries, not the release's built-in skills: each holds a description above.
+    texts = {line.split("description: ", 1)[1] for text in COMMANDS.values() for line in text.split("\n")
+             if line.startswith("description: ")} | {"Heading line"}
+    entries = [e for e in drivers.claude_entries(got.catalog or "")
+               if e.split(": ", 1)[-1].split(" - ")[0] in texts or e.endswith(": Has: a colon: twice")]
+    print("entries in order:", *entries, sep="\n  ", file=sys.stderr)
+    rows = [{"skill": a.skill, "arguments": a.arguments, "tool_result": a.tool_result,
+             "text": None if a.text is None else a.text.replace(where, "<ws>")} for a in got.activations]
+    for row in rows:
+        print(f"activation {row}", file=sys.stderr)
+    budget = _commands_budget(pin)
+    print(f"listing budget with commands: {sum(e.endswith(':') is False and ': ' not in e for e in budget)} "
+          "entries by name only", file=sys.stderr)
+    if write:
+        dest = PROBES / pin.label / "commands.json"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(json.dumps({"note": "commands beside skills, a plugin's loaded with --plugin-dir kit: the "
+                                    "entries Claude Code lists, in order, and what calling each sent (python -m "
+                                    "capture diff --probe commands)", "files": COMMANDS, "entries": entries,
+                                    "activations": rows, "budget": {"skills": BUDGET_SKILLS, "commands": BUDGET_COMMANDS,
+                                                                    "entries": budget}},
+                                   indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return 0
+
+
+# The skills of capture case listing-budget but its last eight, and eight commands of 1,182-character
+# descriptions after them: past the budget, commands too are listed by name only.
+BUDGET_SKILLS = 18
+BUDGET_COMMANDS = {f"c{i}.md": f"---\ndescription: {'Command text ' * 90}end {i}.\n---\nBody\n" for i in range(8)}
+
+
+def _commands_budget(pin) -> list[str]:  # type: ignore[no-untyped-def]
+    cases = REPO / "capture" / "cases" / "listing-budget" / "skills"
+    with tempfile.TemporaryDirectory(prefix="probe-", dir="/tmp") as tmp:
+        ws, home = Path(tmp) / "ws", Path(tmp) / "home"
+        home.mkdir()
+        for folder in sorted(p.name for p in cases.iterdir())[:BUDGET_SKILLS]:
+            shutil.copytree(cases / folder, ws / ".claude" / "skills" / folder)
+        (ws / ".claude" / "commands").mkdir(parents=True)
+        for name, text in BUDGET_COMMANDS.items():
+            (ws / ".claude" / "commands" / name).write_text(text, encoding="utf-8")
+        got = drivers.run("claude-code", pinned(pin), ws, home, [("c0", "")], set())
+    mine = {f"- {n}" for n in sorted(p.name for p in cases.iterdir())[:BUDGET_SKILLS]} | {
+        f"- {n[:-3]}" for n in BUDGET_COMMANDS}
+    return [e for e in drivers.claude_entries(got.catalog or "") if e.split(":", 1)[0] in mine or e in mine]

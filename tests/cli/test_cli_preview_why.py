@@ -29,9 +29,12 @@ def test_a_name_that_differs_from_its_folder_names_the_folder():
                         "catalog lists it as 'name-mismatch', and activating that returns NAME_MISMATCH")
 
 
-def test_a_harness_dialect_says_how_the_harness_lists_it():
+def test_claude_code_activates_a_skill_by_its_declared_name_too():
+    """Its Skill tool takes the name the listing shows beside the folder, and one it does not show
+    (capture mention-names: `spaced name`), so the preview sends the skill, with no note."""
     proc = run_cli("preview", "--dialect", "claude-code", "Academic Citation Mapper", cwd=WS)
-    assert "Claude Code lists it as 'citation-mapper (Academic Citation Mapper)'" in proc.stderr
+    assert proc.stdout.startswith(f"Base directory for this skill: {WS}/.claude/skills/citation-mapper\n\n")
+    assert "lists it as" not in proc.stderr
 
 
 def test_a_name_no_skill_has_adds_nothing():

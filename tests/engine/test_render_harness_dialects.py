@@ -38,10 +38,14 @@ TWO = NotFoundResult(name="pdf", siblings=("pdf-tools", "pdf-merge"))
 # --------------------------------------------------------------------------- claude-code
 
 
-def test_claude_code_tool_result_names_the_folder():
+def test_claude_code_tool_result_names_the_skill_as_called():
+    # Captures mention-names and same-name-paths: `Launching skill: spaced name`, the declared name
+    # the call gave; the preview of a file calls it by its key (listed_name).
     cc = ClaudeCodeDialect()
-    assert cc.tool_result(ok(dir="/ws/.claude/skills/BOX/")) == "Launching skill: BOX"
-    assert cc.tool_result(ok(dir="pdf-tools")) == "Launching skill: pdf-tools"
+    assert cc.tool_result(ok(name="spaced name", dir="/ws/.claude/skills/spaced-name/")) == \
+        "Launching skill: spaced name"
+    assert cc.tool_result(ok(name="BOX", dir="/ws/.claude/skills/BOX/")) == "Launching skill: BOX"
+    assert cc.listed_name(record("BOX", "other")) == "BOX"
 
 
 def test_claude_code_lookups_and_empty_catalog():

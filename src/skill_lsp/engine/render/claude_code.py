@@ -44,6 +44,8 @@ from skill_lsp.engine.listing import record_listing
 
 from ..claude_frontmatter import ClaudeFrontmatter, same_block
 from ..claude_frontmatter import read as read_frontmatter
+from ..harness import HARNESSES
+from ..harness.claude_commands import Command, commands_in
 from ..harness.claude_plugin import Plugin, plugin_of
 from ..lazyre import lazy_re
 from ..lenient import fields, text_value
@@ -480,17 +482,67 @@ def _replaced(lines: Sequence[tuple[SkillRecord, str, str]]) -> set[str]:
 
 def key(record: SkillRecord) -> str:
     """The name the ``Skill`` tool takes and the listing shows: the folder name, `plugin:folder` for a
-    plugin's skill (probe plugin-names: plugin.json's name, else the plugin's folder)."""
+    plugin's skill (probe plugin-names: plugin.json's name, else the plugin's folder); a command's."""
+    if isinstance(record.checked, Command):
+        return record.checked.key
     plugin = plugin_of(record.dir)
     return record.folder if plugin is None or plugin.name is None else f"{plugin.name}:{record.folder}"
 
 
+def _plugin(record: SkillRecord) -> Plugin | None:
+    return record.checked.plugin if isinstance(record.checked, Command) else plugin_of(record.dir)
+
+
 def _prefixed(record: SkillRecord, name: str) -> str:
-    """``name`` as the listing shows it for ``record``: a plugin's skill's with the plugin's prefix,
-    unless it holds that prefix already (probe plugin-names: `kit:one-x` stays, `other:two-x` is
-    `kit:other:two-x`)."""
-    prefix = key(record)[:-len(record.folder)]
+    """``name`` as the listing shows it for ``record``: a plugin's skill's or command's with the
+    plugin's prefix, unless it holds that prefix already (probe plugin-names: `kit:one-x` stays,
+    `other:two-x` is `kit:other:two-x`)."""
+    plugin = _plugin(record)
+    prefix = f"{plugin.name}:" if plugin is not None and plugin.name else ""
     return name if name.startswith(prefix) else f"{prefix}{name}"
+
+
+def _with_commands(records: Sequence[SkillRecord]) -> list[SkillRecord]:
+    """``records`` and the commands Claude Code lists beside them (harness/claude_commands.py): a
+    project's or the user's `.claude/commands` beside a `.claude/skills` root they come from, a
+    plugin's `commands` beside its skills."""
+    out = list(records)
+    folders: set[str] = set()
+    for r in records:
+        plugin = plugin_of(r.dir)
+        if plugin is not None and plugin.name:
+            folder = os.path.join(plugin.root, "commands")
+        elif r.root.replace(os.sep, "/").endswith("/.claude/skills"):
+            folder, plugin = os.path.join(os.path.dirname(r.root), "commands"), None
+        else:
+            continue
+        if folder in folders:
+            continue
+        folders.add(folder)
+        for c in commands_in(folder, plugin):
+            body = _read(c.text).content
+            out.append(SkillRecord(c.key, c.key, os.path.dirname(c.path), c.path, r.root_index, folder, {}, body,
+                                   text=c.text, checked=c))
+    return out
+
+
+def _is_command(path: str) -> bool:
+    """Whether ``path`` is a command's file rather than a skill's SKILL.md."""
+    return os.path.basename(path) != "SKILL.md" and f"{os.sep}commands{os.sep}" in path
+
+
+def _command_listed(record: SkillRecord, loaded: bool) -> bool:
+    """Whether Claude Code lists a command: unless a flag hides it (``loaded``: whether it loads it)."""
+    if loaded:
+        return True
+    fm = _fields(record)
+    for flag in HARNESSES["claude-code"].hidden_by:
+        if flag.key in fm:
+            value = fm[flag.key]
+            scalar = not isinstance(value, (list, dict))
+            if flag.hides(value if scalar else None, scalar=scalar):
+                return False
+    return True
 
 
 def _shown(records: Sequence[SkillRecord], chosen: Sequence[SkillRecord]) -> dict[str, str]:
@@ -504,15 +556,26 @@ def _shown(records: Sequence[SkillRecord], chosen: Sequence[SkillRecord]) -> dic
     shown: dict[str, str] = {}
     for r in every:
         declared = declared_name(r)
-        if declared is not None and shows_declared(declared, r.folder) and _prefixed(r, declared) not in claimed:
+        command = r.checked if isinstance(r.checked, Command) else None
+        if command is not None and command.plugin is None:
+            continue  # a project's command shows none, and is not called by it (probe of commands)
+        folder = command.stem if command is not None else r.folder
+        if declared is not None and shows_declared(declared, folder) and _prefixed(r, declared) not in claimed:
             shown[r.path] = _prefixed(r, declared)
             claimed.add(shown[r.path])
     return shown
 
 
 def _order(r: SkillRecord) -> tuple:
-    # A plugin's skills come after the project's and the user's (probe plugin-names).
-    return (plugin_of(r.dir) is not None, r.root_index, locale_key(r.folder))
+    # A plugin's skills come after the project's and the user's (probe plugin-names); a project's
+    # commands after its skills, a plugin's before them (probes of commands).
+    command = isinstance(r.checked, Command)
+    plugin = _plugin(r)
+    if plugin is None:
+        return (False, "", command, r.root_index, locale_key(r.folder))
+    # A plugin's commands: those of its commands folder first, then those of its folders (`sub:q3`
+    # after `z-cmd`).
+    return (True, plugin.root, not command, r.folder.count(":") if command else r.root_index, locale_key(r.folder))
 
 
 def listed(records: Sequence[SkillRecord], *, loaded: bool = False) -> list[SkillRecord]:
@@ -524,7 +587,10 @@ def listed(records: Sequence[SkillRecord], *, loaded: bool = False) -> list[Skil
     out = []
     for r in sorted(records, key=_order):
         name = key(r)
-        if name in seen or not record_listing(r, "claude-code", loaded=loaded).listed:
+        if name in seen:
+            continue
+        if not (_command_listed(r, loaded) if isinstance(r.checked, Command)
+                else record_listing(r, "claude-code", loaded=loaded).listed):
             continue
         seen.add(name)
         out.append(r)
@@ -581,6 +647,8 @@ class ClaudeCodeDialect(Dialect):
         plugin = plugin_of(result.dir)
         body = substitute(body, arguments, result.dir, project_dir=project_folder(result.dir),
                           names=argument_names(declared), plugin=plugin if plugin is not None and plugin.name else None)
+        if _is_command(result.path):
+            return body  # a command's body alone (probe of commands)
         return f"Base directory for this skill: {result.dir}\n\n{body}"
 
     def tool_result(self, result: OkResult) -> str:
@@ -608,8 +676,17 @@ class ClaudeCodeDialect(Dialect):
             shown = _shown(records, chosen)
             hit = next((r for r in chosen if shown.get(r.path) == name), None) or next(
                 (r for r in chosen if (d := declared_name(r)) and _prefixed(r, d) == name), None)
-        return hit or (None if name in _BUILTIN_NAMES else next(
+        hit = hit or (None if name in _BUILTIN_NAMES else next(
             (r for r in chosen if r.folder == name and plugin_of(r.dir) is not None), None))
+        if hit is None:
+            # A command, by its key or a plugin's command by the declared name shown beside it (probe
+            # of commands: `kit:own` for kit/commands/q2.md); never a project command's declared name.
+            every = _with_commands(records)
+            commands = [r for r in listed(every) if isinstance(r.checked, Command)]
+            shown = _shown(every, commands)
+            hit = next((r for r in commands if key(r) == name), None) or next(
+                (r for r in commands if shown.get(r.path) == name), None)
+        return hit
 
     def entry_name(self, record: SkillRecord) -> str:
         """A plugin's skill under its listed name (`plugin:folder`)."""
@@ -633,6 +710,7 @@ class ClaudeCodeDialect(Dialect):
 
     def _lines(self, records: Sequence[SkillRecord]) -> list[tuple[SkillRecord, str, str]]:
         """(record, full line, name-only line) of every listed skill, in listing order."""
+        records = _with_commands(records)
         chosen = listed(records)
         shown = _shown(records, chosen)
         out = []
