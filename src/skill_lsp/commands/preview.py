@@ -37,7 +37,7 @@ def _checked(locations: list[discovery.Location], settings) -> list[SkillResult]
 def _listed(targets: Targets, settings: Settings, dialect: str) -> list[SkillResult]:
     """The skills a catalog of ``dialect`` lists (``engine.preview.catalog_locations``), checked."""
     roots = settings.resolved_roots(targets.workspace)
-    results = _checked(catalog_locations(targets.locations, targets.loose, roots, dialect), settings)
+    results = _checked(catalog_locations(targets.locations, targets.loose, roots, dialect, targets.workspace), settings)
     if targets.locations:
         link_skills(results, settings)
     return results
@@ -170,13 +170,13 @@ def run_preview(args: Namespace) -> int:
         result = activate(records, settings, path=match, dialect=dialect,
                           arguments=parse_arguments(args.arguments), as_user=args.as_user)
     else:
-        result = activate(records, settings, name=target, dialect=dialect,
+        result = activate(records, settings, name=target, dialect=dialect, workspace=workspace,
                           arguments=parse_arguments(args.arguments), as_user=args.as_user)
     shown = getattr(result, "path", None) or match
     rows = _finding_rows(checked.get(shown), settings) if shown else []
     commands = _dynamic_commands(results, shown)
     # How the harness lists the skill in its catalog (by name only past a budget, cut, ...).
-    decision = next((d for d in decide(records, dialect) if d.path == shown), None) if shown else None
+    decision = next((d for d in decide(records, dialect, workspace) if d.path == shown), None) if shown else None
     # By name, a skill that is not found or fails: say which skill holds that name and why.
     why = why_unmatched(records, target, dialect) if not path_like and result.kind not in ("ok", "already_loaded") \
         else []
@@ -242,8 +242,9 @@ def run_catalog(args: Namespace) -> int:
     results = _listed(targets, settings, dialect)
     roots = settings.resolved_roots(targets.workspace)
     records = records_for(results, len(roots), link_targets(results, targets.workspace, settings))
-    text, entries, skipped = catalog_view(records, dialect, update=args.state == "replacement")
-    decisions = decide(records, dialect)
+    text, entries, skipped = catalog_view(records, dialect, update=args.state == "replacement",
+                                          workspace=targets.workspace)
+    decisions = decide(records, dialect, targets.workspace)
     verdict = proof(dialect, "catalog")
     installed = _installed(dialect, targets.workspace)
     if args.format == "json":

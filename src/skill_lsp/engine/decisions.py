@@ -91,8 +91,10 @@ class Decision:
         return out
 
 
-def decide(records: Sequence[SkillRecord], dialect: str) -> list[Decision]:
-    """The decision of ``dialect``'s harness (or reference) on every record, in path order."""
+def decide(records: Sequence[SkillRecord], dialect: str, workspace: str | None = None) -> list[Decision]:
+    """The decision of ``dialect``'s harness (or reference) on every record, in path order.
+    ``workspace``: where a harness that lists commands with the skills finds them (Claude Code:
+    they share its listing budget)."""
     from .listing import shadowed_reason, unread_link  # noqa: PLC0415 - the dialects (and rapidfuzz) only when a listing is built
     from .readings import records_read_by  # noqa: PLC0415
     from .render import get_dialect  # noqa: PLC0415
@@ -115,7 +117,8 @@ def decide(records: Sequence[SkillRecord], dialect: str) -> list[Decision]:
     shown = d.order(candidates)
     shown_paths = {r.path for r in shown}
     states: dict[str, tuple[str, str, int | None]] = {}
-    for w in d.catalog_warnings(candidates):
+    warnings = d.catalog_warnings(candidates, workspace) if d.name == "claude-code" else d.catalog_warnings(candidates)  # type: ignore[call-arg]
+    for w in warnings:
         state = _WARNINGS.get(w.code)
         path = w.path or _path_named(shown, w.message)
         if state is None or path is None:

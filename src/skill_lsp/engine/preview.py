@@ -20,11 +20,11 @@ from .config import Settings
 from .datarecord import asdict, is_record, replace
 from .discovery import Location, nested_in_roots
 from .harness import HARNESSES, not_read, reads_root
-from .harness.claude_plugin import plugin_of
+from .harness.claude_plugin import inside_another, plugin_of
 from .listing import shadowed_reason, unread_link
 from .readings import record_error, record_read_by, records_read_by
 from .render import catalog_report, get_dialect, render_result
-from .workspace import SkillResult
+from .workspace import SkillResult, example_of, in_test_folder
 
 
 def record_for(result: SkillResult, root_index: int | None = None) -> SkillRecord:
@@ -156,18 +156,26 @@ def parse_arguments(raw: str | dict[str, str] | None) -> str | dict[str, str] | 
 
 
 def catalog_locations(locations: list[Location], loose: list[Location], roots: list[str],
-                      dialect: str) -> list[Location]:
+                      dialect: str, workspace: str | None = None) -> list[Location]:
     """The skills a catalog lists: a harness lists what is in its roots and below them where it
     searches them (``discovery.nested_in_roots``); skills found elsewhere count only when there are
-    no roots at all (`catalog plugins/x/skills`), or when they are a Claude Code plugin's and the
-    dialect's harness loads plugins."""
+    no roots at all (`catalog plugins/x/skills`), examples and test data of ``workspace`` aside,
+    or when they are a Claude Code plugin's and the dialect's harness loads plugins. A plugin
+    among another plugin's examples is not loaded with it."""
+    def kept(loc: Location) -> bool:
+        plugin = plugin_of(loc.dir)
+        return plugin is None or not inside_another(plugin)
+
     if not locations:
-        return loose
+        if workspace is None:
+            return loose
+        return [loc for loc in loose if kept(loc) and not in_test_folder(loc.path, workspace)
+                and example_of(loc.path, workspace) is None]
     nested = nested_in_roots(loose, roots)
     h = HARNESSES.get(get_dialect(dialect).harness or "")
     if h is not None and h.plugins:
         taken = {loc.path for loc in nested}
-        nested += [loc for loc in loose if loc.path not in taken and plugin_of(loc.dir) is not None]
+        nested += [loc for loc in loose if loc.path not in taken and plugin_of(loc.dir) is not None and kept(loc)]
     return locations + nested
 
 
@@ -180,7 +188,8 @@ def _previewable(records: list[SkillRecord]) -> list[SkillRecord]:
 
 
 def _harness_activate(records: list[SkillRecord], settings: Settings, dialect: str, *, name: str | None,
-                      path: str | None, arguments: str | dict[str, str] | None, as_user: bool) -> Result | None:
+                      path: str | None, arguments: str | dict[str, str] | None, as_user: bool,
+                      workspace: str | None = None) -> Result | None:
     """Activate as a harness that takes any name it lists (mismatched, uppercase, …).
 
     None when the harness would not find the skill; the session then answers as usual.
@@ -195,7 +204,11 @@ def _harness_activate(records: list[SkillRecord], settings: Settings, dialect: s
         error = ToolError("AMBIGUOUS", f'Skill "{name}" is ambiguous. Use one of: {", ".join(same)}', {"name": name})
         failed = ErrorResult(error, name=name)
         return replace(failed, output=render_result(failed, d))
-    target = next((r for r in usable if r.path == path), None) if path is not None else pick(usable, name)
+    if path is not None:
+        target = next((r for r in usable if r.path == path), None)
+    else:
+        # Claude Code's lookup finds the workspace's commands too.
+        target = pick(usable, name, workspace) if d.name == "claude-code" else pick(usable, name)
     if target is None:
         return None
     declared = target.frontmatter.get("name")
@@ -219,14 +232,15 @@ def _harness_activate(records: list[SkillRecord], settings: Settings, dialect: s
 
 def activate(records: list[SkillRecord], settings: Settings, *, name: str | None = None, path: str | None = None,
              dialect: str | None = None, arguments: str | dict[str, str] | None = None,
-             as_user: bool = False) -> Result:
-    """Activate one skill by name, or the skill whose SKILL.md is ``path`` (it wins over same-name skills)."""
+             as_user: bool = False, workspace: str | None = None) -> Result:
+    """Activate one skill by name, or the skill whose SKILL.md is ``path`` (it wins over same-name skills).
+    ``workspace``: where a harness that lists commands with the skills finds them (Claude Code)."""
     records = records_read_by(records, get_dialect(dialect or settings.dialect).harness)
     if path is None:
         # By name, a skill in a root the harness does not read is not found.
         records = _in_read_roots(records, dialect or settings.dialect)
     harness = _harness_activate(records, settings, dialect or settings.dialect, name=name, path=path,
-                                arguments=arguments, as_user=as_user)
+                                arguments=arguments, as_user=as_user, workspace=workspace)
     if harness is not None:
         return harness
     h = HARNESSES.get(get_dialect(dialect or settings.dialect).harness or "")
@@ -362,9 +376,10 @@ def catalog(records: list[SkillRecord], dialect: str, *, update: bool = False) -
     return text, entries
 
 
-def catalog_view(records: list[SkillRecord], dialect: str, *, update: bool = False
+def catalog_view(records: list[SkillRecord], dialect: str, *, update: bool = False, workspace: str | None = None
                  ) -> tuple[str, list[dict[str, Any]], list[dict[str, str]]]:
-    """:func:`catalog` and the skills the harness skips, each with the reason (``skipped``)."""
+    """:func:`catalog` and the skills the harness skips, each with the reason (``skipped``).
+    ``workspace``: where a harness that lists commands with the skills finds them (Claude Code)."""
     d = get_dialect(dialect)
     records = records_read_by(records, d.harness)
     skipped: list[dict[str, str]] = []
@@ -378,7 +393,10 @@ def catalog_view(records: list[SkillRecord], dialect: str, *, update: bool = Fal
         # The skill tool's registry, skills-ref's to-prompt, DSH: each dialect's own rule.
         chosen, left = d.select(records)
         skipped += left
-    text = d.render_catalog(chosen, update=update) if update and d.name == "dsh" else d.render_catalog(chosen)  # type: ignore[call-arg]
+    if d.name == "claude-code":
+        text = d.render_catalog(chosen, workspace=workspace)  # type: ignore[call-arg]
+    else:
+        text = d.render_catalog(chosen, update=update) if update and d.name == "dsh" else d.render_catalog(chosen)  # type: ignore[call-arg]
     entries = []
     for r in sorted(chosen, key=lambda r: d.entry_name(r)):
         rep = catalog_report(r, d)

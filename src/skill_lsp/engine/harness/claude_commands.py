@@ -1,24 +1,33 @@
 """The commands Claude Code lists beside the skills: `.claude/commands/**/*.md` of a project (or
-the user's folder) and `commands/**/*.md` of a plugin.
+the user's folder) and the commands of a plugin.
 
-Claude Code 2.1.332 (probes with the release, capture/diff/FINDINGS.md) lists each among the
-skills in its Skill tool's listing, as a skill is listed: its description (else the first line of
-its body) and `when_to_use`, under the path below the commands folder without `.md`, its folders
-joined by `:` (`.claude/commands/a/b/c.md` is `a:b:c`; a plugin's `kit:sub:q3`). A project's
-commands follow the skills, a plugin's come before its skills. A command named like a skill is not
-listed, nor one that `disable-model-invocation` hides. Only files ending in `.md` exactly count,
-dot-files among them.
+Claude Code 2.1.332 (probe `commands` of `python -m capture diff`, and 110 plugins and project
+folders of unseen repositories loaded by the release) lists each among the skills in its Skill
+tool's listing, as a skill is listed: its description (else, for a project's command, the first
+line of its body) and `when_to_use`, under its path below the commands folder without `.md`, its
+folders joined by `:` (`.claude/commands/a/b/c.md` is `a:b:c`; a plugin's `kit:sub:q3`).
+
+- A project's commands follow the skills, in localeCompare order of their paths.
+- A plugin's come before its skills: those plugin.json's `commands` names (a file or a folder,
+  or a list of them), in its order, then those of its `commands/` folder; within a folder its
+  files before its folders', each in localeCompare order. One without a description is left
+  out, as a plugin's skill is.
+- A command named like a skill is not listed, nor one that `disable-model-invocation` hides. Only
+  files ending in `.md` exactly count, dot-files among them, links to files not.
 """
 
 from __future__ import annotations
 
+import json
 import os
 
 from ..datarecord import datarecord
-from .claude_plugin import Plugin
+from .claude_plugin import MANIFEST, Plugin, plugin_at
 
 # A command file larger than this is not read (a listing takes its description, not a book).
 _MAX_BYTES = 1 << 20
+# Folders never searched for plugins: dependencies, build output, version control.
+_NOT_SEARCHED = frozenset({"node_modules", ".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "dist", "build"})
 
 
 @datarecord(frozen=True, slots=True)
@@ -28,29 +37,96 @@ class Command:
     path: str
     text: str
     plugin: Plugin | None = None
+    rel: str = ""  # its path below the folder it was found in, `/` between folders
+    # A plugin's: the place of what named it among plugin.json's `commands` (their number for its
+    # `commands/` folder's).
+    rank: int = 0
+
+
+def _read(path: str) -> str | None:
+    try:
+        if os.path.getsize(path) > _MAX_BYTES:
+            return None
+        with open(path, encoding="utf-8", errors="replace", newline="") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _walk(folder: str) -> list[tuple[list[str], str]]:
+    """(folders below ``folder``, file name) of every `.md` file under it, in no particular order
+    (the renderer orders them, with localeCompare)."""
+    out: list[tuple[list[str], str]] = []
+    for here, _dirs, files in os.walk(folder):
+        rel = os.path.relpath(here, folder)
+        parts = [] if rel == "." else rel.split(os.sep)
+        # A link to a file is not read (44 linked commands of one unseen plugin, all to one file
+        # the release lists once, under its own name).
+        out += [(parts, name) for name in files if name.endswith(".md") and not os.path.islink(os.path.join(here, name))]
+    return out
 
 
 def commands_in(folder: str, plugin: Plugin | None = None) -> list[Command]:
-    """The commands of the commands folder ``folder``, in no particular order; [] when it is none."""
-    out: list[Command] = []
-    if not os.path.isdir(folder):
-        return out
+    """The commands of the commands folder ``folder`` (a project's `.claude/commands`, or a plugin's
+    when ``plugin`` is given: then also those its plugin.json names first); [] when there are none."""
     prefix = f"{plugin.name}:" if plugin is not None and plugin.name else ""
-    for here, dirs, files in os.walk(folder):
-        dirs.sort()
-        rel = os.path.relpath(here, folder)
-        parts = [] if rel == "." else rel.split(os.sep)
-        for name in sorted(files):
-            if not name.endswith(".md"):
+    out: list[Command] = []
+    seen: set[str] = set()
+    places: list[str] = [*(_declared(plugin) if plugin is not None else []), folder]
+    for rank, place in enumerate(places):
+        found: list[tuple[list[str], str]]
+        if os.path.isfile(place):
+            found = [([], os.path.basename(place))] if place.endswith(".md") else []
+            base = os.path.dirname(place)
+        elif os.path.isdir(place):
+            found, base = _walk(place), place
+        else:
+            continue
+        for parts, name in found:
+            path = os.path.normpath(os.path.join(base, *parts, name))
+            if path in seen:
                 continue
-            path = os.path.join(here, name)
-            try:
-                if os.path.getsize(path) > _MAX_BYTES:
-                    continue
-                with open(path, encoding="utf-8", errors="replace", newline="") as f:
-                    text = f.read()
-            except OSError:
+            seen.add(path)
+            text = _read(path)
+            if text is not None:
+                stem = name[:-3]
+                out.append(Command(prefix + ":".join([*parts, stem]), stem, path, text, plugin,
+                                   "/".join([*parts, name]), rank))
+    return out
+
+
+def _declared(plugin: Plugin) -> list[str]:
+    """The paths plugin.json's `commands` names (a string or a list of strings), inside the plugin."""
+    try:
+        with open(os.path.join(plugin.root, MANIFEST), encoding="utf-8") as f:
+            value = json.load(f).get("commands")
+    except (OSError, ValueError, AttributeError):
+        return []
+    items = [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+    root = os.path.realpath(plugin.root)
+    out = []
+    for item in items:
+        path = os.path.normpath(os.path.join(plugin.root, item))
+        if os.path.realpath(path) == root or os.path.realpath(path).startswith(root + os.sep):
+            out.append(path)
+    return out
+
+
+def plugins_under(workspace: str, depth: int = 6) -> list[Plugin]:
+    """The Claude Code plugins (a `.claude-plugin/` folder) at most ``depth`` folders below
+    ``workspace``, the workspace itself included, those Claude Code cannot load among them; none
+    inside another (an example among a plugin's skills)."""
+    out: list[Plugin] = []
+    base = workspace.rstrip(os.sep).count(os.sep)
+    for here, dirs, _files in os.walk(workspace):
+        if ".claude-plugin" in dirs:
+            plugin = plugin_at(here)
+            if plugin is not None:
+                out.append(plugin)
+                dirs[:] = []  # a plugin among its skills' examples is not loaded with it
                 continue
-            stem = name[:-3]
-            out.append(Command(prefix + ":".join([*parts, stem]), stem, path, text, plugin))
+        if here.count(os.sep) - base >= depth:
+            dirs[:] = []
+            continue
+        dirs[:] = sorted(d for d in dirs if d not in _NOT_SEARCHED and not (d.startswith(".") and d != ".claude"))
     return out

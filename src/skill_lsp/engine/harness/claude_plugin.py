@@ -37,7 +37,11 @@ def plugin_of(skill_dir: str) -> Plugin | None:
     skills = os.path.dirname(skill_dir)
     if os.path.basename(skills) != "skills":
         return None
-    root = os.path.dirname(skills)
+    return plugin_at(os.path.dirname(skills))
+
+
+def plugin_at(root: str) -> Plugin | None:
+    """The plugin whose folder is ``root`` (a `.claude-plugin/` folder in it), or None."""
     if not os.path.isdir(os.path.join(root, ".claude-plugin")):
         return None
     try:
@@ -71,3 +75,17 @@ def _read(root: str, stamp: tuple[int, int] | None) -> Plugin:
         what = {" ": "a space", ":": "':'", "/": "'/'", "\\": "'\\'"}.get(bad.group(), "a control character")
         return Plugin(root, None, f"its {MANIFEST} name {json.dumps(name, ensure_ascii=False)} holds {what}")
     return Plugin(root, name)
+
+
+def inside_another(plugin: Plugin, levels: int = 12) -> bool:
+    """Whether ``plugin`` sits inside another plugin's folder (an example among its skills), which
+    Claude Code does not load with it."""
+    up = os.path.dirname(plugin.root)
+    for _ in range(levels):
+        if os.path.isdir(os.path.join(up, ".claude-plugin")):
+            return True
+        parent = os.path.dirname(up)
+        if parent == up:
+            break
+        up = parent
+    return False

@@ -45,8 +45,8 @@ from skill_lsp.engine.listing import record_listing
 from ..claude_frontmatter import ClaudeFrontmatter, same_block
 from ..claude_frontmatter import read as read_frontmatter
 from ..harness import HARNESSES
-from ..harness.claude_commands import Command, commands_in
-from ..harness.claude_plugin import Plugin, plugin_of
+from ..harness.claude_commands import Command, commands_in, plugins_under
+from ..harness.claude_plugin import Plugin, inside_another, plugin_of
 from ..lazyre import lazy_re
 from ..lenient import fields, text_value
 from .base import BudgetWarning, Dialect, unsubstituted_body
@@ -502,27 +502,28 @@ def _prefixed(record: SkillRecord, name: str) -> str:
     return name if name.startswith(prefix) else f"{prefix}{name}"
 
 
-def _with_commands(records: Sequence[SkillRecord]) -> list[SkillRecord]:
+def _with_commands(records: Sequence[SkillRecord], workspace: str | None = None) -> list[SkillRecord]:
     """``records`` and the commands Claude Code lists beside them (harness/claude_commands.py): a
-    project's or the user's `.claude/commands` beside a `.claude/skills` root they come from, a
-    plugin's `commands` beside its skills."""
-    out = list(records)
-    folders: set[str] = set()
+    project's or the user's `.claude/commands` beside a `.claude/skills` root they come from or in
+    ``workspace``, a plugin's beside its skills or anywhere in ``workspace``."""
+    places: dict[str, Plugin | None] = {}  # commands folder -> its plugin
+    if workspace is not None:
+        places[os.path.join(workspace, ".claude", "commands")] = None
+        for found in plugins_under(workspace):
+            if found.name:
+                places[os.path.join(found.root, "commands")] = found
     for r in records:
-        plugin = plugin_of(r.dir)
-        if plugin is not None and plugin.name:
-            folder = os.path.join(plugin.root, "commands")
+        of = plugin_of(r.dir)
+        if of is not None and of.name:
+            if not inside_another(of):
+                places.setdefault(os.path.join(of.root, "commands"), of)
         elif r.root.replace(os.sep, "/").endswith("/.claude/skills"):
-            folder, plugin = os.path.join(os.path.dirname(r.root), "commands"), None
-        else:
-            continue
-        if folder in folders:
-            continue
-        folders.add(folder)
-        for c in commands_in(folder, plugin):
-            body = _read(c.text).content
-            out.append(SkillRecord(c.key, c.key, os.path.dirname(c.path), c.path, r.root_index, folder, {}, body,
-                                   text=c.text, checked=c))
+            places.setdefault(os.path.join(os.path.dirname(r.root), "commands"), None)
+    out = list(records)
+    for folder, owner in places.items():
+        for c in commands_in(folder, owner):
+            out.append(SkillRecord(c.key, c.key, os.path.dirname(c.path), c.path, 0, folder, {},
+                                   _read(c.text).content, text=c.text, checked=c))
     return out
 
 
@@ -532,10 +533,18 @@ def _is_command(path: str) -> bool:
 
 
 def _command_listed(record: SkillRecord, loaded: bool) -> bool:
-    """Whether Claude Code lists a command: unless a flag hides it (``loaded``: whether it loads it)."""
+    """Whether Claude Code lists a command: unless a flag hides it (``loaded``: whether it loads
+    it), or it is a plugin's without a description."""
+    fm = _fields(record)
+    command = record.checked
+    if isinstance(command, Command) and command.plugin is not None:
+        description = fm.get("description")
+        if isinstance(description, (bool, int, float)):
+            description = js_string(description)
+        if not (isinstance(description, str) and js_trim(description)):
+            return False
     if loaded:
         return True
-    fm = _fields(record)
     for flag in HARNESSES["claude-code"].hidden_by:
         if flag.key in fm:
             value = fm[flag.key]
@@ -569,13 +578,14 @@ def _shown(records: Sequence[SkillRecord], chosen: Sequence[SkillRecord]) -> dic
 def _order(r: SkillRecord) -> tuple:
     # A plugin's skills come after the project's and the user's (probe plugin-names); a project's
     # commands after its skills, a plugin's before them (probes of commands).
-    command = isinstance(r.checked, Command)
+    command = r.checked if isinstance(r.checked, Command) else None
     plugin = _plugin(r)
     if plugin is None:
-        return (False, "", command, r.root_index, locale_key(r.folder))
-    # A plugin's commands: those of its commands folder first, then those of its folders (`sub:q3`
-    # after `z-cmd`).
-    return (True, plugin.root, not command, r.folder.count(":") if command else r.root_index, locale_key(r.folder))
+        # A project's commands by their paths: `htmx-analyze.md` before `htmx.md`, `a-cmd.md` before `a/b/c.md`.
+        return (False, "", command is not None, r.root_index, locale_key(command.rel if command is not None else r.folder))
+    if command is not None:
+        return (True, plugin.root, False, command.rank, "/" in command.rel, locale_key(command.rel))
+    return (True, plugin.root, True, r.root_index, locale_key(r.folder))
 
 
 def listed(records: Sequence[SkillRecord], *, loaded: bool = False) -> list[SkillRecord]:
@@ -663,7 +673,8 @@ class ClaudeCodeDialect(Dialect):
     def render_not_found(self, result: NotFoundResult) -> str:
         return f"Unknown skill: {result.name}"
 
-    def activation_record(self, records: Sequence[SkillRecord], name: str) -> SkillRecord | None:
+    def activation_record(self, records: Sequence[SkillRecord], name: str,
+                          workspace: str | None = None) -> SkillRecord | None:
         """The ``Skill`` tool takes the listed key (the folder name, `plugin:folder` for a plugin's
         skill) or a declared name, first the one the listing shows beside a key, then one it does
         not show (capture mention-names: `spaced name`); a plugin's skill's folder name
@@ -681,7 +692,7 @@ class ClaudeCodeDialect(Dialect):
         if hit is None:
             # A command, by its key or a plugin's command by the declared name shown beside it (probe
             # of commands: `kit:own` for kit/commands/q2.md); never a project command's declared name.
-            every = _with_commands(records)
+            every = _with_commands(records, workspace)
             commands = [r for r in listed(every) if isinstance(r.checked, Command)]
             shown = _shown(every, commands)
             hit = next((r for r in commands if key(r) == name), None) or next(
@@ -708,9 +719,10 @@ class ClaudeCodeDialect(Dialect):
             label = f"{label} ({_prefixed(record, declared_name(record) or '')})"
         return f"- {label}: {text}"
 
-    def _lines(self, records: Sequence[SkillRecord]) -> list[tuple[SkillRecord, str, str]]:
+    def _lines(self, records: Sequence[SkillRecord], workspace: str | None = None
+               ) -> list[tuple[SkillRecord, str, str]]:
         """(record, full line, name-only line) of every listed skill, in listing order."""
-        records = _with_commands(records)
+        records = _with_commands(records, workspace)
         chosen = listed(records)
         shown = _shown(records, chosen)
         out = []
@@ -719,17 +731,18 @@ class ClaudeCodeDialect(Dialect):
             out.append((r, full, f"- {key(r)} ({shown[r.path]})" if r.path in shown else f"- {key(r)}"))
         return out
 
-    def render_catalog(self, records: Sequence[SkillRecord]) -> str:
-        lines = self._lines(records)
+    def render_catalog(self, records: Sequence[SkillRecord], workspace: str | None = None) -> str:
+        """``workspace``: where the commands listed with the skills are looked for too."""
+        lines = self._lines(records, workspace)
         short = name_only([(r.path, full, brief) for r, full, brief in lines], replaced=_replaced(lines))
         shown = [brief if r.path in short else full for r, full, brief in lines]
         # Its built-in skills are always listed after these (not rendered here), so the header is
         # always sent (capture case gen-claude-code-skill-listing-disable-model-invocation-quoted).
         return "\n".join([_HEADER, "", *shown])
 
-    def catalog_warnings(self, records: Sequence[SkillRecord]) -> list[BudgetWarning]:
+    def catalog_warnings(self, records: Sequence[SkillRecord], workspace: str | None = None) -> list[BudgetWarning]:
         out = super().catalog_warnings(records)
-        lines = self._lines(records)
+        lines = self._lines(records, workspace)
         replaced = _replaced(lines)
         short = name_only([(r.path, full, brief) for r, full, brief in lines], replaced=replaced)
         if not short:

@@ -54,7 +54,8 @@ def _folder_results(ls: SkillLanguageServer, folder: Folder, dialect: str) -> li
     from ...engine.preview import catalog_locations  # noqa: PLC0415 - off start-up
 
     inv = discover(folder.path, folder.settings) if folder.path else None
-    locations = catalog_locations(inv.locations, inv.loose, folder.roots, dialect) if inv is not None else []
+    locations = (catalog_locations(inv.locations, inv.loose, folder.roots, dialect, folder.path)
+                 if inv is not None else [])
     results = []
     for loc in locations:
         od = ls.state.docs.get(path_to_uri(loc.path))
@@ -104,6 +105,7 @@ def preview_activation(ls: SkillLanguageServer, args: dict) -> dict:
         results = _folder_results(ls, folder, dialect)
         records = records_for(results, len(folder.roots), link_targets(results, folder.path, folder.settings))
         result = activate(records, folder.settings, name=args["name"], dialect=dialect, arguments=arguments,
+                          workspace=folder.path or None,
                           as_user=as_user)
     else:
         raise ValueError("previewActivation needs {uri} or {name}")
@@ -170,7 +172,8 @@ def preview_catalog(ls: SkillLanguageServer, args: dict) -> dict:
     results = _folder_results(ls, folder, dialect)
     # As `skill-lsp catalog`: skill folders that are links read through them.
     records = records_for(results, len(folder.roots), link_targets(results, folder.path, folder.settings))
-    text, entries, skipped = catalog_view(records, dialect, update=bool(args.get("replacement", False)))
+    text, entries, skipped = catalog_view(records, dialect, update=bool(args.get("replacement", False)),
+                                          workspace=folder.path or None)
     verdict = proof(dialect, "catalog")
     return {"text": text, "dialect": dialect, "entries": entries, "skipped": skipped, "verified": verdict.verified,
             "proof": verdict.proof, "previewUri": f"{SCHEME}:/catalog/{dialect}.txt"}
