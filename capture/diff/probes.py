@@ -282,3 +282,41 @@ def _commands_budget(pin) -> list[str]:  # type: ignore[no-untyped-def]
     mine = {f"- {n}" for n in sorted(p.name for p in cases.iterdir())[:BUDGET_SKILLS]} | {
         f"- {n[:-3]}" for n in BUDGET_COMMANDS}
     return [e for e in drivers.claude_entries(got.catalog or "") if e.split(":", 1)[0] in mine or e in mine]
+
+
+# `paths` spellings on project skills and on a plugin's skills (the capture case conditional-paths
+# holds 15 others): which keep the skill out of the catalog as a conditional skill.
+PATHS = {"p1": '["**/*"]', "p2": '"**/*"', "p3": '["**/*.md"]', "p4": '["*"]', "p5": '["**"]', "p6": '"**/**"',
+         "p7": '["./**"]', "p8": '"**/*, src/**"', "p9": '["**/**", "/**"]'}
+PLUGIN_PATHS = {"k1": '["**/*"]', "k2": '["src/**"]'}
+
+
+def paths_probe(write: bool) -> int:
+    pin = pins()["claude-code"]
+    with tempfile.TemporaryDirectory(prefix="probe-", dir="/tmp") as tmp:
+        ws, home = Path(tmp) / "ws", Path(tmp) / "home"
+        home.mkdir()
+        for folder, value in PATHS.items():
+            (ws / ".claude" / "skills" / folder).mkdir(parents=True)
+            (ws / ".claude" / "skills" / folder / "SKILL.md").write_text(
+                f"---\nname: {folder}\ndescription: D {folder}.\npaths: {value}\n---\nB\n", encoding="utf-8")
+        plugin = ws / "kit"
+        (plugin / ".claude-plugin").mkdir(parents=True)
+        (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "kit"}\n', encoding="utf-8")
+        for folder, value in PLUGIN_PATHS.items():
+            (plugin / "skills" / folder).mkdir(parents=True)
+            (plugin / "skills" / folder / "SKILL.md").write_text(
+                f"---\nname: {folder}\ndescription: D {folder}.\npaths: {value}\n---\nB\n", encoding="utf-8")
+        got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(plugin)], ws, home, [("p1", "")], set())
+    listed = sorted(e[2:].split(":")[0] if e.startswith("- p") else e[2:].split(": ")[0]
+                    for e in drivers.claude_entries(got.catalog or "") if e.startswith(("- p", "- kit:")))
+    listed = [n for n in listed if n in PATHS or n.removeprefix("kit:") in PLUGIN_PATHS]
+    print("listed:", listed, file=sys.stderr)
+    if write:
+        dest = PROBES / pin.label / "paths.json"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(json.dumps({"note": "which `paths` spellings leave a skill listed (unconditional): project "
+                                    "skills and a plugin's (python -m capture diff --probe paths)",
+                                    "project": PATHS, "plugin": PLUGIN_PATHS, "listed": listed},
+                                   indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return 0

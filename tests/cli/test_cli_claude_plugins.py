@@ -144,3 +144,32 @@ def test_a_plugins_folder_name_alone_yields_to_project_and_built_in_skills(tmp_p
     assert preview("kit:alpha")["text"].endswith("\n\nPlugin body\n")
     assert preview("solo")["text"].endswith("/kit/skills/solo\n\nPlugin body\n")
     assert "Plugin body" not in json.dumps(preview("security-review"))
+
+
+def test_paths_spellings_and_a_plugins_skills_as_the_release_lists_them(tmp_path: Path):
+    """tests/golden/probes/claude-code@<version>/paths.json (`capture diff --probe paths --write`):
+    `**/**` names every file as `**` does, `**/*` and `./**` are patterns; a plugin's skill is
+    listed whatever its `paths` says."""
+    probe = json.loads((PROBES / "paths.json").read_text(encoding="utf-8"))
+    for folder, value in probe["project"].items():
+        write_skill(tmp_path / ".claude/skills", folder, f"---\nname: {folder}\ndescription: D {folder}.\npaths: {value}\n---\nB\n")
+    _plugin(tmp_path / "kit", {"name": "kit"}, {
+        folder: f"---\nname: {folder}\ndescription: D {folder}.\npaths: {value}\n---\nB\n"
+        for folder, value in probe["plugin"].items()})
+    listed = sorted(line[2:].split(": ")[0] for line in _catalog(tmp_path))
+    assert listed == probe["listed"]
+
+
+def test_plugin_json_commands_take_the_place_of_the_commands_folder(tmp_path: Path):
+    # Unseen motlin/claude-code-plugins' java plugin and mwguerra/claude-code-plugins' reverb-specialist,
+    # loaded by the release with --plugin-dir: of a command and a skill of one name the command is
+    # listed; plugin.json's `commands` names the commands loaded, in its order, and a command of the
+    # folder it leaves out lets the skill of its name be listed.
+    _plugin(tmp_path / "java", {"name": "java", "commands": ["./commands/zed.md", "./commands/fix.md"]},
+            {f: f"---\nname: {f}\ndescription: Skill {f}.\n---\nB\n" for f in ("fix", "left", "alpha")})
+    (tmp_path / "java" / "commands").mkdir()
+    for f in ("fix", "left", "zed"):
+        (tmp_path / "java" / "commands" / f"{f}.md").write_text(f"---\ndescription: Command {f}.\n---\nB\n",
+                                                                encoding="utf-8")
+    assert _catalog(tmp_path) == ["- java:zed: Command zed.", "- java:fix: Command fix.", "- java:alpha: Skill alpha.",
+                                  "- java:left: Skill left."]

@@ -156,7 +156,7 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, 
     # succeeded on the same block; else its own way.
     theirs = (read_claude_frontmatter(doc.text).fields
               if h.quoted_retry and not (doc.frontmatter_ok and same_block(doc.text)) else None)
-    if h.conditional_paths:
+    if h.conditional_paths and plugin is None:  # a plugin's skill is never conditional (probe paths)
         value = theirs.get("paths") if theirs is not None else doc.value("paths") if doc.frontmatter_ok else None
         if path_patterns(value):
             entry = doc.entries.get("paths") if doc.frontmatter_ok else None
@@ -213,16 +213,17 @@ def _described(doc: document.SkillDocument, theirs: dict | None) -> bool:
 
 
 def path_patterns(value: object) -> list[str]:
-    """The file patterns a `paths` value holds for Claude Code (capture case conditional-paths): a
-    string split at commas, or a list's strings; trimmed, empty ones and those matching every file
-    (`**`, `/**`) left out. A number, a map or nothing holds none."""
+    """The file patterns a `paths` value holds for Claude Code (capture case conditional-paths, probe
+    paths): a string split at commas, or a list's strings; trimmed, empty ones and those matching
+    every file (`**`, `/**`, `**/**`: `**` once a final `/**` is taken off) left out; `**/*` and
+    `./**` are patterns. A number, a map or nothing holds none."""
     if isinstance(value, str):
         items = value.split(",")
     elif isinstance(value, list):
         items = [v for v in value if isinstance(v, str)]
     else:
         return []
-    return [p for p in (i.strip() for i in items) if p and p not in ("**", "/**")]
+    return [p for p in (i.strip() for i in items) if p and p.removesuffix("/**") not in ("", "**")]
 
 
 # Findings about reading the frontmatter, which a harness with its own reader (Harness.line_reader)

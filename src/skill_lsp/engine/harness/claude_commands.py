@@ -9,9 +9,9 @@ folders joined by `:` (`.claude/commands/a/b/c.md` is `a:b:c`; a plugin's `kit:s
 
 - A project's commands follow the skills, in localeCompare order of their paths.
 - A plugin's come before its skills: those plugin.json's `commands` names (a file or a folder,
-  or a list of them), in its order, then those of its `commands/` folder; within a folder its
+  or a list of them), in its order, else those of its `commands/` folder; within a folder its
   files before its folders', each in localeCompare order. One without a description is left
-  out, as a plugin's skill is.
+  out, as a plugin's skill is; of a command and a skill of one name, the command is listed.
 - A command named like a skill is not listed, nor one that `disable-model-invocation` hides. Only
   files ending in `.md` exactly count, dot-files among them, links to files not.
 """
@@ -72,7 +72,9 @@ def commands_in(folder: str, plugin: Plugin | None = None) -> list[Command]:
     prefix = f"{plugin.name}:" if plugin is not None and plugin.name else ""
     out: list[Command] = []
     seen: set[str] = set()
-    places: list[str] = [*(_declared(plugin) if plugin is not None else []), folder]
+    # plugin.json's `commands` takes the place of the `commands/` folder (unseen motlin/claude-code-plugins'
+    # java plugin: of its folder's three commands the release lists the two the list names).
+    places: list[str] = (_declared(plugin) if plugin is not None else None) or [folder]
     for rank, place in enumerate(places):
         found: list[tuple[list[str], str]]
         if os.path.isfile(place):
@@ -95,14 +97,17 @@ def commands_in(folder: str, plugin: Plugin | None = None) -> list[Command]:
     return out
 
 
-def _declared(plugin: Plugin) -> list[str]:
-    """The paths plugin.json's `commands` names (a string or a list of strings), inside the plugin."""
+def _declared(plugin: Plugin) -> list[str] | None:
+    """The paths plugin.json's `commands` names (a string or a list of strings), inside the plugin;
+    None when it names none."""
     try:
         with open(os.path.join(plugin.root, MANIFEST), encoding="utf-8") as f:
             value = json.load(f).get("commands")
     except (OSError, ValueError, AttributeError):
-        return []
-    items = [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+        return None
+    if not isinstance(value, (str, list)):
+        return None
+    items = [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)]
     root = os.path.realpath(plugin.root)
     out = []
     for item in items:
