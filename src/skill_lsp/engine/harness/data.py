@@ -319,12 +319,16 @@ CLAUDE_CODE = Harness(
         Fact("dynamic context failure", "fails the Skill tool ('Shell command failed for pattern …' with the "
              "command's stderr) when a command exits non-zero; the model gets none of the skill",
              f"{_CC} probes run with the rig (`ls` of a missing folder; not stored)"),
-        Fact("commands", "lists the commands of `.claude/commands/**/*.md` after the skills and those of a "
-             "plugin's `commands/` before its skills, as skills are listed (description or first body line, "
-             "when_to_use), named by their path with `:` between folders (`a:b:c`); one named like a skill or "
-             "hidden by disable-model-invocation is left out; they share the listing budget; calling one hands "
-             "over its body alone. skill-lsp's Claude Code catalog and preview list and send them so",
-             f"{_CC} probe commands of capture diff (tests/golden/probes)"),
+        Fact("commands", "lists the commands of `.claude/commands/**/*.md` after the skills (one named like a "
+             "skill left out) and those of a plugin (plugin.json's `commands`, else its `commands/` folder) before "
+             "its skills (a skill named like one left out), as skills are listed (description, for a project's "
+             "command else its first body line; when_to_use), named by their path with `:` between folders "
+             "(`a:b:c`); one hidden by disable-model-invocation, a plugin's without a description and a link to a "
+             "file are left out; they share the listing budget; calling one hands over its body alone. skill-lsp's "
+             "Claude Code catalog and preview list and send them so. Not modelled: a plugin's `workflows/*.js` "
+             "(listed too), and a plugin whose `dependencies` are not installed (not loaded)",
+             f"{_CC} probe commands of capture diff (tests/golden/probes); 409 plugins and project folders of 41 "
+             "unseen repositories loaded with --plugin-dir"),
         Fact("skill names", "takes the folder name, a plugin's `plugin:folder` or a declared name (shown beside "
              "the folder or not, as `spaced name`) in its Skill tool, and names the skill as called in its result",
              f"{_CC} cases mention-names, same-name-paths; probe plugin-names"),
