@@ -218,6 +218,9 @@ def _han_rank() -> list[int]:
     return rank
 
 
+# A catalog sorts its skills several times over (listing order, shown names, budgets): 0.14 ms a
+# key on the corpus's 3,223 folder names, 29,000 keys a `catalog --dialect claude-code`.
+@functools.lru_cache(maxsize=16384)
 def locale_key(text: str) -> tuple:
     """A sort key giving ``a.localeCompare(b)``'s order for names (ICU root collation, approximated:
     letters without accents and case first, then accents and voiced marks, then lowercase before

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from functools import lru_cache
 
 from ..datarecord import datarecord
@@ -40,8 +41,27 @@ def plugin_of(skill_dir: str) -> Plugin | None:
     return plugin_at(os.path.dirname(skills))
 
 
+# A catalog asks for each skill's plugin in every sort and lookup (thousands of times for a large
+# workspace): the answer is kept this long, so a plugin folder made or changed under a running
+# server is seen within it.
+_FRESH_S = 2.0
+_SEEN: dict[str, tuple[float, Plugin | None]] = {}
+
+
 def plugin_at(root: str) -> Plugin | None:
     """The plugin whose folder is ``root`` (a `.claude-plugin/` folder in it), or None."""
+    now = time.monotonic()
+    hit = _SEEN.get(root)
+    if hit is not None and now - hit[0] < _FRESH_S:
+        return hit[1]
+    if len(_SEEN) > 8192:
+        _SEEN.clear()
+    got = _plugin_at(root)
+    _SEEN[root] = (now, got)
+    return got
+
+
+def _plugin_at(root: str) -> Plugin | None:
     if not os.path.isdir(os.path.join(root, ".claude-plugin")):
         return None
     try:
