@@ -320,3 +320,46 @@ def paths_probe(write: bool) -> int:
                                     "project": PATHS, "plugin": PLUGIN_PATHS, "listed": listed},
                                    indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
+
+
+# Joiners and variation selectors in a listed description: where the listing keeps them (inside an
+# emoji or a conjunct) and where it makes them a space (found by real skills' `🛡️` in capture diff
+# --real seed 10).
+JOINERS = {
+    "j01": "x\U0001F6E1\uFE0Fy", "j02": "a\uFE0Fb", "j03": "x\U0001F468\u200D\U0001F469\u200D\U0001F467y",
+    "j04": "a\u200Bb", "j05": "x\u2764\uFE0Fy", "j06": "x1\uFE0F\u20E3y", "j07": "a\u034Fb",
+    "j08": "x\U0001F3F3\uFE0F\u200D\U0001F308y", "j09": "a\u200Db", "j10": "x \uFE0Fy", "j11": "\u6F22\uFE00z",
+    "j12": "a\u00ADb", "j13": "a\u2060b", "j14": "x\U0001F6E1\uFE0F\uFE0Fy", "j15": "a\u200Cb",
+    "j16": "\u0915\u094D\u200D\u0937", "j17": "x\U0001F3F4\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007Fy",
+    "j18": "x\U0001F469\U0001F3FD\u200D\U0001F4BBy", "j19": "x\u263A\uFE0Fy", "j20": "x#\uFE0F\u20E3y",
+    "j21": "a\u200D\U0001F642", "j22": "\U0001F642\u200Db", "j23": "x\u00A9\uFE0Fy", "j24": "x\U0001F642\uFE0Ey",
+    "j25": "\u0915\u094D\u200C\u0937", "j26": "x\U000E0067y",
+}
+
+
+def joiners_probe(write: bool) -> int:
+    pin = pins()["claude-code"]
+    with tempfile.TemporaryDirectory(prefix="probe-", dir="/tmp") as tmp:
+        ws, home = Path(tmp) / "ws", Path(tmp) / "home"
+        home.mkdir()
+        for folder, text in JOINERS.items():
+            (ws / ".claude" / "skills" / folder).mkdir(parents=True)
+            (ws / ".claude" / "skills" / folder / "SKILL.md").write_text(
+                f"---\nname: {folder}\ndescription: {json.dumps(text)}\n---\nB\n", encoding="utf-8")
+        got = drivers.run("claude-code", pinned(pin), ws, home, [("j01", "")], set())
+    listed = {e[2:].split(": ", 1)[0]: e.split(": ", 1)[1] for e in drivers.claude_entries(got.catalog or "")
+              if e[2:].split(": ", 1)[0] in JOINERS}
+    from skill_lsp.engine.render.claude_code import sanitize  # noqa: PLC0415
+
+    for folder, text in JOINERS.items():
+        mine = sanitize(text)
+        print(f"{folder}: {'same' if listed.get(folder) == mine else 'DIFF'} release {ascii(listed.get(folder))} "
+              f"skill-lsp {ascii(mine)}", file=sys.stderr)
+    if write:
+        dest = PROBES / pin.label / "joiners.json"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(json.dumps({"note": "descriptions holding joiners and variation selectors, and what the "
+                                    "listing shows of each (python -m capture diff --probe joiners)",
+                                    "descriptions": JOINERS, "listed": listed}, indent=1, ensure_ascii=True) + "\n",
+                        encoding="utf-8")
+    return 0

@@ -1,4 +1,5 @@
-"""Claude Code's argument substitution against what the release did with 83 argument strings.
+"""Claude Code's argument substitution against what the release did with 83 argument strings, and
+its listing's joiners against what it kept of 26 descriptions (joiners.json).
 
 tests/golden/probes/claude-code@<version>/arguments.json holds what the pinned release sent for
 one body holding every placeholder form, activated once per argument string
@@ -27,3 +28,15 @@ def test_the_probe_covers_operators_quotes_and_placeholders():
     assert {"a;b", "a | b", "(a) [b]", 'a "b', "$HOME x", "!x y", "a # b"} <= args
     assert {"a $(x y) b", "a $HOME b", "a ${X}y b", "a $((1 + 2)) b"} <= args
     assert len(PROBE["rows"]) >= 80
+
+
+JOINERS = json.loads(next((REPO / "tests/golden/probes").glob("claude-code@*/joiners.json")).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("folder", sorted(JOINERS["descriptions"]))
+def test_joiners_in_a_listed_description_as_the_release_keeps_them(folder):
+    """joiners.json (`python -m capture diff --probe joiners --write`): a VS16, ZWJ or tag inside an
+    emoji and a ZWJ/ZWNJ inside a conjunct stay; elsewhere they become a space."""
+    from skill_lsp.engine.render.claude_code import sanitize
+
+    assert sanitize(JOINERS["descriptions"][folder]) == JOINERS["listed"][folder]

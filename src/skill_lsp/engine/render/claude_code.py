@@ -334,17 +334,48 @@ def _invisible(ch: str) -> bool:
     return any(lo <= cp <= hi for lo, hi in _IGNORABLE)
 
 
+def _pictographic(ch: str) -> bool:
+    """Unicode's Extended_Pictographic, near enough for the joiners below: the emoji blocks, the
+    arrows, technical, dingbat and symbol blocks, and the few pictographs elsewhere (©, ®, ‼, ™)."""
+    cp = ord(ch)
+    return (0x1F000 <= cp <= 0x1FAFF or 0x2190 <= cp <= 0x21FF or 0x2300 <= cp <= 0x23FF
+            or 0x2460 <= cp <= 0x27BF or 0x2900 <= cp <= 0x297F or 0x2B00 <= cp <= 0x2BFF
+            or cp in (0xA9, 0xAE, 0x203C, 0x2049, 0x2122, 0x2139, 0x3030, 0x303D, 0x3297, 0x3299))
+
+
+def _joins(text: str, i: int, kept_before: bool) -> bool:
+    """Whether the invisible character at ``i`` holds an emoji or a conjunct together, which the
+    listing keeps (probe joiners, stored): VS16 after a pictograph or before a keycap mark, a ZWJ
+    between pictographs (a skin tone or a VS16 between), a ZWJ or ZWNJ after a virama before a
+    letter, a tag after a black flag or a tag. ``kept_before``: whether the character before it was
+    kept as such a joiner."""
+    ch = text[i]
+    before = text[i - 1] if i > 0 else ""
+    after = text[i + 1] if i + 1 < len(text) else ""
+    if ch == "\ufe0f":
+        return bool(before) and _pictographic(before) or after == "\u20e3"
+    if ch == "\u200d" and after and _pictographic(after):
+        return bool(before) and (_pictographic(before) or "\U0001f3fb" <= before <= "\U0001f3ff"
+                                 or (before == "\ufe0f" and kept_before))
+    if ch in "\u200c\u200d" and before and after:
+        return unicodedata.combining(before) == 9 and unicodedata.category(after).startswith("L")
+    if "\U000e0020" <= ch <= "\U000e007f":
+        return before == "\U0001f3f4" or ("\U000e0020" <= before <= "\U000e007f" and kept_before)
+    return False
+
+
 def sanitize(text: str) -> str:
     """What Claude Code 2.1.332 makes of a listing's text (probed with the capture rig, one skill per
     character: capture/diff/FINDINGS.md): escape sequences removed, then each run of invisible
-    characters (newlines and tabs included) one space; other spaces kept as written."""
+    characters (newlines and tabs included) one space, but for the joiners an emoji or a conjunct
+    holds (probe joiners); other spaces kept as written."""
     if text.isascii() and text.isprintable():
         return text  # no escape sequence (ESC is not printable) and no invisible character
     text = _ESCAPES.sub("", text)
     out: list[str] = []
-    run = False
-    for ch in text:
-        if _invisible(ch):
+    run = kept = False
+    for i, ch in enumerate(text):
+        if _invisible(ch) and not (kept := _joins(text, i, kept)):
             if not run:
                 out.append(" ")
             run = True
