@@ -200,7 +200,8 @@ COMMANDS = {
     ".claude/skills/a-skill/SKILL.md": "---\nname: a-skill\ndescription: Skill a.\n---\nB\n",
     ".claude/skills/m-skill/SKILL.md": "---\nname: m-skill\ndescription: Skill m.\n---\nSkill m body\n",
     ".claude/skills/z-skill/SKILL.md": "---\nname: z-skill\ndescription: Skill z.\n---\nB\n",
-    ".claude/commands/b-cmd.md": "---\ndescription: Cmd b.\n---\nBody b $ARGUMENTS\n",
+    ".claude/commands/b-cmd.md": ("---\ndescription: Cmd b.\n---\nBody b $ARGUMENTS proj=[${CLAUDE_PROJECT_DIR}] "
+                                  "dir=[${CLAUDE_SKILL_DIR}] root=[${CLAUDE_PLUGIN_ROOT}]\n"),
     ".claude/commands/a-cmd.md": "---\ndescription: Cmd a.\n---\nBody a\n",
     ".claude/commands/m-skill.md": "---\ndescription: Named like a skill.\n---\nBody m\n",
     ".claude/commands/hidden.md": "---\ndescription: Hidden.\ndisable-model-invocation: true\n---\nBody h\n",
@@ -217,7 +218,8 @@ COMMANDS = {
     ".claude/commands/notes.txt": "---\ndescription: Not markdown.\n---\nB\n",
     "kit/.claude-plugin/plugin.json": '{"name": "kit"}\n',
     "kit/skills/k-skill/SKILL.md": "---\nname: k-skill\ndescription: Plugin skill.\n---\nPS\n",
-    "kit/commands/c-cmd.md": "---\ndescription: Plugin cmd c.\n---\nPC $ARGUMENTS\n",
+    "kit/commands/c-cmd.md": ("---\ndescription: Plugin cmd c.\n---\nPC $ARGUMENTS root=[${CLAUDE_PLUGIN_ROOT}] "
+                              "data=[${CLAUDE_PLUGIN_DATA}] dir=[${CLAUDE_SKILL_DIR}]\n"),
     "kit/commands/z-cmd.md": "---\ndescription: Plugin cmd z.\n---\nPZ\n",
     "kit/commands/q1.md": "---\ndescription: Plugin other.\nname: other\n---\nQ1\n",
     "kit/commands/q2.md": "---\ndescription: Plugin own prefix.\nname: kit:own\n---\nQ2\n",
@@ -236,7 +238,7 @@ def commands_probe(write: bool) -> int:
             (ws / rel).parent.mkdir(parents=True, exist_ok=True)
             (ws / rel).write_text(text, encoding="utf-8")
         got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(ws / "kit")], ws, home, COMMAND_CALLS, set())
-        where = str(ws)
+        where, at_home = str(ws), str(home)
     # The probe's own entries, not the release's built-in skills: each holds a description above.
     texts = {line.split("description: ", 1)[1] for text in COMMANDS.values() for line in text.split("\n")
              if line.startswith("description: ")} | {"Heading line"}
@@ -244,7 +246,8 @@ def commands_probe(write: bool) -> int:
                if e.split(": ", 1)[-1].split(" - ")[0] in texts or e.endswith(": Has: a colon: twice")]
     print("entries in order:", *entries, sep="\n  ", file=sys.stderr)
     rows = [{"skill": a.skill, "arguments": a.arguments, "tool_result": a.tool_result,
-             "text": None if a.text is None else a.text.replace(where, "<ws>")} for a in got.activations]
+             "text": None if a.text is None else a.text.replace(where, "<ws>").replace(at_home, "<home>")}
+            for a in got.activations]
     for row in rows:
         print(f"activation {row}", file=sys.stderr)
     budget = _commands_budget(pin)

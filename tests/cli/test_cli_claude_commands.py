@@ -40,14 +40,17 @@ def test_other_harnesses_list_no_commands(tmp_path: Path):
 
 
 def test_a_command_previewed_by_name_sends_its_body_alone(tmp_path: Path):
-    _lay_out(tmp_path)
+    """Its plugin's variables and the session's folder filled, `${CLAUDE_SKILL_DIR}` as written."""
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    _lay_out(ws)
+    home.mkdir()
     for row in PROBE["activations"]:
         args = ["--arguments", row["arguments"]] if row["arguments"] else []
         proc = run_cli("preview", row["skill"], "--dialect", "claude-code", "--workspace", ".", "--format", "json",
-                       *args, cwd=tmp_path)
+                       *args, cwd=ws, env={"HOME": str(home)})
         got = json.loads(proc.stdout)
         if row["tool_result"].startswith("Launching skill: "):
-            assert got["text"] == row["text"].replace("<ws>", str(tmp_path)), row
+            assert got["text"] == row["text"].replace("<ws>", str(ws)).replace("<home>", str(home)), row
             assert got["result"]["name"] == row["skill"]
         else:  # a project command's declared name calls nothing
             assert got["kind"] != "ok", row

@@ -324,7 +324,8 @@ CLAUDE_CODE = Harness(
              "its skills (a skill named like one left out), as skills are listed (description, for a project's "
              "command else its first body line; when_to_use), named by their path with `:` between folders "
              "(`a:b:c`); one hidden by disable-model-invocation, a plugin's without a description and a link to a "
-             "file are left out; they share the listing budget; calling one hands over its body alone. skill-lsp's "
+             "file are left out; they share the listing budget; calling one hands over its body alone (its plugin's "
+             "variables and the session's folder filled, `${CLAUDE_SKILL_DIR}` as written). skill-lsp's "
              "Claude Code catalog and preview list and send them so. Not modelled: a plugin's `workflows/*.js` "
              "(listed too), and a plugin whose `dependencies` are not installed (not loaded)",
              f"{_CC} probe commands of capture diff (tests/golden/probes); 409 plugins and project folders of 41 "

@@ -46,7 +46,7 @@ from ..claude_frontmatter import ClaudeFrontmatter, same_block
 from ..claude_frontmatter import read as read_frontmatter
 from ..harness import HARNESSES
 from ..harness.claude_commands import Command, commands_in, plugins_under
-from ..harness.claude_plugin import Plugin, inside_another, plugin_of
+from ..harness.claude_plugin import Plugin, inside_another, plugin_at, plugin_of
 from ..lazyre import lazy_re
 from ..lenient import fields, text_value
 from .base import BudgetWarning, Dialect, unsubstituted_body
@@ -255,13 +255,14 @@ def _named(body: str, names: Sequence[str], parts: Sequence[str]) -> tuple[str, 
     return body, found
 
 
-def substitute(body: str, arguments: str, skill_dir: str, session_id: str = PREVIEW_SESSION_ID,
+def substitute(body: str, arguments: str, skill_dir: str | None, session_id: str = PREVIEW_SESSION_ID,
                effort: str = PREVIEW_EFFORT, project_dir: str | None = None, names: Sequence[str] = (),
                plugin: Plugin | None = None) -> str:
     """The body as Claude Code hands it over: placeholders replaced, else ``ARGUMENTS:`` appended
     (also when every placeholder is past the last argument: nothing was replaced). ``names``: the
     declared argument names (``argument_names``); ``plugin``: the plugin of a plugin's skill, whose
-    variables are filled as `--plugin-dir` fills them (probe plugin-names)."""
+    variables are filled as `--plugin-dir` fills them (probe plugin-names); ``skill_dir`` None: a
+    command's, where `${CLAUDE_SKILL_DIR}` stays as written (probe commands)."""
     parts = split_arguments(arguments)
     body, found = _named(body, names, parts) if names else (body, False)
     arguments = _BANG.sub(r"\1\\!", arguments)  # as $ARGUMENTS and `ARGUMENTS:` show it
@@ -283,7 +284,9 @@ def substitute(body: str, arguments: str, skill_dir: str, session_id: str = PREV
         return m.group(0)
 
     out = _PLACEHOLDER.sub(one, body)
-    out = out.replace("${CLAUDE_SKILL_DIR}", skill_dir).replace("${CLAUDE_SESSION_ID}", session_id)
+    if skill_dir is not None:
+        out = out.replace("${CLAUDE_SKILL_DIR}", skill_dir)
+    out = out.replace("${CLAUDE_SESSION_ID}", session_id)
     out = out.replace("${CLAUDE_EFFORT}", effort)
     if project_dir is not None:  # the session's folder (capture case project-dir)
         out = out.replace("${CLAUDE_PROJECT_DIR}", project_dir)
@@ -685,11 +688,17 @@ class ClaudeCodeDialect(Dialect):
             # as JavaScript trims: a byte order mark goes, NEL stays.
             body = body.lstrip(JS_WHITESPACE)
         declared = (read.fields if read is not None else result.frontmatter).get("arguments")
+        if _is_command(result.path):
+            # A command's body alone, its plugin's variables and the session's folder filled, not
+            # `${CLAUDE_SKILL_DIR}` (probe commands).
+            root, _, _ = result.path.rpartition(f"{os.sep}commands{os.sep}")
+            plugin = plugin_at(root)
+            project = root[:-len(f"{os.sep}.claude")] if root.endswith(f"{os.sep}.claude") else None
+            return substitute(body, arguments, None, project_dir=project, names=argument_names(declared),
+                              plugin=plugin if plugin is not None and plugin.name else None)
         plugin = plugin_of(result.dir)
         body = substitute(body, arguments, result.dir, project_dir=project_folder(result.dir),
                           names=argument_names(declared), plugin=plugin if plugin is not None and plugin.name else None)
-        if _is_command(result.path):
-            return body  # a command's body alone (probe of commands)
         return f"Base directory for this skill: {result.dir}\n\n{body}"
 
     def tool_result(self, result: OkResult) -> str:
