@@ -136,6 +136,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real", type=Path, nargs="+", default=None, metavar="REPO",
                         help="real skills drawn from these repository checkouts instead of generated ones "
                              "(--skills of them per harness, --seed draws them)")
+    parser.add_argument("--plugins", type=Path, nargs="+", default=None, metavar="REPO",
+                        help="load each Claude Code plugin of these checkouts (at most --skills of them, drawn by "
+                             "--seed) and each folder with .claude/commands in the release, and compare what it lists "
+                             "with `skill-lsp catalog` (capture/diff/plugins.py)")
     parser.add_argument("--pins", type=Path, default=None, help="another pins.toml (capture newer)")
     parser.add_argument("--expect", type=Path, default=None, metavar="JSON",
                         help="exit 1 when fewer skills, activations or catalogs agree than this summary says "
@@ -161,6 +165,10 @@ def main(argv: list[str] | None = None) -> int:
         probe = {"arguments": arguments_probe, "plugin": plugin_probe, "plugin-names": plugin_names_probe,
                  "commands": commands_probe, "paths": paths_probe, "joiners": joiners_probe}[args.probe]
         return probe(args.write)
+    if args.plugins:
+        from .plugins import run as run_plugins  # noqa: PLC0415
+
+        return run_plugins(args.plugins, args.out, args.seed, args.skills)
     if args.findings:
         from .findings import write  # noqa: PLC0415
 
