@@ -68,7 +68,8 @@ def _walk(folder: str) -> list[tuple[list[str], str]]:
 
 def commands_in(folder: str, plugin: Plugin | None = None) -> list[Command]:
     """The commands of the commands folder ``folder`` (a project's `.claude/commands`, or a plugin's
-    when ``plugin`` is given: then also those its plugin.json names first); [] when there are none."""
+    when ``plugin`` is given: then those its plugin.json names instead, where it names any); []
+    when there are none."""
     prefix = f"{plugin.name}:" if plugin is not None and plugin.name else ""
     out: list[Command] = []
     seen: set[str] = set()
