@@ -22,12 +22,37 @@ from pathlib import Path
 from skill_lsp.capture import drivers
 
 from ..drivers import pinned
-from ..install import pins
+from ..install import Pin, pins
 from ..layout import REPO
 from .grammar import Skill
 from .workspace import lay_out
 
 PROBES = REPO / "tests" / "golden" / "probes"
+
+
+def _lay_out(base: Path, files: dict[str, str]) -> None:
+    """Write each of ``files`` (a path below ``base`` -> its text), making its folders."""
+    for rel, text in files.items():
+        (base / rel).parent.mkdir(parents=True, exist_ok=True)
+        (base / rel).write_text(text, encoding="utf-8")
+
+
+def _skills(root: str, skills: dict[str, str]) -> dict[str, str]:
+    """``skills`` (folder -> SKILL.md text) as files below ``root``, for :func:`_lay_out`."""
+    return {f"{root}/{folder}/SKILL.md": text for folder, text in skills.items()}
+
+
+def _activations(got: drivers.Run, ws: Path, home: Path) -> list[dict]:
+    """A run's activations as stored: the workspace and the home folder written `<ws>` and `<home>`."""
+    return [{"skill": a.skill, "arguments": a.arguments, "tool_result": a.tool_result,
+             "text": None if a.text is None else a.text.replace(str(ws), "<ws>").replace(str(home), "<home>")}
+            for a in got.activations]
+
+
+def _store(pin: Pin, name: str, data: dict, *, ascii_only: bool = False) -> None:
+    dest = PROBES / pin.label / name
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text(json.dumps(data, indent=1, ensure_ascii=ascii_only) + "\n", encoding="utf-8")
 
 BODY = ("0=[$0] 1=[$1] 2=[$2] A0=[$ARGUMENTS[0]] A1=[$ARGUMENTS[1]] ALL=[$ARGUMENTS] X=[$1x] T=[$10] "
         "U=[$1_] D=[$1-] AX=[$ARGUMENTS[0]x] AW=[$ARGUMENTSx] Z=[$0a] E=[\\$1]\n")
@@ -157,40 +182,27 @@ def plugin_names_probe(write: bool) -> int:
     with tempfile.TemporaryDirectory(prefix="probe-", dir="/tmp") as tmp:
         ws, home = Path(tmp) / "ws", Path(tmp) / "home"
         plugin = ws / PLUGIN_FOLDER
-        (plugin / ".claude-plugin").mkdir(parents=True)
         home.mkdir()
-        (plugin / ".claude-plugin" / "plugin.json").write_text(
-            json.dumps({"name": PLUGIN_MANIFEST, "version": "0.1.0"}) + "\n", encoding="utf-8")
-        for folder, text in PLUGIN_ORDER.items():
-            (plugin / "skills" / folder).mkdir(parents=True)
-            (plugin / "skills" / folder / "SKILL.md").write_text(text, encoding="utf-8")
-        for folder in PROJECT_ORDER:
-            (ws / ".claude" / "skills" / folder).mkdir(parents=True)
-            name = "mm-declared" if folder == "nn-named" else folder
-            (ws / ".claude" / "skills" / folder / "SKILL.md").write_text(
-                f"---\nname: {name}\ndescription: A project skill. Use when probing.\n---\nBody.\n", encoding="utf-8")
+        project = {folder: f"---\nname: {'mm-declared' if folder == 'nn-named' else folder}\ndescription: A project "
+                           "skill. Use when probing.\n---\nBody.\n" for folder in PROJECT_ORDER}
+        _lay_out(ws, {f"{PLUGIN_FOLDER}/.claude-plugin/plugin.json":
+                      json.dumps({"name": PLUGIN_MANIFEST, "version": "0.1.0"}) + "\n",
+                      **_skills(f"{PLUGIN_FOLDER}/skills", PLUGIN_ORDER), **_skills(".claude/skills", project)})
         got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(plugin)], ws, home, PLUGIN_CALLS, set())
-        where, at_home = str(ws), str(home)
     mine = set(PLUGIN_ORDER) | set(PROJECT_ORDER)
     # Only the probe's entries are kept: the release's own skills are never stored.
     entries = [e for e in drivers.claude_entries(got.catalog or "")
                if any(e.startswith((f"- {n}", f"- {PLUGIN_FOLDER}:{n}", f"- {PLUGIN_MANIFEST}:{n}")) for n in mine)]
     print("entries in order:", *entries, sep="\n  ", file=sys.stderr)
-    rows = []
-    for act in got.activations:
-        row = {"skill": act.skill, "arguments": act.arguments,
-               "tool_result": act.tool_result,
-               "text": None if act.text is None else act.text.replace(where, "<ws>").replace(at_home, "<home>")}
-        rows.append(row)
-        print(f"activation {act.skill!r} {act.arguments!r}:\n  {row}", file=sys.stderr)
+    rows = _activations(got, ws, home)
+    for row in rows:
+        print(f"activation {row}", file=sys.stderr)
     if write:
-        dest = PROBES / pin.label / "plugin-names.json"
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(json.dumps({"plugin_folder": PLUGIN_FOLDER, "manifest_name": PLUGIN_MANIFEST,
-                                    "note": "a plugin loaded with --plugin-dir beside project skills: its entries "
-                                    "in listing order and its activations (python -m capture diff --probe "
-                                    "plugin-names)", "skills": PLUGIN_ORDER, "entries": entries,
-                                    "activations": rows}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        _store(pin, "plugin-names.json", {
+            "plugin_folder": PLUGIN_FOLDER, "manifest_name": PLUGIN_MANIFEST,
+            "note": "a plugin loaded with --plugin-dir beside project skills: its entries in listing order and its "
+                    "activations (python -m capture diff --probe plugin-names)",
+            "skills": PLUGIN_ORDER, "entries": entries, "activations": rows})
     return 0
 
 
@@ -234,34 +246,25 @@ def commands_probe(write: bool) -> int:
     with tempfile.TemporaryDirectory(prefix="probe-", dir="/tmp") as tmp:
         ws, home = Path(tmp) / "ws", Path(tmp) / "home"
         home.mkdir()
-        for rel, text in COMMANDS.items():
-            (ws / rel).parent.mkdir(parents=True, exist_ok=True)
-            (ws / rel).write_text(text, encoding="utf-8")
+        _lay_out(ws, COMMANDS)
         got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(ws / "kit")], ws, home, COMMAND_CALLS, set())
-        where, at_home = str(ws), str(home)
     # The probe's own entries, not the release's built-in skills: each holds a description above.
     texts = {line.split("description: ", 1)[1] for text in COMMANDS.values() for line in text.split("\n")
              if line.startswith("description: ")} | {"Heading line"}
     entries = [e for e in drivers.claude_entries(got.catalog or "")
                if e.split(": ", 1)[-1].split(" - ")[0] in texts or e.endswith(": Has: a colon: twice")]
     print("entries in order:", *entries, sep="\n  ", file=sys.stderr)
-    rows = [{"skill": a.skill, "arguments": a.arguments, "tool_result": a.tool_result,
-             "text": None if a.text is None else a.text.replace(where, "<ws>").replace(at_home, "<home>")}
-            for a in got.activations]
+    rows = _activations(got, ws, home)
     for row in rows:
         print(f"activation {row}", file=sys.stderr)
     budget = _commands_budget(pin)
-    print(f"listing budget with commands: {sum(e.endswith(':') is False and ': ' not in e for e in budget)} "
-          "entries by name only", file=sys.stderr)
+    print(f"listing budget with commands: {sum(': ' not in e for e in budget)} entries by name only", file=sys.stderr)
     if write:
-        dest = PROBES / pin.label / "commands.json"
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(json.dumps({"note": "commands beside skills, a plugin's loaded with --plugin-dir kit: the "
-                                    "entries Claude Code lists, in order, and what calling each sent (python -m "
-                                    "capture diff --probe commands)", "files": COMMANDS, "entries": entries,
-                                    "activations": rows, "budget": {"skills": BUDGET_SKILLS, "commands": BUDGET_COMMANDS,
-                                                                    "entries": budget}},
-                                   indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        _store(pin, "commands.json", {
+            "note": "commands beside skills, a plugin's loaded with --plugin-dir kit: the entries Claude Code lists, "
+                    "in order, and what calling each sent (python -m capture diff --probe commands)",
+            "files": COMMANDS, "entries": entries, "activations": rows,
+            "budget": {"skills": BUDGET_SKILLS, "commands": BUDGET_COMMANDS, "entries": budget}})
     return 0
 
 
@@ -278,9 +281,7 @@ def _commands_budget(pin) -> list[str]:  # type: ignore[no-untyped-def]
         home.mkdir()
         for folder in sorted(p.name for p in cases.iterdir())[:BUDGET_SKILLS]:
             shutil.copytree(cases / folder, ws / ".claude" / "skills" / folder)
-        (ws / ".claude" / "commands").mkdir(parents=True)
-        for name, text in BUDGET_COMMANDS.items():
-            (ws / ".claude" / "commands" / name).write_text(text, encoding="utf-8")
+        _lay_out(ws / ".claude" / "commands", BUDGET_COMMANDS)
         got = drivers.run("claude-code", pinned(pin), ws, home, [("c0", "")], set())
     mine = {f"- {n}" for n in sorted(p.name for p in cases.iterdir())[:BUDGET_SKILLS]} | {
         f"- {n[:-3]}" for n in BUDGET_COMMANDS}
@@ -299,29 +300,22 @@ def paths_probe(write: bool) -> int:
     with tempfile.TemporaryDirectory(prefix="probe-", dir="/tmp") as tmp:
         ws, home = Path(tmp) / "ws", Path(tmp) / "home"
         home.mkdir()
-        for folder, value in PATHS.items():
-            (ws / ".claude" / "skills" / folder).mkdir(parents=True)
-            (ws / ".claude" / "skills" / folder / "SKILL.md").write_text(
-                f"---\nname: {folder}\ndescription: D {folder}.\npaths: {value}\n---\nB\n", encoding="utf-8")
-        plugin = ws / "kit"
-        (plugin / ".claude-plugin").mkdir(parents=True)
-        (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "kit"}\n', encoding="utf-8")
-        for folder, value in PLUGIN_PATHS.items():
-            (plugin / "skills" / folder).mkdir(parents=True)
-            (plugin / "skills" / folder / "SKILL.md").write_text(
-                f"---\nname: {folder}\ndescription: D {folder}.\npaths: {value}\n---\nB\n", encoding="utf-8")
-        got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(plugin)], ws, home, [("p1", "")], set())
+
+        def skill(folder: str, value: str) -> str:
+            return f"---\nname: {folder}\ndescription: D {folder}.\npaths: {value}\n---\nB\n"
+
+        _lay_out(ws, {"kit/.claude-plugin/plugin.json": '{"name": "kit"}\n',
+                      **_skills(".claude/skills", {f: skill(f, v) for f, v in PATHS.items()}),
+                      **_skills("kit/skills", {f: skill(f, v) for f, v in PLUGIN_PATHS.items()})})
+        got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(ws / "kit")], ws, home, [("p1", "")], set())
     listed = sorted(e[2:].split(":")[0] if e.startswith("- p") else e[2:].split(": ")[0]
                     for e in drivers.claude_entries(got.catalog or "") if e.startswith(("- p", "- kit:")))
     listed = [n for n in listed if n in PATHS or n.removeprefix("kit:") in PLUGIN_PATHS]
     print("listed:", listed, file=sys.stderr)
     if write:
-        dest = PROBES / pin.label / "paths.json"
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(json.dumps({"note": "which `paths` spellings leave a skill listed (unconditional): project "
-                                    "skills and a plugin's (python -m capture diff --probe paths)",
-                                    "project": PATHS, "plugin": PLUGIN_PATHS, "listed": listed},
-                                   indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        _store(pin, "paths.json", {"note": "which `paths` spellings leave a skill listed (unconditional): project "
+                                           "skills and a plugin's (python -m capture diff --probe paths)",
+                                   "project": PATHS, "plugin": PLUGIN_PATHS, "listed": listed})
     return 0
 
 
@@ -345,10 +339,8 @@ def joiners_probe(write: bool) -> int:
     with tempfile.TemporaryDirectory(prefix="probe-", dir="/tmp") as tmp:
         ws, home = Path(tmp) / "ws", Path(tmp) / "home"
         home.mkdir()
-        for folder, text in JOINERS.items():
-            (ws / ".claude" / "skills" / folder).mkdir(parents=True)
-            (ws / ".claude" / "skills" / folder / "SKILL.md").write_text(
-                f"---\nname: {folder}\ndescription: {json.dumps(text)}\n---\nB\n", encoding="utf-8")
+        _lay_out(ws, _skills(".claude/skills", {folder: f"---\nname: {folder}\ndescription: {json.dumps(text)}\n---\nB\n"
+                                                for folder, text in JOINERS.items()}))
         got = drivers.run("claude-code", pinned(pin), ws, home, [("j01", "")], set())
     listed = {e[2:].split(": ", 1)[0]: e.split(": ", 1)[1] for e in drivers.claude_entries(got.catalog or "")
               if e[2:].split(": ", 1)[0] in JOINERS}
@@ -359,10 +351,7 @@ def joiners_probe(write: bool) -> int:
         print(f"{folder}: {'same' if listed.get(folder) == mine else 'DIFF'} release {ascii(listed.get(folder))} "
               f"skill-lsp {ascii(mine)}", file=sys.stderr)
     if write:
-        dest = PROBES / pin.label / "joiners.json"
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(json.dumps({"note": "descriptions holding joiners and variation selectors, and what the "
-                                    "listing shows of each (python -m capture diff --probe joiners)",
-                                    "descriptions": JOINERS, "listed": listed}, indent=1, ensure_ascii=True) + "\n",
-                        encoding="utf-8")
+        _store(pin, "joiners.json", {"note": "descriptions holding joiners and variation selectors, and what the "
+                                             "listing shows of each (python -m capture diff --probe joiners)",
+                                     "descriptions": JOINERS, "listed": listed}, ascii_only=True)
     return 0

@@ -114,7 +114,7 @@ def test_what_plugin_json_must_give_for_the_plugin_to_load(tmp_path: Path, manif
             d for d in out["decisions"] if d["path"].endswith("alpha/SKILL.md")]
         assert "does not load the plugin" in json.dumps(skip)
     else:
-        assert names == [listed, "proj"] or sorted(names) == sorted([listed, "proj"])
+        assert sorted(names) == sorted([listed, "proj"])  # entries come sorted by name, not in listing order
         assert f"- {listed}: A. Use when probing." in out["text"]
 
 

@@ -204,9 +204,14 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, 
 
 def _described(doc: document.SkillDocument, theirs: dict | None) -> bool:
     """Whether the description Claude Code reads (``theirs``: its own reading, where it reads the
-    frontmatter apart from skill-lsp's parse) holds more than whitespace; a number or a boolean is
+    frontmatter apart from skill-lsp's parse) holds more than whitespace."""
+    return described(theirs.get("description") if theirs is not None
+                     else doc.value("description") if doc.frontmatter_ok else None)
+
+
+def described(value: object) -> bool:
+    """Whether a description Claude Code read holds more than whitespace; a number or a boolean is
     read as JavaScript's String() of it."""
-    value = theirs.get("description") if theirs is not None else doc.value("description") if doc.frontmatter_ok else None
     if isinstance(value, (bool, int, float)):
         value = js_string(value)
     return isinstance(value, str) and bool(js_trim(value))

@@ -22,7 +22,7 @@ import json
 import os
 
 from ..datarecord import datarecord
-from .claude_plugin import MANIFEST, Plugin, plugin_at
+from .claude_plugin import MANIFEST, Plugin, fresh, plugin_at
 
 # A command file larger than this is not read (a listing takes its description, not a book).
 _MAX_BYTES = 1 << 20
@@ -118,10 +118,17 @@ def _declared(plugin: Plugin) -> list[str] | None:
     return out
 
 
+_UNDER: dict[tuple[str, int], tuple[float, list[Plugin]]] = {}
+
+
 def plugins_under(workspace: str, depth: int = 6) -> list[Plugin]:
     """The Claude Code plugins (a `.claude-plugin/` folder) at most ``depth`` folders below
     ``workspace``, the workspace itself included, those Claude Code cannot load among them; none
     inside another (an example among a plugin's skills)."""
+    return fresh(_UNDER, (workspace, depth), lambda: _plugins_under(workspace, depth))
+
+
+def _plugins_under(workspace: str, depth: int) -> list[Plugin]:
     out: list[Plugin] = []
     base = workspace.rstrip(os.sep).count(os.sep)
     for here, dirs, _files in os.walk(workspace):

@@ -20,6 +20,14 @@ from functools import lru_cache
 
 from ..datarecord import datarecord
 
+TYPE_CHECKING = False  # typing costs a one-skill check its import; type checkers take this as True
+if TYPE_CHECKING:
+    from collections.abc import Callable, Hashable
+    from typing import TypeVar
+
+    _T = TypeVar("_T")
+    _K = TypeVar("_K", bound=Hashable)
+
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 # What the release's manifest schema refuses in a name (read from 2.1.332's bundle: no space, no
 # control or bidirectional-formatting character) and what the probe found refused besides.
@@ -42,23 +50,30 @@ def plugin_of(skill_dir: str) -> Plugin | None:
 
 
 # A catalog asks for each skill's plugin in every sort and lookup (thousands of times for a large
-# workspace): the answer is kept this long, so a plugin folder made or changed under a running
-# server is seen within it.
+# workspace), and for a workspace's plugins once to render and once to decide: an answer is kept
+# this long, so a plugin folder made or changed under a running server is seen within it.
 _FRESH_S = 2.0
+
+
+def fresh(table: dict[_K, tuple[float, _T]], key: _K, make: Callable[[], _T]) -> _T:
+    """``make()``, or what it gave for ``key`` in ``table`` less than ``_FRESH_S`` ago."""
+    now = time.monotonic()
+    hit = table.get(key)
+    if hit is not None and now - hit[0] < _FRESH_S:
+        return hit[1]
+    if len(table) > 8192:
+        table.clear()
+    got = make()
+    table[key] = (now, got)
+    return got
+
+
 _SEEN: dict[str, tuple[float, Plugin | None]] = {}
 
 
 def plugin_at(root: str) -> Plugin | None:
     """The plugin whose folder is ``root`` (a `.claude-plugin/` folder in it), or None."""
-    now = time.monotonic()
-    hit = _SEEN.get(root)
-    if hit is not None and now - hit[0] < _FRESH_S:
-        return hit[1]
-    if len(_SEEN) > 8192:
-        _SEEN.clear()
-    got = _plugin_at(root)
-    _SEEN[root] = (now, got)
-    return got
+    return fresh(_SEEN, root, lambda: _plugin_at(root))
 
 
 def _plugin_at(root: str) -> Plugin | None:
@@ -102,7 +117,7 @@ def inside_another(plugin: Plugin, levels: int = 12) -> bool:
     Claude Code does not load with it."""
     up = os.path.dirname(plugin.root)
     for _ in range(levels):
-        if os.path.isdir(os.path.join(up, ".claude-plugin")):
+        if plugin_at(up) is not None:
             return True
         parent = os.path.dirname(up)
         if parent == up:

@@ -40,7 +40,7 @@ from skill_lsp.engine.harness.data import (
     CLAUDE_CODE_COMMAND_NAMES,
     CLAUDE_CODE_SHORTENED_BUILTINS,
 )
-from skill_lsp.engine.listing import record_listing
+from skill_lsp.engine.listing import described, record_listing
 
 from ..claude_frontmatter import ClaudeFrontmatter, same_block
 from ..claude_frontmatter import read as read_frontmatter
@@ -571,12 +571,8 @@ def _command_listed(record: SkillRecord, loaded: bool) -> bool:
     it), or it is a plugin's without a description."""
     fm = _fields(record)
     command = record.checked
-    if isinstance(command, Command) and command.plugin is not None:
-        description = fm.get("description")
-        if isinstance(description, (bool, int, float)):
-            description = js_string(description)
-        if not (isinstance(description, str) and js_trim(description)):
-            return False
+    if isinstance(command, Command) and command.plugin is not None and not described(fm.get("description")):
+        return False
     if loaded:
         return True
     for flag in HARNESSES["claude-code"].hidden_by:
