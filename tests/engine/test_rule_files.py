@@ -13,6 +13,7 @@ import pytest
 from helpers import check, rng, skill_text, write_skill
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.findings import Severity, base_message
+from skill_lsp.engine.rules.context import IS_FILE, listings_kept, observe
 from skill_lsp.engine.workspace import check_file
 
 W, INFO, H = Severity.WARNING, Severity.INFO, Severity.HINT
@@ -328,6 +329,41 @@ def test_a_deep_link_with_two_anchors_and_one_embedding_a_url():
     body = "\n[m](references/mirror/https://x.y/spec.md) and [x](references/a/b.md#s#t)\n"
     doc, fs = found(body, "REFERENCE_TOO_DEEP", profile="agentskills")
     assert [f.data for f in fs] == [{"path": "references/a/b.md"}]
+
+
+def _siblings(tmp_path: Path) -> Path:
+    """deploy names two files it lacks; `guides` holds one of them, the other siblings neither."""
+    p = write_skill(tmp_path, "deploy", skill("\nSee `references/guide.md` and `references/setup.md`.\n"))
+    (p.parent / "references").mkdir()
+    (tmp_path / "guides" / "references").mkdir(parents=True)
+    (tmp_path / "guides" / "references" / "guide.md").write_text("x")
+    (tmp_path / "empty" / "references").mkdir(parents=True)  # the folder, not the file
+    (tmp_path / "scripts-only" / "scripts").mkdir(parents=True)
+    (tmp_path / "notes.txt").write_text("a file beside the skills")
+    return p
+
+
+@pytest.mark.parametrize("kept", [False, True])
+def test_a_missing_file_a_sibling_skill_holds_is_said_to_be_there(tmp_path: Path, kept: bool):
+    p = _siblings(tmp_path)
+    seen: dict = {}
+    listings_kept(kept)  # as in a `check` run: each sibling listed once
+    try:
+        r = check_file(str(p), Settings(profile="claude-code"), seen=seen)
+    finally:
+        listings_kept(False)
+    fs = [f for f in r.findings if f.code == "MISSING_MENTIONED_FILE"]
+    assert [(span(r.doc, f), f.severity) for f in fs] == [("references/guide.md", W), ("references/setup.md", W)]
+    assert "it is in the sibling skill 'guides', which the model does not look in" in base_message(fs[0])
+    assert "(nor in a folder above it)" in base_message(fs[1])
+    # Every lookup the result depends on is recorded as the disk answers it now: a kept result is
+    # checked again against these (resultcache), listed siblings or not.
+    assert all(observe(str(p.parent), key) == value for key, value in seen.items())
+    assert (IS_FILE + "../scripts-only/references/setup.md" in seen) is not kept
+    if kept:  # skipped by its listing: what the result depends on is the folder it lacks
+        assert seen["../scripts-only/references"] is False
+        (tmp_path / "scripts-only" / "references").mkdir()
+        assert observe(str(p.parent), "../scripts-only/references") is True
 
 
 def test_a_missing_file_in_a_missing_subfolder_of_a_bundled_folder(tmp_path: Path):

@@ -12,6 +12,7 @@ from ..engine.cachedir import cache_dir
 from ..engine.config import Settings
 from ..engine.discovery import Location
 from ..engine.findings import Severity
+from ..engine.rules.context import listings_kept
 from ..engine.skillgraph import link_mentions
 from ..engine.workspace import SkillResult, check_job, link_skills
 from . import report
@@ -47,11 +48,17 @@ def check_locations(locations: list[Location], settings: Settings, jobs: int = 0
     small); ``fixes``: each finding's fixes too (``workspace.check_job``). ``cached_in``: the
     workspace whose results from earlier runs are used where they still hold (``cachedcheck``).
     """
-    if cached_in is not None and len(locations) >= _CACHE_MIN and cache_dir() is not None:
-        from ..engine.cachedcheck import check_cached  # noqa: PLC0415 - large runs only
+    # The disk is read once for the run: the folders beside skill folders are listed once, not
+    # asked for each file a skill names (workers fork with the listings kept).
+    listings_kept(True)
+    try:
+        if cached_in is not None and len(locations) >= _CACHE_MIN and cache_dir() is not None:
+            from ..engine.cachedcheck import check_cached  # noqa: PLC0415 - large runs only
 
-        return check_cached(locations, settings, fixes, cached_in, lambda job, work: _run(job, work, jobs))
-    return list(_run(check_job, [(loc, settings, fixes) for loc in locations], jobs))
+            return check_cached(locations, settings, fixes, cached_in, lambda job, work: _run(job, work, jobs))
+        return list(_run(check_job, [(loc, settings, fixes) for loc in locations], jobs))
+    finally:
+        listings_kept(False)
 
 
 def _run(job: Callable[[Any], Any], work: list, jobs: int) -> Iterator:

@@ -132,6 +132,21 @@ class Context:
         """Whether ``rel`` (relative to the skill folder, leaving it) exists, whatever the context's listing."""
         return self._recorded(rel)
 
+    def sibling_may_hold(self, sibling: str, top: str) -> bool:
+        """Whether ``../sibling/top`` may exist: False only when a listing of the sibling kept for
+        this run (``listings_kept``) shows it does not, which is then recorded as a lookup."""
+        if _KEPT is None:
+            return True
+        assert self.skill_dir is not None
+        folder = os.path.join(os.path.dirname(self.skill_dir), sibling)
+        if folder not in _KEPT:
+            _KEPT[folder] = _entries(folder)
+        names = _KEPT[folder]
+        if names is None or top in names[0] or not top.isascii() or top.lower() in names[1]:
+            return True  # listed, unreadable, or a name a case-folding disk may match: the disk decides
+        self._exists.setdefault(f"../{sibling}/{top}", False)
+        return False
+
     def in_claude_plugin(self) -> bool:
         """A skill of a Claude Code plugin: `<plugin>/skills/<name>/` beside `<plugin>/.claude-plugin/`,
         installed whole and listed by Claude Code 2.1.332 as a project skill, `<plugin>:<folder>`
@@ -157,6 +172,32 @@ class Context:
                 self._parent = []
             self._exists[LISTING + ".."] = names_digest(self._parent)
         return self._parent
+
+
+# Entry names (as listed, and lowered) of the folders beside skill folders, while a `check` run
+# keeps them (``listings_kept``): a skill that names a file it lacks asks up to 300 sibling skills
+# whether they hold it, 300 lookups a mention (unseen thcjp/hermes-skills, 995 skills in one
+# folder: a fifth of the check). The server's checks ask the disk each time, which changes under it.
+_KEPT: dict[str, tuple[frozenset[str], frozenset[str]] | None] | None = None
+
+
+def listings_kept(on: bool) -> None:
+    """Keep the siblings' listings from now until ``listings_kept(False)`` (one run of `check`,
+    whose workers fork with it on)."""
+    global _KEPT
+    _KEPT = {} if on else None
+
+
+def _entries(folder: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """``folder``'s entry names and their lowered forms; empty when it is no folder, None when
+    it cannot be read (the disk is then asked for each path)."""
+    try:
+        names = os.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        names = []
+    except OSError:
+        return None
+    return frozenset(names), frozenset(n.lower() for n in names)
 
 
 def _shown(name: str) -> bool:
