@@ -333,6 +333,36 @@ def test_libyaml_alone_gives_the_pure_parsers_tree() -> None:
     assert trusted > 4_000 and flow > 500  # both shapes take the libyaml-only path
 
 
+def test_libyaml_alone_with_its_flow_spans_gives_the_pure_parsers_tree() -> None:
+    """As compose decides: the flow-only shapes searched in the flow collections libyaml found, so
+    a backtick, `|` or ` #` elsewhere (a description beside `metadata: {...}`) no longer sends the
+    text to the pure parser. Fails when a span stops short of its closing bracket."""
+    import random  # noqa: PLC0415
+
+    if not yamlnodes._c_parser_class():  # noqa: SLF001
+        pytest.skip("PyYAML without libyaml: compose always uses the pure parser")
+    rng = random.Random(11)
+    heads = ["name: n\nk: ", "", "- ", "k:\n  ", "key: [", "k: {", "- [", "k:\n  - {", 'metadata: {"a": ',
+             "d: |\n  x\nm: {", "m: [a]\nd: ", "m: {a: b}\n", 'd: `x`\nm: {"k": [', "- {a: 1}\n- "]
+    tails = ["\n", "", "]\n", "}\n", "}\nd: |\n  `x` # y\n", "]\nd: >\n  a ? b\n", "}}\n", "} # c\n", "]\n? x\n: y\n"]
+    trusted = newly = 0
+    for _ in range(40_000):
+        text = rng.choice(heads) + "".join(rng.choice(_PIECES) for _ in range(rng.randint(1, 12))) + rng.choice(tails)
+        if rng.random() < 0.5:
+            text += rng.choice(["d: ", "- ", "k:\n  ", "", "m: {"]) + "".join(
+                rng.choice(_PIECES) for _ in range(rng.randint(1, 8))) + rng.choice(tails)
+        fast = yamlnodes._compose(text, 3, libyaml=True)  # noqa: SLF001
+        if fast[1] is not None or not yamlnodes.libyaml_suffices(text, yamlnodes._flow_spans(fast[0], 3)):  # noqa: SLF001
+            continue
+        trusted += 1
+        newly += not yamlnodes.libyaml_suffices(text)
+        root, err, tagged = yamlnodes._compose(text, 3, libyaml=False)  # noqa: SLF001
+        assert err is None and len(tagged) == len(fast[2]) and (root is None) == (fast[0] is None), text
+        if root is not None:
+            assert same(root, fast[0]), text
+    assert trusted > 2_000 and newly > 700  # the spans trust texts the whole-text search refused
+
+
 def test_libyaml_suffices_refuses_the_shapes_where_the_parsers_part() -> None:
     for text in ["k: [a: ]\n", "k: {? }\n", "k: |#\n", "k: !t v\n", "k:\tv\n", "k: v\r\n", "k: [&x a]\n",
                  "k: {a: b # c\n}\n", "k: v\u2028\n"]:

@@ -175,15 +175,38 @@ _FLOW_START = lazy_re(r"""(?:^|[\s\[{,"'])[\[{]""")
 _FLOW_MAY_DIFFER = lazy_re(r"(?:^|[\s\[{,])[&*#]|[?%@`|>]|:[ \n]*[\]},]")
 
 
-def libyaml_suffices(text: str) -> bool:
-    """Whether libyaml's acceptance of ``text`` is PyYAML's too, with the same events."""
+def libyaml_suffices(text: str, flows: list[tuple[int, int]] | None = None) -> bool:
+    """Whether libyaml's acceptance of ``text`` is PyYAML's too, with the same events.
+
+    ``flows``: where libyaml's parse found the outermost flow collections (``_flow_spans``); the
+    shapes only a flow collection parts on are then searched there alone, not in the whole text
+    (a `metadata: {"openclaw": ...}` line beside a description with a backtick or `|`: unseen
+    AgentWorkers/skills, 1,248 of 18,427 frontmatters parsed twice)."""
     breaks, tag, header = _PARSERS_MAY_DIFFER
     if breaks.search(text) or ("!" in text and tag.search(text)) or (
             "#" in text and ("|" in text or ">" in text) and header.search(text)):
         return False
     if "[" not in text and "{" not in text:
         return True  # no flow collection opens
+    if flows is not None:
+        return not any(_FLOW_MAY_DIFFER.search(text, start, end) for start, end in flows)
     return _FLOW_START.search(_QUOTED.sub("", text)) is None or not _FLOW_MAY_DIFFER.search(text)
+
+
+def _flow_spans(root: Node | None, base: int) -> list[tuple[int, int]]:
+    """The spans of ``root``'s outermost flow collections, relative to the text (offsets less ``base``)."""
+    out: list[tuple[int, int]] = []
+    todo = [root] if root is not None else []
+    while todo:
+        node = todo.pop()
+        if node.alias_of is not None:
+            continue  # its target is visited where it is written
+        if node.kind != "scalar" and node.style:
+            out.append((node.start - base, node.end - base))
+            continue
+        for item in node.items:
+            todo.extend(item if isinstance(item, tuple) else (item,))
+    return out
 
 
 def _parser(text: str, libyaml: bool) -> Any:
@@ -265,7 +288,7 @@ def _compose_either(text: str, base: int, libyaml: bool = False) -> tuple[Node |
             return fast
         if (fast[1] is not None and fast[1].limit) or len(text) > PURE_PARSER_LIMIT:
             return fast
-        if fast[1] is None and libyaml_suffices(text):
+        if fast[1] is None and libyaml_suffices(text, _flow_spans(fast[0], base)):
             return fast
     return _compose(text, base, libyaml=False)
 
