@@ -355,3 +355,109 @@ def joiners_probe(write: bool) -> int:
                                              "listing shows of each (python -m capture diff --probe joiners)",
                                      "descriptions": JOINERS, "listed": listed}, ascii_only=True)
     return 0
+
+
+# Names the Skill tool does not know, beside project skills close to them, built-in commands and
+# their aliases: what the release answers for each (`Unknown skill: x. Did you mean y?`). Folder ->
+# frontmatter lines of each project skill.
+UNKNOWN_SKILLS = {
+    "deploy-app": "description: Deploys the app.", "deploy-api": "description: Deploys the API.",
+    "tables": "description: Formats tables.", "review-pr": "description: Reviews a pull request.",
+    "btx": "description: One letter from a built-in command.", "Mixed_Case": "description: A folder with capitals.",
+    "zz": "description: A two-letter name.", "Tab": "description: Capital T.", "tab": "description: Small t.",
+    "folder-one": "name: declared-one\ndescription: A declared name.",
+    "hidden-one": "description: Hidden from the model.\ndisable-model-invocation: true",
+    "menu-only": "description: Not for the user.\nuser-invocable: false",
+    "paths-one": "description: Conditional.\npaths: src/**",
+}
+UNKNOWN_CALLS = [
+    "deploy-ap", "deploy-apx", "deploy-a", "dpeloy-app", "tabels", "table", "tablesxx", "tablesxxx", "review",
+    "review-p", "reveiw-pr", "btw2", "btz", "bt", "clea", "cleaar", "compac", "hlep", "qui", "quitt", "cos", "undo1",
+    "setings", "peer", "xyzzy-unknown", "Bad_Name", "foo:bar", "kit:deploy-app", "Deploy-App", "DEPLOY-APP",
+    "mixed_case", "Mixed_Cas", "z", "zzz", "a", "ab", "skill", "skils", "code-reviw", "dataviz2", "securty-review",
+    "ini", "loops", "memroy", "exit2", "stats2", "deploy app", "", "x" * 60, "xab", "declared-on", "folder-on",
+    "declared-one", "hidden-on", "menu-onl", "paths-on", "deploy-app ", " deploy-app",
+]
+# Names the release's commands, their aliases and its built-in skills may have (its bundle's command
+# table, keybinding names among them): each called with a `9` after it, one edit away, says whether
+# the Skill tool suggests it.
+MAYBE_COMMANDS = [
+    "reset", "new", "checkup", "continue", "access", "add-dir", "advisor", "agents", "allowed-tools", "alt",
+    "android", "app", "artifacts", "auto-mode-setup", "autocompact", "autofix-pr", "background", "bashes", "batch",
+    "bg", "branch", "break-reminder", "breaks", "brief", "btw", "bug", "cd", "checkpoint", "claude-api", "clear",
+    "cloud-plugins", "cmd", "code-review", "color", "command", "compact", "config", "context", "control", "copy",
+    "cost", "crm", "crmsh", "ctrl", "daemon", "dataviz", "debug", "design-consent", "design-login", "design-revoke",
+    "desktop", "diff", "doctor", "downtime", "effort", "exit", "export", "extra-usage", "fast", "feedback",
+    "fewer-permission-prompts", "focus", "fork", "goal", "heapdump", "help", "hooks", "ide", "import", "init",
+    "insights", "install", "install-github-app", "install-slack-app", "ios", "keybindings", "keybindings-help",
+    "list-agents", "login", "logout", "loop", "marketplace", "mcp", "memory", "memory-pause", "mobile", "model",
+    "name", "opt", "option", "output-style", "passes", "pause-memory", "pcmk", "peers", "permissions", "plan",
+    "plugin", "plugin-authoring", "plugins", "powerup", "pr-comments", "privacy-settings", "pro-trial-expired",
+    "project", "quit", "radio", "rate-limit-options", "rc", "recap", "release-notes", "reload-plugins",
+    "reload-skills", "remote", "remote-control", "remote-env", "rename", "restart", "resume", "review", "rewind",
+    "routines", "run", "sandbox", "schedule", "scroll-speed", "security-review", "session", "settings",
+    "setup-bedrock", "setup-vertex", "simplify", "skill-doctor", "skills", "stats", "status", "statusline",
+    "stickers", "stop", "subtask", "super", "tasks", "team-onboarding", "teleport", "terminal-setup", "theme",
+    "toggle-memory", "tp", "tui", "ultraplan", "ultrareview", "undo", "update", "update-config", "upgrade", "usage",
+    "usage-credits", "use-case", "version", "vim", "voice", "web-setup", "wellbeing", "win", "workflow-authoring",
+    "workflows",
+]
+
+
+def _tie_calls(candidates: tuple[str, ...], skills: list[str]) -> list[str]:
+    """For each two suggestions the Skill tool might choose between (within four edits of each
+    other), a name as many edits (one or two) from both and farther from every other name: which
+    of the two the release suggests tells their order. Deterministic: the same names each run."""
+    from rapidfuzz.distance import OSA  # noqa: PLC0415
+
+    everything = [*candidates, *skills]
+    alphabet = "abcdefghijklmnopqrstuvwxyz-9"
+
+    def edits(s: str) -> list[str]:
+        out = {s[:i] + c + s[i + k:] for i in range(len(s) + 1) for c in alphabet for k in (0, 1) if i + k <= len(s)}
+        out |= {s[:i] + s[i + 1:] for i in range(len(s))} | {s[:i] + s[i + 1] + s[i] + s[i + 2:] for i in range(len(s) - 1)}
+        out.discard(s)
+        return sorted(out)
+
+    calls = []
+    for i, a in enumerate(sorted(candidates)):
+        for b in sorted(candidates)[i + 1:]:
+            d = OSA.distance(a, b)
+            if d > 4:
+                continue
+            near = edits(a)
+            pool = [(1, s) for s in near] + ([(2, t) for s in near if OSA.distance(s, b) == d - 1 for t in edits(s)]
+                                             if d >= 2 else [])
+            for want, s in pool:
+                if s and OSA.distance(s, a) == want == OSA.distance(s, b) and not any(
+                        o not in (a, b) and OSA.distance(s, o) <= want for o in everything):
+                    calls.append(s)
+                    break
+    return calls
+
+
+def unknown_names_probe(write: bool) -> int:
+    from skill_lsp.engine.harness.data import CLAUDE_CODE_SUGGESTED  # noqa: PLC0415
+
+    pin = pins()["claude-code"]
+    calls = [*UNKNOWN_CALLS, *(f"{n}9" for n in MAYBE_COMMANDS),
+             *_tie_calls(CLAUDE_CODE_SUGGESTED, list(UNKNOWN_SKILLS))]
+    answers: dict[str, str | None] = {}
+    with tempfile.TemporaryDirectory(prefix="probe-", dir="/tmp") as tmp:
+        ws, home = Path(tmp) / "ws", Path(tmp) / "home"
+        home.mkdir()
+        _lay_out(ws, _skills(".claude/skills", {folder: f"---\n{fields}\n---\nB\n"
+                                                for folder, fields in UNKNOWN_SKILLS.items()}))
+        for at in range(0, len(calls), 250):  # a run answers at most 400 calls
+            chunk = calls[at:at + 250]
+            got = drivers.run("claude-code", pinned(pin), ws, home, [(n, "") for n in chunk], set())
+            for name, act in zip(chunk, got.activations, strict=True):
+                answers[name] = act.tool_result
+    for name, said in answers.items():
+        print(f"{name!r}: {said!r}", file=sys.stderr)
+    print(f"unknown-names probe: {len(answers)} calls", file=sys.stderr)
+    if write:
+        _store(pin, "unknown-names.json", {"note": "what the Skill tool answered for each name beside the project "
+                                                   "skills (python -m capture diff --probe unknown-names)",
+                                           "skills": UNKNOWN_SKILLS, "answers": answers})
+    return 0

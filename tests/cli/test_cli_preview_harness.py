@@ -151,7 +151,8 @@ def test_preview_by_name_finds_only_what_the_harness_reads():
     assert proc.returncode == 0 and "/.claude/skills/release-notes" in proc.stdout.split("\n")[0]
     missing = run_cli("preview", "api-conventions", "--workspace", "sample-workspace", "--dialect", "claude-code",
                       cwd=REPO)
-    assert missing.returncode == 1 and missing.stdout == "Unknown skill: api-conventions"
+    # The nearest name the release would suggest: the declared name with a zero-width space.
+    assert missing.returncode == 1 and missing.stdout == "Unknown skill: api-conventions. Did you mean api\u200bconventions?"
 
 
 def test_claude_code_hands_over_a_file_without_frontmatter_with_its_byte_order_mark(tmp_path: Path):

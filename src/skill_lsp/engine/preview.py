@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .activation import SessionConfig, SkillRecord, SkillSession
-from .activation.results import ErrorResult, Result, ToolError
+from .activation.results import ErrorResult, NotFoundResult, Result, ToolError
 from .activation.session import catalog_key
 from .config import Settings
 from .datarecord import asdict, is_record, replace
@@ -210,6 +210,10 @@ def _harness_activate(records: list[SkillRecord], settings: Settings, dialect: s
         # Claude Code's lookup finds the workspace's commands too.
         target = pick(usable, name, workspace) if d.name == "claude-code" else pick(usable, name)
     if target is None:
+        unknown = getattr(d, "unknown", None)
+        if unknown is not None and path is None and name is not None:
+            # The harness's own answer, with the name it would suggest (Claude Code).
+            return NotFoundResult(name, output=unknown(usable, name, workspace))
         return None
     declared = target.frontmatter.get("name")
     shown = declared if isinstance(declared, str) and declared else target.folder

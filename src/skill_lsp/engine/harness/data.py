@@ -769,6 +769,24 @@ CLAUDE_CODE_COMMAND_NAMES = frozenset({
     "mobile", "passes", "plan", "powerup", "pro-trial-expired", "radio", "recap", "reload-plugins",
     "reload-skills", "rename", "scroll-speed", "setup-bedrock", "setup-vertex", "stickers", "subtask",
     "team-onboarding", "tui", "workflow-launch-exec", "workflows", "sandbox"})
+#: What Claude Code 2.1.332's Skill tool may suggest for a name it does not know, after the
+#: project's skills: its commands, their aliases and its built-in skills, in the order it tries
+#: them (probe unknown-names: each name with a `9` after it, and for each two that a name can be as
+#: near to, one such name; the order holds all 599 answers). The first fewest edits away wins.
+CLAUDE_CODE_SUGGESTED: tuple[str, ...] = (
+    "add-dir", "agents", "allowed-tools", "android", "auto-mode-setup", "autocompact", "background", "batch",
+    "checkpoint", "checkup", "claude-api", "code-review", "compact", "dataviz", "debug", "doctor", "feedback",
+    "fewer-permission-prompts", "heapdump", "keybindings", "keybindings-help", "list-agents", "loop",
+    "marketplace", "output-style", "permissions", "plugin-authoring", "powerup", "pro-trial-expired",
+    "release-notes", "reload-plugins", "reload-skills", "review", "run", "branch", "fork", "btw", "cd", "clear",
+    "color", "config", "context", "continue", "effort", "reset", "new", "copy", "diff", "bg", "exit", "memory",
+    "quit", "fast", "focus", "help", "ide", "init", "insights", "mcp", "ios", "mobile", "model", "plugin",
+    "plugins", "rename", "name", "resume", "rewind", "recap", "scroll-speed", "security-review", "settings",
+    "setup-bedrock", "setup-vertex", "simplify", "skills", "stickers", "subtask", "status", "statusline",
+    "team-onboarding", "terminal-setup", "theme", "tui", "bug", "undo", "cost", "export", "sandbox",
+    "update-config", "usage", "passes", "stats", "plan", "goal", "hooks", "login", "logout", "peers", "tasks",
+    "bashes", "radio", "workflow-authoring", "workflows",
+)
 #: Past the listing budget all keep their full lines but `security-review`, which is listed by name
 #: only when what is left of the budget cannot hold its line; it is served before the user's skills
 #: (capture case listing-budget; the differential tester; render/claude_code.py).

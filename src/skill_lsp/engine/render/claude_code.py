@@ -39,9 +39,11 @@ from skill_lsp.engine.harness.data import (
     CLAUDE_CODE_BUILTINS,
     CLAUDE_CODE_COMMAND_NAMES,
     CLAUDE_CODE_SHORTENED_BUILTINS,
+    CLAUDE_CODE_SUGGESTED,
 )
 from skill_lsp.engine.listing import described, record_listing
 
+from .. import fuzzy
 from ..claude_frontmatter import ClaudeFrontmatter, same_block
 from ..claude_frontmatter import read as read_frontmatter
 from ..harness import HARNESSES
@@ -527,6 +529,31 @@ def _plugin(record: SkillRecord) -> Plugin | None:
     return record.checked.plugin if isinstance(record.checked, Command) else plugin_of(record.dir)
 
 
+def _suggested_as(record: SkillRecord) -> str:
+    """The name the ``Skill`` tool suggests a skill by: its declared name, else its key (probe
+    unknown-names: `declared-on` is one edit from `declared-one`, `folder-on` from nothing)."""
+    if isinstance(record.checked, Command):
+        return key(record)
+    declared = declared_name(record)
+    return _prefixed(record, declared) if declared else key(record)
+
+
+def _units(text: str) -> str | list[int]:
+    """``text`` as JavaScript indexes it: astral characters as two UTF-16 units."""
+    if text.isascii() or max(text) <= "\uffff":
+        return text
+    data = text.encode("utf-16-le", "surrogatepass")
+    return [int.from_bytes(data[i:i + 2], "little") for i in range(0, len(data), 2)]
+
+
+def _osa(a: str | list[int], b: str | list[int]) -> int:
+    """Optimal string alignment distance (edits, and swaps of two neighbours), capped at 3."""
+    fuzzy.load()
+    from rapidfuzz.distance import OSA  # noqa: PLC0415 - only a name nothing is found by
+
+    return min(OSA.distance(a, b), 3)
+
+
 def _prefixed(record: SkillRecord, name: str) -> str:
     """``name`` as the listing shows it for ``record``: a plugin's skill's or command's with the
     plugin's prefix, unless it holds that prefix already (probe plugin-names: `kit:one-x` stays,
@@ -708,6 +735,28 @@ class ClaudeCodeDialect(Dialect):
 
     def render_not_found(self, result: NotFoundResult) -> str:
         return f"Unknown skill: {result.name}"
+
+    def unknown(self, records: Sequence[SkillRecord], name: str, workspace: str | None = None) -> str:
+        """What the ``Skill`` tool answers for a name it finds nothing by (probe unknown-names):
+        `Unknown skill: x. Did you mean y?` for the first name at most two edits away with the
+        fewest (optimal string alignment, in UTF-16 units, case counted): the skills it loads in
+        listing order, each by its declared name else its folder (those disable-model-invocation
+        or user-invocable keep from the model or the menu among them, conditional ones not yet),
+        then its commands, their aliases and its built-in skills (``CLAUDE_CODE_SUGGESTED``)."""
+        if not name:
+            return "Invalid skill format: "
+        loaded = listed(list(_with_commands(records, workspace)), loaded=True)
+        names = [_suggested_as(r) for r in loaded]
+        best, fewest = None, 3
+        units = _units(name)
+        for candidate in (*names, *CLAUDE_CODE_SUGGESTED):
+            other = _units(candidate)
+            if abs(len(other) - len(units)) > 2:
+                continue
+            d = _osa(units, other)
+            if d < fewest:
+                best, fewest = candidate, d
+        return f"Unknown skill: {name}. Did you mean {best}?" if best is not None else f"Unknown skill: {name}"
 
     def activation_record(self, records: Sequence[SkillRecord], name: str,
                           workspace: str | None = None) -> SkillRecord | None:
