@@ -60,8 +60,8 @@ MENUS = [
         ('NAME_MISMATCH', "Set name to the folder name 'other'", False, True, None, '---\nname: other\ndescription: d\n---\n'),
     ]),
     ('metadata', '---\nname: demo\ndescription: d\nmetadata:\n  n: 3\n  on: true\n---\n', 'demo', 'skill-tool', [
-        ('METADATA_NOT_STRING', 'Quote the value ("3")', True, True, None, '---\nname: demo\ndescription: d\nmetadata:\n  n: "3"\n  on: true\n---\n'),
-        ('METADATA_NOT_STRING', 'Quote the value ("true")', True, True, None, '---\nname: demo\ndescription: d\nmetadata:\n  n: 3\n  on: "true"\n---\n'),
+        ('METADATA_NOT_STRING', 'Quote the value ("3")', False, True, None, '---\nname: demo\ndescription: d\nmetadata:\n  n: "3"\n  on: true\n---\n'),
+        ('METADATA_NOT_STRING', 'Quote the value ("true")', False, True, None, '---\nname: demo\ndescription: d\nmetadata:\n  n: 3\n  on: "true"\n---\n'),
     ]),
     # Only a target that rejects unknown fields reports them (skills-ref: agentskills).
     ('unknown', '---\nname: demo\ndescription: d\nx-tags: [café, b]\nx-flag: true\nx-none: ~\n---\n', 'demo', 'agentskills', [

@@ -133,10 +133,36 @@ def test_unquoted_colon_multiline_value_is_joined_and_quoted():
     assert new == '---\nname: demo\ndescription: "Use when: the user asks"\n---\n'
 
 
+# A value the diagnosis takes up to a blank line, indented lines after it (unseen thcjp/hermes-skills,
+# 49 files): quoted, those lines were left behind, the YAML still broken and the value cut short.
+LEFT_BEHIND = "---\nname: demo\ndescription: Short stories\n  Features:\n\n  - plots\n  - ideas\n---\nBody  \n"
+
+
+def test_quoting_a_value_is_unsafe_when_lines_of_it_would_be_left_behind():
+    _, fix = fixed(LEFT_BEHIND, "INVALID_FRONTMATTER", "Quote")
+    assert not fix.safe and fix.unsafe_because == "yaml"
+    # --fix leaves the value as it is; the trailing spaces of the body are a line break, kept.
+    assert fix_all_text(LEFT_BEHIND, "/virtual/demo/SKILL.md", Settings(), on_disk=False) == LEFT_BEHIND
+
+
+def test_quoting_a_value_stays_safe_beside_a_later_error():
+    text = "---\nname: demo\ndescription: Use when: asked\nlicense: [MIT\n---\n"
+    _, fix = fixed(text, "INVALID_FRONTMATTER", "Quote")
+    assert fix.safe  # the error left is the next key's own
+
+
+def test_fix_all_quotes_every_value_whole_or_leaves_it():
+    text = ("---\nname: demo\ndescription: Use when: asked\nnote: a: b\nsummary: Short\n  Features:\n\n"
+            "  - plots\n---\n")
+    once = fix_all_text(text, "/virtual/demo/SKILL.md", Settings(), on_disk=False)
+    assert once == ('---\nname: demo\ndescription: "Use when: asked"\nnote: "a: b"\nsummary: Short\n  Features:\n'
+                    '\n  - plots\n---\n')
+
+
 def test_metadata_value_is_quoted():
     new, fix = fixed(skill_text(extra="metadata:\n  revision: 3\n  ok: true"), "METADATA_NOT_STRING", "Quote")
     assert new == skill_text(extra='metadata:\n  revision: "3"\n  ok: true')
-    assert fix.safe
+    assert not fix.safe  # a repository's own tools may read the number or boolean
 
 
 def test_unknown_field_moves_under_existing_metadata():
@@ -284,7 +310,7 @@ def test_fix_all_result_for_the_common_problems():
         "disable-model-invocation: true\n"
         "user-invocable: false\n"
         "metadata:\n"
-        '  revision: "3"\n'
+        "  revision: 3\n"
         "  flag: yes\n"
         "author: Jane\n"
         "---\n"
@@ -294,8 +320,9 @@ def test_fix_all_result_for_the_common_problems():
         "[x](/nowhere/abs.md)\n"
     )
     _, after = check(once)
-    # 'author' is a custom field nobody rejects; "Fields." is a topic, not a description (no fix for that).
-    assert codes(after) == ["DESCRIPTION_STUB", "ABSOLUTE_LINK"]
+    # 'author' is a custom field nobody rejects; "Fields." is a topic, not a description (no fix for that);
+    # a number in metadata is a string only when the author says so (its fix is unsafe).
+    assert codes(after) == ["DESCRIPTION_STUB", "METADATA_NOT_STRING", "ABSOLUTE_LINK"]
 
 
 def test_fix_all_repeats_until_nothing_is_left():

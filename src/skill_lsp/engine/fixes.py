@@ -129,18 +129,43 @@ def _unquoted_colon(doc: SkillDocument, f: Finding) -> list[Fix]:
     nl = _newline(doc)
     quoted = json.dumps(value, ensure_ascii=False)
     block = ">-" + "".join(f"{nl}  {line}" for line in _wrap(value))
-    return [
-        Fix("Quote the value", (Edit(start, end, quoted),), safe=True, preferred=True),
-        Fix("Turn the value into a block scalar", (Edit(start, end, block),)),
-    ]
+    quote = Fix("Quote the value", (Edit(start, end, quoted),), safe=True, preferred=True)
+    if not _quoting_holds(doc, str(data.get("key", "")), value, start, end, quoted):
+        quote = _unsafe(quote, "yaml")
+    return [quote, Fix("Turn the value into a block scalar", (Edit(start, end, block),))]
+
+
+def _quoting_holds(doc: SkillDocument, key: str, value: str, start: int, end: int, quoted: str) -> bool:
+    """Whether the frontmatter, ``quoted`` put in place of the value, reads the value whole under its
+    key, or fails only past the next key: lines the value did not take (indented ones after a blank
+    line, unseen thcjp/hermes-skills: `  - item` under `description: … 核心能力:`) would be left
+    behind, the YAML still broken and the value cut short."""
+    after = parse(doc.text[:start] + quoted + doc.text[end:], doc.path)
+    if after.frontmatter_ok:
+        return after.value(key.strip("\"'")) == value
+    err = after.yaml_error
+    if err is None or after.split is None:
+        return False
+    src = after.src
+    line = src.line_of(start + len(quoted))
+    following = next((n for n in range(line + 1, src.line_of(after.split.close_start))
+                      if src.line_text(n)[:1] not in ("", " ", "\t", "#")), None)
+    return following is not None and err.offset >= src.line_start(following)
 
 
 def colon_quote_edits(doc: SkillDocument) -> list[Edit]:
     """The "Quote the value" edit of every top-level plain value holding ': ' (fix-all's one pass)."""
     from .rules.structure import unquoted_colons  # noqa: PLC0415
 
-    return [Edit(int(c["valueStart"]), int(c["valueEnd"]),  # type: ignore[call-overload]
-                 json.dumps(str(c["value"]), ensure_ascii=False)) for c in unquoted_colons(doc)]
+    found = [(str(c["key"]), str(c["value"]), int(c["valueStart"]), int(c["valueEnd"]))  # type: ignore[call-overload]
+             for c in unquoted_colons(doc)]
+    edits = [Edit(start, end, json.dumps(value, ensure_ascii=False)) for _, value, start, end in found]
+    after = parse(apply_edits(doc.text, edits), doc.path) if edits else None
+    if after is not None and after.frontmatter_ok and all(after.value(key.strip("\"'")) == value
+                                                          for key, value, _, _ in found):
+        return edits  # all of them at once read every value whole (one parse, not one a value)
+    return [e for e, (key, value, start, end) in zip(edits, found, strict=True)
+            if _quoting_holds(doc, key, value, start, end, e.text)]
 
 
 def _wrap(text: str, width: int = 78) -> list[str]:
@@ -171,8 +196,10 @@ def _metadata_value(doc: SkillDocument, f: Finding) -> list[Fix]:
     if not data.get("fixable"):
         return []
     raw = doc.text[f.start:f.end]
+    # Offered, not applied by --fix: the repository's own tools may read the type (unseen
+    # peterbamuhigire/srs-skills validates `portable: true` as a boolean; 158 files).
     return [Fix(f"Quote the value ({json.dumps(raw)})", (Edit(f.start, f.end, json.dumps(raw, ensure_ascii=False)),),
-                safe=True, preferred=True)]
+                preferred=True)]
 
 
 def _unknown_field(doc: SkillDocument, f: Finding) -> list[Fix]:
@@ -519,8 +546,9 @@ FIX_SAFETY: dict[str, tuple[tuple[str, ...], str]] = {
                       "changes where harnesses read it."),
     "CAMELCASE_FIELD": ((SAFE,), "The documented spelling of the same field."),
     "INVALID_VALUE": ((SAFE,), "`\"true\"` to `true`, commas to spaces: the same value in the form harnesses read."),
-    "METADATA_NOT_STRING": ((SAFE,), "Quoting keeps the value's characters; it becomes the string every "
-                            "harness expects."),
+    "METADATA_NOT_STRING": ((UNSAFE,), "Quoting keeps the value's characters and makes it the string every "
+                            "harness expects, but a number or a boolean becomes a string for every other reader "
+                            "too (a repository's own validator may require the boolean)."),
     "TRAILING_WHITESPACE": ((SAFE, UNSAFE), "Whitespace at the end of a prose line changes nothing a reader or "
                             "the model sees. Where Markdown breaks the line at two spaces or more, the safe fix keeps "
                             "two; removing them all is only offered. A line of a form feed or line tab (Markdown "
