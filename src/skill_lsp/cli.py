@@ -246,7 +246,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         (gc.enable if collecting else gc.disable)()
 
 
+def _lone_surrogates(err: UnicodeError) -> tuple[bytes, int]:
+    """What a lone surrogate (an escape like `"\\ud83c"` in a YAML value) is written as: U+FFFD, as
+    Node writes it to the model, not a traceback; one standing for a byte of a file name that is
+    not UTF-8 (Python's surrogateescape, U+DC80-U+DCFF) as that byte, so the path printed is the
+    file's. Bytes: a UTF-8 encoder takes a replacement str only when it is ASCII."""
+    assert isinstance(err, UnicodeEncodeError)
+    return b"".join(bytes((ord(c) - 0xDC00,)) if 0xDC80 <= ord(c) <= 0xDCFF else b"\xef\xbf\xbd"
+                    for c in err.object[err.start:err.end]), err.end
+
+
 def _main(argv: Sequence[str] | None, collecting: bool) -> int:
+    import codecs  # noqa: PLC0415 - loaded at start-up already
+
+    codecs.register_error("skill-lsp-fffd", _lone_surrogates)
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure") and stream.encoding.lower().replace("-", "") == "utf8" and \
+                stream.errors in ("strict", "surrogateescape"):
+            stream.reconfigure(errors="skill-lsp-fffd")
     args_in = sys.argv[1:] if argv is None else list(argv)
     # The top level has no option taking a value: a first word naming a command is that command.
     command = args_in[0] if args_in and args_in[0] in COMMANDS else ""

@@ -284,7 +284,7 @@ def _utf16_too_long(h: Harness, doc: document.SkillDocument) -> Listing | None:
     value = description_read(h, doc)
     if not isinstance(value, str) or len(value) > MAX_DESCRIPTION:
         return None  # the rule's own TOO_LONG decided
-    units = len(value.encode("utf-16-le")) // 2
+    units = len(value.encode("utf-16-le", "surrogatepass")) // 2  # a lone surrogate is one unit
     if units <= MAX_DESCRIPTION:
         return None
     return Listing(h.name, False, f"{h.title} {effect.note}: its description is {len(value):,} characters but "

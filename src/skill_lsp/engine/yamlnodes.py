@@ -360,7 +360,7 @@ def _compose(text: str, base: int, libyaml: bool) -> tuple[Node | None, YamlErro
                 if tag not in (None, "!") and tag not in _CORE_TAGS:
                     tagged.append(node)
                 if name == "ScalarEvent":
-                    node.value = ev.value
+                    node.value = _paired(ev.value) if ev.style == '"' and "\\u" in text else ev.value
                     node.style = ev.style or ""
                 else:
                     node.style = "[" if name == "SequenceStartEvent" and ev.flow_style else (
@@ -384,6 +384,19 @@ def _compose(text: str, base: int, libyaml: bool) -> tuple[Node | None, YamlErro
             return None, YamlError(f"nesting deeper than {MAX_DEPTH} levels", base, limit=True), tagged
         return None, YamlError(_message(exc), base + _mark_offset(exc, text, libyaml)), tagged
     return root, None, tagged
+
+
+_SURROGATE = lazy_re("[\ud800-\udfff]")
+
+
+def _paired(value: str) -> str:
+    """A double-quoted value as JavaScript's parsers hold it: escapes of a surrogate pair
+    (`"\\ud83c\\udfdb"`) are the one character they encode, where PyYAML leaves two lone surrogates
+    that no UTF-8 output takes (the sixth real-skill run's seed 11: a catalog and preview crashed); a
+    lone one stays."""
+    if _SURROGATE.search(value) is None:
+        return value
+    return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
 def _attach(stack: list[Node], pending_key: list[Node | None], node: Node) -> None:

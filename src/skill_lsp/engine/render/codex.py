@@ -190,7 +190,7 @@ class CodexCatalog:
 
 
 def _units(text: str, measure: str) -> int:
-    return len(text) if measure == "chars" else len(text.encode("utf-8"))
+    return len(text) if measure == "chars" else len(text.encode("utf-8", "surrogatepass"))
 
 
 def _cost(units: int, measure: str) -> int:
