@@ -89,12 +89,46 @@ def _parse(text: str) -> tuple[bool, Any]:
 
     root, err, _ = compose(text)
     if err is not None and ("\t" in text or ": " in text):
-        root, err, _ = compose(_tabs_as_bun_reads_them(text))
+        tabbed = _tabs_as_bun_reads_them(text)
+        root, err, _ = compose(tabbed)
         if err is None:
-            return True, None if root is None else _untab(to_python(root))
-    if err is not None:
+            return (False, None) if _bun_refuses(tabbed, root) else (
+                True, None if root is None else _untab(to_python(root)))
+    if err is not None or _bun_refuses(text, root):
         return False, None
     return True, None if root is None else to_python(root)
+
+
+# A quoted value running onto more lines opens with a quote after `key:` and has no closing one on
+# that line.
+_OPEN_QUOTE = lazy_re(r"""^[ \t]*[^\s#][^\n]*?:[ \t]+(?:"(?:[^"\\\n]|\\.)*|'(?:[^'\n]|'')*)$""", re.M)
+
+
+def _bun_refuses(text: str, root: Any) -> bool:
+    """Whether Bun.YAML refuses a block skill-lsp's parser took: a quoted value of a block mapping
+    continued on a line (its closing quote's included) not indented past its key (the seed-11
+    real-skill run on unseen repositories, 16 skills; probed: `description: "a` then `b"` at the
+    key's column, a blank line before it or `"` alone there, a single-quoted one and a nested key
+    alike; one space more, or a tab, is taken)."""
+    if root is None or _OPEN_QUOTE.search(text) is None:
+        return False
+    todo = [root.target()]
+    while todo:
+        node = todo.pop()
+        if node.kind != "map" or node.style:
+            continue  # a flow collection, a list or a scalar: not what was probed
+        for k, v in node.items:
+            value = v.target()
+            if value.kind == "map":
+                todo.append(value)
+                continue
+            if v.alias_of is not None or value.kind != "scalar" or value.style not in ('"', "'"):
+                continue
+            column = k.start - (text.rfind("\n", 0, k.start) + 1)
+            for line in text[v.start:v.end].split("\n")[1:]:
+                if line.strip(" \t") and len(line) - len(line.lstrip(" \t")) <= column:
+                    return True
+    return False
 
 
 def _is_list(value: str) -> bool:
@@ -127,7 +161,10 @@ def same_block(text: str) -> bool:
     if text.startswith("\ufeff"):
         text = text[1:]
     at = text.find("---", 3)
-    return at > 0 and text[at - 1] == "\n" and text[at + 3:at + 4] in ("", "\n", "\r", " ", "\t")
+    if not (at > 0 and text[at - 1] == "\n" and text[at + 3:at + 4] in ("", "\n", "\r", " ", "\t")):
+        return False
+    # A quoted value continued at its key's column: Bun.YAML refuses what skill-lsp's parser took.
+    return _OPEN_QUOTE.search(text, 0, at) is None or _parse(text[text.find("\n") + 1:at])[0]
 
 
 def read(text: str) -> ClaudeFrontmatter:
