@@ -115,3 +115,15 @@ def test_unknown_claude_substitutions():
     ]
     assert body(text, profile="skill-tool") == []
     assert body("\n$CLAUDE_FOO and {CLAUDE_FOO}\n") == []
+
+
+def test_the_skills_own_shell_variables_are_no_substitutions():
+    """Unseen Fandhe-AI/agent-reference-skills: `SKILL_NAME="$ARGUMENTS"`, then `${SKILL_NAME}` in its
+    scripts (128 warnings, all wrong). A variable the body sets, and a `SKILL_` name that is not
+    the skill's folder, stay literal as meant; a folder-like one and an unset `CLAUDE_` one do not."""
+    script = ("\n```bash\nSKILL_NAME=\"$ARGUMENTS\"\nexport CLAUDE_MODE=x\nfor CLAUDE_ITEM in a b; do\n"
+              "  echo \"${SKILL_NAME} ${CLAUDE_MODE} ${CLAUDE_ITEM} ${SKILL_VERSION}\"\ndone\n"
+              "read -r CLAUDE_ANSWER\necho ${CLAUDE_ANSWER}\n```\n")
+    assert body(script, extra="argument-hint: <skill>") == []
+    got = body("\n```bash\nls ${SKILL_DIR} ${CLAUDE_SKIL_DIR}\n```\n")
+    assert [f[4] for f in got] == [{"variable": "SKILL_DIR"}, {"variable": "CLAUDE_SKIL_DIR"}]

@@ -36,6 +36,12 @@ _MONEY_WORDS = lazy_re(r"\b(?:costs?|pric\w*|pay\w*|fees?|usd|dollars?|budget|ch
                           r"mrr|arr|acv)\b", re.I)
 _POSITIONAL = lazy_re(r"\$(?<![\\$\w]\$)(\d+)\b")
 _VARIABLE = lazy_re(r"\$\{((?:CLAUDE|SKILL)_[A-Z0-9_]*)\}")
+# A shell variable the body sets: `NAME=…` (after `export`, `local`, `declare -x`, `readonly`),
+# `for NAME in`, `read [-r] NAME` (unseen Fandhe-AI/agent-reference-skills: `SKILL_NAME="$ARGUMENTS"`
+# then `${SKILL_NAME}` in its scripts, 7 of 7 such warnings wrong).
+_ASSIGNED = lazy_re(r"(?:^|[\s;&|(`])(?:(?:export|local|readonly|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)\+?="
+                    r"|\b(?:for|read(?:\s+-\w+)*)\s+([A-Za-z_]\w*)", re.M)
+_FOLDER_LIKE = lazy_re(r"_(?:DIR|DIRECTORY|PATH|ROOT|FOLDER|BASE|HOME|LOCATION)$")
 # Substitutions Claude Code documents for skill content (CHANGELOG entries adding each).
 KNOWN_VARIABLES = ("CLAUDE_SKILL_DIR", "CLAUDE_SESSION_ID", "CLAUDE_EFFORT", "CLAUDE_PLUGIN_ROOT",
                    "CLAUDE_PLUGIN_DATA", "CLAUDE_PROJECT_DIR")
@@ -65,9 +71,16 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
                                     f"(0-based); write \\{m.group(0)} to keep it literal", s, s + len(m.group(0)),
                                     {"fix": "escape", "placeholder": m.group(0)})
     if "${" in body:
+        assigned: set[str] | None = None
         for m in _VARIABLE.finditer(body):
             name = m.group(1)
             if name in KNOWN_VARIABLES:
+                continue
+            if assigned is None:
+                assigned = {a.group(1) or a.group(2) for a in _ASSIGNED.finditer(body)}
+            if name in assigned or (name.startswith("SKILL_") and not _FOLDER_LIKE.search(name)):
+                # The skill's own shell variable (`SKILL_NAME`): literal is what it wants. A `SKILL_`
+                # name for the skill's folder is likely meant as ${CLAUDE_SKILL_DIR}.
                 continue
             hint = " (did you mean ${CLAUDE_SKILL_DIR}?)" if "SKILL" in name else ""
             s = base + m.start()
