@@ -199,3 +199,17 @@ def test_codex_preview_says_when_a_mention_injects_nothing(tmp_path: Path):
     assert alone.returncode == 0 and "mention" not in alone.stderr
     # Other harnesses have no such mention: nothing is said.
     assert "mention" not in run_cli("preview", "skill-creator", "--dialect", "claude-code", cwd=tmp_path).stderr
+
+
+def test_the_body_after_a_closing_fence_with_text_on_its_line(tmp_path: Path):
+    """Claude Code's block ends at `---` whatever follows it on the line (`--- x`: probed on the
+    release, it hands over `x` and the lines after); OpenCode's gray-matter, at `---` followed by
+    anything (`---# Title`). skill-lsp's own split takes neither for a closing line."""
+    for folder, text in (("five", "---\nname: five\ndescription: Demo five\n--- x\nBody five.\n"),
+                         ("title", "---\nname: title\ndescription: Demo\n---# Title\nBody text.\n")):
+        (tmp_path / ".claude" / "skills" / folder).mkdir(parents=True)
+        (tmp_path / ".claude" / "skills" / folder / "SKILL.md").write_text(text, encoding="utf-8")
+    five = run_cli("preview", "five", "--dialect", "claude-code", cwd=tmp_path)
+    assert five.stdout.endswith("/five\n\nx\nBody five.\n"), five.stdout
+    title = run_cli("preview", "title", "--dialect", "opencode", cwd=tmp_path)
+    assert "# Skill: title\n\n# Title\nBody text.\n\nBase directory" in title.stdout, title.stdout

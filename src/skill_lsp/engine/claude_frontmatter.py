@@ -101,6 +101,8 @@ def _parse(text: str) -> tuple[bool, Any]:
 
 # A quoted value running onto more lines opens with a quote after `key:` and has no closing one on
 # that line.
+# What may follow the `---` closing skill-lsp's split on its line (frontmatter.split).
+_CLOSING_REST = lazy_re(r"[ \t]*(?:\r\n|\r|\n|$)")
 _OPEN_QUOTE = lazy_re(r"""^[ \t]*[^\s#][^\n]*?:[ \t]+(?:"(?:[^"\\\n]|\\.)*|'(?:[^'\n]|'')*)$""", re.M)
 
 
@@ -161,8 +163,8 @@ def same_block(text: str) -> bool:
     if text.startswith("\ufeff"):
         text = text[1:]
     at = text.find("---", 3)
-    if not (at > 0 and text[at - 1] == "\n" and text[at + 3:at + 4] in ("", "\n", "\r", " ", "\t")):
-        return False
+    if not (at > 0 and text[at - 1] == "\n" and _CLOSING_REST.match(text, at + 3)):
+        return False  # `--- x`: the release's block ends there and its content starts at `x`
     # A quoted value continued at its key's column: Bun.YAML refuses what skill-lsp's parser took.
     return _OPEN_QUOTE.search(text, 0, at) is None or _parse(text[text.find("\n") + 1:at])[0]
 

@@ -700,7 +700,11 @@ class ClaudeCodeDialect(Dialect):
         read = _read(text) if text is not None else None
         # A file without a frontmatter block (claude_frontmatter.py) is handed over whole, a byte
         # order mark included (the differential tester).
-        body = read.content if read is not None and not read.block else unsubstituted_body(result)
+        # Where the release's block is not the one skill-lsp split off (text after the closing
+        # `---` on its line, a `---` inside a value), what follows the release's block (seed-11
+        # real-skill run: `---# Title`).
+        theirs = read is not None and (not read.block or not same_block(text or ""))
+        body = read.content if theirs and read is not None else unsubstituted_body(result)
         if read is not None and not read.block and result.bom:
             body = "\ufeff" + body  # the document keeps the mark apart from its text
         if read is None or read.block:

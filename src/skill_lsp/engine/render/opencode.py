@@ -23,10 +23,12 @@ from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import NotFoundResult, OkResult
 from skill_lsp.engine.listing import record_listing
 
+from ..frontmatter import split
 from ..lenient import fields
 from ..opencode_frontmatter import OpenCodeFrontmatter, read_document
 from ..opencode_frontmatter import read as read_frontmatter
 from ..readings import block_runs_to_the_end
+from ..text import SourceText
 from .base import Dialect, unsubstituted_body
 from .ripgrep import files as ripgrep_files
 
@@ -168,6 +170,19 @@ class OpenCodeDialect(Dialect):
     def render_ok(self, result: OkResult) -> str:
         return truncate(self._content(result), os.path.join(saved_folder(self.home), SAVED_AS))
 
+    @staticmethod
+    def _body(result: OkResult) -> str:
+        """gray-matter's content where it found a matter: what follows its closing `---` (seed-11
+        real-skill run: `---# Title`, which skill-lsp's split takes for no closing line)."""
+        text = result.source_text
+        if text is not None and "\n---" in text:
+            read = read_frontmatter(text)
+            if read.front:
+                sp = split(SourceText(text))
+                if not sp.closed or sp.body_start != len(text) - len(read.content):
+                    return read.content  # gray-matter's matter ends elsewhere than skill-lsp's split
+        return unsubstituted_body(result)
+
     def _content(self, result: OkResult) -> str:
         if os.path.isdir(result.dir):
             files = sample_files(result.dir)
@@ -179,7 +194,7 @@ class OpenCodeDialect(Dialect):
                 f'<skill_content name="{result.name}">',
                 f"# Skill: {result.name}",
                 "",
-                js_trim(unsubstituted_body(result)),
+                js_trim(self._body(result)),
                 "",
                 f"Base directory for this skill: {result.dir}",
                 "Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.",
