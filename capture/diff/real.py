@@ -33,6 +33,7 @@ ARGUMENTS = 'first "second third" $4'
 _RUNS_COMMANDS = re.compile(rb"(?:^|[ \t])!`|^[ \t]*(?:```|~~~)!", re.M)
 _HOOKS = re.compile(rb"^hooks[ \t]*:", re.M)
 _NAME = re.compile(rb"^name:[ \t]*['\"]?(.*?)['\"]?[ \t]*\r?$", re.M)
+_SPACES = re.compile(r"\s+")
 
 
 def skill_folders(top: Path) -> list[Path]:
@@ -74,13 +75,17 @@ def _frontmatter(data: bytes) -> bytes:
 
 def _call(harness: str, folder: str, data: bytes) -> str | None:
     """The name to activate the skill by, as the grammar chooses it: the folder for Claude Code,
-    the declared name elsewhere (the folder when there is none); None when activating it here
-    would run its commands."""
+    the declared name elsewhere (the folder when there is none), as Copilot CLI lists it there (each
+    run of whitespace one '-': `MindList Protocol` is `MindList-Protocol`, seed 11; called by the name
+    as written, the release and skill-lsp both found nothing); None when activating it here would run
+    its commands."""
     head = _frontmatter(data)
     if harness == "claude-code":
         return None if _RUNS_COMMANDS.search(data) or _HOOKS.search(head) else folder
     m = _NAME.search(head)
     name = m.group(1).decode("utf-8", "replace").strip() if m else ""
+    if harness == "copilot":
+        name = _SPACES.sub("-", name)
     return name or folder
 
 

@@ -32,6 +32,9 @@ def test_catalog_and_preview_write_a_lone_surrogate_as_the_replacement_character
     preview = run_cli("preview", "s-lone", "--dialect", dialect, cwd=tmp_path)
     for proc in (catalog, preview):
         assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    if dialect == "copilot":  # its YAML parser (libyaml) refuses the escape: capture case copilot-surrogate-escapes
+        assert "<name>" not in catalog.stdout and "escapes a surrogate code point" in catalog.stderr + preview.stderr
+        return
     assert "\ufffd" in catalog.stdout + preview.stdout or "x   y" in catalog.stdout  # Claude Code's listing: a space
 
 

@@ -150,3 +150,38 @@ def test_real_skill_folders_run_and_compare_on_the_release(tmp_path, harness):
     tally, bad = run_harness(pins()[harness], 3, 8, tmp_path / "out", size=4, quiet=True, real=[repo])
     assert tally.errors == 0 and tally.batches == 2 and tally.skills == 8
     assert tally.skills_ok == tally.skills and tally.acts_ok == tally.acts and not bad
+
+
+def test_the_catalog_comparison_leaves_out_a_skill_the_release_keeps_at_random(tmp_path, monkeypatch):
+    """OpenCode keeps one of two skills of one name, a different one from run to run (NONDETERMINISTIC):
+    their verdicts are counted apart, and their entries are left out of the catalog comparison too
+    (seed 11 of the real runs: 2 of 8 catalogs differed by which `youtube-summarize` was listed). An
+    entry of any other skill still decides."""
+    from capture.diff import compare  # noqa: PLC0415
+
+    from skill_lsp.capture import drivers, expect  # noqa: PLC0415
+
+    def skill(folder: str, name: str, description: str) -> grammar.Skill:
+        return grammar.Skill("ws", ".opencode/skills", folder, {
+            "SKILL.md": f"---\nname: {name}\ndescription: {description}\n---\nBody.\n".encode()}, None, None)
+
+    skills = [skill("twin-a", "twin", "Copy A."), skill("twin-b", "twin", "Copy B."), skill("plain", "plain", "Plain.")]
+    edits: list[tuple[str, str]] = []
+
+    def release(harness, argv, ws, home, calls, builtin_names, timeout):  # noqa: ARG001
+        text = expect.catalog("opencode", ws, home, [])
+        a, b = str(ws / ".opencode/skills/twin-a/"), str(ws / ".opencode/skills/twin-b/")
+        kept = "Copy A." if a in text else "Copy B."
+        assert (a in text) != (b in text) and "Plain." in text  # skill-lsp lists one copy
+        other = (b, "Copy B.") if kept == "Copy A." else (a, "Copy A.")
+        text = text.replace(a if kept == "Copy A." else b, other[0]).replace(kept, other[1])  # the release the other
+        for old, new in edits:
+            text = text.replace(old, new)
+        return drivers.Run(text, [])
+
+    monkeypatch.setattr(compare.drivers, "run", release)
+    o = run_batch("opencode", [], skills, [], tmp_path / "b1", set())
+    assert o.theirs_catalog != o.mine_catalog and o.catalog_agrees
+    assert [v.nondeterministic for v in o.skills] == [True, True, False]
+    edits.append(("Plain.", "Plain, otherwise."))
+    assert not run_batch("opencode", [], skills, [], tmp_path / "b2", set()).catalog_agrees

@@ -48,3 +48,22 @@ def test_folders_batches_and_calls(tmp_path: Path) -> None:
     assert calls.get("plain") in ("Plain One", "twin")  # the declared name
     assert codex.skills[0].root == ".agents/skills"
     assert len(real.batches([repo], "codex", 1, 3, 2)) == 2  # 3 skills in batches of 2
+
+
+def test_copilot_is_called_by_the_name_it_lists(tmp_path: Path) -> None:
+    """Copilot CLI lists and activates `name: MindList Protocol` as `MindList-Protocol` (seed 11 of the
+    real runs: called by the name as written, the release and skill-lsp both found nothing, counted as
+    agreement): the tester calls it by the listed name and its entry is that skill's."""
+    from capture.diff.compare import _owns  # noqa: PLC0415
+
+    repo = tmp_path / "owner+repo"
+    _skill(repo / "skills" / "mind", "---\nname: MindList Protocol\ndescription: d\n---\nbody\n")
+    _skill(repo / "skills" / "spaced", "---\nname: ' a  b   c '\ndescription: d\n---\nbody\n")
+    _skill(repo / "skills" / "plain", "---\nname: plain\ndescription: d\n---\nbody\n")
+    calls = {s.folder: s.call for s in real.batches([repo], "copilot", 1, 10, 24)[0].skills}
+    assert calls == {"mind": "MindList-Protocol", "spaced": "a-b-c", "plain": "plain"}  # probed: `a  b` is `a-b`
+    assert {s.folder: s.call for s in real.batches([repo], "codex", 1, 10, 24)[0].skills}["mind"] == "MindList Protocol"
+    (mind,) = [s for s in real.batches([repo], "copilot", 1, 10, 24)[0].skills if s.folder == "mind"]
+    assert _owns("copilot", "MindList-Protocol", mind)
+    mind.call = "MindList Protocol"  # a generated skill called by the name as written (grammar: name-spaces)
+    assert _owns("copilot", "MindList-Protocol", mind) and not _owns("copilot", "MindList", mind)

@@ -197,3 +197,61 @@ def test_frontmatter_with_tabs_is_read_as_libyaml_reads_it(line: str, listed: st
     if listed is not None:
         doc = read_by(document.parse(text, "/ws/.github/skills/t/SKILL.md"), HARNESSES["copilot"])
         assert doc.value("description").rstrip("\n") == listed
+
+
+def test_summarized_folder_counts_are_written_with_thousands_separators() -> None:
+    """Probe item-counts (capture/diff/copilot_probes.py, stored): folders of 51, 999, 1,000 and 12,345
+    files were summarized as `(51 items)`, `(999 items)`, `(1,000 items)`, `(12,345 items)` (found by
+    capture diff --real seed 11: `references/operations/ (1,825 items)`)."""
+    import json  # noqa: PLC0415
+
+    from skill_lsp.engine.render.copilot import RelatedFiles  # noqa: PLC0415
+
+    probe = json.loads((Path(__file__).parent.parent / "golden" / "probes" / "copilot@1.0.102" / "item-counts.json")
+                       .read_text(encoding="utf-8"))
+    related = RelatedFiles([], sorted(probe["folders"].items()), False)
+    assert probe["activation"] == ('<skill-context name="many-items">\nBase directory for this skill: '
+                                   f"<ws>/.github/skills/many-items\n\n{related.text()}Body.\n\n</skill-context>")
+    assert "  - d1000/ (1,000 items)\n  - e12345/ (12,345 items)\n" in related.text()
+
+
+# Capture case copilot-jwt-tails: a JWT is masked from its header up to JavaScript's whitespace, `;`, `'`
+# or `"`, and only with a character after the header.
+@pytest.mark.parametrize(("text", "masked"), [
+    ("eyJhbGciOiJIUzI1NiJ9.e30.x)X", "******"), ("eyJhbGciOiJ9\\n'", "******'"), ("eyJhbGciOiJ9;x", "******;x"),
+    ("eyJhbGciOiJ9\u00a0x", "******\u00a0x"), ("eyJhbGciOiJ9\u3000x", "******\u3000x"),
+    ("eyJhbGciOiJ9\ufeffx", "******\ufeffx"), ("eyJhbGciOiJ9\rx", "******\rx"), ("eyJhbGciOiJ9\u0085x", "******"),
+    ("eyJhbGciOiJ9\u200bx", "******"), ("eyJhbGciOiJ9\x1bx", "******"), ("eyJhbGciOi", "eyJhbGciOi"),
+    ("eyJhbGciOi;x", "eyJhbGciOi;x"), ("9eyJhbGciOiJ9", "9eyJhbGciOiJ9"), ("\u00e9eyJhbGciOiJ9", "\u00e9******")])
+def test_a_jwt_is_masked_up_to_whitespace_or_a_quote(text: str, masked: str) -> None:
+    from skill_lsp.engine.render.copilot import mask_credentials  # noqa: PLC0415
+
+    assert mask_credentials(text) == masked
+
+
+# Capture case copilot-surrogate-escapes: a surrogate escape in a double-quoted scalar keeps the skill out.
+SURROGATE_ESCAPES = [
+    ('metadata: "\\ud83c\\udfdb"', False), ('metadata: "\\ud83c"', False), ('metadata: "\\udfdb"', False),
+    ('metadata: "\\uD83C\\uDFDB"', False), ('metadata: "\\U0000d83c"', False),
+    ('metadata:\n  a:\n    b: "x\\ud83c\\udfdby"', False), ('metadata: {"emoji":"\\ud83c\\udfdb\\ufe0f"}', False),
+    ('tags:\n  - "\\ud83c\\udfdb"', False), ('metadata:\n  "\\ud83c": x', False),
+    ('metadata: "\\U0001F3DB"', True), ('metadata: "\U0001F3DB"', True), ("metadata: '\\ud83c\\udfdb'", True),
+    ("metadata: x\\ud83c\\udfdb", True), ("metadata: |\n  \\ud83c\\udfdb", True), ('metadata: x # "\\ud83c"', True),
+    ('metadata: "\\\\ud83c"', True), ('metadata: "\\ud7ff"', True), ('metadata: "\\ue000"', True),
+    ('metadata: "\\\\\\ud83c"', False), ('metadata: "a\\tb \\ud83c"\nx:\t1', False)]
+
+
+@pytest.mark.parametrize(("line", "loaded"), SURROGATE_ESCAPES)
+def test_a_surrogate_escape_in_a_double_quoted_scalar_keeps_the_skill_out(line: str, loaded: bool) -> None:
+    assert (_listed(_skill("name: s", line + "\n")) is not None) is loaded
+
+
+def test_the_reason_names_the_escape_and_its_line() -> None:
+    path = "/ws/.github/skills/f/SKILL.md"
+    text = _skill("name: f", 'metadata:\n  emoji: "\\ud83c\\udfdb"\n')
+    got = listing(SkillResult(path, document.parse(text, path), []), "copilot", roots=False)
+    assert not got.listed and got.reason is not None
+    assert "the double-quoted `\\ud83c` on line 5 escapes a surrogate code point" in got.reason
+    assert "case copilot-surrogate-escapes" in got.reason
+    for other in ("claude-code", "codex", "opencode", "gemini"):  # not proven for the others
+        assert listing(SkillResult(path, document.parse(text, path), []), other, roots=False).listed

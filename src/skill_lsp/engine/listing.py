@@ -23,8 +23,17 @@ from .discovery import is_inside
 from .findings import base_message
 from .findings import qualifier as qualifier_of
 from .gemini_frontmatter import line_values, read_document
-from .harness import BLOCKING_ACTIONS, HARNESSES, SAME_NAME, Harness, not_read, reads_root
+from .harness import (
+    BLOCKING_ACTIONS,
+    HARNESSES,
+    SAME_NAME,
+    SURROGATE_ESCAPES,
+    Harness,
+    not_read,
+    reads_root,
+)
 from .harness.claude_plugin import plugin_of
+from .lazyre import lazy_re
 from .lenient import simple_frontmatter
 from .opencode_frontmatter import NOT_STRING
 from .opencode_frontmatter import read_document as read_opencode_document
@@ -113,6 +122,9 @@ def listing(result: SkillResult, harness: Harness | str, *, roots: bool = True, 
         note = effect.note if effect is not None else "leaves it out"
         return Listing(h.name, False, f"{h.title} {note}, also with its one-line values holding ': ' quoted "
                                       f"({h.scalar_repair.split(';')[0]})")
+    refused = _surrogate_escape(h, doc)
+    if refused is not None:
+        return refused
     ctx = rules.Context(profile=view((h.name,)), check_links=False)
     if h.line_reader:
         return _read_by_line_reader(h, doc, ctx)
@@ -274,6 +286,35 @@ def _name_refused(h: Harness, doc: document.SkillDocument, folder: str) -> Listi
     what = "its name" if isinstance(value, str) and value.strip() else "its folder name (it gives no name)"
     return Listing(h.name, False, f"{h.title} does not load it: {what} '{name}' does not match "
                                   f"`{h.name_pattern}` ({h.name_pattern_source})")
+
+
+# A `\u` or `\U` escape of a surrogate code point (U+D800 to U+DFFF) that no backslash escapes.
+_SURROGATE_ESCAPE = lazy_re(r"(?<!\\)(?:\\\\)*(\\(?:u|U0000)[dD][89a-fA-F][0-9a-fA-F]{2})")
+
+
+def _surrogate_escape(h: Harness, doc: document.SkillDocument) -> Listing | None:
+    """A double-quoted scalar (a key too) holding a surrogate escape, where ``h``'s YAML parser refuses
+    it (fact SURROGATE_ESCAPES): a Listing that says so, else None. Single-quoted, plain and block
+    scalars hold no escapes, nor does a comment."""
+    fact = h.fact(SURROGATE_ESCAPES)
+    if fact is None or doc.root is None or "\\" not in doc.text:
+        return None
+    todo = [doc.root]
+    while todo:
+        node = todo.pop()
+        if node.alias_of is not None:
+            continue  # its target is visited where it is written
+        if node.kind == "scalar":
+            m = _SURROGATE_ESCAPE.search(doc.text, node.start, node.end) if node.style == '"' else None
+            if m is not None:
+                line = doc.text.count("\n", 0, m.start(1)) + 1
+                return Listing(h.name, False, f"{h.title} does not load it: the double-quoted `{m.group(1)}` on line "
+                                              f"{line} escapes a surrogate code point, which its YAML parser (libyaml) "
+                                              f"refuses, even as half of a pair ({fact.source})")
+            continue
+        for item in node.items:
+            todo.extend(item if isinstance(item, tuple) else (item,))
+    return None
 
 
 def _utf16_too_long(h: Harness, doc: document.SkillDocument) -> Listing | None:

@@ -11,7 +11,7 @@ release against a recording endpoint, see docs/harnesses.md), ``<repo> <path>``
 from __future__ import annotations
 
 from ..findings import RULES, Severity
-from .model import SAME_NAME, Effect, Fact, Flag, Harness, Root
+from .model import SAME_NAME, SURROGATE_ESCAPES, Effect, Fact, Flag, Harness, Root
 
 # Fields of the agentskills spec (003) and of Claude Code's skills documentation.
 SPEC_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
@@ -584,12 +584,17 @@ COPILOT = Harness(
         Fact("related files", "lists the skill folder's files in an activation, not SKILL.md: a walk in directory-"
              "read order that skips the folders " + ", ".join(COPILOT_SKIPPED_FOLDERS) + ", symbolic links and "
              f"any-case skill.md; a folder of more than {COPILOT_SUMMARIZED_OVER} entries is not entered but "
-             "listed under `Summarized directories:` with its count; after "
+             "listed under `Summarized directories:` with its count (`(1,825 items)`: thousands separated by commas); after "
              f"{COPILOT_RELATED_FILES_CAP} files it stops (`...and more files (listing truncated)`); folders "
              f"more than {COPILOT_MAX_DEPTH} deep are not entered; then sorted by path components",
-             f"{_COPILOT} probes related-files, related-files-2, case deep-folders"),
+             f"{_COPILOT} probes related-files, related-files-2, item-counts, case deep-folders"),
         Fact("activation body", "hands over the body with each CRLF as LF (a lone CR is kept)",
              f"{_COPILOT} probe related-files"),
+        Fact(SURROGATE_ESCAPES, "does not load a skill whose frontmatter holds a `\\u` or `\\U` escape of a "
+             "surrogate code point (U+D800 to U+DFFF) in a double-quoted scalar, in any value or key, a pair such "
+             "as `\"\\ud83c\\udfdb\"` too: its YAML parser (libyaml) refuses the escape; `\"\\U0001F3DB\"`, the "
+             "character itself and a single-quoted, plain or block value load",
+             f"{_COPILOT} case copilot-surrogate-escapes (found by capture diff --real)"),
     ),
     sources=(_COPILOT,),
 )

@@ -120,6 +120,9 @@ class Effect:
 #: Fact topic: which of two skills with the same name the harness keeps is not fixed (the listing
 #: decisions and previews say so instead of naming a winner).
 SAME_NAME = "same name"
+#: Fact topic: a YAML escape of a surrogate code point (U+D800 to U+DFFF) in a double-quoted scalar of
+#: the frontmatter keeps the skill out, a pair included (its YAML parser, libyaml, refuses the escape).
+SURROGATE_ESCAPES = "surrogate escapes"
 
 
 @datarecord(frozen=True, slots=True)

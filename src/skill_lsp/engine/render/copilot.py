@@ -46,7 +46,9 @@ _CREDENTIALS = (
     lazy_re(f"(?ai)\\b(?:password|pwd)=(?:\"[^\"]+\"|{_VALUE})"),  # a quoted value, not an empty one
     lazy_re(r"(?a)\bgh[opsur]_[A-Za-z0-9]{36}\b"),
     lazy_re(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:@/{}#]+:[^\s@/{}#]+@"),  # a URL's user and password
-    lazy_re(r"(?a)\beyJhbGciOi[A-Za-z0-9+/=._-]*"),  # a JWT: its header, base64 of '{"alg":', onwards
+    # A JWT: its header (base64 of '{"alg":') and at least one character more, up to the same stops as
+    # Bearer's value (capture case copilot-jwt-tails: 64 lines; found by capture diff --real seed 11).
+    lazy_re(f"(?a)\\beyJhbGciOi{_VALUE}"),
 )
 MASK = "******"
 
@@ -176,7 +178,7 @@ class RelatedFiles:
     def text(self) -> str:
         out = ""
         if self.summarized:
-            out += "Summarized directories:\n" + "".join(f"  - {rel}/ ({n} items)\n" for rel, n in self.summarized)
+            out += "Summarized directories:\n" + "".join(f"  - {rel}/ ({n:,} items)\n" for rel, n in self.summarized)
         if self.files:
             out += "Related files (use view tool to read):\n" + "".join(f"  - {f}\n" for f in self.files)
             if self.truncated:
