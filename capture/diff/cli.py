@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
                              "those that agree now")
     parser.add_argument("--findings", action="store_true",
                         help="rewrite the case list of capture/diff/FINDINGS.md from the stored cases")
-    parser.add_argument("--probe", choices=("arguments", "plugin", "plugin-names", "commands", "paths", "joiners", "unknown-names"), help="run a probe and print what the release did")
+    parser.add_argument("--probe", choices=("arguments", "plugin", "plugin-names", "plugin-layouts", "commands", "paths", "joiners", "unknown-names"), help="run a probe and print what the release did")
     parser.add_argument("--write", action="store_true", help="with --probe: store the release's answers")
     args = parser.parse_args(argv)
     if args.probe:
@@ -158,12 +158,14 @@ def main(argv: list[str] | None = None) -> int:
             commands_probe,
             joiners_probe,
             paths_probe,
+            plugin_layouts_probe,
             plugin_names_probe,
             plugin_probe,
             unknown_names_probe,
         )
 
         probe = {"arguments": arguments_probe, "plugin": plugin_probe, "plugin-names": plugin_names_probe,
+                 "plugin-layouts": plugin_layouts_probe,
                  "commands": commands_probe, "paths": paths_probe, "joiners": joiners_probe,
                  "unknown-names": unknown_names_probe}[args.probe]
         return probe(args.write)

@@ -8,7 +8,9 @@ stored answers, so a change to the splitting is checked against the release with
 
 ``--probe plugin`` loads a Claude Code plugin (``--plugin-dir``) whose skills also sit in the
 project root and prints what the release lists of each (``--write`` keeps the probe's entries,
-never the release's own skills, under plugin-skills.json).
+never the release's own skills, under plugin-skills.json). ``--probe plugin-layouts`` loads 47
+plugins one at a time (paths in plugin.json with and without `./`, a SKILL.md at the plugin's root)
+and keeps what the release listed of each and what calling its skills sent (plugin-layouts.json).
 """
 
 from __future__ import annotations
@@ -206,6 +208,141 @@ def plugin_names_probe(write: bool) -> int:
     return 0
 
 
+# Plugins laid out as plugin.json and the folders beside it may lay them out, each loaded alone with
+# `--plugin-dir`: which path spellings in plugin.json keep the plugin from loading (the manifest's
+# schema wants `./` before a path), and what is listed of a SKILL.md at the plugin's root (none of
+# the release's own skills are kept).
+def _skill(name: str | None, description: str | None = "Root skill.", body: str = "Body.\n") -> str:
+    lines = ([f"name: {name}"] if name is not None else []) + (
+        [f"description: {description}"] if description is not None else [])
+    return "---\n" + "".join(f"{line}\n" for line in lines) + "---\n" + body
+
+
+def _command(description: str) -> str:
+    return f"---\ndescription: {description}\n---\nDo it.\n"
+
+
+_AGENT = "---\nname: x\ndescription: An agent.\n---\nHi\n"
+_ROOT_BODY = ("dir=[${CLAUDE_SKILL_DIR}] root=[${CLAUDE_PLUGIN_ROOT}] project=[${CLAUDE_PROJECT_DIR}] "
+              "args=[$ARGUMENTS]\n")
+
+
+def _manifest_case(**fields: object) -> dict:
+    """A plugin of one skill, one command and one agent whose plugin.json holds ``fields``."""
+    return {"folder": "pm", "files": {".claude-plugin/plugin.json": json.dumps({"name": "pm", **fields}) + "\n",
+                                      "skills/s1/SKILL.md": _skill("s1", "Skill one."),
+                                      "commands/c1.md": _command("Command one."), "agents/x.md": _AGENT}}
+
+
+PLUGIN_LAYOUTS: dict[str, dict] = {
+    # plugin.json's paths, each field as a string or a list
+    "skills-bare": _manifest_case(skills="skills/s1"),
+    "skills-bare-list": _manifest_case(skills=["skills/s1"]),
+    "skills-dot-list": _manifest_case(skills=["./skills/s1"]),
+    "skills-mixed-list": _manifest_case(skills=["./skills/s1", "skills/s1"]),
+    "skills-dot": _manifest_case(skills="."),
+    "skills-dot-slash": _manifest_case(skills="./"),
+    "skills-parent": _manifest_case(skills="../pm/skills/s1"),
+    "skills-absolute": _manifest_case(skills="/tmp"),
+    "skills-number": _manifest_case(skills=[5]),
+    "skills-null": _manifest_case(skills=None),
+    "skills-object": _manifest_case(skills={"a": "./skills/s1"}),
+    "commands-bare": _manifest_case(commands="commands/c1.md"),
+    "commands-bare-list": _manifest_case(commands=["commands"]),
+    "commands-dot": _manifest_case(commands="./commands/c1.md"),
+    "commands-dot-folder": _manifest_case(commands=["./commands"]),
+    "commands-bare-source": _manifest_case(commands={"c9": {"source": "commands/c1.md"}}),
+    "agents-bare": _manifest_case(agents="agents/x.md"),
+    "agents-bare-list": _manifest_case(agents=["clerk-setup"]),
+    "agents-dot": _manifest_case(agents=["./agents/x.md"]),
+    "agents-dot-folder": _manifest_case(agents="./agents"),
+    "agents-upper-md": _manifest_case(agents="./agents/x.MD"),
+    "output-styles-bare": _manifest_case(outputStyles="styles"),
+    "themes-bare": _manifest_case(themes=["themes"]),
+    "workflows-bare": _manifest_case(workflows="workflows"),
+    "hooks-bare": _manifest_case(hooks="hooks.json"),
+    "hooks-dot-not-json": _manifest_case(hooks="./hooks.txt"),
+    "mcp-bare": _manifest_case(mcpServers="mcp.json"),
+    "lsp-bare": _manifest_case(lspServers="lsp.json"),
+    "monitors-bare": _manifest_case(monitors="monitors.json"),
+    "experimental-themes-bare": _manifest_case(experimental={"themes": "themes"}),
+    "author-string": _manifest_case(author="Someone"),
+    "version-number": _manifest_case(version=1),
+    # a SKILL.md at the plugin's root
+    "root": {"folder": "fold-a", "files": {
+        ".claude-plugin/plugin.json": '{"name": "pa"}\n', "SKILL.md": _skill("rootname", body=_ROOT_BODY),
+        "commands/zeta.md": _command("Command zeta."), "commands/alpha.md": _command("Command alpha.")},
+        "calls": [("pa:rootname", "one two"), ("rootname", ""), ("fold-a", ""), ("pa:fold-a", "")]},
+    "root-nameless": {"folder": "fold.b", "files": {
+        ".claude-plugin/plugin.json": '{"name": "pb"}\n', "SKILL.md": _skill(None)},
+        "calls": [("pb:fold-b", ""), ("pb:fold.b", ""), ("fold.b", ""), ("fold-b", "")]},
+    "root-skills-folder-empty": {"folder": "fold-c", "files": {
+        ".claude-plugin/plugin.json": '{"name": "pc"}\n', "SKILL.md": _skill("rootname"), "skills/.keep": ""}},
+    "root-skills-folder": {"folder": "fold-d", "files": {
+        ".claude-plugin/plugin.json": '{"name": "pd"}\n', "SKILL.md": _skill("rootname"),
+        "skills/s1/SKILL.md": _skill("s1", "Skill one.")}},
+    "root-declared-root": {"folder": "fold-e", "files": {
+        ".claude-plugin/plugin.json": '{"name": "pe", "skills": ["./"]}\n', "SKILL.md": _skill("mm"),
+        "skills/zz/SKILL.md": _skill("zz", "Skill zz."), "skills/aa/SKILL.md": _skill("aa", "Skill aa.")}},
+    "root-declared-dot": {"folder": "fold-f", "files": {
+        ".claude-plugin/plugin.json": '{"name": "pf", "skills": "."}\n', "SKILL.md": _skill("rootname")}},
+    "root-declared-empty": {"folder": "fold-g", "files": {
+        ".claude-plugin/plugin.json": '{"name": "pg", "skills": []}\n', "SKILL.md": _skill("rootname")}},
+    "root-odd-name": {"folder": "fold-h", "files": {
+        ".claude-plugin/plugin.json": '{"name": "ph"}\n', "SKILL.md": _skill("Root Name.v2")},
+        "calls": [("ph:Root-Name-v2", ""), ("Root Name.v2", ""), ("Root-Name-v2", "")]},
+    "root-dotted-name": {"folder": "fold-i", "files": {
+        ".claude-plugin/plugin.json": '{"name": "pi"}\n', "SKILL.md": _skill("a.b")}},
+    "root-own-prefix": {"folder": "fold-j", "files": {
+        ".claude-plugin/plugin.json": '{"name": "pj"}\n', "SKILL.md": _skill("pj:inner")},
+        "calls": [("pj:inner", ""), ("inner", "")]},
+    "root-other-prefix": {"folder": "fold-k", "files": {
+        ".claude-plugin/plugin.json": '{"name": "pk"}\n', "SKILL.md": _skill("other:x")},
+        "calls": [("pk:other-x", ""), ("pk:other:x", ""), ("other:x", ""), ("other-x", "")]},
+    "root-undescribed": {"folder": "fold-l", "files": {
+        ".claude-plugin/plugin.json": '{"name": "pl"}\n', "SKILL.md": _skill("rootname", None),
+        "commands/c1.md": _command("Command one.")}},
+    "root-named-like-command": {"folder": "fold-m", "files": {
+        ".claude-plugin/plugin.json": '{"name": "pn"}\n', "SKILL.md": _skill("alpha"),
+        "commands/alpha.md": _command("Command alpha.")}},
+    "root-no-manifest-name": {"folder": "fold-n", "files": {
+        ".claude-plugin/plugin.json": '{"version": "1.0.0"}\n', "SKILL.md": _skill("rootname")}},
+    "skill-folder-dotted": {"folder": "fold-o", "files": {
+        ".claude-plugin/plugin.json": '{"name": "po"}\n', "skills/a.b/SKILL.md": _skill("a.b", "Dotted folder."),
+        "skills/c d/SKILL.md": _skill(None, "Spaced folder."), "skills/one/SKILL.md": _skill("uno", "Named.")},
+        "calls": [("po:a-b", ""), ("po:a.b", ""), ("a.b", ""), ("a-b", ""), ("c d", ""), ("c-d", ""), ("one", ""),
+                  ("uno", ""), ("po:uno", "")]},
+}
+
+
+def plugin_layouts_probe(write: bool) -> int:
+    pin = pins()["claude-code"]
+    out = {}
+    for case, spec in PLUGIN_LAYOUTS.items():
+        with tempfile.TemporaryDirectory(prefix="probe-", dir="/tmp") as tmp:
+            ws, home = Path(tmp) / "ws", Path(tmp) / "home"
+            home.mkdir()
+            plugin = ws / spec["folder"]
+            _lay_out(plugin, spec["files"])
+            calls = spec.get("calls") or [("none-such", "")]
+            got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(plugin)], ws, home, calls, set())
+        manifest = json.loads(spec["files"][".claude-plugin/plugin.json"])
+        prefix = f"- {manifest.get('name') or spec['folder']}:"
+        # Only the probe's entries are kept: the release's own skills are never stored.
+        entries = [e for e in drivers.claude_entries(got.catalog or "") if e.startswith(prefix)]
+        rows = _activations(got, ws, home) if spec.get("calls") else []
+        print(f"{case}: {entries}", file=sys.stderr)
+        for row in rows:
+            print(f"  activation {row}", file=sys.stderr)
+        out[case] = {**spec, "calls": calls if spec.get("calls") else [], "entries": entries, "activations": rows}
+    if write:
+        _store(pin, "plugin-layouts.json", {
+            "note": "plugins loaded alone with --plugin-dir <folder>: what the release lists of each (its entries "
+                    "under the plugin's prefix, in order) and what calling a skill sent (python -m capture diff "
+                    "--probe plugin-layouts)", "plugins": out})
+    return 0
+
+
 # Commands beside skills: a project's `.claude/commands/**/*.md` and a plugin's `commands/`, which
 # Claude Code lists among the skills (harness/claude_commands.py says what the probe showed).
 COMMANDS = {
@@ -227,6 +364,16 @@ COMMANDS = {
     ".claude/commands/a/b/c.md": "---\ndescription: Deep.\n---\nB\n",
     ".claude/commands/.hid.md": "---\ndescription: Dot file.\n---\nB\n",
     ".claude/commands/UPPER.MD": "---\ndescription: Upper extension.\n---\nB\n",
+    # Ordered by name, as localeCompare orders them: `review` before `review-pr`, `a:x` after `a-c:x`.
+    ".claude/commands/review.md": "---\ndescription: Cmd review.\n---\nB\n",
+    ".claude/commands/review-pr.md": "---\ndescription: Cmd review-pr.\n---\nB\n",
+    ".claude/commands/a.md": "---\ndescription: Cmd a alone.\n---\nB\n",
+    ".claude/commands/A.md": "---\ndescription: Cmd A alone.\n---\nB\n",
+    ".claude/commands/a_b.md": "---\ndescription: Cmd a_b.\n---\nB\n",
+    ".claude/commands/a-b.md": "---\ndescription: Cmd a-b.\n---\nB\n",
+    ".claude/commands/a.b.md": "---\ndescription: Cmd a.b.\n---\nB\n",
+    ".claude/commands/a-c/x.md": "---\ndescription: Cmd a-c:x.\n---\nB\n",
+    ".claude/commands/a/x.md": "---\ndescription: Cmd a:x.\n---\nB\n",
     ".claude/commands/notes.txt": "---\ndescription: Not markdown.\n---\nB\n",
     "kit/.claude-plugin/plugin.json": '{"name": "kit"}\n',
     "kit/skills/k-skill/SKILL.md": "---\nname: k-skill\ndescription: Plugin skill.\n---\nPS\n",
@@ -236,6 +383,9 @@ COMMANDS = {
     "kit/commands/q1.md": "---\ndescription: Plugin other.\nname: other\n---\nQ1\n",
     "kit/commands/q2.md": "---\ndescription: Plugin own prefix.\nname: kit:own\n---\nQ2\n",
     "kit/commands/sub/q3.md": "---\ndescription: Plugin nested.\n---\nQ3\n",
+    # A plugin's by file name, `.md` with it: `review-pr.md` before `review.md`.
+    "kit/commands/review.md": "---\ndescription: Plugin review.\n---\nB\n",
+    "kit/commands/review-pr.md": "---\ndescription: Plugin review-pr.\n---\nB\n",
 }
 COMMAND_CALLS = [("b-cmd", "x y"), ("m-skill", ""), ("kit:c-cmd", "z"), ("p:x", ""), ("other-name", ""),
                  ("kit:own", ""), ("kit:other", ""), ("a:b:c", "")]

@@ -31,6 +31,10 @@ def test_the_probe_holds_what_the_model_is_pinned_to():
     assert "hidden" not in keys and "UPPER" not in keys and "notes" not in keys  # hidden, `.MD`, `.txt`
     assert keys.count("m-skill") == 1  # a command named like a skill is not listed
     assert keys.index("z-skill") < keys.index("_u") and keys.index("kit:sub:q3") < keys.index("kit:k-skill")
+    # A project's commands by name (`review` before `review-pr`, `a-c:x` before `a:x`), a plugin's by
+    # file name (`review-pr.md` before `review.md`).
+    assert keys.index("review") < keys.index("review-pr") and keys.index("a-c:x") < keys.index("a:x")
+    assert keys.index("kit:review-pr") < keys.index("kit:review")
 
 
 def test_other_harnesses_list_no_commands(tmp_path: Path):

@@ -173,3 +173,87 @@ def test_plugin_json_commands_take_the_place_of_the_commands_folder(tmp_path: Pa
                                                                 encoding="utf-8")
     assert _catalog(tmp_path) == ["- java:zed: Command zed.", "- java:fix: Command fix.", "- java:alpha: Skill alpha.",
                                   "- java:left: Skill left."]
+
+
+# tests/golden/probes/claude-code@<version>/plugin-layouts.json (`capture diff --probe plugin-layouts
+# --write`): plugins loaded alone with --plugin-dir, what the release listed of each and what calling
+# a skill sent.
+LAYOUTS = json.loads((PROBES / "plugin-layouts.json").read_text(encoding="utf-8"))["plugins"]
+
+
+def _layout(ws: Path, case: str) -> Path:
+    spec = LAYOUTS[case]
+    plugin = ws / spec["folder"]
+    for rel, text in spec["files"].items():
+        (plugin / rel).parent.mkdir(parents=True, exist_ok=True)
+        (plugin / rel).write_text(text, encoding="utf-8")
+    return plugin
+
+
+@pytest.mark.parametrize("case", list(LAYOUTS))
+def test_plugin_layouts_are_listed_as_the_release_listed_them(tmp_path: Path, case: str):
+    """A path in plugin.json without `./` keeps the plugin from loading; a SKILL.md at the plugin's
+    root is `<plugin>:<declared name>` after its commands, unless a skills/ folder is beside it."""
+    plugin = _layout(tmp_path, case)
+    assert _catalog(tmp_path) == LAYOUTS[case]["entries"]
+    if "SKILL.md" in LAYOUTS[case]["files"]:
+        # The plugin's own folder as the workspace, as `capture diff --plugins` runs skill-lsp.
+        assert _catalog(plugin) == LAYOUTS[case]["entries"]
+
+
+def test_the_layouts_probe_holds_what_the_model_is_pinned_to():
+    loaded = {case for case, spec in LAYOUTS.items() if spec["entries"]}
+    assert {"skills-bare", "skills-bare-list", "agents-bare-list", "commands-bare", "hooks-bare"}.isdisjoint(loaded)
+    assert {"skills-dot-list", "agents-dot", "commands-dot", "author-string"} <= loaded
+    assert LAYOUTS["root"]["entries"][-1] == "- pa:rootname: Root skill."
+    assert LAYOUTS["root-skills-folder-empty"]["entries"] == []
+    assert LAYOUTS["root-declared-root"]["entries"][-1] == "- pe:mm: Root skill."
+
+
+@pytest.mark.parametrize(("case", "row"), [pytest.param(case, row, id=f"{case}-{row['skill']}")
+                                           for case, spec in LAYOUTS.items() for row in spec["activations"]])
+def test_plugin_layout_activations_send_what_the_release_sent(tmp_path: Path, case: str, row: dict):
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    _layout(ws, case)
+    home.mkdir()
+    # Run beside the workspace: a name that is a path there (the plugin's folder) is previewed as a path.
+    args = ["preview", row["skill"], "--dialect", "claude-code", "--workspace", str(ws), "--format", "json"]
+    proc = run_cli(*args, *(["--arguments", row["arguments"]] if row["arguments"] else []), cwd=tmp_path,
+                   env={"HOME": str(home)})
+    got = json.loads(proc.stdout)
+    if not row["tool_result"].startswith("Launching skill: "):
+        assert got["kind"] != "ok", got  # a folder's name, a declared name's other spelling
+        return
+    want = row["text"].replace("<ws>", str(ws)).replace("<home>", str(home))
+    assert got["text"] == want.replace(f"project=[{ws}]", "project=[${CLAUDE_PROJECT_DIR}]")
+    assert got["result"]["name"] == row["tool_result"].removeprefix("Launching skill: ")
+
+
+@pytest.mark.parametrize(("manifest", "reason"), [
+    # Unseen AgentWorkers/skills: grahac/botsee and veeramanikandanr48/clerk-auth, of which the
+    # release listed nothing.
+    ({"name": "botsee", "skills": ["skills/botsee"]}, '"skills" path "skills/botsee" does not start with "./"'),
+    ({"name": "clerk-auth", "agents": ["clerk-setup"]}, '"agents" path "clerk-setup" does not start with "./"'),
+    ({"name": "kit", "agents": "./agents"}, '"agents" path "./agents" does not end in ".md"'),
+    ({"name": "kit", "experimental": {"themes": "themes"}}, '"experimental.themes" path "themes" does not start'),
+    ({"name": "kit", "version": 1}, '"version" is not a string'),
+])
+def test_a_plugin_json_path_without_dot_slash_keeps_the_plugin_out_with_its_reason(tmp_path: Path, manifest, reason):
+    _plugin(tmp_path / "kit", manifest, {"alpha": "---\nname: alpha\ndescription: A.\n---\nBody\n"})
+    (tmp_path / "kit" / "commands").mkdir()
+    (tmp_path / "kit" / "commands" / "go.md").write_text("---\ndescription: Go.\n---\nB\n", encoding="utf-8")
+    proc = run_cli("catalog", ".", "--dialect", "claude-code", "--format", "json", cwd=tmp_path)
+    out = json.loads(proc.stdout)
+    assert [e["name"] for e in out["entries"] if e["included"]] == []
+    assert ":go" not in out["text"]
+    said = json.dumps([*out["skipped"], *out["decisions"]], ensure_ascii=False)
+    assert "does not load the plugin" in said and reason.replace('"', '\\"') in said
+
+
+def test_a_root_skill_md_beside_a_skills_folder_is_left_out_with_its_reason(tmp_path: Path):
+    _layout(tmp_path, "root-skills-folder")
+    proc = run_cli("catalog", ".", "--dialect", "claude-code", "--format", "json", cwd=tmp_path)
+    out = json.loads(proc.stdout)
+    assert [e["name"] for e in out["entries"] if e["included"]] == ["pd:s1"]
+    said = json.dumps([*out["skipped"], *out["decisions"]])
+    assert "a SKILL.md at its root is loaded only when no skills/ folder is beside it" in said

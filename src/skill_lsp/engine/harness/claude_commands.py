@@ -7,7 +7,8 @@ tool's listing, as a skill is listed: its description (else, for a project's com
 line of its body) and `when_to_use`, under its path below the commands folder without `.md`, its
 folders joined by `:` (`.claude/commands/a/b/c.md` is `a:b:c`; a plugin's `kit:sub:q3`).
 
-- A project's commands follow the skills, in localeCompare order of their paths.
+- A project's commands follow the skills, in localeCompare order of their names (`review` before
+  `review-pr`, `a-c:x` before `a:x`; probe `commands`).
 - A plugin's come before its skills: those plugin.json's `commands` names (a file or a folder,
   or a list of them), in its order, else those of its `commands/` folder; within a folder its
   files before its folders', each in localeCompare order. One without a description is left

@@ -7,7 +7,17 @@ loaded with `--plugin-dir`) lists such a skill as `<name>:<folder>`, where the n
 plugin.json cannot give a name (not JSON, not an object, no string `name`, an empty one, one
 holding a space, a path separator, `:` or a control character) the plugin does not load, and
 none of its skills with it. Other fields of plugin.json that its schema refuses keep it from
-loading too; those are not checked here.
+loading too (probe `plugin-layouts`): a path of `commands`, `agents`, `skills`, `outputStyles`,
+`themes`, `workflows`, `hooks`, `mcpServers`, `lspServers` or `monitors` that does not start with
+`./` (`"skills": ["skills/x"]`, `"agents": ["x"]`), an `agents` path not ending in `.md`, a `hooks`
+one not ending in `.json`, such a field that is no path or list of paths, a `version` that is not
+a string. Others are not checked here.
+
+A SKILL.md at the plugin's root is one of its skills, listed after the others as
+`<name>:<declared name, else the plugin's folder name>` (its own `<name>:` prefix taken off, every
+character but ASCII letters, digits, `_` and `-` made `-`, as in the folder name of any plugin skill),
+when the plugin has no `skills` entry beside it (a folder, even empty) and its plugin.json names no
+`skills`, or when plugin.json's `skills` names the root (`.` or `./`).
 """
 
 from __future__ import annotations
@@ -39,14 +49,46 @@ class Plugin:
     root: str  # the plugin's folder
     name: str | None  # the prefix of its skills' names; None when Claude Code does not load it
     problem: str = ""  # why it does not load (name None)
+    root_skill: bool = False  # whether it loads a SKILL.md at its root as one of its skills
 
 
 def plugin_of(skill_dir: str) -> Plugin | None:
-    """The plugin whose `skills/` folder holds ``skill_dir``, or None."""
+    """The plugin whose `skills/` folder holds ``skill_dir``, or whose root ``skill_dir`` is; None
+    when it is neither. A SKILL.md at the root of a plugin that does not load it (a `skills/` folder
+    beside it) belongs to a plugin of no name, which Claude Code does not load."""
     skills = os.path.dirname(skill_dir)
-    if os.path.basename(skills) != "skills":
-        return None
-    return plugin_at(os.path.dirname(skills))
+    if os.path.basename(skills) == "skills":
+        plugin = plugin_at(os.path.dirname(skills))
+        if plugin is not None:
+            return plugin
+    if os.path.basename(skills) == "skills" and os.path.basename(os.path.dirname(skills)) == ".claude":
+        return None  # a project's or the user's skill, whatever its folder holds (capture case codex-plugin-folder)
+    plugin = plugin_at(skill_dir)
+    if plugin is None or plugin.name is None or plugin.root_skill:
+        return plugin
+    return Plugin(plugin.root, None, "a SKILL.md at its root is loaded only when no skills/ folder is beside it "
+                                     'and plugin.json names no "skills", or when its "skills" names "./"')
+
+
+def skill_name(plugin: Plugin, skill_dir: str, declared: Callable[[], object] = lambda: None) -> str:
+    """What follows `<plugin>:` in the name of ``plugin``'s skill at ``skill_dir``: its folder's
+    name; for the SKILL.md at the plugin's root the name it declares (``declared()``, trimmed, the
+    plugin's own prefix taken off), else the plugin folder's name. Every UTF-16 unit but ASCII
+    letters, digits, `_` and `-` is made `-` (probe plugin-layouts: folder `a.b` is listed `kit:a-b`,
+    `name: Root Name.v2` at the root `kit:Root-Name-v2`)."""
+    part = os.path.basename(os.path.normpath(skill_dir))
+    if os.path.normpath(skill_dir) == os.path.normpath(plugin.root):
+        name = declared()
+        if isinstance(name, str):
+            part = name.strip(_JS_SPACE).removeprefix(f"{plugin.name}:") or part
+    return _NOT_IN_NAME.sub(lambda m: "--" if ord(m.group()) > 0xFFFF else "-", part)
+
+
+_NOT_IN_NAME = re.compile(r"[^a-zA-Z0-9_-]")
+# What JavaScript's trim() takes off (activation/jsstr.py's JS_WHITESPACE; the harness model imports
+# nothing above it).
+_JS_SPACE = ("\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+             "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
 
 
 # A catalog asks for each skill's plugin in every sort and lookup (thousands of times for a large
@@ -84,32 +126,102 @@ def _plugin_at(root: str) -> Plugin | None:
         stamp: tuple[int, int] | None = (st.st_mtime_ns, st.st_size)
     except OSError:
         stamp = None
-    return _read(root, stamp)
+    plugin, names_root = _read(root, stamp)
+    if plugin.name is None:
+        return plugin
+    # Without `skills` in plugin.json, the root's SKILL.md when nothing named `skills` is beside it
+    # (probe plugin-layouts: a `skills/` folder holding only `.keep` is enough to leave it out).
+    if names_root if names_root is not None else not os.path.exists(os.path.join(root, "skills")):
+        return Plugin(root, plugin.name, root_skill=True)
+    return plugin
 
 
 @lru_cache(maxsize=256)
-def _read(root: str, stamp: tuple[int, int] | None) -> Plugin:
-    """``root``'s plugin as its manifest stood at ``stamp`` (None: there is none)."""
+def _read(root: str, stamp: tuple[int, int] | None) -> tuple[Plugin, bool | None]:
+    """``root``'s plugin as its manifest stood at ``stamp`` (None: there is none), and whether
+    plugin.json's `skills` names the plugin's root (None: it has no `skills`)."""
     if stamp is None:
-        return Plugin(root, os.path.basename(root))
+        return Plugin(root, os.path.basename(root)), None
     try:
         with open(os.path.join(root, MANIFEST), encoding="utf-8") as f:
             data = json.load(f)
     except (OSError, ValueError) as exc:
         return Plugin(root, None, f"its {MANIFEST} is not JSON ({exc})" if isinstance(exc, ValueError)
-                      else f"its {MANIFEST} cannot be read")
+                      else f"its {MANIFEST} cannot be read"), None
     if not isinstance(data, dict):
-        return Plugin(root, None, f"its {MANIFEST} is not a JSON object")
+        return Plugin(root, None, f"its {MANIFEST} is not a JSON object"), None
     name = data.get("name")
     if not isinstance(name, str):
-        return Plugin(root, None, f"its {MANIFEST} gives no string name")
+        return Plugin(root, None, f"its {MANIFEST} gives no string name"), None
     if not name:
-        return Plugin(root, None, f"its {MANIFEST} gives an empty name")
+        return Plugin(root, None, f"its {MANIFEST} gives an empty name"), None
     bad = _REFUSED.search(name)
     if bad is not None:
         what = {" ": "a space", ":": "':'", "/": "'/'", "\\": "'\\'"}.get(bad.group(), "a control character")
-        return Plugin(root, None, f"its {MANIFEST} name {json.dumps(name, ensure_ascii=False)} holds {what}")
-    return Plugin(root, name)
+        return Plugin(root, None, f"its {MANIFEST} name {json.dumps(name, ensure_ascii=False)} holds {what}"), None
+    problem = _refused_field(data)
+    if problem:
+        return Plugin(root, None, f"its {MANIFEST} {problem}"), None
+    if "skills" not in data:
+        return Plugin(root, name), None
+    skills = data["skills"]
+    paths = [skills] if isinstance(skills, str) else skills
+    return Plugin(root, name), any(os.path.normpath(p) == "." for p in paths)
+
+
+# plugin.json's fields naming the plugin's files, and the ending its manifest schema wants of a path
+# there besides the leading `./` (read from 2.1.332's bundle; probe plugin-layouts). Each takes a
+# path or a list of them; `commands` a map of names to {"source": path} too, `skills` `.` too.
+_PATHS = {"commands": "", "agents": ".md", "skills": "", "outputStyles": "", "themes": "", "workflows": ""}
+# Fields taking a file's path (a string, or strings in a list) or what that file would hold.
+_FILES = {"hooks": (".json",), "mcpServers": (".json", ".mcpb", ".dxt"), "lspServers": (".json",),
+          "monitors": (".json",)}
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+\.(?:mcpb|dxt)\Z")
+
+
+def _path_refused(field: str, path: str, endings: tuple[str, ...]) -> str:
+    """Why the manifest schema refuses ``path`` in ``field`` ("" when it takes it)."""
+    if field == "skills" and path == ".":
+        return ""
+    if field == "mcpServers" and _URL.match(path):
+        return ""
+    shown = json.dumps(path, ensure_ascii=False)
+    if not path.startswith("./"):
+        return f'"{field}" path {shown} does not start with "./"'
+    if endings and not path.endswith(endings):
+        return f'"{field}" path {shown} does not end in {" or ".join(json.dumps(e) for e in endings)}'
+    return ""
+
+
+def _refused_field(data: dict, fields: tuple[str, ...] = (*_PATHS, *_FILES, "experimental")) -> str:
+    """Why the manifest schema refuses a path field of ``data`` ("" when it refuses none)."""
+    for field in fields:
+        if field not in data:
+            continue
+        value = data[field]
+        if field == "experimental":
+            # Its themes, output styles and monitors, as at the top (another value counts as none).
+            problem = _refused_field(value, ("themes", "outputStyles", "monitors")) if isinstance(value, dict) else ""
+            problem = problem.replace('"', '"experimental.', 1)
+        elif field in _FILES:
+            items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+            problem = next((p for item in items if isinstance(item, str)
+                            if (p := _path_refused(field, item, _FILES[field]))), "")
+        elif field == "commands" and isinstance(value, dict):
+            problem = next((p for entry in value.values() if isinstance(entry, dict)
+                            and isinstance(source := entry.get("source"), str)
+                            if (p := _path_refused(field, source, ()))), "")
+        elif isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            items = [value] if isinstance(value, str) else value
+            problem = next((p for item in items if (p := _path_refused(field, item, (_PATHS[field],) if _PATHS[field]
+                                                                           else ()))), "")
+        else:
+            problem = f'"{field}" is not a path or a list of paths'
+        if problem:
+            return problem
+    if "version" in data and not isinstance(data["version"], str):
+        return '"version" is not a string'
+    return ""
 
 
 def inside_another(plugin: Plugin, levels: int = 12) -> bool:

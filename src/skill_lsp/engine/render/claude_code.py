@@ -48,7 +48,7 @@ from ..claude_frontmatter import ClaudeFrontmatter, same_block
 from ..claude_frontmatter import read as read_frontmatter
 from ..harness import HARNESSES
 from ..harness.claude_commands import Command, commands_in, plugins_under
-from ..harness.claude_plugin import Plugin, inside_another, plugin_at, plugin_of
+from ..harness.claude_plugin import Plugin, inside_another, plugin_at, plugin_of, skill_name
 from ..lazyre import lazy_re
 from ..lenient import fields, text_value
 from .base import BudgetWarning, Dialect, unsubstituted_body
@@ -522,7 +522,9 @@ def key(record: SkillRecord) -> str:
     if isinstance(record.checked, Command):
         return record.checked.key
     plugin = plugin_of(record.dir)
-    return record.folder if plugin is None or plugin.name is None else f"{plugin.name}:{record.folder}"
+    if plugin is None or plugin.name is None:
+        return record.folder
+    return f"{plugin.name}:{skill_name(plugin, record.dir, lambda: declared_name(record))}"
 
 
 def _plugin(record: SkillRecord) -> Plugin | None:
@@ -625,7 +627,8 @@ def _shown(records: Sequence[SkillRecord], chosen: Sequence[SkillRecord]) -> dic
         command = r.checked if isinstance(r.checked, Command) else None
         if command is not None and command.plugin is None:
             continue  # a project's command shows none, and is not called by it (probe of commands)
-        folder = command.stem if command is not None else r.folder
+        of = plugin_of(r.dir) if command is None else None  # a plugin's skill: its key's part, `a-b` for `a.b`
+        folder = command.stem if command is not None else key(r).removeprefix(f"{of.name}:") if of and of.name else r.folder
         if declared is not None and shows_declared(declared, folder) and _prefixed(r, declared) not in claimed:
             shown[r.path] = _prefixed(r, declared)
             claimed.add(shown[r.path])
@@ -638,11 +641,11 @@ def _order(r: SkillRecord) -> tuple:
     command = r.checked if isinstance(r.checked, Command) else None
     plugin = _plugin(r)
     if plugin is None:
-        # A project's commands by their paths: `htmx-analyze.md` before `htmx.md`, `a-cmd.md` before `a/b/c.md`.
-        return (False, "", command is not None, r.root_index, locale_key(command.rel if command is not None else r.folder))
+        # A project's commands by their names (probe commands: `review` before `review-pr`, `a-c:x` before `a:x`).
+        return (False, "", command is not None, r.root_index, locale_key(command.key if command is not None else r.folder))
     if command is not None:
         return (True, plugin.root, False, command.rank, "/" in command.rel, locale_key(command.rel))
-    return (True, plugin.root, True, r.root_index, locale_key(r.folder))
+    return (True, plugin.root, True, r.dir == plugin.root, r.root_index, locale_key(key(r)))  # its root's SKILL.md last
 
 
 def listed(records: Sequence[SkillRecord], *, loaded: bool = False) -> list[SkillRecord]:
@@ -766,8 +769,9 @@ class ClaudeCodeDialect(Dialect):
                           workspace: str | None = None) -> SkillRecord | None:
         """The ``Skill`` tool takes the listed key (the folder name, `plugin:folder` for a plugin's
         skill) or a declared name, first the one the listing shows beside a key, then one it does
-        not show (capture mention-names: `spaced name`); a plugin's skill's folder name
-        alone finds it too (probe plugin-names) unless a project, user or built-in skill has that
+        not show (capture mention-names: `spaced name`); a plugin's skill's declared name holding
+        no `:` alone finds it too (probes plugin-names, plugin-layouts: `uno` finds `kit:one`, never the
+        folder's name `one`) unless a project, user or built-in skill has that
         name (probed: `alpha` activates `.claude/skills/alpha` beside `kit:alpha`, `security-review`
         the built-in beside `kit:security-review`)."""
         chosen = listed(records)
@@ -776,8 +780,8 @@ class ClaudeCodeDialect(Dialect):
             shown = _shown(records, chosen)
             hit = next((r for r in chosen if shown.get(r.path) == name), None) or next(
                 (r for r in chosen if (d := declared_name(r)) and _prefixed(r, d) == name), None)
-        hit = hit or (None if name in _BUILTIN_NAMES else next(
-            (r for r in chosen if r.folder == name and plugin_of(r.dir) is not None), None))
+        hit = hit or (None if name in _BUILTIN_NAMES or ":" in name else next(
+            (r for r in chosen if declared_name(r) == name and plugin_of(r.dir) is not None), None))
         if hit is None:
             # A command, by its key or a plugin's command by the declared name shown beside it (probe
             # of commands: `kit:own` for kit/commands/q2.md); never a project command's declared name.
