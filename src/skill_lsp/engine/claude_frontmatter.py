@@ -99,10 +99,10 @@ def _parse(text: str) -> tuple[bool, Any]:
     return True, None if root is None else to_python(root)
 
 
-# A quoted value running onto more lines opens with a quote after `key:` and has no closing one on
-# that line.
 # What may follow the `---` closing skill-lsp's split on its line (frontmatter.split).
 _CLOSING_REST = lazy_re(r"[ \t]*(?:\r\n|\r|\n|$)")
+# A quoted value running onto more lines opens with a quote after `key:` and has no closing one on
+# that line.
 _OPEN_QUOTE = lazy_re(r"""^[ \t]*[^\s#][^\n]*?:[ \t]+(?:"(?:[^"\\\n]|\\.)*|'(?:[^'\n]|'')*)$""", re.M)
 
 
