@@ -196,7 +196,8 @@ async def test_fix_all_source_action_is_idempotent(client, workspace):
         context=t.CodeActionContext(diagnostics=[], only=["source.fixAll.skill-lsp"])))
     assert [a.kind for a in actions] == ["source.fixAll.skill-lsp"]
     fixed = apply(client, text, edits_of(actions[0].edit))
-    assert "disable-model-invocation: true" in fixed and 'revision: "3"' in fixed and 'user-invocable: true' in fixed
+    # A number in metadata stays a number: its quote is offered, not part of fix-all (FIX_SAFETY).
+    assert "disable-model-invocation: true" in fixed and "revision: 3\n" in fixed and 'user-invocable: true' in fixed
     client.text_document_did_change(t.DidChangeTextDocumentParams(
         text_document=t.VersionedTextDocumentIdentifier(uri=uri(path), version=2),
         content_changes=[t.TextDocumentContentChangeWholeDocument(text=fixed)]))
