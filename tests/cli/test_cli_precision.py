@@ -33,6 +33,17 @@ def test_a_case_variant_of_skill_md_is_an_error_not_zero_skills(tmp_path: Path):
         assert proc.stdout.splitlines()[-1] == "1 error in 1 of 1 skill"
 
 
+def test_a_lowercase_skill_md_is_read_and_reported_where_a_target_never_finds_it(tmp_path: Path):
+    """skills-ref reads `skill.md`; none of the five captured releases does (capture case
+    skill-file-names): a plugin's `skills/transcribe/skill.md` in an unseen repository was silent."""
+    write_skill(tmp_path / ".claude/skills", "low", skill_text(name="low"), filename="skill.md")
+    proc = run_cli("check", ".", "--color", "never", cwd=tmp_path)
+    assert proc.returncode == 1 and "1:1: error SKILL_FILE_CASE 'skill.md' is not 'SKILL.md'" in proc.stdout
+    assert run_cli("check", ".", "--target", "agentskills", cwd=tmp_path).stdout.startswith("no findings")
+    write_skill(tmp_path / ".claude/skills", "up", skill_text(name="up"))
+    assert "up/SKILL.md" not in run_cli("check", ".", cwd=tmp_path).stdout
+
+
 def test_every_option_and_path_has_help_and_every_command_shows_examples():
     import argparse  # noqa: PLC0415
 

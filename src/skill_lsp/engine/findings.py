@@ -254,7 +254,9 @@ RULES: dict[str, Rule] = {
              "on a case-sensitive file system (Linux) Claude Code 2.1.332, Codex 0.171.0, OpenCode 1.18.33, Gemini CLI "
              "core 0.61.0 and Copilot CLI 1.0.102 list only `SKILL.md`, not `skill.md`, `Skill.md`, `SKILL.MD` or "
              "`skill.MD` (capture case skill-file-names); on macOS and Windows the lookup happens to succeed. skill-lsp "
-             "reports the file and does not read it; the listing decisions say which harness never finds it."),
+             "reports the file and does not read it; the listing decisions say which harness never finds it. A `skill.md` "
+             "all in lowercase is read, as skills-ref (the agentskills target) reads it, and reported where a target's "
+             "harness never finds it."),
         Rule("IO_ERROR", E, "SKILL.md cannot be read", "IO_ERROR",
              "Spec error code. SKILL.md is not a regular file (a directory, FIFO, socket, device), is unreadable, or is a symlink loop."),
         # --- rule depth (issue 12): severity per harness in harness/data.py RULE_LEVELS ---

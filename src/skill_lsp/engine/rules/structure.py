@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 from ..document import MAX_ANALYSED_CHARS, MAX_FRONTMATTER_CHARS, SkillDocument, complex_key
@@ -15,6 +16,11 @@ _COLON_PROBLEMS = ("mapping values are not allowed",)
 
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     src = doc.src
+    if doc.path.endswith("skill.md") and _lowercase_unread(doc.path, ctx):
+        end = src.line_end(0)
+        yield make("SKILL_FILE_CASE", "'skill.md' is not 'SKILL.md': Claude Code, Codex, OpenCode, Gemini CLI and Copilot "
+                   "CLI look for the exact name, so on a case-sensitive file system (Linux) this skill is not found "
+                   "(skills-ref reads it); rename it to SKILL.md", 0, max(end, min(1, len(src.text))))
     if doc.decode_issue is not None:
         off = min(doc.decode_issue.offset, len(src.text))
         yield make("INVALID_ENCODING", doc.decode_issue.message, off, min(off + 1, len(src.text)))
@@ -95,6 +101,18 @@ def _duplicate(doc: SkillDocument, dup: object, first: object, top: bool = False
         data["field"] = target.value
     return make("DUPLICATE_KEY", f"duplicate key '{key}' (first defined on line {line})", start, end, data,
                 related=(Related(doc.path, first.start, first.end, "first definition"),))  # type: ignore[attr-defined]
+
+
+def _lowercase_unread(path: str, ctx: Context) -> bool:
+    """A skill read from `skill.md` (skill-lsp, as skills-ref, takes it where no SKILL.md is beside it)
+    that a target's harness never finds: each captured release lists SKILL.md only (capture case
+    skill-file-names); unseen repositories hold such skills (a plugin's `skills/transcribe/skill.md`,
+    431 in one OpenClaw mirror)."""
+    from ..harness import HARNESSES  # noqa: PLC0415 - only a `skill.md` gets here
+
+    if os.path.basename(path) != "skill.md":
+        return False
+    return any((h := HARNESSES.get(t)) is None or "skill.md" not in h.skill_files for t in ctx.profile.targets or ("",))
 
 
 def _syntax_finding(doc: SkillDocument, message: str, offset: int) -> Finding:
