@@ -56,8 +56,9 @@ def test_a_command_previewed_by_name_sends_its_body_alone(tmp_path: Path):
         if row["tool_result"].startswith("Launching skill: "):
             assert got["text"] == row["text"].replace("<ws>", str(ws)).replace("<home>", str(home)), row
             assert got["result"]["name"] == row["skill"]
-        else:  # a project command's declared name calls nothing
+        else:  # a project command's declared name calls nothing; the name the release suggests
             assert got["kind"] != "ok", row
+            assert got["text"] == row["tool_result"].removeprefix("<tool_use_error>").removesuffix("</tool_use_error>")
 
 
 def test_commands_share_the_listing_budget_as_the_release_counts_it(tmp_path: Path):

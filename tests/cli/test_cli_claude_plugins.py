@@ -78,6 +78,7 @@ def test_activations_send_what_the_release_sent(tmp_path: Path, row: dict):
     got = json.loads(proc.stdout)
     if not row["tool_result"].startswith("Launching skill: "):
         assert got["kind"] != "ok"  # the folder's name as a prefix finds nothing
+        assert got["text"] == row["tool_result"].removeprefix("<tool_use_error>").removesuffix("</tool_use_error>")
         return
     # The session's folder is not the skill's to tell for a plugin (the preview leaves the variable
     # as written); the release ran in the workspace.
@@ -223,6 +224,8 @@ def test_plugin_layout_activations_send_what_the_release_sent(tmp_path: Path, ca
     got = json.loads(proc.stdout)
     if not row["tool_result"].startswith("Launching skill: "):
         assert got["kind"] != "ok", got  # a folder's name, a declared name's other spelling
+        # What the Skill tool answered, the name it suggested included.
+        assert got["text"] == row["tool_result"].removeprefix("<tool_use_error>").removesuffix("</tool_use_error>")
         return
     want = row["text"].replace("<ws>", str(ws)).replace("<home>", str(home))
     assert got["text"] == want.replace(f"project=[{ws}]", "project=[${CLAUDE_PROJECT_DIR}]")

@@ -744,8 +744,9 @@ class ClaudeCodeDialect(Dialect):
         return f"Unknown skill: {result.name}"
 
     def unknown(self, records: Sequence[SkillRecord], name: str, workspace: str | None = None) -> str:
-        """What the ``Skill`` tool answers for a name it finds nothing by (probe unknown-names):
-        `Unknown skill: x. Did you mean y?` for the first name at most two edits away with the
+        """What the ``Skill`` tool answers for a name it finds nothing by (probe unknown-names): the
+        plugin's skill or command whose key ends in `:x` (`Did you mean kit:x? Invoke it by that full
+        name.`), else `Unknown skill: x. Did you mean y?` for the first name at most two edits away with the
         fewest (optimal string alignment, in UTF-16 units, case counted): the skills it loads in
         listing order, each by its declared name else its folder (those disable-model-invocation
         or user-invocable keep from the model or the menu among them, conditional ones not yet),
@@ -753,6 +754,11 @@ class ClaudeCodeDialect(Dialect):
         if not name:
             return "Invalid skill format: "
         loaded = listed(list(_with_commands(records, workspace)), loaded=True)
+        # A plugin's skill or command called without its prefix: the one whose key ends in `:name`
+        # (probe plugin-layouts: `fold-b` for `pb:fold-b`; more than one such key is not probed).
+        ends = [k for k in map(key, loaded) if k.endswith(f":{name}")]
+        if len(ends) == 1:
+            return f"Unknown skill: {name}. Did you mean {ends[0]}? Invoke it by that full name."
         names = [_suggested_as(r) for r in loaded]
         best, fewest = None, 3
         units = _units(name)
