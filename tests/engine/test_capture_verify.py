@@ -43,3 +43,35 @@ def test_anything_else_still_differs() -> None:
     assert not _same("gemini@0.61.0/multiline-description/catalog.txt", old, _join(head, blocks[1:], tail))
     assert not _same("gemini@0.61.0/multiline-description/catalog.txt", old, old.replace(b"# Available", b"# Known"))
     assert not _same("gemini@0.61.0/multiline-description/catalog.txt", old, None)
+
+
+def test_only_a_difference_its_case_repeats_fails_verify(tmp_path: Path, monkeypatch, capsys) -> None:
+    """A release that decides by timing (Copilot CLI once answered before a project's skills loaded)
+    gets a second run of the differing case; a difference it repeats still fails."""
+    from types import SimpleNamespace  # noqa: PLC0415
+
+    import capture.__main__ as cap  # noqa: PLC0415
+
+    golden = tmp_path / "golden" / "h@1"
+    for case, text in (("flaky", b"a"), ("broken", b"b"), ("fine", b"c")):
+        (golden / case).mkdir(parents=True)
+        (golden / case / "catalog.txt").write_bytes(text)
+    monkeypatch.setattr(cap.layout, "GOLDEN", tmp_path / "golden")
+    monkeypatch.setattr(cap, "pins", lambda: {"h": SimpleNamespace(label="h@1")})
+    calls: list = []
+
+    def run(harnesses, cases, out, all_pins=None):  # noqa: ANN001, ANN202
+        calls.append(cases)
+        for case, first, later in (("flaky", b"x", b"a"), ("broken", b"y", b"y"), ("fine", b"c", b"c")):
+            if cases is None or case in cases:
+                (out / "h@1" / case).mkdir(parents=True, exist_ok=True)
+                (out / "h@1" / case / "catalog.txt").write_bytes(first if cases is None else later)
+        return 0
+
+    monkeypatch.setattr(cap, "run", run)
+    assert cap.verify(["h"]) == 1
+    assert calls == [None, ["broken"], ["flaky"]]
+    out = capsys.readouterr()
+    assert "h@1/flaky/catalog.txt differed, and agreed when its case ran again" in out.err
+    assert "fresh/h@1/broken/catalog.txt" in out.out and "flaky" not in out.out
+    assert "1 file(s) differ" in out.err
