@@ -334,6 +334,16 @@ CLAUDE_CODE = Harness(
         Fact("skill names", "takes the folder name, a plugin's `plugin:folder` or a declared name (shown beside "
              "the folder or not, as `spaced name`) in its Skill tool, and names the skill as called in its result",
              f"{_CC} cases mention-names, same-name-paths; probe plugin-names"),
+        Fact("unknown names", "answers a name it finds nothing by with `Unknown skill: x`, adding `Did you mean "
+             "kit:x? Invoke it by that full name.` for the one plugin skill or command whose key ends in `:x`, else "
+             "`Did you mean y?` for the first name at most two edits away with the fewest (the skills it loads, by "
+             "declared name else folder, in listing order; then its commands, their aliases and its built-in "
+             "skills); an empty name is `Invalid skill format: `",
+             f"{_CC} probe unknown-names (821 calls); probes plugin-layouts, commands"),
+        Fact("quoted values", "reads no field of a frontmatter whose quoted value runs onto a line not indented "
+             "past its key, the closing quote's line included (Bun.YAML refuses it; one space or a tab more is "
+             "taken): the folder names the skill and the first body line describes it",
+             f"{_CC} case quoted-continuation (found by capture diff --real, seed 11)"),
     ),
     sources=(_CC, "docs: code.claude.com/docs/en/skills", "anthropics/claude-code#34063, #13005"),
 )
