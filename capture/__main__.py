@@ -126,13 +126,19 @@ def _tree(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+# How many more runs a differing case gets: a difference that is the release's timing seldom repeats
+# (two of about 120 Copilot CLI cases in CI runs, one of them beside a test run on the same two cores).
+_AGAIN = 2
+
+
 def verify(harnesses: list[str]) -> int:
     """Re-run the rig into a temporary folder; non-zero when any stored capture differs.
 
-    A case whose files differ runs once more, and only a difference it repeats counts: Copilot
-    CLI loads a project's skills beside the session's first turn, and in one CI run under load it
+    A case whose files differ runs up to twice more, and only a difference it repeats counts:
+    Copilot CLI loads a project's skills beside the session's first turn, and in CI runs it twice
     answered before they were there (`Skill "f01" not found. Available skills:` its built-ins only,
-    case copilot-flag-spellings; the same case agreed in the next runs). Each such case is named."""
+    cases copilot-flag-spellings and missing-fields; each agreed in every run after). Each case
+    that agreed only on another run is named."""
     with tempfile.TemporaryDirectory(prefix="capture-verify-") as tmp:
         fresh = Path(tmp)
         status = run(harnesses, None, fresh)
@@ -141,14 +147,20 @@ def verify(harnesses: list[str]) -> int:
             label = pins()[harness].label
             old, new = _tree(layout.GOLDEN / label), _tree(fresh / label)
             off = [name for name in sorted(set(old) | set(new)) if not _same(f"{label}/{name}", old.get(name), new.get(name))]
-            again: dict[str, bytes] = {}
+            agreed: set[str] = set()
             for case in sorted({name.split("/", 1)[0] for name in off if "/" in name}):
-                (fresh / "again" / case).mkdir(parents=True)
-                run([harness], [case], fresh / "again" / case)
-                again.update({k: v for k, v in _tree(fresh / "again" / case / label).items() if k.startswith(f"{case}/")})
+                names = [name for name in off if name.startswith(f"{case}/")]
+                for attempt in range(_AGAIN):
+                    folder = fresh / "again" / f"{case}-{attempt}"
+                    folder.mkdir(parents=True)
+                    run([harness], [case], folder)
+                    again = _tree(folder / label)
+                    if all(_same(f"{label}/{name}", old.get(name), again.get(name)) for name in names):
+                        agreed.update(names)
+                        print(f"capture verify: {label}/{case} differed, and agreed when it ran again", file=sys.stderr)
+                        break
             for name in off:
-                if "/" in name and _same(f"{label}/{name}", old.get(name), again.get(name)):
-                    print(f"capture verify: {label}/{name} differed, and agreed when its case ran again", file=sys.stderr)
+                if name in agreed:
                     continue
                 differ += 1
                 a = old.get(name, b"").decode("utf-8", "replace").splitlines(keepends=True)
