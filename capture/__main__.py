@@ -127,7 +127,7 @@ def _tree(folder: Path) -> dict[str, bytes]:
 
 
 # How many more runs a differing case gets: a difference that is the release's timing seldom repeats
-# (two of about 120 Copilot CLI cases in CI runs, one of them beside a test run on the same two cores).
+# (two of about 120 Copilot CLI cases, in CI runs beside another capture run on the same two cores).
 _AGAIN = 2
 
 
@@ -135,10 +135,10 @@ def verify(harnesses: list[str]) -> int:
     """Re-run the rig into a temporary folder; non-zero when any stored capture differs.
 
     A case whose files differ runs up to twice more, and only a difference it repeats counts:
-    Copilot CLI loads a project's skills beside the session's first turn, and in CI runs it twice
-    answered before they were there (`Skill "f01" not found. Available skills:` its built-ins only,
-    cases copilot-flag-spellings and missing-fields; each agreed in every run after). Each case
-    that agreed only on another run is named."""
+    Copilot CLI loads a project's skills beside the session's first turn, and in two CI runs with
+    another capture run on the same two cores it answered before they were there (`Skill "f01" not
+    found. Available skills:` its built-ins only, cases copilot-flag-spellings and missing-fields;
+    each agreed in every run after). Each case that agreed only on another run is named."""
     with tempfile.TemporaryDirectory(prefix="capture-verify-") as tmp:
         fresh = Path(tmp)
         status = run(harnesses, None, fresh)
