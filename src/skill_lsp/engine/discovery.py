@@ -149,6 +149,13 @@ def is_case_variant(name: str) -> bool:
     return name.lower() == "skill.md" and name not in SKILL_FILES
 
 
+def case_message(base: str, aside: str = "") -> str:
+    """SKILL_FILE_CASE's message for a skill file named ``base``; ``aside``: who reads it all the same."""
+    return (f"'{base}' is not 'SKILL.md': Claude Code, Codex, OpenCode, Gemini CLI and Copilot CLI look for the "
+            f"exact name, so on a case-sensitive file system (Linux) this skill is not found{aside}; rename it to "
+            "SKILL.md")
+
+
 def locate(dir_path: str, root: str, root_index: int, fence: list[str],
            sensitive: tuple[str, ...], *, real_dir: str | None = None,
            skill_md: str | None = None, md_is_link: bool | None = None) -> Location | None:
@@ -177,9 +184,7 @@ def locate(dir_path: str, root: str, root_index: int, fence: list[str],
                         ("SENSITIVE", f"Refusing to activate skill in sensitive path: {dir_path}"), real)
     base = os.path.basename(skill_md)
     if is_case_variant(base):
-        return Location(dir_path, skill_md, root_index, root, (
-            "SKILL_FILE_CASE", f"'{base}' is not 'SKILL.md': Claude Code, Codex, OpenCode, Gemini CLI and Copilot "
-            "CLI look for the exact name, so on a case-sensitive file system (Linux) this skill is not found; rename it to SKILL.md"), real)
+        return Location(dir_path, skill_md, root_index, root, ("SKILL_FILE_CASE", case_message(base)), real)
     return Location(dir_path, skill_md, root_index, root, real=real)
 
 

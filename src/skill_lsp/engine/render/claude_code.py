@@ -548,14 +548,6 @@ def _units(text: str) -> str | list[int]:
     return [int.from_bytes(data[i:i + 2], "little") for i in range(0, len(data), 2)]
 
 
-def _osa(a: str | list[int], b: str | list[int]) -> int:
-    """Optimal string alignment distance (edits, and swaps of two neighbours), capped at 3."""
-    fuzzy.load()
-    from rapidfuzz.distance import OSA  # noqa: PLC0415 - only a name nothing is found by
-
-    return min(OSA.distance(a, b), 3)
-
-
 def _prefixed(record: SkillRecord, name: str) -> str:
     """``name`` as the listing shows it for ``record``: a plugin's skill's or command's with the
     plugin's prefix, unless it holds that prefix already (probe plugin-names: `kit:one-x` stays,
@@ -707,7 +699,7 @@ class ClaudeCodeDialect(Dialect):
         # `---` on its line, a `---` inside a value), what follows the release's block (seed-11
         # real-skill run: `---# Title`).
         theirs = read is not None and (not read.block or not same_block(text or ""))
-        body = read.content if theirs and read is not None else unsubstituted_body(result)
+        body = read.content if read is not None and theirs else unsubstituted_body(result)
         if read is not None and not read.block and result.bom:
             body = "\ufeff" + body  # the document keeps the mark apart from its text
         if read is None or read.block:
@@ -759,14 +751,16 @@ class ClaudeCodeDialect(Dialect):
         ends = [k for k in map(key, loaded) if k.endswith(f":{name}")]
         if len(ends) == 1:
             return f"Unknown skill: {name}. Did you mean {ends[0]}? Invoke it by that full name."
-        names = [_suggested_as(r) for r in loaded]
+        fuzzy.load()
+        from rapidfuzz.distance import OSA  # noqa: PLC0415 - only a name nothing is found by
+
         best, fewest = None, 3
         units = _units(name)
-        for candidate in (*names, *CLAUDE_CODE_SUGGESTED):
+        for candidate in (*map(_suggested_as, loaded), *CLAUDE_CODE_SUGGESTED):
             other = _units(candidate)
             if abs(len(other) - len(units)) > 2:
                 continue
-            d = _osa(units, other)
+            d = OSA.distance(units, other, score_cutoff=2)  # optimal string alignment; 3 past two edits
             if d < fewest:
                 best, fewest = candidate, d
         return f"Unknown skill: {name}. Did you mean {best}?" if best is not None else f"Unknown skill: {name}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+from ..discovery import case_message
 from ..document import MAX_ANALYSED_CHARS, MAX_FRONTMATTER_CHARS, SkillDocument, complex_key
 from ..findings import Finding, make
 from ..lazyre import lazy_re
@@ -18,9 +19,8 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     src = doc.src
     if doc.path.endswith("skill.md") and _lowercase_unread(doc.path, ctx):
         end = src.line_end(0)
-        yield make("SKILL_FILE_CASE", "'skill.md' is not 'SKILL.md': Claude Code, Codex, OpenCode, Gemini CLI and Copilot "
-                   "CLI look for the exact name, so on a case-sensitive file system (Linux) this skill is not found "
-                   "(skills-ref reads it); rename it to SKILL.md", 0, max(end, min(1, len(src.text))))
+        yield make("SKILL_FILE_CASE", case_message("skill.md", " (skills-ref reads it)"), 0,
+                   max(end, min(1, len(src.text))))
     if doc.decode_issue is not None:
         off = min(doc.decode_issue.offset, len(src.text))
         yield make("INVALID_ENCODING", doc.decode_issue.message, off, min(off + 1, len(src.text)))
