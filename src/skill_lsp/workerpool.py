@@ -111,17 +111,38 @@ class WorkerPool:
         self._send()
         return job
 
-    def map(self, fn: Callable, items: Iterable, chunksize: int = 1) -> Iterator:
+    def map(self, fn: Callable, items: Iterable, chunksize: int = 1, helping: bool = False) -> Iterator:
         """``fn`` of each item, in order; the chunks are queued now (behind what was submitted
-        before), their results read as the iterator is."""
+        before), their results read as the iterator is. ``helping``: the thread reading them
+        runs chunks no worker has taken yet, from the last one back, while the workers take
+        them from the first one on (a `check` then needs one worker process fewer)."""
         items = list(items)
         step = max(1, chunksize)
-        jobs = deque(self.submit(run_chunk, fn, items[i:i + step]) for i in range(0, len(items), step))
+        jobs = [self.submit(run_chunk, fn, items[i:i + step]) for i in range(0, len(items), step)]
 
         def results() -> Iterator:
-            while jobs:
-                yield from jobs.popleft().result()  # let go of each chunk's results once taken
+            for chunk in self.results(jobs, helping):
+                yield from chunk
         return results()
+
+    def results(self, jobs: Iterable[Job], helping: bool = False) -> Iterator:
+        """The value of each of ``jobs``, in order (``helping``: as for ``map``)."""
+        queue = deque(jobs)
+        while queue:
+            if helping and queue[0].state in ("pending", "sent") and self._pending:
+                self._run_here(self._pending.pop())
+                self.pump(timeout=0)
+                continue
+            yield queue.popleft().result()  # let go of each job once taken
+
+    def _run_here(self, job: Job) -> None:
+        """Run a job not sent in this thread."""
+        call, job.call = job.call, None
+        fn, args = call  # type: ignore[misc]
+        try:
+            job._finish(True, fn(*args))  # noqa: SLF001
+        except Exception as exc:  # noqa: BLE001 - as a worker would answer
+            job._finish(False, exc)  # noqa: SLF001
 
     def wait_for(self, job: Job, timeout: float | None = None) -> None:
         """Send and take back until ``job`` is answered (``TimeoutError`` after ``timeout`` s)."""

@@ -30,6 +30,27 @@ def test_map_answers_in_order_across_workers(pool: WorkerPool) -> None:
     assert pids <= set(pool.pids) and len(pool.pids) == 2
 
 
+def test_a_helping_map_runs_the_last_chunks_here(pool: WorkerPool) -> None:
+    here = []
+    run_here = pool._run_here
+    pool._run_here = lambda job: (here.append(job), run_here(job))[1]  # type: ignore[method-assign]
+    items = list(range(200))
+    assert list(pool.map(abs, [-n for n in items], chunksize=5, helping=True)) == items
+    # The workers hold the first chunks (IN_FLIGHT each) as they are queued; this thread takes
+    # others from the end while it waits for them.
+    assert 0 < len(here) <= 40 - 2 * IN_FLIGHT
+
+
+def test_a_helping_map_needs_no_worker() -> None:
+    p = WorkerPool(multiprocessing.get_context(METHOD), 0)
+    try:
+        assert list(p.map(abs, [-3, 4, -5], chunksize=2, helping=True)) == [3, 4, 5]
+        with pytest.raises(BrokenPool):
+            list(p.map(abs, [-3], helping=False))  # no one else would ever run it
+    finally:
+        p.shutdown(wait=True)
+
+
 def test_a_failing_job_fails_alone(pool: WorkerPool) -> None:
     bad = pool.submit(divmod, 1, 0)
     unpicklable = pool.submit(eval, "lambda: 0")  # its value cannot be sent back

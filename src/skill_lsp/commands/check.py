@@ -29,10 +29,11 @@ if TYPE_CHECKING:
 # Some fixes could not be written (a full disk, a read-only file, a file saved meanwhile).
 EXIT_NOT_WRITTEN = 3
 _FAIL_ON = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "hint": Severity.HINT}
-# Below this many skills a process pool costs more than it saves. On the 3,223-skill corpus
-# (`check --format json`, 2 cores) two workers take 2.75-3.11 s against 3.66-4.08 s in one
-# process (docs/performance.md).
-_PARALLEL_MIN = 2000
+# From this many skills a worker process pays: `check --no-cache --format json` on the first 500
+# of the corpus's agentskillexchange skills takes 0.20-0.21 s with one worker beside this process
+# against 0.23 s without, the first 1,000 0.29-0.30 s against 0.38-0.40 s; 250 take 0.14-0.15 s
+# either way (2 cores; docs/performance.md).
+_PARALLEL_MIN = 500
 # Below this many skills checking them costs less than the result cache: the engine's digest
 # alone reads its ~100 files (2 ms), and a skill checks in about 0.3 ms.
 _CACHE_MIN = 200
@@ -72,13 +73,15 @@ def _run(job: Callable[[Any], Any], work: list, jobs: int) -> Iterator:
         rules.load_all()
         # Forked workers would copy every page the collector touches: freeze first.
         gc.freeze()
-        # Small chunks: skills of one repository sit together and cost alike, so a worker handed
-        # a costly stretch last keeps the other waiting. On the corpus (3,223 skills, 2 workers)
-        # chunks of 50 end the run 0.045 s sooner than chunks of 201 (0.67 against 0.72 s).
+        # Small chunks: skills of one repository sit together and cost alike, so a process handed
+        # a costly stretch last keeps the other waiting (on the corpus 12 to 100 skills a chunk
+        # end the run alike).
         chunk = max(16, len(work) // (workers * 32))
-        pool = WorkerPool(multiprocessing.get_context(), workers)
+        # This process checks too (from the last chunk back, ``WorkerPool.map``'s helping): one
+        # worker fewer to fork and feed, and its own chunks' results never cross a pipe.
+        pool = WorkerPool(multiprocessing.get_context(), workers - 1)
         try:
-            yield from pool.map(job, work, chunksize=chunk)
+            yield from pool.map(job, work, chunksize=chunk, helping=True)
         finally:
             pool.shutdown(wait=True)
     else:

@@ -60,11 +60,13 @@ class SkillResult:
     # kept in ``fixes``.
     rendered: list[tuple[Finding, str, str | None]] | None = None
 
-    def slim(self, *, keep_text: bool = True) -> SkillResult:
+    def slim(self, *, keep_text: bool = True, outside: bool = True) -> SkillResult:
         """The same result without the parsed document.
 
         ``keep_text=False`` replaces the text by a table of the positions that
         findings and cross-skill rules need (what a worker process sends back).
+        ``outside=False``: without the link targets outside the folder (``outside`` is then
+        empty), which only a server watching the disk asks for.
         """
         src: SourceText | PositionTable | None = self.doc.src if self.doc is not None else self.src
         mentions = self.mentions
@@ -79,7 +81,8 @@ class SkillResult:
                 offsets |= {o for fix in menu for e in fix.edits for o in (e.start, e.end)}
             src = PositionTable(src, offsets)
         return SkillResult(self.path, None, self.findings, self.location, self.cross, src, self.name, self.anchor,
-                           self.graph, mentions, self.name_span, self.description, self.outside, self.suppressions,
+                           self.graph, mentions, self.name_span, self.description, self.outside if outside else (),
+                           self.suppressions,
                            self.fixes, self.rendered)
 
     @property

@@ -131,6 +131,8 @@ def placed(findings: list[Finding], path: str, location: Location | None) -> lis
     (information, not a problem to fix). The scan and an open buffer alike (state.analyse)."""
     if location is None or location.root_index >= 0:
         return findings
+    if not any(f.severity <= Severity.WARNING or f.code == "MISSING_FRONTMATTER" for f in findings):
+        return findings  # what follows grades only these
     if in_devin_root(path):
         findings = [f for f in findings if f.code != "MISSING_FRONTMATTER"]
     if not _under_a_skills_folder(path):
@@ -183,15 +185,19 @@ RELATED_MAX = 10
 TEST_FOLDERS = frozenset(("tests", "test", "__tests__", "fixtures", "__fixtures__", "testdata", "golden", "goldens"))
 
 
-def in_test_folder(path: str, root: str) -> bool:
-    """Whether a folder between ``root`` (the workspace searched) and the skill is a test folder."""
+def _below(path: str, root: str) -> str:
+    """The folder of ``path`` relative to ``root`` (starting '..' when outside it)."""
     folder = os.path.dirname(path)
     prefix = root.rstrip(os.sep) + os.sep
     if (os.path.isabs(root) and folder.startswith(prefix)
             and not any(part in folder + os.sep for part in (f"{os.sep}..{os.sep}", f"{os.sep}.{os.sep}", os.sep * 2))):
-        rel = folder[len(prefix):]  # the common case, without relpath's two abspath calls
-    else:
-        rel = os.path.relpath(folder, root)
+        return folder[len(prefix):]  # the common case, without relpath's two abspath calls
+    return os.path.relpath(folder, root)
+
+
+def in_test_folder(path: str, root: str) -> bool:
+    """Whether a folder between ``root`` (the workspace searched) and the skill is a test folder."""
+    rel = _below(path, root)
     return not rel.startswith("..") and any(p in TEST_FOLDERS for p in rel.split(os.sep))
 
 
@@ -205,7 +211,7 @@ def example_of(path: str, root: str) -> str | None:
     """The skill folder whose example folder (EXAMPLE_FOLDERS) holds the SKILL.md at ``path``,
     between ``root`` (the workspace searched) and it; None when there is none."""
     folder = os.path.dirname(path)
-    rel = os.path.relpath(folder, root)
+    rel = _below(path, root)
     if rel.startswith("..") or not any(p in EXAMPLE_FOLDERS for p in rel.split(os.sep)):
         return None
     d = os.path.dirname(folder)
@@ -324,8 +330,8 @@ def slim_for_check(result: SkillResult, fixes: bool) -> SkillResult:
         # The text crosses back only where a finding added later may offer a fix built from it
         # (UNKNOWN_SKILL on a mention, UNUSED_SUPPRESSION on a suppression: the report writes
         # those); the rest send the positions their findings and fixes need.
-        return result.slim(keep_text=bool(result.mentions) or result.suppressions is not None)
-    return result.slim(keep_text=False)
+        return result.slim(keep_text=bool(result.mentions) or result.suppressions is not None, outside=False)
+    return result.slim(keep_text=False, outside=False)
 
 
 def link_skills(results: list[SkillResult], settings: Settings, overlap: OverlapIndex | None = None,

@@ -166,11 +166,18 @@ class Context:
         """The names in the folder holding the skill folder, sorted (its own among them)."""
         assert self.skill_dir is not None
         if self._parent is None:
-            try:
-                self._parent = sorted(os.listdir(os.path.dirname(self.skill_dir)))
-            except OSError:
-                self._parent = []
-            self._exists[LISTING + ".."] = names_digest(self._parent)
+            parent = os.path.dirname(self.skill_dir)
+            kept = _KEPT_PARENTS.get(parent) if _KEPT is not None else None
+            if kept is None:
+                try:
+                    names = sorted(os.listdir(parent))
+                except OSError:
+                    names = []
+                kept = (names, names_digest(names))
+                if _KEPT is not None:
+                    _KEPT_PARENTS[parent] = kept
+            self._parent = kept[0]
+            self._exists[LISTING + ".."] = kept[1]
         return self._parent
 
 
@@ -179,6 +186,10 @@ class Context:
 # whether they hold it, 300 lookups a mention (unseen thcjp/hermes-skills, 995 skills in one
 # folder: a fifth of the check). The server's checks ask the disk each time, which changes under it.
 _KEPT: dict[str, tuple[frozenset[str], frozenset[str]] | None] | None = None
+# The sorted names and digest of the folders holding skill folders, while the above are kept: a
+# skill asks for its siblings when it names a file it lacks (each of 2,922 skills in one folder
+# listed and sorted it again).
+_KEPT_PARENTS: dict[str, tuple[list[str], bytes]] = {}
 
 
 def listings_kept(on: bool) -> None:
@@ -186,6 +197,7 @@ def listings_kept(on: bool) -> None:
     whose workers fork with it on)."""
     global _KEPT
     _KEPT = {} if on else None
+    _KEPT_PARENTS.clear()
 
 
 def _entries(folder: str) -> tuple[frozenset[str], frozenset[str]] | None:
