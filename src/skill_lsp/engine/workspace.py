@@ -57,6 +57,7 @@ def check_text(text: str, path: str, settings: Settings, *, on_disk: bool = True
     ctx = context_for(settings, os.path.dirname(path) if on_disk and path else None, path or None)
     if seen is not None:
         ctx._exists = seen
+        ctx.recording = True
     if listed is not None and ctx.skill_dir is not None:
         ctx.listed = listed
     return doc, apply_settings((rules.first_check if first else rules.check)(doc, ctx), settings)

@@ -13,6 +13,10 @@ from ..datarecord import datarecord, field
 from ..profiles import DEFAULT_PROFILE, Profile
 from ..targets import PROFILES
 
+TYPE_CHECKING = False  # type checkers take this as True
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
 
 @datarecord(slots=True)
 class Context:
@@ -33,6 +37,9 @@ class Context:
     # before the check (``resultcache.folder_stamp``): no link among them. An entry listed exists,
     # with that type; one not listed is asked of the disk (which may fold case).
     listed: dict[str, int] | None = None
+    # Whether ``_exists`` is kept with a result (``workspace.check_text``'s ``seen``): lookups a
+    # listing answered are then recorded too.
+    recording: bool = False
 
     def top_folders(self, names: tuple[str, ...]) -> frozenset[str]:
         """Which of ``names`` are folders directly in the skill folder: one directory read per
@@ -132,20 +139,34 @@ class Context:
         """Whether ``rel`` (relative to the skill folder, leaving it) exists, whatever the context's listing."""
         return self._recorded(rel)
 
-    def sibling_may_hold(self, sibling: str, top: str) -> bool:
-        """Whether ``../sibling/top`` may exist: False only when a listing of the sibling kept for
-        this run (``listings_kept``) shows it does not, which is then recorded as a lookup."""
+    def siblings_holding(self, top: str, limit: int) -> Iterable[str]:
+        """Of the first ``limit`` siblings (``siblings``), those where ``../sibling/top`` may exist,
+        in order: all but those a listing kept for this run (``listings_kept``) shows without it,
+        which are then recorded as lookups (where a cached result keeps them, ``recording``)."""
+        names = self.siblings()[:limit]
         if _KEPT is None:
-            return True
-        assert self.skill_dir is not None
-        folder = os.path.join(os.path.dirname(self.skill_dir), sibling)
-        if folder not in _KEPT:
-            _KEPT[folder] = _entries(folder)
-        names = _KEPT[folder]
-        if names is None or top in names[0] or not top.isascii() or top.lower() in names[1]:
-            return True  # listed, unreadable, or a name a case-folding disk may match: the disk decides
-        self._exists.setdefault(f"../{sibling}/{top}", False)
-        return False
+            return names
+        parent = os.path.dirname(self.skill_dir)  # type: ignore[arg-type]
+        if not self.recording:
+            # Which of them hold each name, found once for the run: a skill naming a file it
+            # lacks asked each of 300 siblings (unseen thcjp/hermes-skills: a twelfth of its check).
+            held = _KEPT_HOLDERS.get((parent, limit))
+            if held is None:
+                held = _KEPT_HOLDERS[(parent, limit)] = _holders(parent, names)
+            if not top.isascii():
+                return names
+            exact, lowered, unread = held
+            return [names[i] for i in sorted({*exact.get(top, ()), *lowered.get(top.lower(), ()), *unread})]
+        return self._recorded_holding(parent, names, top)
+
+    def _recorded_holding(self, parent: str, names: list[str], top: str) -> Iterator[str]:
+        # A generator: only the siblings looked at before the caller stops are recorded.
+        for sibling in names:
+            entries = _kept(os.path.join(parent, sibling))
+            if entries is None or top in entries[0] or not top.isascii() or top.lower() in entries[1]:
+                yield sibling  # listed, unreadable, or a name a case-folding disk may match: the disk decides
+            else:
+                self._exists.setdefault(f"../{sibling}/{top}", False)
 
     def in_claude_plugin(self) -> bool:
         """A skill of a Claude Code plugin: `<plugin>/skills/<name>/` beside `<plugin>/.claude-plugin/`,
@@ -190,6 +211,9 @@ _KEPT: dict[str, tuple[frozenset[str], frozenset[str]] | None] | None = None
 # skill asks for its siblings when it names a file it lacks (each of 2,922 skills in one folder
 # listed and sorted it again).
 _KEPT_PARENTS: dict[str, tuple[list[str], bytes]] = {}
+# By (folder, how many of its entries are asked): of those entries, the positions of the ones whose
+# listing holds each name, holds it lowered, and whose listing could not be read.
+_KEPT_HOLDERS: dict[tuple[str, int], tuple[dict[str, list[int]], dict[str, list[int]], list[int]]] = {}
 
 
 def listings_kept(on: bool) -> None:
@@ -198,6 +222,31 @@ def listings_kept(on: bool) -> None:
     global _KEPT
     _KEPT = {} if on else None
     _KEPT_PARENTS.clear()
+    _KEPT_HOLDERS.clear()
+
+
+def _kept(folder: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """``_entries`` of ``folder``, listed once while listings are kept."""
+    assert _KEPT is not None
+    if folder not in _KEPT:
+        _KEPT[folder] = _entries(folder)
+    return _KEPT[folder]
+
+
+def _holders(parent: str, names: list[str]) -> tuple[dict[str, list[int]], dict[str, list[int]], list[int]]:
+    exact: dict[str, list[int]] = {}
+    lowered: dict[str, list[int]] = {}
+    unread: list[int] = []
+    for i, name in enumerate(names):
+        entries = _kept(os.path.join(parent, name))
+        if entries is None:
+            unread.append(i)
+            continue
+        for entry in entries[0]:
+            exact.setdefault(entry, []).append(i)
+        for entry in entries[1]:
+            lowered.setdefault(entry, []).append(i)
+    return exact, lowered, unread
 
 
 def _entries(folder: str) -> tuple[frozenset[str], frozenset[str]] | None:

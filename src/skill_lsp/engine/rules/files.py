@@ -554,8 +554,8 @@ def _in_sibling(ctx: Context, rel: str, limit: int = 300) -> str | None:
         return None
     own = os.path.basename(ctx.skill_dir)
     top = rel.split("/", 1)[0]
-    for n in ctx.siblings()[:limit]:
-        if n != own and ctx.sibling_may_hold(n, top) and ctx.is_file_up(f"../{n}/{rel}"):
+    for n in ctx.siblings_holding(top, limit):
+        if n != own and ctx.is_file_up(f"../{n}/{rel}"):
             return n
     return None
 
