@@ -241,7 +241,7 @@ def _continues(line: str) -> bool:
                                        or line.lstrip().startswith("|") or _GOOD.match(line))
 
 
-def _block_end(lines: list[str], k: int, starts: list[int], blocks: list[tuple[int, int]]) -> int:
+def _block_end(lines: _Lines, k: int, starts: _Starts, blocks: list[tuple[int, int]]) -> int:
     """Index of the last line of the block starting at line ``k`` (a code block, or up to a blank line)."""
     at = starts[k]
     i = bisect_right(blocks, (at, 1 << 62)) - 1

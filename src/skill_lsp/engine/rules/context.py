@@ -146,7 +146,8 @@ class Context:
         names = self.siblings()[:limit]
         if _KEPT is None:
             return names
-        parent = os.path.dirname(self.skill_dir)  # type: ignore[arg-type]
+        assert self.skill_dir is not None  # siblings() holds it too
+        parent = os.path.dirname(self.skill_dir)
         if not self.recording:
             # Which of them hold each name, found once for the run: a skill naming a file it
             # lacks asked each of 300 siblings (unseen thcjp/hermes-skills: a twelfth of its check).
