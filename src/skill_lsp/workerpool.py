@@ -118,22 +118,16 @@ class WorkerPool:
         them from the first one on (a `check` then needs one worker process fewer)."""
         items = list(items)
         step = max(1, chunksize)
-        jobs = [self.submit(run_chunk, fn, items[i:i + step]) for i in range(0, len(items), step)]
+        jobs = deque(self.submit(run_chunk, fn, items[i:i + step]) for i in range(0, len(items), step))
 
         def results() -> Iterator:
-            for chunk in self.results(jobs, helping):
-                yield from chunk
+            while jobs:
+                if helping and jobs[0].state in ("pending", "sent") and self._pending:
+                    self._run_here(self._pending.pop())
+                    self.pump(timeout=0)
+                    continue
+                yield from jobs.popleft().result()  # let go of each chunk's results once taken
         return results()
-
-    def results(self, jobs: Iterable[Job], helping: bool = False) -> Iterator:
-        """The value of each of ``jobs``, in order (``helping``: as for ``map``)."""
-        queue = deque(jobs)
-        while queue:
-            if helping and queue[0].state in ("pending", "sent") and self._pending:
-                self._run_here(self._pending.pop())
-                self.pump(timeout=0)
-                continue
-            yield queue.popleft().result()  # let go of each job once taken
 
     def _run_here(self, job: Job) -> None:
         """Run a job not sent in this thread."""
