@@ -132,6 +132,10 @@ def test_seven_words_are_a_stub_and_not_judged():
     "Drafts release notes from merged pull requests if the user pushes a tag.",
     "Drafts release notes from merged pull requests whenever a tag is pushed.",
     "Drafts release notes from merged pull requests; activated by tags.",
+    # The clause in Japanese, Chinese, Korean (unseen Fandhe-AI/agent-reference-skills).
+    "Markdown チェックリスト から アイテム を 一括作成 する。「タスクをプロジェクトに追加」 などで使用。",
+    "从 合并的 拉取请求 起草 发布说明 ， 用于 每次 推送 标签 的 场景 。",
+    "병합된 풀 리퀘스트 에서 릴리스 노트 를 작성 하며 태그 를 푸시할 때 사용 합니다 .",
 ])
 def test_trigger_clauses_in_their_forms_silence_the_hint(description):
     assert found(description, "DESCRIPTION_NO_TRIGGER", profile="claude-code")[1] == []

@@ -175,6 +175,13 @@ def test_a_mentioned_file_missing_from_a_bundled_folder(tmp_path: Path):
     assert all(f.severity is W for f in fs)
 
 
+def test_a_file_offered_in_another_form_that_is_there_is_not_missing(tmp_path: Path):
+    # "read x.json or x.md" (unseen onescience-ai/OneSkills): the model finds the .md.
+    body = "\n- Read `./assets/meta.json` or `./assets/meta.md` first.\n- Read `./assets/data.json`.\n"
+    doc, fs = on_disk(tmp_path, body, {"assets/meta.md": "x", "assets/other.md": "x"}, code="MISSING_MENTIONED_FILE")
+    assert [span(doc, f) for f in fs] == ["assets/data.json"]
+
+
 def test_mentioned_files_are_not_checked_with_link_checks_off(tmp_path: Path):
     assert on_disk(tmp_path, "\nRun `scripts/missing.py`.\n", {"scripts/extract.py": "x"}, check_links=False,
                    code="MISSING_MENTIONED_FILE")[1] == []
@@ -212,6 +219,16 @@ def test_scripts_run_directly_need_a_shebang_and_the_execute_bit(tmp_path: Path)
         "the body runs 'scripts/check.sh' directly but it is not executable; run chmod +x scripts/check.sh "
         "(and commit the mode)")
     assert rng(doc, [f for f in fs if f.code == "SCRIPT_NO_SHEBANG"][0]) == ((5, 2), (5, 19))
+
+
+def test_a_byte_order_mark_before_the_shebang_is_named(tmp_path: Path):
+    files = {"scripts/bom.sh": "\ufeff#!/bin/bash\necho x\n", "scripts/bom-only.sh": "\ufeffecho x\n"}
+    modes = {"scripts/bom.sh": 0o755, "scripts/bom-only.sh": 0o755}
+    doc, fs = on_disk(tmp_path, "\n```\nscripts/bom.sh\nscripts/bom-only.sh\n```\n", files, modes=modes)
+    got = [(f.code, f.data) for f in fs if f.code.startswith("SCRIPT_")]
+    assert got == [("SCRIPT_NO_SHEBANG", {"path": "scripts/bom.sh", "bom": True}),
+                   ("SCRIPT_NO_SHEBANG", {"path": "scripts/bom-only.sh"})]
+    assert "its '#!' line comes after a UTF-8 byte order mark" in base_message(fs[0])
 
 
 def test_a_one_byte_script_has_no_shebang(tmp_path: Path):

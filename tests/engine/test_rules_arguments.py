@@ -70,6 +70,9 @@ def test_targets_without_an_argument_hint_are_silent():
     ("\nCosts $5.50 or $1,000 or $3 million or $2/mo or $4 per seat or $7 each or $9 billion.\n", None),
     ("\nIt is $1.5 or $2 .\n", None),
     ("\nPrices in $ only.\n", None),
+    # Inline math that opens with a digit is no placeholder (unseen peterbamuhigire/srs-skills).
+    ("\nBuild $2^n$ rule columns for $n$ conditions; if $4 \\leq Score < 8$ ask.\n", None),
+    ("\nDeploy $1 to staging, then $1 = $2 when done.\n", ("$1", 7)),  # a '$' after a space closes no math
 ])
 def test_positional_placeholders_in_prose_count_when_two_differ(text, first):
     assert body(text) == ([] if first is None else [hint(first[0], 4, first[1])])

@@ -287,7 +287,7 @@ RULES: dict[str, Rule] = {
         Rule("VAGUE_NAME", H, "Vague skill name", None,
              "Names such as `helper`, `utils`, `tools`, `data`, `files` say nothing about the task; Anthropic's skill authoring best practices recommend naming the activity (`processing-pdfs`)."),
         Rule("DESCRIPTION_NO_TRIGGER", H, "Description has no trigger clause", None,
-             "The agentskills spec and Anthropic's best practices ask the description to say what the skill does and when to use it (\"Use when ...\"); the model picks skills by this text. Skipped when `when_to_use` is set."),
+             "The agentskills spec and Anthropic's best practices ask the description to say what the skill does and when to use it (\"Use when ...\"); the model picks skills by this text. Skipped when `when_to_use` is set. The clause is also taken in Japanese, Chinese and Korean (`…などで使用`, `用于…`, `…할 때 사용`)."),
         Rule("DESCRIPTION_PERSON", H, "Description in the first or second person", None,
              "The description is injected into the model's prompt; Anthropic's best practices ask for the third person (\"Processes Excel files\", not \"I can help you\" or \"You can use this\"). Quoted speech (trigger phrases, an `<example>` dialogue) is someone else's voice and is not judged."),
         Rule("RISKY_DYNAMIC_COMMAND", W, "Risky `!` dynamic-context command", None,
@@ -302,7 +302,7 @@ RULES: dict[str, Rule] = {
         Rule("SECRET", E, "Secret in the skill", None,
              "An API key, token or private key (AWS, GitHub, Anthropic, OpenAI, Slack, Google, Stripe, PEM private keys) is pasted into SKILL.md. Everyone who installs the skill gets it. The message shows only the first characters; placeholders (`xxxx`, `EXAMPLE`, `your-key`, `REPLACE…`, a run of counting characters such as `abcde` or `12345`, one character six times) are skipped."),
         Rule("ARGUMENTS_WITHOUT_HINT", I, "Arguments used without `argument-hint`", None,
-             "The body uses `$ARGUMENTS`, two different `$N`, or a lone `$N` with no other dollar amount in the body, but the frontmatter has no `argument-hint`; Claude Code and the skill tool show the hint in the slash menu so the user knows what to pass (spec 000 §4.2; CHANGELOG: argument-hint). A `$N` is taken for a price, not an argument, where the prose names an amount no placeholder looks like (`$50`, `$0.99`, `$1-3M`) or money is around it (a range, a unit, `~$5`, a money word on its line).",
+             "The body uses `$ARGUMENTS`, two different `$N`, or a lone `$N` with no other dollar amount in the body, but the frontmatter has no `argument-hint`; Claude Code and the skill tool show the hint in the slash menu so the user knows what to pass (spec 000 §4.2; CHANGELOG: argument-hint). A `$N` is taken for a price, not an argument, where the prose names an amount no placeholder looks like (`$50`, `$0.99`, `$1-3M`) or money is around it (a range, a unit, `~$5`, a money word on its line), nor where it opens inline math (`$2^n$`, `$4 \\leq x < 8$`).",
              ("insert a placeholder argument-hint",)),
         Rule("PLACEHOLDER_IN_CODE", W, "`$N` inside a code block", None,
              "Claude Code substitutes `$0`, `$1`, ... (0-based: `$0` is the first argument) everywhere in the body, code blocks included, when the skill is run with arguments; an unmatched one is kept verbatim (CHANGELOG). In a skill that takes arguments, `awk '{print $2}'` then prints the third argument. Reported only for skills that take arguments (`argument-hint`, `arguments` or `$ARGUMENTS`). Write `\\$1` (CHANGELOG: `\\$` escape syntax).",
@@ -328,12 +328,13 @@ RULES: dict[str, Rule] = {
              "path is not meant to exist yet or is an example: a line that creates, saves or generates it, says "
              "e.g., if, may or your, holds `<…>`, `{…}`, `…` or a folder tree; a generic name (`scripts/example.py`); "
              "a JSON, YAML or Markdown sample; a counter-example; a line that names other files of the project or the "
-             "sibling skill the path belongs to; skills about writing skills; a link (BROKEN_LINK's). A warning when "
+             "sibling skill the path belongs to, or offers the same file in another form that is there (`x.json` or "
+             "`x.md`); skills about writing skills; a link (BROKEN_LINK's). A warning when "
              "a sibling skill has the file (the path is written from the wrong skill) or the line tells the model to "
              "use it (\"See …\", \"Load …\", \"Run …\"); a hint otherwise. Measured on held-out skills "
              "(docs/precision.md)."),
         Rule("SCRIPT_NO_SHEBANG", W, "Script run directly has no shebang", None,
-             "A code block runs `scripts/x` (or `./scripts/x`) as a command, but the file has no `#!` line, so the shell cannot start it. Run it through its interpreter or add a shebang. "
+             "A code block runs `scripts/x` (or `./scripts/x`) as a command, but the file has no `#!` line, so the shell cannot start it. Run it through its interpreter or add a shebang. A `#!` line after a UTF-8 byte order mark is named as such: the system reads the two first bytes only. "
              "Only blocks in a shell language (or none) are read, and not a block that draws a diagram or a folder tree."),
         Rule("SCRIPT_NOT_EXECUTABLE", H, "Script run directly is not executable", None,
              "A code block runs `scripts/x` as a command, the file has a shebang but no execute bit. `chmod +x` it and commit the mode."),

@@ -35,6 +35,10 @@ _MONEY_WORDS = lazy_re(r"\b(?:costs?|pric\w*|pay\w*|fees?|usd|dollars?|budget|ch
                           r"bill\w*|revenue|tips?|worth|save\w*|earn\w*|sells?|buy\w*|under|over|only|just|free|"
                           r"mrr|arr|acv)\b", re.I)
 _POSITIONAL = lazy_re(r"\$(?<![\\$\w]\$)(\d+)\b")
+# Inline math that opens with a digit (`$2^n$`, `$4 \leq Score < 8$`): a closing '$' on the line,
+# math between (a command, a power, a subscript, a brace, a comparison) and no space inside either
+# '$', as Markdown math is written (unseen peterbamuhigire/srs-skills: both reports were math).
+_MATH = lazy_re(r"\$\d[^$\n]*?[\\^_{}=<>≤≥][^$\n]*?(?<=\S)\$(?!\d)")
 _VARIABLE = lazy_re(r"\$\{((?:CLAUDE|SKILL)_[A-Z0-9_]*)\}")
 # A shell variable the body sets: `NAME=…` (after `export`, `local`, `declare -x`, `readonly`),
 # `for NAME in`, `read [-r] NAME` (unseen Fandhe-AI/agent-reference-skills: `SKILL_NAME="$ARGUMENTS"`
@@ -93,7 +97,7 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
 def _argument_use(doc: SkillDocument, blocks: list[tuple[int, int]]) -> tuple[str, int, int] | None:
     """The first `$ARGUMENTS` in prose, or the first `$N` when prose uses two of them (a lone `$5` is a price).
 
-    A `$N` is a price where the prose speaks of money: an amount no placeholder looks like
+    A `$N` that opens inline math is none (``_MATH``). A `$N` is a price where the prose speaks of money: an amount no placeholder looks like
     anywhere in it (`$50`, `$0.99`, `$1-3M`), or around the `$N` itself (a range, a unit, a
     money word on its line). On repositories never tuned on, nearly every `$N` this rule
     reported before was one (`$5-15/ticket`, `starting at $0`, `~$1.25/$5`)."""
@@ -108,6 +112,8 @@ def _argument_use(doc: SkillDocument, blocks: list[tuple[int, int]]) -> tuple[st
         token = m.group(0)
         if token == "$ARGUMENTS":
             return token, s, s + len(token)
+        if _MATH.match(body, m.start()):
+            continue
         if money is None:
             money = any(not (blocks and inside(blocks, base + a.start())) and not _in_inline_code(body, a.start())
                         for a in _AMOUNT.finditer(body))

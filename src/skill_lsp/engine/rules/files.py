@@ -250,10 +250,16 @@ def _scripts(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
                 continue
             path = os.path.join(ctx.skill_dir, rel)
             s, e = base + m.start(1), base + m.end(1)
-            head = read_regular(path, 2)
+            head = read_regular(path, 5)
             if head is None:
                 continue
-            if head != b"#!":
+            if head == b"\xef\xbb\xbf#!":
+                # The kernel reads '#!' as the file's first two bytes only: a byte order mark before
+                # them hides the line (unseen kleberbaum/coder: "has no '#!' line" was wrong).
+                yield from emit(ctx, "SCRIPT_NO_SHEBANG", f"the body runs '{rel}' directly but its '#!' line comes "
+                                "after a UTF-8 byte order mark, so the system does not read it; save the file "
+                                "without the mark", s, e, {"path": rel, "bom": True})
+            elif not head.startswith(b"#!"):
                 yield from emit(ctx, "SCRIPT_NO_SHEBANG", f"the body runs '{rel}' directly but it has no '#!' line; the "
                                 "shell cannot tell which interpreter to use (add e.g. #!/usr/bin/env python3 or run "
                                 "it through its interpreter)", s, e, {"path": rel})
@@ -459,6 +465,10 @@ def _missing(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
             continue  # a path inside a JSON, YAML or Markdown sample
         if _exists_up(ctx, rel) or _OTHER_SKILL.search(line):
             continue
+        stem = rel.rsplit(".", 1)[0]
+        if any(q != rel and q.rsplit(".", 1)[0] == stem and ctx.exists(q) is True
+               for q in (p.group(0).removeprefix("./") for p in _PATHLIKE.finditer(line))):
+            continue  # "read x.json or x.md": the line offers it in another form, which is there (unseen OneSkills)
         if not command and any(p.group(0) != m.group(0) and p.group(0).removeprefix("./").split("/")[0] not in _NAMED_DIRS
                                for p in _PATHLIKE.finditer(line)):
             continue  # the line names other files too (a copy table, the project's layout)
