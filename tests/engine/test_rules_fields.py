@@ -244,7 +244,16 @@ def test_license_naming_a_bundled_file_or_an_spdx_expression_is_fine(value):
     assert licence(value, FILES) == []
 
 
-@pytest.mark.parametrize("value", ["Proprietary", "Custom.License", "mit or zlib", "MIT OR Nope", "See COPYING"])
+@pytest.mark.parametrize("value", ["Proprietary", "All rights reserved.", "Apache 2.0", "CC BY-NC-SA 4.0",
+                                   "Apache 2.0 (https://www.apache.org/licenses/LICENSE-2.0)"])
+def test_a_license_named_as_people_write_it_is_fine(value):
+    # The spec asks for a license's name or a bundled file; an SPDX id with spaces for its hyphens
+    # names one too (unseen repositories: 1,807 infos on "Proprietary", 3 on "Apache 2.0 (url)").
+    assert licence(value, FILES) == []
+
+
+@pytest.mark.parametrize("value", ["Nope", "Custom.License", "mit or zlib", "MIT OR Nope", "See COPYING",
+                                   "Apache License 2.0 or so"])
 def test_license_that_is_neither_spdx_nor_a_bundled_file(value):
     # Information: no harness reads `license` (issue 26).
     assert licence(value, FILES) == [("UNKNOWN_LICENSE", "info", ((3, 9), (3, 9 + len(value))),
@@ -255,7 +264,7 @@ def test_license_of_an_unsaved_skill_cannot_be_checked_against_its_files():
     # A file name is given the benefit of the doubt; a path or a word is not.
     assert licence("LICENSE.txt", None) == []
     assert licence("MIT OR BSD-3-Clause", None) == []
-    for value in ("licenses/MIT.txt", "Proprietary"):
+    for value in ("licenses/MIT.txt", "Nope"):
         assert licence(value, None) == [("UNKNOWN_LICENSE", "info", ((3, 9), (3, 9 + len(value))),
                                          UNKNOWN.format(value, "a bundled file"), {"field": "license"})]
 

@@ -171,7 +171,9 @@ RULES: dict[str, Rule] = {
              "and `1.2.0`. An unquoted number that YAML changes (`1.10` reads as 1.1) is reported."),
         Rule("UNKNOWN_LICENSE", W, "License is neither SPDX nor a bundled file", None,
              "`license` should be an SPDX identifier (MIT, Apache-2.0) or the name of a license file bundled in the skill. "
-             "An identifier with words around it (`MIT license`, `Apache-2.0 (see NOTICE)`) and a sentence naming a "
+             "An identifier with words around it (`MIT license`, `Apache-2.0 (see NOTICE)`) or spaces for its hyphens "
+             "(`Apache 2.0`, `CC BY-NC-SA 4.0`), a statement that the skill has no open license (`Proprietary`, "
+             "`All rights reserved`) and a sentence naming a "
              "license file of the skill or of a folder above it (`SEE LICENSE IN LICENSE`) are accepted. No harness "
              "reads `license`: information, a warning under `agentskills`."),
         Rule("METADATA_NOT_STRING", W, "Metadata value is not a string", None,

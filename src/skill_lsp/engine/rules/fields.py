@@ -32,6 +32,12 @@ _PARTIAL_VERSION = lazy_re(r"^(0|[1-9]\d*)(?:\.(0|[1-9]\d*))?$")
 _LICENSE_HEAD = lazy_re(r"^([A-Za-z0-9.+-]+)(?:\s+licen[sc]e\b.*|\s*\(.*\)\s*)$", re.I | re.S)
 _LICENSE_FILE = lazy_re(r"^(?:LICEN[SC]E|COPYING|NOTICE)(?:[._-][\w.-]*)?$", re.I)
 _LICENSE_SPLIT = lazy_re(r"\s+(?:AND|OR|WITH)\s+|[()]")
+# What people write for a license that is no open one: a name, as the spec asks (unseen
+# thcjp/hermes-skills: 1,807 infos on "Proprietary", each noise).
+_STATEMENTS = frozenset(("proprietary", "commercial", "all rights reserved", "unlicensed", "private", "internal",
+                         "confidential", "closed source", "closed-source", "copyrighted", "custom"))
+# A note after the name: a link, or words in brackets ("Apache 2.0 (https://…)").
+_LICENSE_NOTE = lazy_re(r"\s*(?:\([^)]*\)|\bhttps?://\S+)")
 _LICENSE_WORDS = lazy_re(r"^[A-Za-z0-9.+-]+(?:\s+(?:AND|OR|WITH)\s+[A-Za-z0-9.+-]+)*$")
 
 
@@ -361,6 +367,8 @@ def _license(ctx: Context, value: str, start: int, end: int) -> Iterator[Finding
     head = _LICENSE_HEAD.match(v)
     if head is not None and is_spdx(head.group(1)):
         return
+    if _named(v):
+        return
     files = ctx.files()
     # Punctuation around a file name goes; "./" only after it (stripping "." first left "/LICENSE").
     if files is not None and any(tok.strip(",;:()").removeprefix("./").strip(".,;:()") in files for tok in v.split()):
@@ -375,6 +383,16 @@ def _license(ctx: Context, value: str, start: int, end: int) -> Iterator[Finding
     where = "a file in the skill folder" if files is not None else "a bundled file"
     yield from emit(ctx, "UNKNOWN_LICENSE", f"license \"{value}\" is neither an SPDX identifier nor {where}", start, end,
                {"field": "license"})
+
+
+def _named(value: str) -> bool:
+    """A license named as people write it: a statement that it is no open one ("Proprietary", "All
+    rights reserved."), or an SPDX id written with spaces for its hyphens ("Apache 2.0", "CC BY-NC-SA
+    4.0"), either with a link or a note in brackets after it."""
+    core = _LICENSE_NOTE.sub("", value).strip(" .,;:-")
+    if core.lower() in _STATEMENTS:
+        return True
+    return " " in core and is_spdx("-".join(core.split()))
 
 
 def _in_ancestors(ctx: Context, name: str, levels: int = 6) -> bool:
