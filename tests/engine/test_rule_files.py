@@ -182,6 +182,12 @@ def test_a_file_offered_in_another_form_that_is_there_is_not_missing(tmp_path: P
     assert [span(doc, f) for f in fs] == ["assets/data.json"]
 
 
+def test_a_file_of_the_skill_a_command_names_is_not_missing(tmp_path: Path):
+    body = "\nConsult `/core:bees`'s `references/catalog.md` for the list.\nSee `references/mine.md`.\n"
+    doc, fs = on_disk(tmp_path, body, {"references/other.md": "x"}, code="MISSING_MENTIONED_FILE")
+    assert [span(doc, f) for f in fs] == ["references/mine.md"]
+
+
 def test_mentioned_files_are_not_checked_with_link_checks_off(tmp_path: Path):
     assert on_disk(tmp_path, "\nRun `scripts/missing.py`.\n", {"scripts/extract.py": "x"}, check_links=False,
                    code="MISSING_MENTIONED_FILE")[1] == []

@@ -219,6 +219,14 @@ def test_version_written_as_a_yaml_number():
     assert findings('version: "2"') == []
 
 
+@pytest.mark.parametrize("key", ["description_zh", "description_en", "name-ja", "description_zh-CN"])
+def test_a_field_in_another_language_is_not_a_misspelling(key):
+    # A catalogue's display field beside `description` (unseen majq1990/opencode-skills): not "did you
+    # mean 'description'?".
+    assert [f[0] for f in findings(f"{key}: x")] in ([], ["UNKNOWN_FIELD"])
+    assert all("did you mean" not in f[3] for f in findings(f"{key}: x"))
+
+
 def test_a_field_of_another_harness_is_not_a_misspelling():
     # `disallowed-tools` is Claude Code's field: under the skill tool it is unknown, not a typo of allowed-tools.
     assert findings("disallowed-tools: Bash") == []

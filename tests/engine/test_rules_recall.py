@@ -246,9 +246,25 @@ def test_skills_about_writing_skills_name_example_files(tmp_path):
 def test_a_reference_reached_only_through_another(tmp_path):
     body = "\nRead `references/index.md` first.\n"
     files = {"references/index.md": "See [details](details.md).\n", "references/details.md": "x\n"}
-    doc, fs = on_disk(tmp_path, skill_text(body=body), files)
+    doc, fs = on_disk(tmp_path, skill_text(body=body), files, profile="agentskills")
     f = next(f for f in fs if f.code == "NESTED_REFERENCE")
     assert f.severity is H and f.data == {"path": "references/index.md", "nested": "references/details.md"}
+    # Anthropic's best practices: only the agentskills profile reports it (unseen audits: chains by design).
+    _, fs = on_disk(tmp_path / "default", skill_text(body=body), files)
+    assert [f.code for f in fs if f.code == "NESTED_REFERENCE"] == []
+
+
+def test_pages_reached_through_an_index_are_by_design(tmp_path):
+    # A file that is mostly links to pages: SKILL.md cannot name each (unseen generated API references).
+    pages = "# Repos\n\n" + "".join(f"- [op {i}](ops/op{i}.md)\n" for i in range(3))
+    files = {"references/repos.md": pages, **{f"references/ops/op{i}.md": "x\n" for i in range(3)}}
+    _, fs = on_disk(tmp_path, skill_text(body="\nRead `references/repos.md` first.\n"), files, profile="agentskills")
+    assert [f.code for f in fs if f.code == "NESTED_REFERENCE"] == []
+    # A page that names three others among its prose is no index.
+    files["references/repos.md"] = pages + "".join(f"Prose line {i}.\n" for i in range(4))
+    _, fs = on_disk(tmp_path / "prose", skill_text(body="\nRead `references/repos.md` first.\n"), files,
+                    profile="agentskills")
+    assert [f.data["nested"] for f in fs if f.code == "NESTED_REFERENCE"] == ["references/ops/op0.md"]
 
 
 def test_references_all_named_from_skill_md_are_one_level(tmp_path):

@@ -154,7 +154,8 @@ RULES: dict[str, Rule] = {
              "The other targets ignore unknown fields (the skill tool preserves them, Claude Code never shows them to the model), "
              "so a custom key such as `category` or `author` is reported nowhere; only a likely misspelling of a field "
              "(`descripton`, `allowed_tools`, `licence`: rapidfuzz ratio >= 80 or at most two edits) is a warning, "
-             "because the field the author meant silently does nothing.",
+             "because the field the author meant silently does nothing. A field in another language "
+             "(`description_zh`, `name-ja`) is a catalogue's display field, not a misspelling.",
              ("rename to the field meant", "move under metadata")),
         Rule("DEFERRED_FIELD", I, "Field deferred by the skill-tool spec", None,
              "Spec 000 §4.4 defers these Claude Code fields to v1.1: context, agent, hooks, model, effort, paths, shell, when_to_use. The skill tool keeps them but does not act on them."),
@@ -368,7 +369,8 @@ RULES: dict[str, Rule] = {
              "SKILL.md names `references/a.md`, which sends the model on to `references/b.md` that SKILL.md never "
              "names. Anthropic's skill authoring best practices keep references one level deep from SKILL.md: the "
              "model may preview a nested file in part. A hint: an index file in references/ is a deliberate layout "
-             "for some authors."),
+             "for some authors, and one whose lines are mostly links to three or more other Markdown files (a "
+             "generated API reference, a section's README) is not reported: SKILL.md could not name each page."),
         Rule("DESCRIPTION_OVERLAP", W, "Two skills' descriptions are near-identical", None,
              "Two skills of one workspace have descriptions a model cannot tell apart: both of 8 words or more, the "
              "same text, or at most one content word apart with a rapidfuzz token-sort ratio of 90 or more, and the "

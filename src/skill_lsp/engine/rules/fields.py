@@ -135,6 +135,11 @@ def target_flags_unknown_fields(profile: Profile) -> bool:
 # Fields of tools outside the harness table, near a skill field by spelling only: VS Code reads
 # `agents` (its prompt validator's attributes), not a misspelt `agent` (issue 26, held-out test half).
 _OTHER_TOOLS_FIELDS = frozenset(("agents",))
+# A field in another language (`description_zh`, `name-en`, `description_zh-CN`): a display field of
+# a catalogue beside the one harnesses read, not a misspelling of it (unseen majq1990/opencode-skills:
+# 4 of 4 "did you mean 'description'?" warnings misled).
+_LOCALIZED = lazy_re(r"[_-](?:en|zh|ja|jp|ko|kr|fr|de|es|it|pt|ru|ar|hi|vi|th|tr|pl|nl|sv|uk|he|cs|fa)"
+                     r"(?:[_-](?:[A-Z]{2}|Han[st]|TW|CN|HK))?$")
 
 
 def likely_misspelling(key: str, profile: Profile) -> str | None:
@@ -142,7 +147,7 @@ def likely_misspelling(key: str, profile: Profile) -> str | None:
 
     Keys that are some harness's field as written are not misspellings.
     """
-    if key in FIELDS or len(key) < 4 or key.lower() in _OTHER_TOOLS_FIELDS:
+    if key in FIELDS or len(key) < 4 or key.lower() in _OTHER_TOOLS_FIELDS or _LOCALIZED.search(key):
         return None
     return _nearest_field(key.lower().replace("_", "-"), (*profile.known, *profile.deferred))
 

@@ -514,8 +514,9 @@ _OTHER_PATH = lazy_re(r"(?<![\w./-])(?:src|lib|app|test|tests|docs|\.github|conf
 
 # The line points at another skill's files (`skills/coordination/SKILL.md and reference/x.md`,
 # "that skill's `references/…`").
+# ... or "`/core:bees`'s `references/x.md`": the file of the skill named (unseen vinnie357/claude-skills).
 _OTHER_SKILL = lazy_re(r"(?<![\w-])skills/[\w.-]+/|\bskill's\b|\bother skill\b|\b(?:repository|repo|project|"
-                          r"toolkit|plugin|workspace) root\b", re.I)
+                          r"toolkit|plugin|workspace) root\b|`/[^`\n]+`['’]s\b", re.I)
 
 
 _LIST_ITEM = lazy_re(r"[ \t]*(?:[-*+]|\d+[.)])\s")
@@ -582,6 +583,18 @@ _GENERIC_STEMS = frozenset(("example", "examples", "sample", "script", "script_n
 _MD_LINK = lazy_re(r"\]\(<?([^)\s>]+\.md)(?:#[^)\s]*)?>?\)|`((?:\./)?(?:references/)?[\w.@+-]+(?:/[\w.@+-]+)*\.md)`")
 
 
+# A reference whose lines are mostly links to other Markdown files is an index, which leads on to
+# its pages by design: SKILL.md could not name each (unseen liasica/harmonyos-skills reaches 4,000
+# pages through one, Yuyz0112/public-api-skills 204 operations through each resource file,
+# Fandhe-AI/agent-reference-skills a section's pages through its README: 5 of 5 hints noise).
+def _an_index(text: str, links: list[re.Match[str]]) -> bool:
+    """Three links or more, on half of the file's non-blank lines or more."""
+    if len({m.group(1) or m.group(2) for m in links}) < 3:
+        return False
+    lines = [line for line in text.splitlines() if line.strip()]
+    return 2 * sum(1 for line in lines if _MD_LINK.search(line)) >= len(lines)
+
+
 def _chains(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
     """SKILL.md names references/a.md, which sends the model on to references/b.md that SKILL.md never
     names: the model reaches b only through a (Anthropic's best practices keep references one level
@@ -600,8 +613,11 @@ def _chains(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
         text = data.decode("utf-8", "replace")
         if ".md" not in text:
             continue  # both of _MD_LINK's forms end in it: most references name no other (24 against 3 us)
+        links = list(_MD_LINK.finditer(text))
+        if _an_index(text, links):
+            continue
         here = posixpath.dirname(rel)
-        for m in _MD_LINK.finditer(text):
+        for m in links:
             target = m.group(1) or m.group(2)
             if "://" in target or target.startswith(("/", "#")):
                 continue
