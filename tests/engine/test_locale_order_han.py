@@ -45,3 +45,20 @@ def test_kana_names_sort_as_node_sorts_them() -> None:
     out = subprocess.run([str(node), "-e", script], input=json.dumps(sorted(names)), capture_output=True,
                          text=True, check=True, timeout=60).stdout
     assert sorted(names, key=locale_key) == json.loads(out)
+
+
+def test_kana_marks_sort_as_node_sorts_them() -> None:
+    """The marks that repeat or lengthen a kana (々 ゝ ゞ ー ヽ ヾ) sort as symbols: Claude Code listed
+    `サーバーレス…` before `サブカテゴリー…` (the seed-12 real-skill run)."""
+    node = shutil.which("node")
+    require(node, "node", ".ci/run installs Node (editors/ci-setup.sh)")
+    r = random.Random(12)
+    pool = [chr(c) for c in (*range(0x3041, 0x3097), *range(0x30A1, 0x30F7))] + list("々ゝゞーヽヾ") * 8 + list("aB-1")
+    names = {"サーバーレス永続化", "サブカテゴリー分割", "さー", "サー", "サヽ", "さあ"}
+    while len(names) < 800:
+        names.add("".join(r.choice(pool) for _ in range(r.randint(1, 5))))
+    script = "const a = JSON.parse(require('fs').readFileSync(0, 'utf8')); " \
+             "console.log(JSON.stringify(a.sort((x, y) => x.localeCompare(y))))"
+    out = subprocess.run([str(node), "-e", script], input=json.dumps(sorted(names)), capture_output=True,
+                         text=True, check=True, timeout=60).stdout
+    assert sorted(names, key=locale_key) == json.loads(out)

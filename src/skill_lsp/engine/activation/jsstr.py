@@ -179,12 +179,21 @@ _SMALL_KANA = {**{cp: cp + 1 for cp in (0x3041, 0x3043, 0x3045, 0x3047, 0x3049, 
                                         0x308E)}, 0x3095: 0x304B, 0x3096: 0x3051}
 
 
+# Marks that repeat or lengthen a kana sort as symbols, after the others and before the digits, in
+# this order (ゞ and ヾ are ゝ and ヽ with a voiced mark): the seed-12 real-skill run's Claude Code
+# listed `サーバーレス…` before `サブカテゴリー…`.
+_KANA_MARKS = "々ゝーヽ"
+
+
 def _primary(c: str) -> tuple[int, int]:
     if c.isspace():
         return (0, 0)
     at = _PUNCTUATION.find(c)
     if at >= 0:
         return (1, at)
+    at = _KANA_MARKS.find(c)
+    if at >= 0:
+        return (2, 0x110000 + at)
     if c.isdigit():
         return (3, ord(c))
     if c.isalpha():
