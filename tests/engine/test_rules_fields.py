@@ -207,6 +207,15 @@ def test_lengths_and_emptiness_of_string_fields():
     assert findings("argument-hint: ' '") == []  # only compatibility must be non-empty
 
 
+def test_a_block_collection_of_the_wrong_type_is_reported_at_its_key():
+    # A block mapping starts at its first item's key, lines below: the key is where the field is
+    # (unseen newkayak12/claude-skills); a flow one keeps its own span.
+    assert findings("compatibility:\n  recommended: []\n  optional:\n    - think-tool") == [
+        ("INVALID_TYPE", "error", ((3, 0), (3, 13)), "'compatibility' must be a string, not a mapping",
+         {"field": "compatibility", "expected": "string"})]
+    assert [f[2] for f in findings("compatibility: [a, b]")] == [((3, 15), (3, 21))]
+
+
 def test_version_written_as_a_yaml_number():
     # `version: 1.0` and `version: 2` say what the author wrote (no harness reads version): quiet (issue 26).
     assert findings("version: 1.0") == []

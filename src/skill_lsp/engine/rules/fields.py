@@ -42,8 +42,11 @@ _LICENSE_WORDS = lazy_re(r"^[A-Za-z0-9.+-]+(?:\s+(?:AND|OR|WITH)\s+[A-Za-z0-9.+-
 
 
 def _span(entry: Entry) -> tuple[int, int]:
+    """Where a finding about a field's value goes: the value, or the key when there is none or it
+    is a block collection (which starts at its first item's key, lines below: the unseen
+    newkayak12/claude-skills' `compatibility:` mapping was reported at `recommended:` inside it)."""
     v = entry.value
-    if v.end > v.start:
+    if v.end > v.start and not (v.kind in ("map", "seq") and not v.style):
         return v.start, v.end
     return entry.key_node.start, entry.key_node.end
 
