@@ -513,8 +513,7 @@ _OTHER_PATH = lazy_re(r"(?<![\w./-])(?:src|lib|app|test|tests|docs|\.github|conf
 
 
 # The line points at another skill's files (`skills/coordination/SKILL.md and reference/x.md`,
-# "that skill's `references/…`").
-# ... or "`/core:bees`'s `references/x.md`": the file of the skill named (unseen vinnie357/claude-skills).
+# "that skill's `references/…`", "`/core:bees`'s `references/x.md`": unseen vinnie357/claude-skills).
 _OTHER_SKILL = lazy_re(r"(?<![\w-])skills/[\w.-]+/|\bskill's\b|\bother skill\b|\b(?:repository|repo|project|"
                           r"toolkit|plugin|workspace) root\b|`/[^`\n]+`['’]s\b", re.I)
 
