@@ -211,3 +211,28 @@ def test_codex_leaves_a_skill_without_implicit_invocation_out_of_its_catalog(tmp
     from skill_lsp.engine.render import get_dialect
 
     assert get_dialect("codex").activation_record(recs, "explicit-only") is not None
+
+
+def test_the_budget_pass_reads_a_checked_skill_as_checking_it_again_would(tmp_path: Path):
+    """`check`'s listing budgets take each slim result's document again without checking it again
+    (workspace.with_document): the same document and findings as check_file's."""
+    from skill_lsp.engine.discovery import READ_LIMIT, Location
+    from skill_lsp.engine.workspace import check_job, with_document
+
+    settings = Settings()
+    texts = {"plain": "---\nname: plain\ndescription: Plain skill. Use when asked.\n---\n\nBody.\n",
+             "bom": "\ufeff---\nname: bom\ndescription: With a mark. Use when asked.\n---\n\nBody  \n",
+             "broken": "---\nname: broken\ndescription: a: b\n---\n",
+             "big": "---\nname: big\ndescription: Large. Use when asked.\n---\n\n" + "x" * (READ_LIMIT + 10)}
+    for folder, text in texts.items():
+        _write(tmp_path, "skills", folder, text)
+        md = str(tmp_path / "skills" / folder / "SKILL.md")
+        loc = Location(str(tmp_path / "skills" / folder), md, 0, str(tmp_path / "skills"))
+        again, fresh = with_document(check_job((loc, settings, True)), settings), check_file(md, settings, loc)
+        assert again.doc is not None and fresh.doc is not None
+        assert (again.doc.text, again.doc.bom, again.doc.full_length) == (fresh.doc.text, fresh.doc.bom,
+                                                                         fresh.doc.full_length)
+        assert [(f.code, f.start, f.end, f.message) for f in again.findings] == \
+               [(f.code, f.start, f.end, f.message) for f in fresh.findings]
+    refused = Location(str(tmp_path / "x"), str(tmp_path / "x" / "SKILL.md"), 0, str(tmp_path), ("IO_ERROR", "gone"))
+    assert with_document(check_job((refused, settings, True)), settings).doc is None

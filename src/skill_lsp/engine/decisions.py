@@ -211,9 +211,9 @@ def budget_findings(results: list, settings) -> None:  # (SkillResult, Settings)
         from .config import apply_settings  # noqa: PLC0415
         from .findings import make  # noqa: PLC0415
         from .preview import records_for  # noqa: PLC0415
-        from .workspace import check_file  # noqa: PLC0415
+        from .workspace import with_document  # noqa: PLC0415
 
-        full = [r if r.doc is not None else check_file(r.path, settings, r.location) for r in mine]
+        full = [r if r.doc is not None else with_document(r, settings) for r in mine]
         by_path = {r.path: r for r in mine}
         roots = 1 + max((r.location.root_index for r in mine), default=0)
         for d in decide(records_for(full, roots), harness):

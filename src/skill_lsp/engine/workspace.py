@@ -111,6 +111,26 @@ def check_file(path: str, settings: Settings, location: Location | None = None,
 
 
 
+def with_document(result: SkillResult, settings: Settings) -> SkillResult:
+    """``result`` (a slim one, checked in this run) with its document read and parsed again and its
+    findings kept: what a listing reads of it. Checking it again cost the listing budgets' pass of a
+    real-size 10,000-skill `check` a third of its second. Checked again where the file cannot be read
+    or its location is refused (there is no document to read)."""
+    loc = result.location
+    if loc is not None and loc.problem is not None:
+        return check_file(result.path, settings, loc)
+    try:
+        data, size = read_skill_file(result.path)
+    except ReadError:
+        return check_file(result.path, settings, loc)
+    text, issue = _decode_prefix(data, size)
+    doc = document.parse(text, result.path, issue)
+    doc.bom = doc.bom or data.startswith(b"\xef\xbb\xbf")  # as check_file reads it
+    if size > len(data):
+        doc.full_length = max(doc.full_length, size)
+    return SkillResult(result.path, doc, result.findings, loc)
+
+
 _CLOSING_FENCE = lazy_re(r"(?:\r\n|\r|\n)---[ \t]*(?:\r\n|\r|\n|$)")
 
 
