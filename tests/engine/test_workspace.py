@@ -280,6 +280,21 @@ def test_missing_frontmatter_outside_any_skills_folder_is_a_possible_fragment(tm
     assert only(got.findings, "MISSING_FRONTMATTER").severity is E
 
 
+def test_missing_frontmatter_among_skills_with_frontmatter_is_an_error(tmp_path: Path):
+    # A repository whose top holds its skills (unseen majq1990/opencode-skills): one of 67 without
+    # frontmatter is a skill no harness loads, not a fragment. Beside other fragments it still is one.
+    for name in ("alpha", "beta"):
+        write_skill(tmp_path / "repo", name, f"---\nname: {name}\ndescription: A skill. Use when asked.\n---\n")
+    p = write_skill(tmp_path / "repo", "auditor", "# Skill Security Auditor\n\n- **Name**: auditor\n")
+    got = check_file(str(p), Settings(), Location(str(p.parent), str(p), -1, str(tmp_path)))
+    assert only(got.findings, "MISSING_FRONTMATTER").severity is E
+    for name in ("one", "two"):
+        write_skill(tmp_path / "flavors", name, "<!-- fragment -->\n# Part\n")
+    p = write_skill(tmp_path / "flavors", "three", "# Part\n")
+    got = check_file(str(p), Settings(), Location(str(p.parent), str(p), -1, str(tmp_path)))
+    assert only(got.findings, "MISSING_FRONTMATTER").severity is I
+
+
 def test_a_fragment_keeps_its_other_findings(tmp_path: Path):
     p = write_skill(tmp_path / "docs", "basic", "# Template\n\nSee [x](missing.md).\n")
     got = check_file(str(p), Settings(), Location(str(p.parent), str(p), -1, str(tmp_path)))

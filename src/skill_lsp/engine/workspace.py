@@ -13,7 +13,7 @@ from collections.abc import Callable
 from . import document, rules, suppress
 from .config import Settings, apply_settings
 from .datarecord import replace
-from .discovery import Location, ReadError, read_skill_file
+from .discovery import Location, ReadError, read_regular, read_skill_file
 from .findings import Finding, Related, Severity, make
 from .harness.roots import in_devin_root
 from .lazyre import lazy_re
@@ -157,7 +157,8 @@ def placed(findings: list[Finding], path: str, location: Location | None) -> lis
     if in_devin_root(path):
         findings = [f for f in findings if f.code != "MISSING_FRONTMATTER"]
     if not _under_a_skills_folder(path):
-        findings = [_fragment(f) if f.code == "MISSING_FRONTMATTER" else f for f in findings]
+        if any(f.code == "MISSING_FRONTMATTER" for f in findings) and not _among_skills(path):
+            findings = [_fragment(f) if f.code == "MISSING_FRONTMATTER" else f for f in findings]
     if in_test_folder(path, location.root):
         return [_fixture(f) if f.severity <= Severity.WARNING else f for f in findings]
     if (owner := example_of(path, location.root)) is not None:
@@ -183,6 +184,29 @@ def _under_a_skills_folder(path: str) -> bool:
     pattern has one (.claude/skills/*, plugins' skills/*, OpenCode's {skill,skills}/**)."""
     parts = os.path.normpath(os.path.dirname(os.path.dirname(path))).split(os.sep)
     return any(p in ("skills", "skill") for p in parts)
+
+
+def _among_skills(path: str, enough: int = 2, looked: int = 64) -> bool:
+    """Whether the folders beside the skill's hold skills with frontmatter (``enough`` of the first
+    ``looked``): a collection of skills at a repository's top, where a SKILL.md without frontmatter is
+    a skill that no harness loads, not a fragment (unseen majq1990/opencode-skills: one of 67)."""
+    folder = os.path.dirname(path)
+    parent = os.path.dirname(folder)
+    try:
+        names = sorted(os.listdir(parent))[:looked]
+    except OSError:
+        return False
+    found = 0
+    for name in names:
+        other = os.path.join(parent, name)
+        if other == folder:
+            continue
+        head = read_regular(os.path.join(other, "SKILL.md"), 8)
+        if head is not None and head.lstrip(b"\xef\xbb\xbf").startswith(b"---"):
+            found += 1
+            if found >= enough:
+                return True
+    return False
 
 
 def _fragment(f: Finding) -> Finding:
