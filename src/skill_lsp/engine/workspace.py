@@ -186,22 +186,26 @@ def _under_a_skills_folder(path: str) -> bool:
     return any(p in ("skills", "skill") for p in parts)
 
 
-def _among_skills(path: str, enough: int = 2, looked: int = 64) -> bool:
-    """Whether the folders beside the skill's hold skills with frontmatter (``enough`` of the first
-    ``looked``): a collection of skills at a repository's top, where a SKILL.md without frontmatter is
-    a skill that no harness loads, not a fragment (unseen majq1990/opencode-skills: one of 67)."""
-    folder = os.path.dirname(path)
-    parent = os.path.dirname(folder)
+def _among_skills(path: str) -> bool:
+    """Whether the folders beside the skill's hold skills with frontmatter (two of the first 64): a
+    collection of skills at a repository's top, where a SKILL.md without frontmatter is a skill that
+    no harness loads, not a fragment (unseen majq1990/opencode-skills: one of 67). Once a folder in
+    a `check` run (unseen kazuyaegusa/claude-skills: 1,082 such files in one)."""
+    parent = os.path.dirname(os.path.dirname(path))
+    from .rules.context import kept_for_run  # noqa: PLC0415 - a file without frontmatter only
+
+    return kept_for_run(("skills beside", parent), lambda: _holds_skills(parent))
+
+
+def _holds_skills(parent: str, enough: int = 2, looked: int = 64) -> bool:
+    # The answer is the folder's, whichever of its skills asks.
     try:
         names = sorted(os.listdir(parent))[:looked]
     except OSError:
         return False
     found = 0
     for name in names:
-        other = os.path.join(parent, name)
-        if other == folder:
-            continue
-        head = read_regular(os.path.join(other, "SKILL.md"), 8)
+        head = read_regular(os.path.join(parent, name, "SKILL.md"), 8)
         if head is not None and head.lstrip(b"\xef\xbb\xbf").startswith(b"---"):
             found += 1
             if found >= enough:
