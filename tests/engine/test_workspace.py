@@ -293,6 +293,11 @@ def test_missing_frontmatter_among_skills_with_frontmatter_is_an_error(tmp_path:
     p = write_skill(tmp_path / "flavors", "three", "# Part\n")
     got = check_file(str(p), Settings(), Location(str(p.parent), str(p), -1, str(tmp_path)))
     assert only(got.findings, "MISSING_FRONTMATTER").severity is I
+    # The answer follows the folder's entries (a server keeps it by the folder's modification).
+    for name in ("four", "five"):
+        write_skill(tmp_path / "flavors", name, f"---\nname: {name}\ndescription: A skill. Use when asked.\n---\n")
+    got = check_file(str(p), Settings(), Location(str(p.parent), str(p), -1, str(tmp_path)))
+    assert only(got.findings, "MISSING_FRONTMATTER").severity is E
 
 
 def test_a_fragment_keeps_its_other_findings(tmp_path: Path):
