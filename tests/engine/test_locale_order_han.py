@@ -13,6 +13,15 @@ from helpers import require
 from skill_lsp.engine.activation.jsstr import locale_key
 
 
+def _node_sorted(node: str, names: set[str]) -> list[str]:
+    """``names`` as Node's ``localeCompare`` orders them."""
+    script = "const a = JSON.parse(require('fs').readFileSync(0, 'utf8')); " \
+             "console.log(JSON.stringify(a.sort((x, y) => x.localeCompare(y))))"
+    out = subprocess.run([node, "-e", script], input=json.dumps(sorted(names)), capture_output=True,
+                         text=True, check=True, timeout=60).stdout
+    return json.loads(out)
+
+
 def test_han_names_sort_as_node_sorts_them() -> None:
     node = shutil.which("node")
     require(node, "node", ".ci/run installs Node (editors/ci-setup.sh)")
@@ -23,11 +32,7 @@ def test_han_names_sort_as_node_sorts_them() -> None:
         n = "".join(r.choice(pool) for _ in range(r.randint(1, 4)))
         names.add(n + r.choice(["", ".md", "-x", "2"]) if r.random() < 0.5 else n)
     names |= {"柜台流通式债券报价.md", "柜台流通式债券最优报价.md", "readme.md", "一", "丁", "乙"}
-    script = "const a = JSON.parse(require('fs').readFileSync(0, 'utf8')); " \
-             "console.log(JSON.stringify(a.sort((x, y) => x.localeCompare(y))))"
-    out = subprocess.run([str(node), "-e", script], input=json.dumps(sorted(names)), capture_output=True,
-                         text=True, check=True, timeout=60).stdout
-    assert sorted(names, key=locale_key) == json.loads(out)
+    assert sorted(names, key=locale_key) == _node_sorted(str(node), names)
 
 
 def test_kana_names_sort_as_node_sorts_them() -> None:
@@ -40,11 +45,7 @@ def test_kana_names_sort_as_node_sorts_them() -> None:
     names = {"テスト", "のり", "がa", "かb"}
     while len(names) < 600:
         names.add("".join(r.choice(pool) for _ in range(r.randint(1, 4))))
-    script = "const a = JSON.parse(require('fs').readFileSync(0, 'utf8')); " \
-             "console.log(JSON.stringify(a.sort((x, y) => x.localeCompare(y))))"
-    out = subprocess.run([str(node), "-e", script], input=json.dumps(sorted(names)), capture_output=True,
-                         text=True, check=True, timeout=60).stdout
-    assert sorted(names, key=locale_key) == json.loads(out)
+    assert sorted(names, key=locale_key) == _node_sorted(str(node), names)
 
 
 def test_kana_marks_sort_as_node_sorts_them() -> None:
@@ -57,8 +58,4 @@ def test_kana_marks_sort_as_node_sorts_them() -> None:
     names = {"サーバーレス永続化", "サブカテゴリー分割", "さー", "サー", "サヽ", "さあ"}
     while len(names) < 800:
         names.add("".join(r.choice(pool) for _ in range(r.randint(1, 5))))
-    script = "const a = JSON.parse(require('fs').readFileSync(0, 'utf8')); " \
-             "console.log(JSON.stringify(a.sort((x, y) => x.localeCompare(y))))"
-    out = subprocess.run([str(node), "-e", script], input=json.dumps(sorted(names)), capture_output=True,
-                         text=True, check=True, timeout=60).stdout
-    assert sorted(names, key=locale_key) == json.loads(out)
+    assert sorted(names, key=locale_key) == _node_sorted(str(node), names)

@@ -189,22 +189,8 @@ def _under_a_skills_folder(path: str) -> bool:
 def _among_skills(path: str) -> bool:
     """Whether the folders beside the skill's hold skills with frontmatter (two of the first 64): a
     collection of skills at a repository's top, where a SKILL.md without frontmatter is a skill that
-    no harness loads, not a fragment (unseen majq1990/opencode-skills: one of 67). Once a folder in
-    a `check` run (unseen kazuyaegusa/claude-skills: 1,082 such files in one)."""
+    no harness loads, not a fragment (unseen majq1990/opencode-skills: one of 67)."""
     parent = os.path.dirname(os.path.dirname(path))
-    from .rules.context import kept_for_run  # noqa: PLC0415 - a file without frontmatter only
-
-    return kept_for_run(("skills beside", parent), lambda: _holds_skills_now(parent))
-
-
-# A server's answers by folder and the folder's modification time (an entry added, removed or
-# renamed): a scan of kazuyaegusa/claude-skills asked 1,082 times, 1.2 ms each. A sibling's own
-# frontmatter gained or lost leaves the time alone: the answer then waits for the next change of
-# the folder's entries.
-_HOLDS: dict[tuple[str, int, int], bool] = {}
-
-
-def _holds_skills_now(parent: str) -> bool:
     try:
         st = os.stat(parent)
         key = (parent, st.st_mtime_ns, st.st_nlink)  # the link count: two changes in one clock tick
@@ -216,6 +202,13 @@ def _holds_skills_now(parent: str) -> bool:
             _HOLDS.clear()
         got = _HOLDS[key] = _holds_skills(parent)
     return got
+
+
+# Answers by folder and the folder's modification time (an entry added, removed or renamed), for a
+# `check` run and a server alike: unseen kazuyaegusa/claude-skills asked 1,082 times, 1.2 ms each. A
+# sibling's own frontmatter gained or lost leaves the time alone: the answer then waits for the
+# next change of the folder's entries.
+_HOLDS: dict[tuple[str, int, int], bool] = {}
 
 
 def _holds_skills(parent: str, enough: int = 2, looked: int = 64) -> bool:

@@ -15,10 +15,7 @@ from ..targets import PROFILES
 
 TYPE_CHECKING = False  # type checkers take this as True
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
-    from typing import TypeVar
-
-    T = TypeVar("T")
+    from collections.abc import Iterable, Iterator
 
 
 @datarecord(slots=True)
@@ -227,20 +224,6 @@ def listings_kept(on: bool) -> None:
     _KEPT = {} if on else None
     _KEPT_PARENTS.clear()
     _KEPT_HOLDERS.clear()
-    _KEPT_ANSWERS.clear()
-
-
-_KEPT_ANSWERS: dict[object, object] = {}
-
-
-def kept_for_run(key: object, answer: Callable[[], T]) -> T:
-    """``answer()``, asked once per ``key`` while listings are kept (a `check` run, whose disk is
-    read once); asked each time otherwise (a server's disk changes under it)."""
-    if _KEPT is None:
-        return answer()
-    if key not in _KEPT_ANSWERS:
-        _KEPT_ANSWERS[key] = answer()
-    return _KEPT_ANSWERS[key]  # type: ignore[return-value]
 
 
 def _kept(folder: str) -> tuple[frozenset[str], frozenset[str]] | None:
