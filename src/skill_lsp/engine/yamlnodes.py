@@ -680,13 +680,27 @@ def compose_simple(text: str, base: int = 0) -> Node | None:
         m = _SIMPLE_LINE.fullmatch(line)
         after = end + 1  # where the next line starts
         if m is not None:
-            key_len = len(m.group(2))
-            value = None if m.group(3) is None else _scalar(m, 4, base + pos + m.end(3))
-            if value is not None and m.group(6) is not None:  # a plain value: the lines below may continue it
-                got = _plain_lines(text, after, indent, value, base)
-                if got is None:
-                    return None
-                value, after = got
+            _, k, spaces, double, single, plain, _ = m.groups()
+            key_len = len(k)
+            if spaces is None:
+                value = None
+            elif plain is None:
+                at = base + pos + m.end(3)
+                if double is not None:
+                    value = Node("scalar", at, at + len(double) + 2, value=_ESCAPE.sub(_unescape, double)
+                                 if "\\" in double else double, style='"')
+                else:
+                    value = Node("scalar", at, at + len(single) + 2, value=single.replace("''", "'"), style="'")
+            else:
+                at = base + pos + m.end(3)
+                plain = plain.rstrip(" ")
+                value = Node("scalar", at, at + len(plain), value=plain)
+                # A plain value: the lines below may continue it (only an indented or empty line can).
+                if after < n and (text[after] == " " or text[after] == "\n"):
+                    got = _plain_lines(text, after, indent, value, base)
+                    if got is None:
+                        return None
+                    value, after = got
         elif (flow := _flow_list(line, base + pos) if "[" in line else None) is not None:
             value = flow
             key_len = line.index(":") - indent
