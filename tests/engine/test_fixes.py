@@ -127,6 +127,25 @@ def test_unquoted_colon_block_scalar_fix_keeps_crlf():
     assert fs == []
 
 
+# A file whose line breaks a wrong encoding lost (unseen ptreezh/sscisubagent-skills: eight of them):
+# the next field runs into the description. Quoted whole, `version` would become its text.
+RUN_IN = "---\nname: demo\ndescription: Analyses firms?version: 2.0.0\nlicense: MIT\n---\n# x\n"
+
+
+def test_a_value_another_field_ran_into_is_not_quoted_by_a_safe_fix():
+    new, fix = fixed(RUN_IN, "INVALID_FRONTMATTER", "Quote")
+    assert not fix.safe and fix.unsafe_because == "field"
+    assert new == RUN_IN.replace("Analyses firms?version: 2.0.0", '"Analyses firms?version: 2.0.0"')
+    assert fix_all_text(RUN_IN, "/virtual/demo/SKILL.md", Settings(), on_disk=False) == RUN_IN
+
+
+@pytest.mark.parametrize("value", ["Use when: asked", "Triggers: deploy, ship", "Note: version 2 only",
+                                   "Covers the versions: 1 and 2"])
+def test_prose_with_a_colon_keeps_its_safe_quote(value):
+    _, fix = fixed(f"---\nname: demo\ndescription: {value}\n---\n", "INVALID_FRONTMATTER", "Quote")
+    assert fix.safe
+
+
 def test_unquoted_colon_multiline_value_is_joined_and_quoted():
     text = "---\nname: demo\ndescription: Use when:\n  the user asks\n---\n"
     new, _ = fixed(text, "INVALID_FRONTMATTER", "Quote")

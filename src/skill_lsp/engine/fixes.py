@@ -26,6 +26,8 @@ from .depth_fixes import BUILDERS as DEPTH_BUILDERS
 from .document import SkillDocument, parse
 from .edits import DISPLAY_ONLY, SAFE, UNSAFE, Edit, Fix, _line_span, _newline, yaml_string
 from .findings import Finding
+from .lazyre import lazy_re
+from .profiles import FIELDS
 from .rules.bodyscan import code_blocks
 from .rules.name import ASCII_NAME
 from .yamlnodes import to_python
@@ -132,7 +134,22 @@ def _unquoted_colon(doc: SkillDocument, f: Finding) -> list[Fix]:
     quote = Fix("Quote the value", (Edit(start, end, quoted),), safe=True, preferred=True)
     if not _quoting_holds(doc, str(data.get("key", "")), value, start, end, quoted):
         quote = _unsafe(quote, "yaml")
+    elif run_in_field(value):
+        quote = _unsafe(quote, "field")
     return [quote, Fix("Turn the value into a block scalar", (Edit(start, end, block),))]
+
+
+# A skill field's name and its colon inside a value: `…?version: 2.0.0` where a file's line breaks
+# were lost (unseen ptreezh/sscisubagent-skills: eight descriptions garbled by a wrong encoding,
+# each with the next line's field run into it). Quoted whole, the field would become text.
+_RUN_IN = lazy_re("(?<![\\w-])(?:" + "|".join(sorted(FIELDS, key=len, reverse=True))
+                  + r"|author|tags|title|category)\s*:(?:[ \t]|$)")
+
+
+def run_in_field(value: str) -> bool:
+    """Whether ``value`` holds what reads as another field (`version: 2.0.0`): quoting it whole
+    would keep that field's text in the value, where the author meant a field of its own."""
+    return _RUN_IN.search(value) is not None
 
 
 def _quoting_holds(doc: SkillDocument, key: str, value: str, start: int, end: int, quoted: str) -> bool:
@@ -157,8 +174,9 @@ def colon_quote_edits(doc: SkillDocument) -> list[Edit]:
     """The "Quote the value" edit of every top-level plain value holding ': ' (fix-all's one pass)."""
     from .rules.structure import unquoted_colons  # noqa: PLC0415
 
+    # A value another field ran into is left as it is (``run_in_field``).
     found = [(str(c["key"]), str(c["value"]), int(c["valueStart"]), int(c["valueEnd"]))  # type: ignore[call-overload]
-             for c in unquoted_colons(doc)]
+             for c in unquoted_colons(doc) if not run_in_field(str(c["value"]))]
     edits = [Edit(start, end, json.dumps(value, ensure_ascii=False)) for _, value, start, end in found]
     after = parse(apply_edits(doc.text, edits), doc.path) if edits else None
     if after is not None and after.frontmatter_ok and all(after.value(key.strip("\"'")) == value
@@ -532,7 +550,9 @@ FIX_SAFETY: dict[str, tuple[tuple[str, ...], str]] = {
     "MISSING_FRONTMATTER": ((UNSAFE,), "The inserted frontmatter holds a placeholder description the author "
                             "has to write."),
     "INVALID_FRONTMATTER": ((SAFE, UNSAFE), "Quoting keeps the value's characters exactly and makes the YAML "
-                            "parse. Turning it into a block scalar re-wraps the text, so it is only offered."),
+                            "parse; it is unsafe where the value holds what reads as another field "
+                            "(`…?version: 2.0.0`, a line break lost), which quoting would turn into text. "
+                            "Turning it into a block scalar re-wraps the text, so it is only offered."),
     "MISSING_FIELD": ((UNSAFE,), "The inserted name (the folder's) or description (a placeholder) is a guess the "
                       "author confirms."),
     "INVALID_TYPE": ((SAFE,), "The space-separated string names the same tools as the list."),

@@ -41,6 +41,7 @@ REASONS = {
     "yaml": "the frontmatter would read otherwise",
     "link": "inside a link's destination",
     "markdown": "the Markdown would read otherwise",
+    "field": "another field may have run into the value",
 }
 
 # What marks text as an example of what not to do: a symbol anywhere; "instead of" or "rather than"
