@@ -136,6 +136,10 @@ def test_seven_words_are_a_stub_and_not_judged():
     "Markdown チェックリスト から アイテム を 一括作成 する。「タスクをプロジェクトに追加」 などで使用。",
     "从 合并的 拉取请求 起草 发布说明 ， 用于 每次 推送 标签 的 场景 。",
     "병합된 풀 리퀘스트 에서 릴리스 노트 를 작성 하며 태그 를 푸시할 때 사용 합니다 .",
+    # In German, Spanish and French (unseen AlltagshilfeFischer/alltagshilfe_fischer_portal).
+    "Budget- und Abrechnungslogik der Alltagshilfe. Laden wenn Abrechnung oder Budget relevant sind.",
+    "Redacta notas de versión a partir de pull requests fusionados cuando se publica una etiqueta.",
+    "Rédige les notes de version des pull requests fusionnées lorsque une étiquette est poussée.",
 ])
 def test_trigger_clauses_in_their_forms_silence_the_hint(description):
     assert found(description, "DESCRIPTION_NO_TRIGGER", profile="claude-code")[1] == []

@@ -566,6 +566,38 @@ def test_a_path_the_line_gives_to_a_named_sibling_skill(tmp_path):
     assert [f.code for f in fs if f.code == "MISSING_MENTIONED_FILE"] == []
 
 
+# Unseen choplin/my-agent-skills, kouko/monkey-skills, HsinPu/Autoverse-Ai-Agent-Skills: the sentence
+# names the skill that owns the file a line or two above the path (14 wrong warnings of 17 sampled).
+@pytest.mark.parametrize("body", [
+    "Load the `demo-base` skill. Read its\n`references/forces.md` before choosing.\n",
+    "- see `demo-base` skill\n  (`references/forces.md`)\n",
+    "After the worktree is ready, apply `other-kit`'s\n`references/forces.md`. Then go on.\n",
+    "- **TypeScript**: 見 `demo-base` Skill 內的 `references/forces.md`\n",
+])
+def test_a_path_whose_sentence_names_the_skill_owning_it(tmp_path, body):
+    (tmp_path / "demo-base" / "references").mkdir(parents=True)
+    (tmp_path / "demo-base" / "references" / "forces.md").write_text("x\n")
+    _, fs = on_disk(tmp_path, skill_text(body="\n" + body), {"references/events.md": "x"})
+    assert [f.code for f in fs if f.code == "MISSING_MENTIONED_FILE"] == []
+
+
+@pytest.mark.parametrize("body", [
+    # The skill named is this one, or the owner is named in another list item or paragraph.
+    "Load the `demo` skill. Read its\n`references/forces.md` before choosing.\n",
+    "- see `demo-base` skill for the model\n- read `references/forces.md`\n",
+    "Use the `demo-base` skill.\n\nRead `references/forces.md` before choosing.\n",
+])
+def test_a_missing_path_whose_sentence_names_no_other_owner(tmp_path, body):
+    _, fs = on_disk(tmp_path, skill_text(body="\n" + body), {"references/events.md": "x"})
+    assert [f.code for f in fs if f.code == "MISSING_MENTIONED_FILE"] == ["MISSING_MENTIONED_FILE"]
+
+
+def test_the_readers_own_file_in_a_guide_is_no_missing_file(tmp_path):
+    body = "\nRun `shellcheck scripts/my-hook.sh` and read `scripts/your_setup.sh` first.\n"
+    _, fs = on_disk(tmp_path, skill_text(body=body), {"scripts/lint.sh": "#!/bin/sh\n"})
+    assert [f.code for f in fs if f.code in ("MISSING_MENTIONED_FILE", "MISSING_SCRIPT")] == []
+
+
 def test_a_description_index_filled_as_results_come_gives_the_same_findings(tmp_path):
     skills = {"pr-review": SAME, "review-pr": SAME, "triage-pr": SAME.replace("risky changes", "risky code changes"),
               "deploy": "Deploys the app to staging. Use when the user asks to ship a build."}

@@ -29,7 +29,10 @@ MIN_WORDS = 8
 # A clause that says when to use the skill: single words, then phrases (plain tests on the
 # lowercased description; a regex alternation of these cost a quarter of the rule's time).
 _TRIGGER_WORDS = frozenset(("when", "whenever", "trigger", "triggers", "triggered", "invoke", "invoked", "activate",
-                            "activates", "activated", "upon", "before", "after"))
+                            "activates", "activated", "upon", "before", "after",
+                            # "when" in German, Spanish, French, Portuguese and Italian, Dutch, Russian
+                            # (unseen AlltagshilfeFischer: "Laden wenn … relevant sind", 4 wrong hints)
+                            "wenn", "sobald", "cuando", "quand", "lorsque", "quando", "wanneer", "когда"))
 _TRIGGER_PHRASES = ("use this", "use it", "use for", "use to", "use on", "use in", "use with", "use if", "use after",
                     "use before", "use during", "if the user", "if user", "if you", "asks to", "asks for",
                     "asks about", "asked to", "asked for", "asked about", "need to", "needs to", "needed to",

@@ -442,7 +442,8 @@ def _missing(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
     blocks = code_blocks(doc)
     seen: set[str] = set()
     for m, rel in any_paths_normalized(doc, body):
-        if rel in seen or rel.split("/")[-1].split(".")[0].lower() in _GENERIC_STEMS:
+        name = rel.split("/")[-1].split(".")[0].lower()
+        if rel in seen or name in _GENERIC_STEMS or name.startswith(_PLACEHOLDER_PREFIXES):
             continue
         seen.add(rel)
         ls, le = body.rfind("\n", 0, m.start()) + 1, body.find("\n", m.end())
@@ -465,6 +466,9 @@ def _missing(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
             continue  # a path inside a JSON, YAML or Markdown sample
         if _exists_up(ctx, rel) or _OTHER_SKILL.search(line):
             continue
+        around = _sentence_lines(body, ls, le if le >= 0 else len(body))
+        if _names_another_skill(around, os.path.basename(ctx.skill_dir or "")):
+            continue  # "Load the `x-base` skill. Read its\n`references/y.md`": the file is that skill's
         stem = rel.rsplit(".", 1)[0]
         if any(q != rel and q.rsplit(".", 1)[0] == stem and ctx.exists(q) is True
                for q in (p.group(0).removeprefix("./") for p in _PATHLIKE.finditer(line))):
@@ -473,8 +477,8 @@ def _missing(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
                                for p in _PATHLIKE.finditer(line)):
             continue  # the line names other files too (a copy table, the project's layout)
         sibling = _in_sibling(ctx, rel)
-        if sibling is not None and re.search(rf"(?<![\w-]){re.escape(sibling)}(?![\w-])", line):
-            continue  # the line names that skill ("`editframe-api` `references/files.md`"): the path is its own
+        if sibling is not None and re.search(rf"(?<![\w-]){re.escape(sibling)}(?![\w-])", around):
+            continue  # the text names that skill ("`editframe-api` `references/files.md`"): the path is its own
         top = rel.split("/", 1)[0]
         # scripts/, assets/ and templates/ are common in the user's project too: a path there is the
         # skill's only when the skill bundles that folder (or a sibling skill has the file).
@@ -519,6 +523,43 @@ _OTHER_SKILL = lazy_re(r"(?<![\w-])skills/[\w.-]+/|\bskill's\b|\bother skill\b|\
 
 
 _LIST_ITEM = lazy_re(r"[ \t]*(?:[-*+]|\d+[.)])\s")
+
+# A skill named as the owner of what follows: "the `x` skill", "`x`'s", "skill `x`" (and "`x` Skill
+# 內的": the word after the name in any case).
+_OWNER = lazy_re(r"`([a-z0-9]+(?:[-_:][a-z0-9]+)*)`(?:['’]s\b|\s*skill\b)|\bskill\s+`([a-z0-9]+(?:[-_:][a-z0-9]+)*)`",
+                 re.I)
+
+
+def _names_another_skill(text: str, own: str) -> bool:
+    """Whether ``text`` names a skill other than ``own`` as the owner of what it mentions (unseen
+    choplin/my-agent-skills, kouko/monkey-skills, HsinPu/Autoverse-Ai-Agent-Skills: 14 wrong warnings
+    of 17 sampled named the owner in the sentence, most a line or two above the path)."""
+    return any((m.group(1) or m.group(2)).lower() != own.lower() for m in _OWNER.finditer(text))
+
+
+def _sentence_lines(body: str, ls: int, le: int, back: int = 4, ahead: int = 2) -> str:
+    """The lines of ``body`` around the line [ls, le) that continue it: back to the start of its list
+    item or paragraph, on to the next item, blank line or heading (at most ``back`` and ``ahead``
+    lines): where a hard-wrapped sentence holding a path names the skill it belongs to."""
+    start = ls
+    for _ in range(back):
+        if start == 0 or _LIST_ITEM.match(body, start) or body.startswith("#", start):
+            break
+        prev = body.rfind("\n", 0, start - 1) + 1
+        if not body[prev:start - 1].strip():
+            break
+        start = prev
+    end = le
+    for _ in range(ahead):
+        if end >= len(body):
+            break
+        nxt = body.find("\n", end + 1)
+        nxt = len(body) if nxt < 0 else nxt
+        line = body[end + 1:nxt]
+        if not line.strip() or _LIST_ITEM.match(line) or line.lstrip().startswith("#"):
+            break
+        end = nxt
+    return body[start:end]
 
 
 def _list_intro_not_yet(body: str, ls: int, limit: int = 40) -> bool:
@@ -570,6 +611,9 @@ def _in_sibling(ctx: Context, rel: str, limit: int = 300) -> str | None:
     return None
 
 
+# The reader's own file in a guide (`scripts/my-hook.sh`, `your_config.yaml`): unseen
+# AndreHahm/andres-cc-marketplace, a guide to writing hooks.
+_PLACEHOLDER_PREFIXES = ("my-", "my_", "your-", "your_")
 # File names that stand for any file (`scripts/script.py`, `references/example.md`).
 _GENERIC_STEMS = frozenset(("example", "examples", "sample", "script", "script_name", "script-name", "file",
                             "your_file", "filename", "file_name", "name_of_script", "foo", "bar", "baz", "my_script",
