@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
 from pathlib import Path
 
+import pytest
+
 from helpers import run_cli, write_skill
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_claude_code_lists_1536_characters_whole_and_cuts_1537(tmp_path: Path):
@@ -22,3 +28,17 @@ def test_claude_code_lists_1536_characters_whole_and_cuts_1537(tmp_path: Path):
     assert "w" * 534 not in over["entry"]
     assert len(over["entry"]) <= len("- over: ") + 1536
     assert any("1537" in w for w in over["warnings"]), over["warnings"]
+
+
+@pytest.mark.parametrize("harness", ["gemini", "copilot"])
+def test_the_copy_of_a_name_a_workspace_lists_is_the_releases(tmp_path: Path, harness: str):
+    """The capture case same-name-two-roots (one name in .agents, .claude, .gemini and .opencode
+    skills), catalogued as a workspace: the project copy the release listed. Gemini CLI reads
+    .gemini/skills, then .agents/skills, whose copy wins; the preview took skill-lsp's own root
+    order (.agents/skills first) for Gemini's and listed the .gemini/skills copy."""
+    case = REPO / "capture" / "cases" / "same-name-two-roots" / "workspace"
+    shutil.copytree(case, tmp_path / "ws")
+    golden = (REPO / "tests" / "golden" / "harness").glob(f"{harness}@*/same-name-two-roots/catalog.txt")
+    released = re.findall(r"Project copy in (\S+?)\.<", next(golden).read_text())
+    proc = run_cli("catalog", ".", "--dialect", harness, "--format", "json", cwd=tmp_path / "ws")
+    assert re.findall(r"Project copy in (\S+?)\.<", json.loads(proc.stdout)["text"]) == released == [".agents/skills"]

@@ -78,6 +78,22 @@ def _description(record: SkillRecord) -> str | None:
     return None
 
 
+def _read_order(roots: dict[int, list[SkillRecord]], index: int) -> tuple[int, int, int]:
+    """Where the root ``index`` stands in the order Gemini CLI reads its roots: the folders holding
+    them in ``root_index`` order (the user's, then the workspace's), and in one folder .gemini/skills
+    before .agents/skills, whose skill of a name therefore wins (capture case same-name-two-roots).
+    A workspace's roots keep skill-lsp's own order otherwise, where .agents/skills comes first: the
+    preview listed the .gemini/skills copy that the release does not."""
+    root = roots[index][0].root.replace("\\", "/").rstrip("/")
+    for kind, tail in enumerate(("/.gemini/skills", "/.agents/skills")):
+        if root.endswith(tail):
+            base = root[:-len(tail)]
+            first = min(i for i, rs in roots.items()
+                        if rs[0].root.replace("\\", "/").rstrip("/") in (base + "/.gemini/skills", base + "/.agents/skills"))
+            return (first, kind, index)
+    return (index, 0, index)
+
+
 def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
     """Who Gemini CLI lists (engine.listing: a frontmatter name and a description,
     empty allowed).  Roots are read in order (user, then workspace); within a root the loader's
@@ -88,7 +104,7 @@ def listed(records: Sequence[SkillRecord]) -> list[SkillRecord]:
     roots: dict[int, list[SkillRecord]] = {}
     for r in records:
         roots.setdefault(r.root_index, []).append(r)
-    for index in sorted(roots):
+    for index in sorted(roots, key=lambda i: _read_order(roots, i)):
         for r in sorted(roots[index], key=lambda r: r.folder, reverse=True):
             if record_listing(r, "gemini").listed:
                 by_name[_listed_name(r)] = r
