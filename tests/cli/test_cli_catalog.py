@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -42,3 +43,18 @@ def test_the_copy_of_a_name_a_workspace_lists_is_the_releases(tmp_path: Path, ha
     released = re.findall(r"Project copy in (\S+?)\.<", next(golden).read_text())
     proc = run_cli("catalog", ".", "--dialect", harness, "--format", "json", cwd=tmp_path / "ws")
     assert re.findall(r"Project copy in (\S+?)\.<", json.loads(proc.stdout)["text"]) == released == [".agents/skills"]
+
+
+def test_deepseek_harness_keeps_the_copy_of_its_lower_root_rank(tmp_path: Path):
+    """DSH ranks .dsh/skills (100) before .agents/skills (200), lower wins (references-survey §3.3;
+    read in its source, not run): its catalog, its skill tool and the listing decisions keep the
+    .dsh/skills copy, which skill-lsp's own root order puts last."""
+    for root in (".agents/skills", ".dsh/skills"):
+        write_skill(tmp_path / root, "demo", f"---\nname: demo\ndescription: The copy in {root}. Use when testing.\n---\n"
+                                             f"Body of {root}\n")
+    catalog = json.loads(run_cli("catalog", ".", "--dialect", "dsh", "--format", "json", cwd=tmp_path).stdout)
+    assert re.findall(r"The copy in (\S+?)\.", catalog["text"]) == [".dsh/skills"]
+    states = {os.path.relpath(d["path"], tmp_path): d["state"] for d in catalog["decisions"]}
+    assert states == {".dsh/skills/demo/SKILL.md": "listed", ".agents/skills/demo/SKILL.md": "shadowed"}
+    shown = run_cli("preview", "demo", "--dialect", "dsh", "--workspace", ".", cwd=tmp_path).stdout
+    assert "Body of .dsh/skills" in shown and "Body of .agents" not in shown

@@ -3,8 +3,11 @@ dialects the catalog preview renders."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
+
+import pytest
 
 from skill_lsp.engine.config import Settings
 from skill_lsp.engine.decisions import (
@@ -142,6 +145,16 @@ def test_one_skills_decisions_name_the_copy_that_wins(tmp_path: Path):
     assert skill_decisions(str(tmp_path / "nowhere/SKILL.md"), results, settings) == []
 
 
+def test_a_target_read_from_documentation_alone_has_no_decision(tmp_path: Path):
+    # VS Code agent mode and Goose are targets without a modelled listing: a hover on a workspace
+    # targeting them asked for a dialect that does not exist (ValueError).
+    _write(tmp_path, ".claude/skills", "alpha", "---\nname: alpha\ndescription: Does alpha. Use when testing.\n---\nx\n")
+    settings = Settings(targets=("vscode", "claude-code", "goose"))
+    results = _scan(tmp_path, settings, slim=True)
+    got = skill_decisions(str(tmp_path / ".claude/skills/alpha/SKILL.md"), results, settings)
+    assert [(d.dialect, d.state) for d in got] == [("claude-code", LISTED)]
+
+
 def test_a_linked_skill_folder_is_listed_by_the_harnesses_that_follow_links_but_never_read(tmp_path: Path,
                                                                                            monkeypatch):
     # Capture case skill-links: all five releases list and activate a skill folder that is a link, inside
@@ -236,3 +249,39 @@ def test_the_budget_pass_reads_a_checked_skill_as_checking_it_again_would(tmp_pa
                [(f.code, f.start, f.end, f.message) for f in fresh.findings]
     refused = Location(str(tmp_path / "x"), str(tmp_path / "x" / "SKILL.md"), 0, str(tmp_path), ("IO_ERROR", "gone"))
     assert with_document(check_job((refused, settings, True)), settings).doc is None
+
+
+def _pairs():
+    from itertools import permutations  # noqa: PLC0415
+
+    from skill_lsp.engine.harness import HARNESSES  # noqa: PLC0415
+    from skill_lsp.engine.render import DIALECTS  # noqa: PLC0415
+
+    for name in DIALECTS:
+        h = HARNESSES[name]
+        project = [r.path for r in h.roots if r.scope == "project"] if not h.any_root else []
+        yield from ((name, a, b) for a, b in permutations(project, 2))
+
+
+@pytest.mark.parametrize(("harness", "first", "second"), list(_pairs()))
+def test_shadowed_findings_agree_with_the_listing_decisions(tmp_path: Path, harness: str, first: str, second: str):
+    """One name in two project roots of a harness, its only target: SHADOWED falls on the copy the
+    harness's listing (the catalog preview's) leaves out, and names the copy it lists. The finding
+    reads the harness's facts (``Harness.wins``), the listing its dialect."""
+    from skill_lsp.commands.targets import collect  # noqa: PLC0415
+    from skill_lsp.engine.workspace import link_skills  # noqa: PLC0415
+
+    (tmp_path / ".skill-lsp.toml").write_text(f'targets = ["{harness}"]\n')
+    for root in (first, second):
+        _write(tmp_path, root, "demo", f"---\nname: demo\ndescription: The copy in {root}. Use when testing.\n---\nx\n")
+    t = collect([str(tmp_path)], None, None)
+    results = [check_file(loc.path, t.settings, loc) for loc in t.locations + t.loose]
+    link_skills(results, t.settings)
+    roots = 1 + max(r.location.root_index for r in results)
+    decided = {d.path: d for d in decide(records_for(results, roots), harness)}
+    for r in results:
+        d = decided[r.path]
+        shadowed = [f for f in r.cross if f.code == "SHADOWED"]
+        assert bool(shadowed) == (d.state == SHADOWED and "changes from run to run" not in d.reason), (r.path, d)
+        if shadowed:
+            assert os.path.relpath(shadowed[0].data["winner"], os.path.dirname(r.path)) == d.winner

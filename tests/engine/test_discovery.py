@@ -22,6 +22,7 @@ from skill_lsp.engine.discovery import (
     read_skill_file,
     scan_roots,
 )
+from skill_lsp.engine.findings import Severity
 from skill_lsp.engine.workspace import SkillResult, check_file, link_skills
 
 
@@ -90,17 +91,69 @@ def test_configured_roots_replace_the_defaults(tmp_path: Path):
 # --------------------------------------------------------------------- precedence
 
 
-def test_lower_root_index_wins_and_the_loser_points_at_the_winner(tmp_path: Path):
+def test_the_copy_a_harness_lists_instead_is_named_with_those_that_list_this_one(tmp_path: Path):
+    # Copilot CLI reads .agents/skills before .claude/skills; Claude Code reads only .claude/skills (unseen
+    # AndreHahm/andres-cc-marketplace: "harnesses never load this copy" was wrong for it).
     write_skill(tmp_path / ".agents/skills", "demo", skill_text())
     write_skill(tmp_path / ".claude/skills", "demo", skill_text())
     winner, loser = scan(tmp_path)
     assert winner.location.root_index == 0 and winner.cross == []
     f = only(loser.cross, "SHADOWED")
+    assert f.message == (f"skill 'demo' is shadowed by {winner.path}: GitHub Copilot CLI 1.0.102 lists that copy "
+                         "instead; Claude Code 2.1.332 lists this one")
+    assert f.severity is Severity.INFO and "unnecessary" not in f.tags
     assert f.data == {"name": "demo", "winner": winner.path}
     (related,) = f.related
     assert related.path == winner.path
     assert (related.start, related.end) == winner.anchor
-    assert "unnecessary" in f.tags
+
+
+def test_a_copy_no_target_loads_is_a_warning_naming_the_harness(tmp_path: Path):
+    # Gemini CLI, the only reader of .gemini/skills, lists the .agents/skills copy (capture case
+    # same-name-two-roots).
+    write_skill(tmp_path / ".gemini/skills", "demo", skill_text())
+    write_skill(tmp_path / ".agents/skills", "demo", skill_text())
+    results = {str(Path(r.path).relative_to(tmp_path)): r for r in scan(tmp_path)}
+    assert results[".agents/skills/demo/SKILL.md"].cross == []
+    f = only(results[".gemini/skills/demo/SKILL.md"].cross, "SHADOWED")
+    assert f.message.endswith(": Gemini CLI @google/gemini-cli-core 0.61.0 lists that copy instead; harnesses never "
+                              "load this copy")
+    assert f.severity is Severity.WARNING and "unnecessary" in f.tags
+
+
+def test_the_copy_in_a_later_root_of_skill_lsp_may_be_the_one_a_harness_keeps(tmp_path: Path):
+    # Copilot CLI keeps the .github/skills copy, which skill-lsp's own root order puts after the
+    # others: that copy is shadowed by nothing, the two others for Copilot alone.
+    for root in (".github/skills", ".agents/skills", ".claude/skills"):
+        write_skill(tmp_path / root, "demo", skill_text())
+    results = {str(Path(r.path).relative_to(tmp_path)): r for r in scan(tmp_path)}
+    assert results[".github/skills/demo/SKILL.md"].cross == []
+    for root in (".agents/skills", ".claude/skills"):
+        f = only(results[f"{root}/demo/SKILL.md"].cross, "SHADOWED")
+        assert f.data["winner"] == str(tmp_path / ".github/skills/demo/SKILL.md")
+        assert "GitHub Copilot CLI 1.0.102 lists that copy instead; " in f.message and f.severity is Severity.INFO
+
+
+def test_targets_that_read_one_copy_each_shadow_none(tmp_path: Path):
+    (tmp_path / ".skill-lsp.toml").write_text('targets = ["claude-code", "codex"]\n')
+    write_skill(tmp_path / ".agents/skills", "demo", skill_text())
+    write_skill(tmp_path / ".claude/skills", "demo", skill_text())
+    t = collect([str(tmp_path)], None, None)
+    results = [check_file(loc.path, t.settings, loc) for loc in t.locations]
+    link_skills(results, t.settings)
+    assert [r.cross for r in results] == [[], []]
+
+
+def test_the_skill_tool_contract_keeps_the_first_root(tmp_path: Path):
+    (tmp_path / ".skill-lsp.toml").write_text('profile = "skill-tool"\nroots = [".agents/skills", ".claude/skills"]\n')
+    write_skill(tmp_path / ".agents/skills", "demo", skill_text())
+    write_skill(tmp_path / ".claude/skills", "demo", skill_text())
+    t = collect([str(tmp_path)], None, None)
+    winner, loser = [check_file(loc.path, t.settings, loc) for loc in t.locations]
+    link_skills([winner, loser], t.settings)
+    f = only(loser.cross, "SHADOWED")
+    assert f.message == (f"skill 'demo' is shadowed by {winner.path} (root 0 wins over root 1); harnesses never "
+                         "load this copy")
 
 
 def test_an_invalid_skill_never_shadows_a_valid_one(tmp_path: Path):

@@ -170,9 +170,11 @@ def skill_decisions(path: str, results: Sequence, settings, record_of: Callable 
     linked = link_targets(results, workspace, settings) if workspace is not None else []
     record_of = record_of or (lambda r: record_for(r if r.doc is not None else _reread(r, settings)))
     out = []
+    from .render import DIALECTS  # noqa: PLC0415
+
     for harness in targets_for(settings, path):
-        if harness not in HARNESSES:
-            continue
+        if harness not in HARNESSES or harness not in DIALECTS:
+            continue  # a target read from documentation alone (VS Code, Goose): no listing is modelled
         pool = [r for r in results if r is me or (r.location is not None and r.location.root_index >= 0
                                                   and harness in targets_for(settings, r.path))]
         if not could_reach(harness, pool):

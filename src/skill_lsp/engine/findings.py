@@ -219,7 +219,12 @@ RULES: dict[str, Rule] = {
              "only more than 10 % over (5,500) is reported."),
         # --- discovery and workspace ---
         Rule("SHADOWED", W, "Skill shadowed by a higher-precedence root", None,
-             "A skill with the same name lives in a root with lower index; harnesses load that one and never this one. "
+             "Another skill of the same name lives in another root, and a target harness that reads both roots lists "
+             "that copy instead (Copilot CLI keeps .github/skills before .agents/skills before .claude/skills; Gemini "
+             "CLI .agents/skills before .gemini/skills: their listing decisions, as `preview` shows them). A warning "
+             "when no target loads this copy; an information naming who lists which copy when some target reads only "
+             "this one (Claude Code reads .claude/skills alone). Under the skill-tool contract, and for roots no "
+             "harness reads, the root listed first in `roots` wins. "
              "The `skills/` root of a Claude Code plugin (`.claude-plugin/` beside it) takes no part: Claude Code "
              "names its skills `plugin:name` when the plugin is installed."),
         Rule("LISTING_BUDGET", W, "Listed by name only (or dropped) past a harness's listing budget", None,

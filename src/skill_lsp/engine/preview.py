@@ -239,7 +239,8 @@ def activate(records: list[SkillRecord], settings: Settings, *, name: str | None
              as_user: bool = False, workspace: str | None = None) -> Result:
     """Activate one skill by name, or the skill whose SKILL.md is ``path`` (it wins over same-name skills).
     ``workspace``: where a harness that lists commands with the skills finds them (Claude Code)."""
-    records = records_read_by(records, get_dialect(dialect or settings.dialect).harness)
+    d = get_dialect(dialect or settings.dialect)
+    records = d.session_records(records_read_by(records, d.harness))
     if path is None:
         # By name, a skill in a root the harness does not read is not found.
         records = _in_read_roots(records, dialect or settings.dialect)

@@ -15,6 +15,7 @@ from .config import Settings, apply_settings
 from .datarecord import replace
 from .discovery import Location, ReadError, read_regular, read_skill_file
 from .findings import Finding, Related, Severity, make
+from .harness import HARNESSES, SAME_NAME, Harness, reads_root, win_rank
 from .harness.roots import in_devin_root
 from .lazyre import lazy_re
 from .profiles import Profile
@@ -344,22 +345,84 @@ def _link_group(name: str, members: list[SkillResult], settings: Settings) -> No
     valid = [m for m in valid if not _plugin_skill(m)]
     if len(valid) < 2:
         return
-    winner = valid[0]
-    for loser in valid[1:]:
-        if loser.location.root_index == winner.location.root_index:  # type: ignore[union-attr]
+    if len({m.location.root_index for m in valid}) < 2:  # type: ignore[union-attr]
+        return  # one root: DUPLICATE_NAME says it
+    for m in valid:
+        _shadowed(name, m, valid, settings)
+
+
+def _shadowed(name: str, me: SkillResult, valid: list[SkillResult], settings: Settings) -> None:
+    """SHADOWED on ``me`` where its targets list another copy of its name instead.
+
+    A harness reading the roots of two copies lists the one its own order puts first
+    (``Harness.wins``: Copilot CLI keeps the .github/skills copy, Gemini CLI the .agents/skills one;
+    their listing decisions follow the same facts); the skill-tool contract, and targets reading
+    neither root, take the root listed first in ``roots``. A target that lists this copy makes the
+    finding an information naming who lists which (unseen AndreHahm/andres-cc-marketplace keeps
+    `.claude/skills` and `.agents/skills` variants of 54 skills: "harnesses never load this copy"
+    was wrong for Claude Code, which reads only the first).
+    """
+    here = me.location
+    assert here is not None
+    first = valid[0]  # the lowest root index (``_link_group`` sorted them)
+    by_index = first if first.location.root_index < here.root_index else None  # type: ignore[union-attr]
+    lost: dict[str, list[str]] = {}  # the copy listed instead -> the targets listing it ("": by precedence)
+    kept: list[str] = []  # targets that list this copy
+    for target in targets_for(settings, me.path):
+        h = HARNESSES.get(target)
+        reads = reads_root(h, here.dir) if h is not None and h.roots and not h.any_root else None
+        if reads is None:  # roots the session declares (the skill-tool contract), or none a record knows
+            if by_index is not None:
+                lost.setdefault(by_index.path, []).append("")
             continue
-        if os.path.realpath(loser.location.dir) == os.path.realpath(winner.location.dir):  # type: ignore[union-attr]
-            # One folder reached through a link from another root (`.claude/skills/x ->
-            # ../../.agents/skills/x`, for the harnesses that read only one of the two): no copy
-            # of it goes unloaded (unseen b-mendoza/agent-skills: 10 wrong warnings).
-            continue
-        loser.cross.extend(apply_settings([make(
-            "SHADOWED",
-            f"skill '{name}' is shadowed by {winner.path} (root {winner.location.root_index} wins over root "  # type: ignore[union-attr]
-            f"{loser.location.root_index}); harnesses never load this copy",  # type: ignore[union-attr]
-            *loser.anchor, {"name": name, "winner": winner.path},
-            related=(Related(winner.path, *winner.anchor, "the skill that wins"),), tags=("unnecessary",))],
-            settings))
+        if reads is False:
+            continue  # never read there: not a copy this target could load
+        assert h is not None
+        mine = win_rank(h, here.dir)
+        rivals = [(rank, m) for m in valid if m is not me and m.location.root_index != here.root_index  # type: ignore[union-attr]
+                  and (rank := win_rank(h, m.location.dir)) is not None]  # type: ignore[union-attr]
+        if mine is None or not rivals:
+            if h.fact(SAME_NAME) is None:
+                kept.append(_label(h))  # reads no other copy's root, or lists every copy (Codex)
+            continue  # keeps one copy, which one changing from run to run (OpenCode): neither
+        rank, winner = min(rivals, key=lambda rm: (rm[0], rm[1].location.root_index, rm[1].path))  # type: ignore[union-attr]
+        if rank < mine:
+            lost.setdefault(winner.path, []).append(_label(h))
+        else:
+            kept.append(_label(h))
+    if not lost:
+        return
+    winner_path, who = next(iter(lost.items()))
+    winner = next(m for m in valid if m.path == winner_path)
+    if os.path.realpath(winner.location.dir) == os.path.realpath(here.dir):  # type: ignore[union-attr]
+        # One folder reached through a link from another root (`.claude/skills/x ->
+        # ../../.agents/skills/x`, for the harnesses that read only one of the two): no copy
+        # of it goes unloaded (unseen b-mendoza/agent-skills: 10 wrong warnings).
+        return
+    labels = [w for w in who if w]
+    if not labels:  # the roots' precedence
+        message = (f"skill '{name}' is shadowed by {winner_path} (root {winner.location.root_index} wins over "  # type: ignore[union-attr]
+                   f"root {here.root_index})")
+    else:
+        message = (f"skill '{name}' is shadowed by {winner_path}: {_joined(labels)} "
+                   f"{'list' if len(labels) > 1 else 'lists'} that copy instead")
+    if kept:
+        message += f"; {_joined(kept)} {'list' if len(kept) > 1 else 'lists'} this one"
+    else:
+        message += "; harnesses never load this copy"
+    me.cross.extend(apply_settings([make(
+        "SHADOWED", message, *me.anchor, {"name": name, "winner": winner_path},
+        related=(Related(winner_path, *winner.anchor, "the skill that wins"),),
+        tags=() if kept else ("unnecessary",), severity=Severity.INFO if kept else None)], settings))
+
+
+def _label(h: Harness) -> str:
+    """A harness as its listing decisions name it ("GitHub Copilot CLI 1.0.102")."""
+    return f"{h.title} {h.version}" if h.version and h.proof == "captured" else h.title
+
+
+def _joined(labels: list[str]) -> str:
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
 
 
 def check_job(job: tuple[Location, Settings, bool]) -> SkillResult:

@@ -22,7 +22,7 @@ from .model import (
     Harness,
     Root,
 )
-from .roots import not_read, reads_root, roots_reading
+from .roots import not_read, reads_root, roots_reading, win_rank
 
 __all__ = [
     "ACTIONS",
@@ -46,6 +46,7 @@ __all__ = [
     "not_read",
     "reads_root",
     "roots_reading",
+    "win_rank",
 ]
 
 # Other spellings people use for a target.

@@ -264,6 +264,8 @@ CLAUDE_CODE = Harness(
     summary="Anthropic's Claude Code CLI (closed source; facts from captures of the npm release).",
     roots=(Root(".claude/skills", "project", f"{_CC} (does not read .agents/skills)"),
            Root("~/.claude/skills", "user", _CC)),
+    wins=("~/.claude/skills", ".claude/skills"),
+    wins_source=f"{_CC} case same-name-two-roots (the user's copy is listed, the project's not)",
     skill_files=("SKILL.md",), depth=1,
     reads=SPEC_FIELDS + CLAUDE_FIELDS,
     unknown_note="'{key}' is not a Claude Code skill field; Claude Code ignores it and never shows it to the model",
@@ -465,6 +467,9 @@ GEMINI = Harness(
                 "trusted folders only"),
            Root("~/.gemini/skills", "user", f"{_GEMINI_SRC} getUserSkillsDir"),
            Root("~/.agents/skills", "user", f"{_GEMINI_SRC} getUserAgentSkillsDir")),
+    wins=(".agents/skills", ".gemini/skills", "~/.agents/skills", "~/.gemini/skills"),
+    wins_source="capture: gemini@0.61.0 case same-name-two-roots (roots read user then project, .gemini/skills then "
+                ".agents/skills; a later root's copy replaces an earlier one)",
     skill_files=("SKILL.md",), depth=1,
     reads=("name", "description"),
     unknown_note="Gemini CLI ignores '{key}'",
@@ -524,6 +529,8 @@ COPILOT = Harness(
            Root(".claude/skills", "project", f"{_COPILOT} probe precedence (before the user roots)"),
            Root("~/.copilot/skills", "user", _COPILOT),
            Root("~/.agents/skills", "user", f"{_COPILOT} (not ~/.claude/skills)")),
+    wins=(".github/skills", ".agents/skills", ".claude/skills", "~/.copilot/skills", "~/.agents/skills"),
+    wins_source=f"{_COPILOT} probe precedence (the roots above, in their order)",
     skill_files=("SKILL.md",), depth=64, into_skills=False,  # capture: copilot@1.0.102 case nested-folders
     reads=("name", "description", "license", "compatibility", "metadata", "argument-hint", "user-invocable",
            "disable-model-invocation", "context", "agents", "hooks"),
@@ -697,6 +704,9 @@ DSH = Harness(
            Root(".agents/skills", "project", f"{_DSH} rank 200"),
            Root("~/.dsh/skills", "user", f"{_DSH} rank 400"),
            Root("~/.agents/skills", "user", f"{_DSH} rank 500")),
+    wins=(".dsh/skills", ".agents/skills", "~/.dsh/skills", "~/.agents/skills"),
+    wins_source=f"{_DSH}: root ranks, lower wins (100 .dsh/skills, 200 .agents/skills, 400 ~/.dsh/skills, "
+                "500 ~/.agents/skills)",
     skill_files=("SKILL.md",), depth=1,
     reads=("name", "description", "metadata", "disable-model-invocation", "user-invocable", "whenToUse", "license",
            "compatibility", "allowed-tools"),

@@ -91,3 +91,24 @@ def in_devin_root(path: str) -> bool:
     skills there without frontmatter."""
     root = os.path.dirname(os.path.dirname(path))
     return os.path.basename(root) == "skills" and os.path.basename(os.path.dirname(root)) == ".devin"
+
+
+def win_rank(harness: Harness, skill_dir: str) -> int | None:
+    """Where the root holding ``skill_dir`` stands in ``harness.wins`` (0: its copy of a name is the one
+    listed); None when that root is not there (the harness lists every copy of a name, settles none, or
+    does not read the root)."""
+    if not harness.wins:
+        return None
+    home = os.path.expanduser("~").replace(os.sep, "/").rstrip("/")
+    up = os.path.dirname(os.path.normpath(skill_dir)).replace(os.sep, "/")
+    for _ in range(max(1, harness.depth)):
+        for i, root in enumerate(harness.wins):
+            if root.startswith("~/"):
+                if up == f"{home}/{root[2:]}":
+                    return i
+            elif up.endswith("/" + root) and up != f"{home}/{root}":
+                return i
+        if "/" not in up.strip("/"):
+            break
+        up = up.rsplit("/", 1)[0]
+    return None

@@ -128,7 +128,7 @@ class Dialect:
         the lower root index first (as the skill-tool contract builds its catalog)."""
         chosen: dict[str, SkillRecord] = {}
         skipped: list[dict[str, str]] = []
-        for r in sorted(records, key=lambda r: (r.root_index, r.path)):
+        for r in sorted(records, key=self.select_key):
             if r.error is not None:
                 # The skill-tool contract's verdict: this dialect's own loader is not modelled.
                 skipped.append({"name": r.name, "path": r.path,
@@ -139,6 +139,14 @@ class Dialect:
             else:
                 chosen[r.name] = r
         return list(chosen.values()), skipped
+
+    def session_records(self, records: Sequence[SkillRecord]) -> list[SkillRecord]:
+        """The records as the preview's skill-tool session is to rank them (lower ``root_index`` wins)."""
+        return list(records)
+
+    def select_key(self, record: SkillRecord) -> tuple:
+        """Of one name, the copy ``select`` keeps comes first in this order."""
+        return (record.root_index, record.path)
 
     def entry_name(self, record: SkillRecord) -> str:
         """The name the catalog lists ``record`` under."""

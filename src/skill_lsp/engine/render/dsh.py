@@ -11,6 +11,7 @@ model-invocable filter, JS default sort and the sha256 entry digest.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Sequence
 
 from skill_lsp.engine.activation.jsstr import (
@@ -26,6 +27,8 @@ from skill_lsp.engine.activation.jsstr import (
 from skill_lsp.engine.activation.params import is_skill_name
 from skill_lsp.engine.activation.records import SkillRecord
 from skill_lsp.engine.activation.results import ErrorResult, NotFoundResult, OkResult
+from skill_lsp.engine.datarecord import replace
+from skill_lsp.engine.harness import HARNESSES, win_rank
 
 from .base import BudgetWarning, Dialect, record_description
 
@@ -148,15 +151,27 @@ def _listable(record: SkillRecord) -> bool:
     return is_skill_name(record.name) and isinstance(description, str) and description != ""
 
 
+def _rank(record: SkillRecord) -> tuple[int, int]:
+    """Which copy of a name DSH keeps: the lower root rank (.dsh/skills before .agents/skills, user
+    roots after: ``Harness.wins``), then the root's place in skill-lsp's order (custom roots)."""
+    rank = win_rank(HARNESSES["dsh"], os.path.dirname(record.path))
+    return (len(HARNESSES["dsh"].wins) if rank is None else rank, record.root_index)
+
+
+def _one_per_name(records: Sequence[SkillRecord]) -> list[SkillRecord]:
+    """The listable records, the copy of each name DSH keeps (``_rank``)."""
+    seen: dict[str, SkillRecord] = {}
+    for record in sorted(records, key=_rank):
+        if _listable(record) and record.name not in seen:
+            seen[record.name] = record
+    return list(seen.values())
+
+
 def catalog_entries(
     records: Sequence[SkillRecord], max_length: int = DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH
 ) -> list[tuple[str, str]]:
     """``[(name, description)]`` of model-invocable skills, JS-sorted, one per name."""
-    seen: dict[str, SkillRecord] = {}
-    for record in sorted(records, key=lambda r: r.root_index):
-        if _listable(record) and record.name not in seen:
-            seen[record.name] = record
-    ordered = sorted(seen.values(), key=lambda r: utf16_key(r.name))
+    ordered = sorted(_one_per_name(records), key=lambda r: utf16_key(r.name))
     return [
         (r.name, catalog_description(record_description(r), max_length))
         for r in ordered
@@ -266,8 +281,18 @@ class DshDialect(Dialect):
     def includes(self, record: SkillRecord) -> bool:
         return _listable(record) and is_model_invocable(record)
 
+    def select_key(self, record: SkillRecord) -> tuple:
+        return (*_rank(record), record.path)  # of one name, the copy DSH's root ranks keep
+
+    def session_records(self, records: Sequence[SkillRecord]) -> list[SkillRecord]:
+        """The records with their roots numbered in DSH's rank order: its skill tool resolves a name as
+        its catalog lists it (the session takes the lower ``root_index``)."""
+        ranks = sorted({_rank(r) for r in records})
+        return [replace(r, root_index=ranks.index(_rank(r))) for r in records]
+
     def order(self, records):  # type: ignore[override]
-        return sorted((r for r in records if self.includes(r)), key=lambda r: utf16_key(r.name))
+        # The catalog's own entries: one copy of a name (listing decisions call the other shadowed).
+        return sorted((r for r in _one_per_name(list(records)) if self.includes(r)), key=lambda r: utf16_key(r.name))
 
     def catalog_entry(self, record: SkillRecord) -> str:
         desc = catalog_description(record_description(record), self.max_length)
