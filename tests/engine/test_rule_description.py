@@ -58,38 +58,45 @@ def test_a_lone_bracket_is_quoted(description, shown, start):
 
 @pytest.mark.parametrize("tag", ["<br/>", "</div>", "<ns:item id=1>", "<my-tag>"])
 def test_tag_shapes(tag):
-    doc, [f] = found(f"Cleans {tag} markup. Use when asked.", "DESCRIPTION_ANGLE_BRACKETS")
+    doc, [f] = found(f"Cleans {tag} markup. Use when asked.", "DESCRIPTION_ANGLE_BRACKETS", profile="codex")
     assert f.data == {"text": tag} and span(doc, f) == tag
-    assert f.severity is H
+
+
+@pytest.mark.parametrize("profile", ["skill-tool", "claude-code", "opencode", "gemini", "copilot"])
+def test_brackets_are_silent_where_no_validator_of_the_target_refuses_them(profile):
+    # Two held-out audits: 23 of 24 such hints were usage placeholders in skills no validator sees.
+    assert found("Opens `/capture <url>` notes. Use when asked.", "DESCRIPTION_ANGLE_BRACKETS", profile=profile)[1] == []
 
 
 def test_a_repeated_tag_or_bracket_is_spanned_at_its_first_place():
-    doc, [f] = found("Wraps <b> and <b> again. Use when asked.", "DESCRIPTION_ANGLE_BRACKETS")
+    doc, [f] = found("Wraps <b> and <b> again. Use when asked.", "DESCRIPTION_ANGLE_BRACKETS", profile="codex")
     assert rng(doc, f) == ((2, 19), (2, 22))
-    doc, [f] = found("Maps a -> b -> c. Use when asked.", "DESCRIPTION_ANGLE_BRACKETS")
+    doc, [f] = found("Maps a -> b -> c. Use when asked.", "DESCRIPTION_ANGLE_BRACKETS", profile="codex")
     assert rng(doc, f) == ((2, 21), (2, 22))
 
 
 def test_a_tag_opening_the_value_is_spanned_exactly():
-    doc, [f] = found("<b>Bold</b> formatter for notes. Use when asked.", "DESCRIPTION_ANGLE_BRACKETS")
+    doc, [f] = found("<b>Bold</b> formatter for notes. Use when asked.", "DESCRIPTION_ANGLE_BRACKETS",
+                     profile="codex")
     assert rng(doc, f) == ((2, 13), (2, 16))
 
 
 def test_a_tag_written_with_escapes_spans_the_whole_value():
-    doc, [f] = found('"Emits \\x3ctag\\x3e markers. Use when asked."', "DESCRIPTION_ANGLE_BRACKETS")
+    doc, [f] = found('"Emits \\x3ctag\\x3e markers. Use when asked."', "DESCRIPTION_ANGLE_BRACKETS", profile="codex")
     assert f.data == {"text": "<tag>"}
     assert rng(doc, f) == ((2, 13), (2, 57))
 
 
 def test_a_tag_folded_over_two_lines_spans_the_whole_value():
-    doc, [f] = found(">\n  Formats <a\n  href=x> links in notes.\n  Use when asked.", "DESCRIPTION_ANGLE_BRACKETS")
+    doc, [f] = found(">\n  Formats <a\n  href=x> links in notes.\n  Use when asked.", "DESCRIPTION_ANGLE_BRACKETS",
+                     profile="codex")
     assert f.data == {"text": "<a href=x>"}
     assert rng(doc, f) == ((2, 13), (6, 0))
 
 
 @pytest.mark.parametrize("header", [">", "|", ">-"])
 def test_a_bracket_in_a_block_scalar_is_spanned_in_the_text_not_at_the_indicator(header):
-    doc, [f] = found(f"{header}\n  Maps a -> b. Use when asked.", "DESCRIPTION_ANGLE_BRACKETS")
+    doc, [f] = found(f"{header}\n  Maps a -> b. Use when asked.", "DESCRIPTION_ANGLE_BRACKETS", profile="codex")
     assert f.data == {"text": ">"}
     assert rng(doc, f) == ((3, 10), (3, 11))
 
