@@ -144,6 +144,34 @@ def test_targets_that_read_one_copy_each_shadow_none(tmp_path: Path):
     assert [r.cross for r in results] == [[], []]
 
 
+@pytest.mark.parametrize("targets", [["vscode"], ["opencode"], ["codex", "claude-code"]])
+def test_a_harness_that_keeps_no_known_copy_claims_none(tmp_path: Path, targets: list[str]):
+    # VS Code's order is read in its source, not run; OpenCode keeps either copy from run to run; Codex
+    # lists both (capture case same-name-two-roots).
+    (tmp_path / ".skill-lsp.toml").write_text(f"targets = {targets!r}\n".replace("'", '"'))
+    write_skill(tmp_path / ".agents/skills", "demo", skill_text())
+    write_skill(tmp_path / ".claude/skills", "demo", skill_text())
+    (tmp_path / ".codex").mkdir()
+    write_skill(tmp_path / ".codex/skills", "demo", skill_text())
+    t = collect([str(tmp_path)], None, None)
+    results = [check_file(loc.path, t.settings, loc) for loc in t.locations]
+    link_skills(results, t.settings)
+    assert [r.cross for r in results] == [[]] * len(results)
+
+
+@pytest.mark.parametrize("other", ["vscode", "opencode"])
+def test_no_claim_is_made_for_a_target_keeping_an_unknown_copy(tmp_path: Path, other: str):
+    (tmp_path / ".skill-lsp.toml").write_text(f'targets = ["copilot", "{other}"]\n')
+    write_skill(tmp_path / ".agents/skills", "demo", skill_text())
+    write_skill(tmp_path / ".claude/skills", "demo", skill_text())
+    t = collect([str(tmp_path)], None, None)
+    winner, loser = [check_file(loc.path, t.settings, loc) for loc in t.locations]
+    link_skills([winner, loser], t.settings)
+    f = only(loser.cross, "SHADOWED")
+    assert f.message == f"skill 'demo' is shadowed by {winner.path}: GitHub Copilot CLI 1.0.102 lists that copy instead"
+    assert f.severity is Severity.WARNING and winner.cross == []
+
+
 def test_the_skill_tool_contract_keeps_the_first_root(tmp_path: Path):
     (tmp_path / ".skill-lsp.toml").write_text('profile = "skill-tool"\nroots = [".agents/skills", ".claude/skills"]\n')
     write_skill(tmp_path / ".agents/skills", "demo", skill_text())

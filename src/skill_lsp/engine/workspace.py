@@ -368,6 +368,7 @@ def _shadowed(name: str, me: SkillResult, valid: list[SkillResult], settings: Se
     by_index = first if first.location.root_index < here.root_index else None  # type: ignore[union-attr]
     lost: dict[str, list[str]] = {}  # the copy listed instead -> the targets listing it ("": by precedence)
     kept: list[str] = []  # targets that list this copy
+    unsure = False  # a target reads another copy's root too, and which copy it keeps is not known
     for target in targets_for(settings, me.path):
         h = HARNESSES.get(target)
         reads = reads_root(h, here.dir) if h is not None and h.roots and not h.any_root else None
@@ -378,13 +379,16 @@ def _shadowed(name: str, me: SkillResult, valid: list[SkillResult], settings: Se
         if reads is False:
             continue  # never read there: not a copy this target could load
         assert h is not None
+        others = [m for m in valid if m is not me and m.location.root_index != here.root_index  # type: ignore[union-attr]
+                  and reads_root(h, m.location.dir) is True]  # type: ignore[union-attr]
+        if not others or h.every_copy:
+            kept.append(_label(h))  # reads no other copy's root, or lists every copy (Codex)
+            continue
         mine = win_rank(h, here.dir)
-        rivals = [(rank, m) for m in valid if m is not me and m.location.root_index != here.root_index  # type: ignore[union-attr]
-                  and (rank := win_rank(h, m.location.dir)) is not None]  # type: ignore[union-attr]
-        if mine is None or not rivals:
-            if h.fact(SAME_NAME) is None:
-                kept.append(_label(h))  # reads no other copy's root, or lists every copy (Codex)
-            continue  # keeps one copy, which one changing from run to run (OpenCode): neither
+        rivals = [(rank, m) for m in others if (rank := win_rank(h, m.location.dir)) is not None]  # type: ignore[union-attr]
+        if mine is None or not rivals or h.fact(SAME_NAME) is not None:
+            unsure = True  # which copy it keeps is unknown, or changes from run to run (OpenCode)
+            continue
         rank, winner = min(rivals, key=lambda rm: (rm[0], rm[1].location.root_index, rm[1].path))  # type: ignore[union-attr]
         if rank < mine:
             lost.setdefault(winner.path, []).append(_label(h))
@@ -408,12 +412,12 @@ def _shadowed(name: str, me: SkillResult, valid: list[SkillResult], settings: Se
                    f"{'list' if len(labels) > 1 else 'lists'} that copy instead")
     if kept:
         message += f"; {_joined(kept)} {'list' if len(kept) > 1 else 'lists'} this one"
-    else:
+    elif not unsure:
         message += "; harnesses never load this copy"
     me.cross.extend(apply_settings([make(
         "SHADOWED", message, *me.anchor, {"name": name, "winner": winner_path},
         related=(Related(winner_path, *winner.anchor, "the skill that wins"),),
-        tags=() if kept else ("unnecessary",), severity=Severity.INFO if kept else None)], settings))
+        tags=() if kept or unsure else ("unnecessary",), severity=Severity.INFO if kept else None)], settings))
 
 
 def _label(h: Harness) -> str:

@@ -366,6 +366,7 @@ CODEX = Harness(
            Root("~/.codex/skills", "user", f"{_CODEX_SRC} ($CODEX_HOME/skills, deprecated)"),
            Root("~/.codex/skills/.system", "system", f"{_CODEX_SRC} system_cache_root_dir"),
            Root("/etc/codex/skills", "admin", _CODEX_SRC)),
+    every_copy="capture: codex@0.171.0 case same-name-two-roots (the user's and the project's copy both listed)",
     skill_files=("SKILL.md",), depth=6,
     reads=("name", "description", "metadata"),
     unknown_note="Codex ignores '{key}'",

@@ -236,10 +236,11 @@ class Harness:
     # without a description and loads none when plugin.json cannot name the plugin; "" when not.
     plugins: str = ""
     # Of one name in two of its roots, the copy it lists: root paths in the order a copy wins (the first
-    # one wins); () where it lists every copy (Codex) or the copy is unsettled (a SAME_NAME fact).
-    # wins_source: the proof.
+    # one wins); wins_source: the proof. every_copy: the proof that it lists every copy instead (Codex).
+    # Neither: unknown, or unsettled (a SAME_NAME fact).
     wins: tuple[str, ...] = ()
     wins_source: str = ""
+    every_copy: str = ""
     effects: dict[str, Effect] = field(default_factory=dict)  # finding code (or CODE:field) -> effect
     # Rule-depth code -> severity label for skills written for it ("off": silent); data.RULE_LEVELS' column.
     rule_levels: dict[str, str] = field(default_factory=dict)
