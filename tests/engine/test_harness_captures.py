@@ -285,3 +285,38 @@ def test_each_entry_and_the_order_match_capture(laid_out_entries):
             return  # a declared name is shown by its first claimant only: the catalog decides, not the entry
     assert entries[: len(shown)] == shown
     assert len(entries) == len(shown) or harness == "copilot"  # Copilot names the rest on one line
+
+
+def test_a_captured_workspace_catalogued_as_a_user_would_lists_the_releases_project_copies(laid_out):
+    """`skill-lsp catalog` on the case's workspace (skill-lsp's own discovery and root order, no home
+    folder) lists the project skills the release listed. The catalog test above lays the roots out in
+    the harness's order; this one catches Gemini CLI's preview keeping another copy of a name than the
+    release in a workspace holding .gemini/skills and .agents/skills (case same-name-two-roots)."""
+    import os  # noqa: PLC0415
+
+    from skill_lsp.commands.preview import _listed  # noqa: PLC0415 - the catalog command's own path
+    from skill_lsp.commands.targets import collect  # noqa: PLC0415
+    from skill_lsp.engine.decisions import SEEN, decide  # noqa: PLC0415
+    from skill_lsp.engine.preview import link_targets, records_for  # noqa: PLC0415
+
+    folder, meta, workspace, home = laid_out
+    harness = meta["harness"]
+    model = expect.dialect_for(harness, home).order(expect.records(harness, workspace, home))
+    at_home = {key for r in model if str(home) in r.path for key in (r.name, r.folder)}
+    if harness == "opencode" and at_home:
+        pytest.skip("OpenCode keeps either copy of a name (a SAME_NAME fact)")
+
+    def project(paths: list[str]) -> set[str]:
+        ws = os.path.realpath(workspace)
+        return {p for p in map(os.path.realpath, paths) if p.startswith(ws + os.sep)}
+
+    expected = project([r.path for r in model if r.name not in at_home and r.folder not in at_home])
+    targets = collect([str(workspace)], None, None)
+    settings = targets.settings
+    results = _listed(targets, settings, harness)
+    records = records_for(results, len(settings.resolved_roots(targets.workspace)),
+                          link_targets(results, targets.workspace, settings))
+    seen = [d for d in decide(records, harness, targets.workspace) if d.state in SEEN]
+    got = project([d.path for d in seen if os.path.basename(os.path.dirname(d.path)) not in at_home
+                   and d.name not in at_home])
+    assert got == expected
