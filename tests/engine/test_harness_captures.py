@@ -320,3 +320,31 @@ def test_a_captured_workspace_catalogued_as_a_user_would_lists_the_releases_proj
     got = project([d.path for d in seen if os.path.basename(os.path.dirname(d.path)) not in at_home
                    and d.name not in at_home])
     assert got == expected
+
+
+def test_a_captured_workspace_previewed_as_a_user_would_activates_the_releases_copy(laid_out_activation):
+    """`skill-lsp preview NAME` on the case's workspace (skill-lsp's discovery and root order, no home
+    folder) activates the project skill the release activated, where no skill of the user's took it."""
+    import os  # noqa: PLC0415
+
+    from skill_lsp.commands.preview import _listed  # noqa: PLC0415 - the preview command's own path
+    from skill_lsp.commands.targets import collect  # noqa: PLC0415
+    from skill_lsp.engine.preview import activate, link_targets, records_for  # noqa: PLC0415
+
+    folder, meta, workspace, home = laid_out_activation
+    harness = meta["harness"]
+    model = expect.records(harness, workspace, home)
+    wanted = activation_name(harness, model, meta["skill"])
+    if wanted is None or str(home) in wanted.path or any(str(home) in r.path for r in model
+                                                        if meta["skill"] in (r.name, r.folder)):
+        pytest.skip("the release activated no project skill, or a skill of the user's holds the name")
+    if harness == "opencode" and sum(meta["skill"] in (r.name, r.folder) for r in model) > 1:
+        pytest.skip("OpenCode keeps either copy of a name (a SAME_NAME fact)")
+    targets = collect([str(workspace)], None, None)
+    settings = targets.settings
+    results = _listed(targets, settings, harness)
+    records = records_for(results, len(settings.resolved_roots(targets.workspace)),
+                          link_targets(results, targets.workspace, settings))
+    got = activate(records, settings, name=meta["skill"], dialect=harness, workspace=str(workspace))
+    assert got.kind == "ok", got
+    assert os.path.realpath(got.path) == os.path.realpath(wanted.path)  # type: ignore[union-attr]
