@@ -529,6 +529,25 @@ def test_skills_in_a_test_folder_outside_the_roots_are_test_data(tmp_path):
     assert [(f.code, f.severity) for f in by["real"].findings] == [("NAME_MISMATCH", Severity.WARNING)]
 
 
+def test_skills_in_an_archive_folder_outside_the_roots_are_retired_copies(tmp_path):
+    """Unseen ptreezh/sscisubagent-skills (archive/skills_copy/) and nathanvale/claude-code-config
+    (skills/archive/): old copies nobody installs. A skill called `archive` is a skill."""
+    from skill_lsp.commands.targets import collect  # noqa: PLC0415
+
+    write_skill(tmp_path / "archive" / "skills_copy", "old", skill_text("old-name"))
+    write_skill(tmp_path / "skills" / "Archived", "older", skill_text("older-name"))
+    write_skill(tmp_path / "skills", "archive", skill_text("archive-tool"))
+    t = collect([str(tmp_path)], None, None)
+    results = [check_file(loc.path, t.settings, loc) for loc in t.locations + t.loose]
+    by = {os.path.basename(os.path.dirname(r.path)): r for r in results}
+    for folder in ("old", "older"):
+        (f,) = by[folder].findings
+        assert (f.code, f.severity) == ("NAME_MISMATCH", Severity.INFO)
+        assert f.message.endswith("; the file is under an archive folder and no root holds it, so it is reported as "
+                                  "a retired copy")
+    assert [(f.code, f.severity) for f in by["archive"].findings] == [("NAME_MISMATCH", Severity.ERROR)]
+
+
 def test_skills_among_another_skills_examples_are_examples(tmp_path):
     """A SKILL.md in a skill's examples/ (or templates/, assets/, references/, evals/) folder is what
     the skill makes or fills (unseen huashu-nuwa/examples/*/SKILL.md); one below an examples/ folder

@@ -24,7 +24,7 @@ from .harness.claude_plugin import inside_another, plugin_of
 from .listing import shadowed_reason, unread_link
 from .readings import record_error, record_read_by, records_read_by
 from .render import catalog_report, get_dialect, render_result
-from .workspace import SkillResult, example_of, in_test_folder
+from .workspace import SkillResult, example_of, in_archive_folder, in_test_folder
 
 
 def record_for(result: SkillResult, root_index: int | None = None) -> SkillRecord:
@@ -170,6 +170,7 @@ def catalog_locations(locations: list[Location], loose: list[Location], roots: l
         if workspace is None:
             return loose
         return [loc for loc in loose if kept(loc) and not in_test_folder(loc.path, workspace)
+                and not in_archive_folder(loc.path, workspace)
                 and example_of(loc.path, workspace) is None]
     nested = nested_in_roots(loose, roots)
     h = HARNESSES.get(get_dialect(dialect).harness or "")

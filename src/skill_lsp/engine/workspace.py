@@ -162,6 +162,8 @@ def placed(findings: list[Finding], path: str, location: Location | None) -> lis
             findings = [_fragment(f) if f.code == "MISSING_FRONTMATTER" else f for f in findings]
     if in_test_folder(path, location.root):
         return [_fixture(f) if f.severity <= Severity.WARNING else f for f in findings]
+    if in_archive_folder(path, location.root):
+        return [_archived(f) if f.severity <= Severity.WARNING else f for f in findings]
     if (owner := example_of(path, location.root)) is not None:
         return [_example(f, owner) if f.severity <= Severity.WARNING else f for f in findings]
     return findings
@@ -177,7 +179,8 @@ def placement_matters(findings: list[Finding], path: str) -> bool:
     if not any(f.severity <= Severity.WARNING for f in findings):
         return False
     parts = os.path.normpath(os.path.dirname(path)).split(os.sep)
-    return not _under_a_skills_folder(path) or any(p in TEST_FOLDERS or p in EXAMPLE_FOLDERS for p in parts)
+    return not _under_a_skills_folder(path) or any(p in TEST_FOLDERS or p in EXAMPLE_FOLDERS or p in ARCHIVE_FOLDERS
+                                                   for p in parts)
 
 
 def _under_a_skills_folder(path: str) -> bool:
@@ -265,6 +268,19 @@ def in_test_folder(path: str, root: str) -> bool:
     return not rel.startswith("..") and any(p in TEST_FOLDERS for p in rel.split(os.sep))
 
 
+# Folders a repository keeps retired skills in: a SKILL.md below one, found only by the recursive
+# search, is an old copy nobody installs (unseen ptreezh/sscisubagent-skills archive/skills_copy/,
+# nathanvale/claude-code-config skills/archive/: 61 findings, none an author would act on).
+ARCHIVE_FOLDERS = frozenset(("archive", "archives", "archived", "_archive", ".archive", "deprecated"))
+
+
+def in_archive_folder(path: str, root: str) -> bool:
+    """Whether a folder between ``root`` and the skill's own folder (a skill may be called `archive`)
+    is one for retired skills (ARCHIVE_FOLDERS)."""
+    rel = _below(path, root)
+    return not rel.startswith("..") and any(p.lower() in ARCHIVE_FOLDERS for p in rel.split(os.sep)[:-1])
+
+
 # Folders of a skill that hold its examples and material: a SKILL.md there is an example of what
 # the skill makes or a template it fills (unseen op7418/huashu-nuwa examples/*/SKILL.md: 14
 # SKILL_TOO_LARGE warnings), and no harness loads a skill nested in another's folder.
@@ -295,6 +311,11 @@ def _example(f: Finding, owner: str) -> Finding:
 def _fixture(f: Finding) -> Finding:
     return replace(f, severity=Severity.INFO, message=f.message + "; the file is under a test folder "
                                "and no root holds it, so it is reported as test data")
+
+
+def _archived(f: Finding) -> Finding:
+    return replace(f, severity=Severity.INFO, message=f.message + "; the file is under an archive folder "
+                               "and no root holds it, so it is reported as a retired copy")
 
 
 def _member(r: SkillResult) -> bool:
@@ -521,7 +542,8 @@ def _describes(r: SkillResult) -> bool:
     recursive search), valid or only misnamed."""
     err = r.blocking_error
     return (err is None or err.code == "NAME_MISMATCH") and r.location is not None and not (
-        r.location.root_index < 0 and in_test_folder(r.path, r.location.root))
+        r.location.root_index < 0 and (in_test_folder(r.path, r.location.root)
+                                        or in_archive_folder(r.path, r.location.root)))
 
 
 def _root_of(r: SkillResult) -> str | None:
