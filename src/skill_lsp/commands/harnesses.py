@@ -67,6 +67,9 @@ def harness_json(h: Harness) -> dict[str, Any]:
         "lineReader": h.line_reader,
         "matterRetry": h.matter_retry,
         "lastDuplicateWins": h.last_duplicate_wins,
+        "sameNameWins": list(h.wins),
+        "sameNameWinsSource": h.wins_source,
+        "everyCopy": h.every_copy,
         "namePattern": None if not h.name_pattern else {"pattern": h.name_pattern, "source": h.name_pattern_source},
         "utf16Lengths": h.utf16_lengths,
         "nonString": None if not h.non_string else {"reading": h.non_string, "text": NON_STRING_READINGS[h.non_string],
@@ -163,6 +166,10 @@ def _model_facts(h: Harness) -> list[tuple[str, str]]:
         out.append((f"name or description not a string: {NON_STRING_READINGS[h.non_string]}", h.non_string_source))
     if h.last_duplicate_wins:
         out.append(("a key given twice: the last value", h.last_duplicate_wins))
+    if h.wins:
+        out.append((f"one name in two of its roots: lists the copy of the first in {', '.join(h.wins)}", h.wins_source))
+    if h.every_copy:
+        out.append(("one name in two of its roots: lists every copy", h.every_copy))
     if h.name_pattern:
         out.append((f"name (or folder name), trimmed, must match `{h.name_pattern}`", h.name_pattern_source))
     if h.utf16_lengths:
@@ -280,6 +287,11 @@ def render_markdown() -> str:
                        f"{dates} ({h.non_string_source}).")
         if h.last_duplicate_wins:
             out.append(f"- A key given twice: the last value is read ({h.last_duplicate_wins}).")
+        if h.wins:
+            out.append(f"- One name in two of its roots: it lists the copy of the root first in "
+                       f"{', '.join(f'`{r}`' for r in h.wins)} ({h.wins_source}); SHADOWED and the preview follow it.")
+        if h.every_copy:
+            out.append(f"- One name in two of its roots: it lists every copy ({h.every_copy}).")
         if h.name_pattern:
             out.append(f"- The name it lists (the folder name when none is given), trimmed, must match "
                        f"`{h.name_pattern}` in full, else the skill is not loaded ({h.name_pattern_source}).")
