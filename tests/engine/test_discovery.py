@@ -34,6 +34,17 @@ def scan(ws: Path, settings: Settings | None = None) -> list[SkillResult]:
     return results
 
 
+def _linked(tmp_path: Path, config: str, roots: tuple[str, ...] = (".agents/skills", ".claude/skills")) -> list[SkillResult]:
+    """One skill `demo` in each of ``roots``, checked and linked under the config file ``config``."""
+    (tmp_path / ".skill-lsp.toml").write_text(config)
+    for root in roots:
+        write_skill(tmp_path / root, "demo", skill_text())
+    t = collect([str(tmp_path)], None, None)
+    results = [check_file(loc.path, t.settings, loc) for loc in t.locations]
+    link_skills(results, t.settings)
+    return results
+
+
 def rel(results: list[SkillResult], ws: Path) -> list[str]:
     return [os.path.relpath(r.path, ws) for r in results]
 
@@ -135,12 +146,7 @@ def test_the_copy_in_a_later_root_of_skill_lsp_may_be_the_one_a_harness_keeps(tm
 
 
 def test_targets_that_read_one_copy_each_shadow_none(tmp_path: Path):
-    (tmp_path / ".skill-lsp.toml").write_text('targets = ["claude-code", "codex"]\n')
-    write_skill(tmp_path / ".agents/skills", "demo", skill_text())
-    write_skill(tmp_path / ".claude/skills", "demo", skill_text())
-    t = collect([str(tmp_path)], None, None)
-    results = [check_file(loc.path, t.settings, loc) for loc in t.locations]
-    link_skills(results, t.settings)
+    results = _linked(tmp_path, 'targets = ["claude-code", "codex"]\n')
     assert [r.cross for r in results] == [[], []]
 
 
@@ -148,37 +154,21 @@ def test_targets_that_read_one_copy_each_shadow_none(tmp_path: Path):
 def test_a_harness_that_keeps_no_known_copy_claims_none(tmp_path: Path, targets: list[str]):
     # VS Code's order is read in its source, not run; OpenCode keeps either copy from run to run; Codex
     # lists both (capture case same-name-two-roots).
-    (tmp_path / ".skill-lsp.toml").write_text(f"targets = {targets!r}\n".replace("'", '"'))
-    write_skill(tmp_path / ".agents/skills", "demo", skill_text())
-    write_skill(tmp_path / ".claude/skills", "demo", skill_text())
-    (tmp_path / ".codex").mkdir()
-    write_skill(tmp_path / ".codex/skills", "demo", skill_text())
-    t = collect([str(tmp_path)], None, None)
-    results = [check_file(loc.path, t.settings, loc) for loc in t.locations]
-    link_skills(results, t.settings)
-    assert [r.cross for r in results] == [[]] * len(results)
+    results = _linked(tmp_path, f"targets = {targets!r}\n".replace("'", '"'),
+                      (".agents/skills", ".claude/skills", ".codex/skills"))
+    assert len(results) == 3 and [r.cross for r in results] == [[]] * 3
 
 
 @pytest.mark.parametrize("other", ["vscode", "opencode"])
 def test_no_claim_is_made_for_a_target_keeping_an_unknown_copy(tmp_path: Path, other: str):
-    (tmp_path / ".skill-lsp.toml").write_text(f'targets = ["copilot", "{other}"]\n')
-    write_skill(tmp_path / ".agents/skills", "demo", skill_text())
-    write_skill(tmp_path / ".claude/skills", "demo", skill_text())
-    t = collect([str(tmp_path)], None, None)
-    winner, loser = [check_file(loc.path, t.settings, loc) for loc in t.locations]
-    link_skills([winner, loser], t.settings)
+    winner, loser = _linked(tmp_path, f'targets = ["copilot", "{other}"]\n')
     f = only(loser.cross, "SHADOWED")
     assert f.message == f"skill 'demo' is shadowed by {winner.path}: GitHub Copilot CLI 1.0.102 lists that copy instead"
     assert f.severity is Severity.WARNING and winner.cross == []
 
 
 def test_the_skill_tool_contract_keeps_the_first_root(tmp_path: Path):
-    (tmp_path / ".skill-lsp.toml").write_text('profile = "skill-tool"\nroots = [".agents/skills", ".claude/skills"]\n')
-    write_skill(tmp_path / ".agents/skills", "demo", skill_text())
-    write_skill(tmp_path / ".claude/skills", "demo", skill_text())
-    t = collect([str(tmp_path)], None, None)
-    winner, loser = [check_file(loc.path, t.settings, loc) for loc in t.locations]
-    link_skills([winner, loser], t.settings)
+    winner, loser = _linked(tmp_path, 'profile = "skill-tool"\nroots = [".agents/skills", ".claude/skills"]\n')
     f = only(loser.cross, "SHADOWED")
     assert f.message == (f"skill 'demo' is shadowed by {winner.path} (root 0 wins over root 1); harnesses never "
                          "load this copy")

@@ -15,8 +15,8 @@ from .config import Settings, apply_settings
 from .datarecord import replace
 from .discovery import Location, ReadError, read_regular, read_skill_file
 from .findings import Finding, Related, Severity, make
-from .harness import HARNESSES, SAME_NAME, Harness, reads_root, win_rank
-from .harness.roots import in_devin_root
+from .harness import HARNESSES, SAME_NAME, reads_root, win_rank
+from .harness.roots import in_devin_root, label
 from .lazyre import lazy_re
 from .profiles import Profile
 from .result import SkillResult, fixes_key
@@ -403,7 +403,7 @@ def _shadowed(name: str, me: SkillResult, valid: list[SkillResult], settings: Se
         others = [m for m in valid if m is not me and m.location.root_index != here.root_index  # type: ignore[union-attr]
                   and reads_root(h, m.location.dir) is True]  # type: ignore[union-attr]
         if not others or h.every_copy:
-            kept.append(_label(h))  # reads no other copy's root, or lists every copy (Codex)
+            kept.append(label(h))  # reads no other copy's root, or lists every copy (Codex)
             continue
         mine = win_rank(h, here.dir)
         rivals = [(rank, m) for m in others if (rank := win_rank(h, m.location.dir)) is not None]  # type: ignore[union-attr]
@@ -412,9 +412,9 @@ def _shadowed(name: str, me: SkillResult, valid: list[SkillResult], settings: Se
             continue
         rank, winner = min(rivals, key=lambda rm: (rm[0], rm[1].location.root_index, rm[1].path))  # type: ignore[union-attr]
         if rank < mine:
-            lost.setdefault(winner.path, []).append(_label(h))
+            lost.setdefault(winner.path, []).append(label(h))
         else:
-            kept.append(_label(h))
+            kept.append(label(h))
     if not lost:
         return
     winner_path, who = next(iter(lost.items()))
@@ -439,11 +439,6 @@ def _shadowed(name: str, me: SkillResult, valid: list[SkillResult], settings: Se
         "SHADOWED", message, *me.anchor, {"name": name, "winner": winner_path},
         related=(Related(winner_path, *winner.anchor, "the skill that wins"),),
         tags=() if kept or unsure else ("unnecessary",), severity=Severity.INFO if kept else None)], settings))
-
-
-def _label(h: Harness) -> str:
-    """A harness as its listing decisions name it ("GitHub Copilot CLI 1.0.102")."""
-    return f"{h.title} {h.version}" if h.version and h.proof == "captured" else h.title
 
 
 def _joined(labels: list[str]) -> str:

@@ -64,11 +64,16 @@ def _reading(parent: str, documented: bool) -> tuple[str, ...]:
     return tuple(h.name for h in HARNESSES.values() if h.name in readers and (documented or h.checked_by_default))
 
 
+def label(harness: Harness) -> str:
+    """A harness as its findings name it: "Claude Code 2.1.332" when captured, its title otherwise."""
+    return f"{harness.title} {harness.version}" if harness.version and harness.proof == "captured" else harness.title
+
+
 def not_read(harness: Harness, skill_dir: str) -> str:
     """"Claude Code 2.1.332 does not read .agents/skills (skills there are never loaded)"; for a
     folder below one of its roots, how deep it looks instead."""
     parent = os.path.dirname(os.path.normpath(skill_dir)).replace(os.sep, "/")
-    who = f"{harness.title} {harness.version}" if harness.version and harness.proof == "captured" else harness.title
+    who = label(harness)
     up = parent
     for level in range(2, 66):
         up = up.rsplit("/", 1)[0] if "/" in up else ""
