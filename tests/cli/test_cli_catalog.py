@@ -58,3 +58,23 @@ def test_deepseek_harness_keeps_the_copy_of_its_lower_root_rank(tmp_path: Path):
     assert states == {".dsh/skills/demo/SKILL.md": "listed", ".agents/skills/demo/SKILL.md": "shadowed"}
     shown = run_cli("preview", "demo", "--dialect", "dsh", "--workspace", ".", cwd=tmp_path).stdout
     assert "Body of .dsh/skills" in shown and "Body of .agents" not in shown
+
+
+@pytest.mark.parametrize("dialect", ["skill-tool", "dsh", "agentskills", "claude-code", "codex", "opencode", "gemini",
+                                     "copilot"])
+def test_the_json_entries_skips_and_decisions_tell_one_story(tmp_path: Path, dialect: str):
+    """One name in four project roots (capture case same-name-two-roots): the entries marked
+    included are the copies the listing decisions call listed, each name once where the dialect
+    keeps one copy, and every copy decided shadowed is among the skipped. The JSON marked both
+    copies included for a harness, and the references' decisions called both listed."""
+    shutil.copytree(REPO / "capture" / "cases" / "same-name-two-roots" / "workspace", tmp_path / "ws")
+    out = json.loads(run_cli("catalog", ".", "--dialect", dialect, "--format", "json", cwd=tmp_path / "ws").stdout)
+    included = sorted(e["path"] for e in out["entries"] if e["included"])
+    states = {d["path"]: d["state"] for d in out["decisions"]}
+    assert included == sorted(p for p, s in states.items() if s == "listed")
+    shadowed = {p for p, s in states.items() if s == "shadowed"}
+    assert shadowed <= {s["path"] for s in out["skipped"]}
+    if dialect not in ("codex", "opencode"):  # Codex lists every copy; OpenCode's choice is not settled
+        names = [e["name"] for e in out["entries"] if e["included"]]
+        read = [p for p, s in states.items() if s != "not-read"]
+        assert len(names) == len(set(names)) and len(shadowed) == len(read) - len(names), (names, states)

@@ -404,12 +404,14 @@ def catalog_view(records: list[SkillRecord], dialect: str, *, update: bool = Fal
     else:
         text = d.render_catalog(chosen, update=update) if update and d.name == "dsh" else d.render_catalog(chosen)  # type: ignore[call-arg]
     entries = []
+    # A harness lists one copy of a name (``order``): the other is skipped below, not included.
+    shown = {r.path for r in d.order(chosen)} if d.harness else None
     for r in sorted(chosen, key=lambda r: d.entry_name(r)):
         rep = catalog_report(r, d)
         entry: dict[str, Any] = {
             "name": d.entry_name(r),
             "path": r.path,
-            "included": rep.included,
+            "included": rep.included and (shown is None or r.path in shown),
             "entry": rep.entry,
             "chars": rep.chars,
             "tokens": rep.tokens,
@@ -419,8 +421,7 @@ def catalog_view(records: list[SkillRecord], dialect: str, *, update: bool = Fal
         if error is not None:
             entry["error"] = {"code": error[0], "message": error[1]}
         entries.append(entry)
-    if d.harness:
-        shown = {r.path for r in d.order(chosen)}
+    if shown is not None:
         for r in sorted(chosen, key=lambda r: r.path):
             if r.path in shown:
                 continue
