@@ -160,11 +160,15 @@ def placed(findings: list[Finding], path: str, location: Location | None) -> lis
     if not _under_a_skills_folder(path):
         if any(f.code == "MISSING_FRONTMATTER" for f in findings) and not _among_skills(path):
             findings = [_fragment(f) if f.code == "MISSING_FRONTMATTER" else f for f in findings]
-    if in_test_folder(path, location.root):
+    rel = _below(path, location.root)
+    if rel.startswith(".."):
+        return findings  # outside the workspace searched: no folder of it to go by
+    parts = rel.split(os.sep)  # the folders between the workspace and the skill's, its own included
+    if _test_folder(parts):
         return [_fixture(f) if f.severity <= Severity.WARNING else f for f in findings]
-    if in_archive_folder(path, location.root):
+    if _archive_folder(parts):
         return [_archived(f) if f.severity <= Severity.WARNING else f for f in findings]
-    if (owner := example_of(path, location.root)) is not None:
+    if (owner := _example_owner(path, location.root, parts)) is not None:
         return [_example(f, owner) if f.severity <= Severity.WARNING else f for f in findings]
     return findings
 
@@ -256,16 +260,24 @@ def _below(path: str, root: str) -> str:
     """The folder of ``path`` relative to ``root`` (starting '..' when outside it)."""
     folder = os.path.dirname(path)
     prefix = root.rstrip(os.sep) + os.sep
-    if (os.path.isabs(root) and folder.startswith(prefix)
-            and not any(part in folder + os.sep for part in (f"{os.sep}..{os.sep}", f"{os.sep}.{os.sep}", os.sep * 2))):
-        return folder[len(prefix):]  # the common case, without relpath's two abspath calls
+    if os.path.isabs(root) and folder.startswith(prefix):
+        probe = folder + os.sep
+        if _UP not in probe and _HERE not in probe and _TWICE not in probe:
+            return folder[len(prefix):]  # the common case, without relpath's two abspath calls
     return os.path.relpath(folder, root)
+
+
+_UP, _HERE, _TWICE = f"{os.sep}..{os.sep}", f"{os.sep}.{os.sep}", os.sep * 2
 
 
 def in_test_folder(path: str, root: str) -> bool:
     """Whether a folder between ``root`` (the workspace searched) and the skill is a test folder."""
     rel = _below(path, root)
-    return not rel.startswith("..") and any(p in TEST_FOLDERS for p in rel.split(os.sep))
+    return not rel.startswith("..") and _test_folder(rel.split(os.sep))
+
+
+def _test_folder(parts: list[str]) -> bool:
+    return not TEST_FOLDERS.isdisjoint(parts)
 
 
 # Folders a repository keeps retired skills in: a SKILL.md below one, found only by the recursive
@@ -278,7 +290,11 @@ def in_archive_folder(path: str, root: str) -> bool:
     """Whether a folder between ``root`` and the skill's own folder (a skill may be called `archive`)
     is one for retired skills (ARCHIVE_FOLDERS)."""
     rel = _below(path, root)
-    return not rel.startswith("..") and any(p.lower() in ARCHIVE_FOLDERS for p in rel.split(os.sep)[:-1])
+    return not rel.startswith("..") and _archive_folder(rel.split(os.sep))
+
+
+def _archive_folder(parts: list[str]) -> bool:
+    return any(p.lower() in ARCHIVE_FOLDERS for p in parts[:-1])
 
 
 # Folders of a skill that hold its examples and material: a SKILL.md there is an example of what
@@ -290,11 +306,14 @@ EXAMPLE_FOLDERS = frozenset(("examples", "example", "templates", "template", "as
 def example_of(path: str, root: str) -> str | None:
     """The skill folder whose example folder (EXAMPLE_FOLDERS) holds the SKILL.md at ``path``,
     between ``root`` (the workspace searched) and it; None when there is none."""
-    folder = os.path.dirname(path)
     rel = _below(path, root)
-    if rel.startswith("..") or not any(p in EXAMPLE_FOLDERS for p in rel.split(os.sep)):
+    return None if rel.startswith("..") else _example_owner(path, root, rel.split(os.sep))
+
+
+def _example_owner(path: str, root: str, parts: list[str]) -> str | None:
+    if EXAMPLE_FOLDERS.isdisjoint(parts):
         return None
-    d = os.path.dirname(folder)
+    d = os.path.dirname(os.path.dirname(path))
     while d != root and len(d) > len(root):
         if os.path.basename(d) in EXAMPLE_FOLDERS and os.path.isfile(os.path.join(os.path.dirname(d), "SKILL.md")):
             return os.path.dirname(d)

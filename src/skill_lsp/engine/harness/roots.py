@@ -94,6 +94,8 @@ def in_devin_root(path: str) -> bool:
     skill) and tools are named read, grep, glob, exec (docs.devin.ai cli/extensibility/skills;
     documented, not verified: skill-lsp cannot run Devin). Unseen Ryukijano/agent-skills keeps 810
     skills there without frontmatter."""
+    if ".devin" not in path:
+        return False  # asked of every skill checked outside the roots
     root = os.path.dirname(os.path.dirname(path))
     return os.path.basename(root) == "skills" and os.path.basename(os.path.dirname(root)) == ".devin"
 

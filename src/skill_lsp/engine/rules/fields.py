@@ -77,18 +77,19 @@ def _string(entry: Entry) -> tuple[str | None, str]:
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     yield from _description(doc)
     profile = ctx.profile
+    known = _set_of(profile.known)
     for key, entry in doc.entries.items():
         if key in ("name", "description"):
             continue
         start, end = _span(entry)
         kstart, kend = entry.key_node.start, entry.key_node.end
-        if key in CAMEL_CASE and key not in profile.known:
+        if key in CAMEL_CASE and key not in known:
             proper = CAMEL_CASE[key]
             sev = Severity.ERROR if profile.camel_case_severity == "error" else Severity.WARNING
             yield make("CAMELCASE_FIELD", f"frontmatter field \"{key}\" is unsupported; use \"{proper}\"", kstart, kend,
                        {"field": key, "replacement": proper}, severity=sev)
             continue
-        if key not in profile.known:
+        if key not in known:
             if key in profile.deferred:
                 if ctx.in_claude_plugin():
                     continue  # Claude Code reads the field (probe: `python -m capture diff --probe plugin`)
@@ -121,6 +122,11 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         yield from _typed(doc, ctx, key, entry, spec.kind, spec.limit, spec.values, start, end)
 
 
+@functools.lru_cache(maxsize=64)
+def _set_of(fields: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(fields)
+
+
 def target_rejects_unknown_fields(profile: Profile) -> bool:
     """Whether some target refuses a skill that has a field it does not define.
 
@@ -132,7 +138,13 @@ def target_rejects_unknown_fields(profile: Profile) -> bool:
 
 def target_flags_unknown_fields(profile: Profile) -> bool:
     """Whether some target's own editor marks every attribute it does not support (VS Code)."""
-    return any(HARNESSES[t].unknown == "flags" for t in profile.targets if t in HARNESSES)
+    return _flags_unknown(profile.targets)
+
+
+@functools.lru_cache(maxsize=64)
+def _flags_unknown(targets: tuple[str, ...]) -> bool:
+    # Asked of every custom key (7 a skill on the corpus); the targets are a handful of tuples.
+    return any(HARNESSES[t].unknown == "flags" for t in targets if t in HARNESSES)
 
 
 # Fields of tools outside the harness table, near a skill field by spelling only: VS Code reads
@@ -150,9 +162,18 @@ def likely_misspelling(key: str, profile: Profile) -> str | None:
 
     Keys that are some harness's field as written are not misspellings.
     """
-    if key in FIELDS or len(key) < 4 or key.lower() in _OTHER_TOOLS_FIELDS or _LOCALIZED.search(key):
+    if key in FIELDS or len(key) < 4:
         return None
-    return _nearest_field(key.lower().replace("_", "-"), (*profile.known, *profile.deferred))
+    return _misspelt(key, profile.known, profile.deferred)
+
+
+@functools.lru_cache(maxsize=4096)
+def _misspelt(key: str, known: tuple[str, ...], deferred: tuple[str, ...]) -> str | None:
+    # Cached: a repository's skills repeat their custom keys (author, version, tags; 7 a skill on
+    # the corpus).
+    if key.lower() in _OTHER_TOOLS_FIELDS or _LOCALIZED.search(key):
+        return None
+    return _nearest_field(key.lower().replace("_", "-"), (*known, *deferred))
 
 
 @functools.lru_cache(maxsize=4096)
