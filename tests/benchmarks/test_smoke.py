@@ -307,6 +307,9 @@ def test_bench_skill_cost(tmp_path: Path) -> None:
     for row in rows:
         first, check = (float(x) for x in row.strip("| ").split(" | ")[1:])
         assert first > 0 and check > 0
+    # What --instructions runs under callgrind (valgrind itself is too slow for the suite): both jobs.
+    for job in ("scan", "cli"):
+        run_script(str(BENCH / "bench_skill_cost.py"), str(tmp_path / "ws"), "--jobs-only", job, "--skills", "5")
 
 
 def test_heldout_replicate(tmp_path: Path) -> None:
