@@ -148,3 +148,18 @@ def test_a_file_swapped_for_a_fifo_after_the_stat_is_refused_without_blocking(tm
     assert isinstance(exc, ReadError)
     assert (exc.code, exc.message, str(exc)) == ("IO_ERROR", "SKILL.md is not a regular file",
                                                  "SKILL.md is not a regular file")
+
+
+@pytest.mark.parametrize("length", [0, 1, 4096, (1 << 16) - 1, 1 << 16, 70_000])
+def test_a_stat_that_no_longer_holds_never_changes_what_is_read(tmp_path: Path, length: int):
+    # The read trusts the stat's size only to skip a second read: a file that grew or shrank since
+    # is read whole all the same.
+    data = bytes(range(256)) * (length // 256 + 1)
+    path = tmp_path / "f"
+    path.write_bytes(data[:length])
+    for size in (-1, 0, length, max(0, length - 10), length + 10):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            assert discovery._read_up_to(fd, 100_000, size) == data[:min(length, 100_000)], size
+        finally:
+            os.close(fd)

@@ -466,7 +466,7 @@ def read_skill_file(path: str) -> tuple[bytes, int]:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped after the stat
             raise ReadError("IO_ERROR", f"{os.path.basename(path)} is not a regular file")
-        return _read_up_to(fd, READ_LIMIT), st.st_size
+        return _read_up_to(fd, READ_LIMIT, st.st_size), st.st_size
     except OSError as exc:
         raise ReadError("IO_ERROR", _os_reason(path, exc)) from None
     finally:
@@ -493,8 +493,15 @@ def read_regular(path: str, limit: int) -> bytes | None:
 _NON_BLOCKING = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
 
 
-def _read_up_to(fd: int, limit: int) -> bytes:
-    """At most ``limit`` bytes of an open regular file, a buffer of at most 64 KiB a read."""
+def _read_up_to(fd: int, limit: int, size: int = -1) -> bytes:
+    """At most ``limit`` bytes of an open regular file, a buffer of at most 64 KiB a read.
+    ``size``: what a stat said it holds; one read of a byte more tells it ends there (a short
+    read of a regular file is its end), without a 64 KiB buffer and a second read."""
+    if 0 <= size < min(limit, 1 << 16):
+        head = os.read(fd, size + 1)
+        if len(head) <= size:
+            return head
+        return head + _read_up_to(fd, limit - len(head))  # it grew since the stat
     chunks = []
     while limit > 0:
         chunk = os.read(fd, min(limit, 1 << 16))
