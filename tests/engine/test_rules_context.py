@@ -193,6 +193,7 @@ def test_severity_is_the_worst_among_the_targets():
     assert severity("UNKNOWN_TOOL", ("dsh",)) is None
     assert severity("UNKNOWN_TOOL", ("dsh", "codex")) is Severity.HINT
     assert severity("DESCRIPTION_ANGLE_BRACKETS", ("agentskills", "codex")) is Severity.WARNING
+    assert severity("DESCRIPTION_ANGLE_BRACKETS", ("codex", "claude-code")) is Severity.INFO
     assert severity("DESCRIPTION_ANGLE_BRACKETS", ("agentskills", "claude-code")) is Severity.WARNING
     assert severity("DESCRIPTION_ANGLE_BRACKETS", ("skill-tool",)) is None
     assert severity("ARGUMENTS_WITHOUT_HINT", ("claude-code", "agentskills")) is Severity.INFO
@@ -203,7 +204,7 @@ def test_severity_is_the_worst_among_the_targets():
 
 def test_a_row_names_each_harness_once_with_underscores_as_hyphens():
     row = RULE_LEVELS["DESCRIPTION_ANGLE_BRACKETS"]
-    assert row["codex"] == "warning" and row["opencode"] == "off" and row["agentskills"] == "warning"
+    assert row["codex"] == "info" and row["opencode"] == "off" and row["agentskills"] == "warning"
     assert RULE_LEVELS["RISKY_DYNAMIC_COMMAND"]["skill-tool"] == "warning"  # skill_tool= in the literal
     assert RULE_LEVELS["UNKNOWN_MODEL"]["claude-code"] == "warning"
     assert RULE_LEVELS["UNKNOWN_MODEL"]["goose"] == "off"

@@ -151,8 +151,10 @@ RULE_LEVELS: dict[str, dict[str, str]] = {
     # --- description and name (rules/description.py) ---
     # A validator's refusal, not the harness's: Codex 0.171.0 loads and lists the brackets as written.
     # Silent where no validator of the target refuses it: two held-out audits read 24 such hints, 23 noise
-    # (usage placeholders `<url>`, "> 5 tool calls" in skills never uploaded nor validated).
-    "DESCRIPTION_ANGLE_BRACKETS": _levels_row("off", agentskills="warning", codex="warning"),
+    # (usage placeholders `<url>`, "> 5 tool calls" in skills never uploaded nor validated). For Codex an
+    # information: its skill-creator's validator refuses them, Codex itself lists them (the latest audit:
+    # 4 of 4 such warnings noise, "> 5 tool calls" and `<external>` in skills Codex loads as written).
+    "DESCRIPTION_ANGLE_BRACKETS": _levels_row("off", agentskills="warning", codex="info"),
     "RESERVED_NAME_WORD": _levels_row("hint"),
     "VAGUE_NAME": _levels_row("hint"),
     # agentskills spec and Claude Code's docs ask for a "when to use" clause; 70 % of the corpus
