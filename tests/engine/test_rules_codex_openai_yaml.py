@@ -106,7 +106,6 @@ def test_interface_values(tmp_path):
             "  short_description: ~\n  default_prompt: " + "p " * 600 + "\n")
     assert problems(yaml, str(tmp_path)) == [
         (2, "'interface.display_name' is 65 characters; Codex ignores values over 64"),
-        (3, "'interface.short_description' is empty and ignored"),
         (4, "'interface.icon_small' must be a relative path under assets/; Codex ignores \"/abs.png\""),
         (5, "'interface.icon_large' points at 'assets/missing.png', which does not exist"),
         (6, "'interface.brand_color' \"#12345g\" is not #RRGGBB; Codex ignores it"),

@@ -169,8 +169,10 @@ def _interface(node: Node, skill_dir: str | None, at: Any) -> None:
             continue
         flat = " ".join(value.split())
         if not flat:
-            at(v, f"'interface.{key}' is empty and ignored")
-        elif INTERFACE[key] and len(flat) > INTERFACE[key]:
+            # Codex ignores it, as it would the key left out: nothing an author would change
+            # (unseen mhjiang0408/my_codex `default_prompt: ""`, 2 of 2 read as noise).
+            continue
+        if INTERFACE[key] and len(flat) > INTERFACE[key]:
             at(v, f"'interface.{key}' is {len(flat)} characters; Codex ignores values over {INTERFACE[key]}")
         elif key == "brand_color" and not _COLOR.match(value.strip()):
             at(v, f"'interface.brand_color' \"{value}\" is not #RRGGBB; Codex ignores it")
