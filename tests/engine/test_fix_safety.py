@@ -177,6 +177,19 @@ def test_a_deletion_that_changes_how_the_frontmatter_reads_is_unsafe():
     assert fix.unsafe_because == "yaml"
 
 
+def test_trimmed_blanks_after_an_escaping_backslash_would_join_two_words():
+    # `\ ` is an escaped space in a double-quoted value: the backslash left last, it escapes the line
+    # break instead, and "Does a  thing." reads "Does athing." (unseen14 audit's question about
+    # trimming in the frontmatter). Taking every space out of both values hid the join.
+    text = '---\nname: demo\ndescription: "Does a\\  \n  thing. Use when asked."\n---\n# Demo\n'
+    (fix,) = _deletion_fixes(text, "TRAILING_WHITESPACE")
+    assert not fix.safe and fix.unsafe_because == "yaml"
+    assert fix_all_text(text, "/w/demo/SKILL.md", Settings(), on_disk=False) == text
+    # Without the backslash the folding drops the blanks either way: safe.
+    text = '---\nname: demo\ndescription: "Does a  \n  thing. Use when asked."\n---\n# Demo\n'
+    assert [fx.safe for fx in _deletion_fixes(text, "TRAILING_WHITESPACE")] == [True]
+
+
 def test_an_invisible_character_in_a_links_destination_is_part_of_the_path():
     # Held-out fuzzing: deleting the BOM made the link name ../../references/x.md, outside the skill.
     text = ("---\nname: demo\ndescription: Demo skill. Use when asked.\n---\n# Demo\n\n"

@@ -385,7 +385,7 @@ def fixes_for(doc: SkillDocument, finding: Finding) -> list[Fix]:
         return []  # stale data never breaks a code-action request
     fixes = [guard(doc, fix) for fix in fixes]
     if finding.code in _DELETIONS and finding.start < _body_start(doc):
-        fixes = [_keeps_the_yaml(doc, fix) for fix in fixes]
+        fixes = [_keeps_the_yaml(doc, fix, finding.code) for fix in fixes]
     elif finding.code == "INVISIBLE_CHARACTERS":
         fixes = [_keeps_the_markdown(doc, _keeps_the_links(doc, fix)) for fix in fixes]
     return fixes
@@ -421,16 +421,31 @@ def _unsafe(fix: Fix, kind: str) -> Fix:
 _DELETIONS = frozenset({"INVISIBLE_CHARACTERS", "TRAILING_WHITESPACE", "UNUSED_SUPPRESSION"})
 
 
-def _keeps_the_yaml(doc: SkillDocument, fix: Fix) -> Fix:
+def _keeps_the_yaml(doc: SkillDocument, fix: Fix, code: str = "") -> Fix:
     """``fix``, downgraded to unsafe when the frontmatter (which parsed) reads otherwise after it
-    than without the deleted characters: another structure, another value, or no parse at all."""
+    than without the deleted characters: another structure, another value, or no parse at all.
+    Trailing whitespace: otherwise than with each line of each value trimmed (taking every space
+    out of the values hid two words joined: `"a\\  ⏎ b"` trimmed leaves an escaped line break)."""
     if not fix.safe or not doc.frontmatter_ok or not fix.edits:
         return fix
     after = parse(apply_edits(doc.text, list(fix.edits)), doc.path)
-    gone = {c for e in fix.edits for c in doc.text[e.start:e.end]}
-    if after.frontmatter_ok and _without(after.frontmatter_values(), gone) == _without(doc.frontmatter_values(), gone):
-        return fix
-    return _unsafe(fix, "yaml")
+    if code == "TRAILING_WHITESPACE":
+        same = after.frontmatter_ok and _trimmed(after.frontmatter_values()) == _trimmed(doc.frontmatter_values())
+    else:
+        gone = {c for e in fix.edits for c in doc.text[e.start:e.end]}
+        same = after.frontmatter_ok and _without(after.frontmatter_values(), gone) == _without(doc.frontmatter_values(), gone)
+    return fix if same else _unsafe(fix, "yaml")
+
+
+def _trimmed(value: object) -> object:
+    """``value`` with the blanks ending each line of every string in it taken out."""
+    if isinstance(value, str):
+        return "\n".join(line.rstrip(" \t") for line in value.split("\n"))
+    if isinstance(value, dict):
+        return {_trimmed(k): _trimmed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_trimmed(v) for v in value]
+    return value
 
 
 def _keeps_the_links(doc: SkillDocument, fix: Fix) -> Fix:
