@@ -334,6 +334,28 @@ def test_a_near_miss_beside_the_field_itself_is_the_authors_own_header():
     assert only(fs, "UNKNOWN_FIELD").data["suggestion"] == "license"
 
 
+@pytest.mark.parametrize("extra", [
+    "models: [claude-sonnet-4, claude-opus-4]",  # unseen AgentWorkers/skills: a list, where `model` is one id
+    "agentic: false",  # a boolean, where `agent` names a subagent
+    "contact: report@example.com",  # not `fork`, the one value of `context`
+    "mode: interactive",  # unseen14 theflysurfer: no model alias or id
+    "model-invocation: autonomous",  # not a boolean, as `disable-model-invocation` is
+])
+def test_a_key_whose_value_could_not_be_the_near_fields_is_the_authors_own(extra: str):
+    _, fs = check(skill_text(extra=extra), profile="claude-code")
+    assert "UNKNOWN_FIELD" not in codes(fs)
+
+
+@pytest.mark.parametrize("extra, meant", [
+    ("modle: sonnet", "model"), ("modl: claude-sonnet-4-5", "model"), ("contxt: fork", "context"),
+    ("user_invocable: false", "user-invocable"), ("descripton: Converts files.", "description"),
+    ("allowed_tools: Read Grep", "allowed-tools"), ("efort: high", "effort"), ("agnet: Explore", "agent"),
+])
+def test_a_misspelt_key_with_a_value_of_its_field_is_still_one(extra: str, meant: str):
+    _, fs = check(skill_text(extra=extra), profile="claude-code")
+    assert only(fs, "UNKNOWN_FIELD").data["suggestion"] == meant
+
+
 @pytest.mark.parametrize("key", ["author", "category", "slug", "tags", "version", "when"])
 def test_custom_fields_are_not_reported_where_the_target_ignores_them(key: str):
     _, fs = check(skill_text(extra=f"{key}: x"), profile="claude-code")

@@ -155,7 +155,9 @@ RULES: dict[str, Rule] = {
              "so a custom key such as `category` or `author` is reported nowhere; only a likely misspelling of a field "
              "(`descripton`, `allowed_tools`, `licence`: rapidfuzz ratio >= 80 or at most two edits) is a warning, "
              "because the field the author meant silently does nothing. A field in another language "
-             "(`description_zh`, `name-ja`) is a catalogue's display field, not a misspelling.",
+             "(`description_zh`, `name-ja`) is a catalogue's display field, not a misspelling; nor is a key whose value could "
+             "not be the near field's (`models: [a, b]` beside `model`, `agentic: false` beside `agent`, `contact: x@y` "
+             "beside `context`, which only takes `fork`).",
              ("rename to the field meant", "move under metadata")),
         Rule("DEFERRED_FIELD", I, "Field deferred by the skill-tool spec", None,
              "Spec 000 §4.4 defers these Claude Code fields to v1.1: context, agent, hooks, model, effort, paths, shell, when_to_use. The skill tool keeps them but does not act on them."),

@@ -11,7 +11,7 @@ from ..document import Entry, SkillDocument
 from ..findings import Finding, Severity, make
 from ..harness import HARNESSES
 from ..lazyre import lazy_re
-from ..profiles import CAMEL_CASE, DSH_FALSE, DSH_TRUE, FIELDS, Profile
+from ..profiles import CAMEL_CASE, DSH_FALSE, DSH_TRUE, FIELDS, Field, Profile
 from ..spdx import is_spdx
 from ..yamlnodes import Node, resolve_scalar
 from .context import UP, Context
@@ -104,6 +104,8 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             # is worth a line (the field the author meant silently does nothing).
             # Custom keys (slug, category, author) were 80 % of all output on the corpus.
             meant = likely_misspelling(key, profile)
+            if meant is not None and not _fits(FIELDS.get(meant), entry.value):
+                meant = None  # a field of the author's own: its value could not be the other's
             # Only the case apart from the field written beside it (`Name:` over `name:`): the author's
             # own header, not a misspelling.
             if meant is not None and meant in doc.entries and key.lower().replace("_", "-") == meant:
@@ -120,6 +122,34 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         if spec is None:
             continue
         yield from _typed(doc, ctx, key, entry, spec.kind, spec.limit, spec.values, start, end)
+
+
+def _fits(spec: Field | None, node: Node) -> bool:
+    """Whether ``node`` could be a value of the field ``spec``: a key near a field's spelling whose
+    value could not be that field's is the author's own (unseen AgentWorkers/skills `models: [a, b]`
+    beside `model`, `agentic: false` beside `agent`, `contact: x@y` beside `context`; unseen14
+    `mode: interactive` beside `model`: 53 "did you mean" warnings, none a misspelling)."""
+    if spec is None:
+        return True
+    node = node.target()
+    value = resolve_scalar(node) if node.kind == "scalar" else node
+    if value is None:
+        return True  # empty: nothing to tell by
+    if spec.kind == "boolean":
+        return isinstance(value, bool) or str(value).lower() in ("true", "false", "yes", "no")
+    if spec.kind == "mapping":
+        return node.kind == "map"
+    if spec.kind not in ("string", "enum"):
+        return True  # tools, lists, arguments, hooks: many shapes
+    if node.kind != "scalar" or isinstance(value, bool):
+        return False
+    text = str(value).strip().lower()
+    if spec.kind == "enum":
+        return text in {v.lower() for v in spec.values}
+    if spec.key == "model":
+        # An alias, or an id: ids carry a version or a provider (`claude-sonnet-4-5`, `openai/gpt-5`).
+        return text in spec.values or any(c.isdigit() or c in "-/." for c in text)
+    return True
 
 
 @functools.lru_cache(maxsize=64)
