@@ -188,6 +188,15 @@ def test_a_file_of_the_skill_a_command_names_is_not_missing(tmp_path: Path):
     assert [span(doc, f) for f in fs] == ["references/mine.md"]
 
 
+def test_a_file_of_a_plugins_skill_named_before_it_is_not_missing(tmp_path: Path):
+    # Unseen14 galaykos/cc-marketplace: "a row in / `orchestration:delegation-contracts`
+    # `references/role-floors.md`", the file of that plugin's skill, hard-wrapped onto the next line.
+    body = ("\n`spec-adversary` carries a row in\n`orchestration:delegation-contracts` `references/role-floors.md`, "
+            "so dispatch it.\n\nSee `references/mine.md` and `a:b`, `references/too.md`.\n")
+    doc, fs = on_disk(tmp_path, body, {"references/other.md": "x"}, code="MISSING_MENTIONED_FILE")
+    assert [span(doc, f) for f in fs] == ["references/mine.md", "references/too.md"]
+
+
 def test_mentioned_files_are_not_checked_with_link_checks_off(tmp_path: Path):
     assert on_disk(tmp_path, "\nRun `scripts/missing.py`.\n", {"scripts/extract.py": "x"}, check_links=False,
                    code="MISSING_MENTIONED_FILE")[1] == []

@@ -526,15 +526,17 @@ _LIST_ITEM = lazy_re(r"[ \t]*(?:[-*+]|\d+[.)])\s")
 
 # A skill named as the owner of what follows: "the `x` skill", "`x`'s", "skill `x`" (and "`x` Skill
 # 內的": the word after the name in any case).
-_OWNER = lazy_re(r"`([a-z0-9]+(?:[-_:][a-z0-9]+)*)`(?:['’]s\b|\s*skill\b)|\bskill\s+`([a-z0-9]+(?:[-_:][a-z0-9]+)*)`",
-                 re.I)
+# (1) "`x`'s", "`x` skill", (2) "skill `x`", (3) a plugin's skill right before a code span
+# ("`orchestration:delegation-contracts` `references/role-floors.md`": unseen14 galaykos/cc-marketplace).
+_OWNER = lazy_re(r"`([a-z0-9]+(?:[-_:][a-z0-9]+)*)`(?:['’]s\b|\s*skill\b)|\bskill\s+`([a-z0-9]+(?:[-_:][a-z0-9]+)*)`"
+                 r"|`([a-z0-9]+(?:[-_][a-z0-9]+)*:[a-z0-9]+(?:[-_][a-z0-9]+)*)`\s+`", re.I)
 
 
 def _names_another_skill(text: str, own: str) -> bool:
     """Whether ``text`` names a skill other than ``own`` as the owner of what it mentions (unseen
     choplin/my-agent-skills, kouko/monkey-skills, HsinPu/Autoverse-Ai-Agent-Skills: 14 wrong warnings
     of 17 sampled named the owner in the sentence, most a line or two above the path)."""
-    return any((m.group(1) or m.group(2)).lower() != own.lower() for m in _OWNER.finditer(text))
+    return any((m.group(1) or m.group(2) or m.group(3)).lower() != own.lower() for m in _OWNER.finditer(text))
 
 
 def _sentence_lines(body: str, ls: int, le: int, back: int = 4, ahead: int = 2) -> str:
