@@ -87,6 +87,25 @@ def test_a_topic_instead_of_a_description(description):
 
 
 @pytest.mark.parametrize("description", [
+    "Git Worktree Manager", "'**Git Worktree Manager**'", "'Skill: git-worktree-manager'", "git worktree manager skill",
+])
+def test_a_description_that_only_says_the_name_again(description):
+    text = skill_text(name="git-worktree-manager", description=description)
+    _, fs = check(text, folder="git-worktree-manager")
+    assert [f.severity for f in fs if f.code == "DESCRIPTION_STUB"] == [W]
+
+
+@pytest.mark.parametrize("name, description", [
+    ("git-worktree-manager", "Manages git worktrees."),
+    ("git-worktree-manager", "Git worktree manager for parallel branches."),
+    ("instagram-cli", "Instagram CLI helper for posting"),
+])
+def test_a_description_saying_more_than_the_name_is_no_restatement(name, description):
+    _, fs = check(skill_text(name=name, description=description), folder=name)
+    assert "DESCRIPTION_STUB" not in [f.code for f in fs]
+
+
+@pytest.mark.parametrize("description", [
     "Send an email.",  # short, but it says what the skill does
     "Read and write Google Docs.",
     "Use for spreadsheet utilities.",  # a trigger

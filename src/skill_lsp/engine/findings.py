@@ -359,7 +359,9 @@ RULES: dict[str, Rule] = {
         Rule("DESCRIPTION_STUB", W, "Description names a topic, not a task", None,
              "A description under 40 characters with no trigger clause (\"Spreadsheet utilities.\") says neither "
              "what the skill does nor when to use it; the model picks skills by this text. Descriptions in scripts "
-             "that pack a sentence into few characters (CJK) are not judged by length."),
+             "that pack a sentence into few characters (CJK) are not judged by length. A description that only says "
+             "the name again (`Git Worktree Manager` for git-worktree-manager, `Skill: git-combine-commits`) is one "
+             "too, whatever its length."),
         Rule("NOT_A_TOOL", W, "`allowed-tools` entry is no tool", None,
              "A capitalised word such as `Shell`, `Terminal`, `Browser` or `FileSystem` is no tool name in any "
              "harness (Claude Code: Bash, WebFetch, Read…; Copilot CLI and OpenCode: lowercase `shell`, `bash`; "

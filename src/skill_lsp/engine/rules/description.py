@@ -84,7 +84,7 @@ def _description(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         yield from emit(ctx, "DESCRIPTION_PLACEHOLDER", f"the description is still the template's placeholder "
                         f"('{shown[:60]}'); write what the skill does and when to use it: the model picks skills by "
                         "this text", node.start, max(node.end, node.start + 1), {"text": shown})
-    elif _is_stub(value):
+    elif _is_stub(value) or _restates_name(value, string_value(doc, "name")):
         yield from emit(ctx, "DESCRIPTION_STUB", f"the description '{value.strip()}' names a topic, not what the "
                         "skill does or when to use it; the model picks skills by this text: say what it does and add "
                         "\"Use when ...\"", node.start, max(node.end, node.start + 1), {"text": value.strip()})
@@ -189,6 +189,19 @@ def _is_stub(value: str) -> bool:
     words = low.translate(_PUNCT).split()
     # One word of one or two letters is a test stub, not a topic.
     return bool(words) and ((len(words) == 1 and len(words[0]) >= 3) or words[-1] in _TOPIC_WORDS)
+
+
+def _restates_name(value: str, name: str | None) -> bool:
+    """Whether the description only says the skill's name again (`Git Worktree Manager` for
+    git-worktree-manager, `Skill: git-combine-commits`): 7 such descriptions on the corpus and 93
+    unseen repositories, one of which a stub already; quoting the other, the safe fix of an unquoted
+    `: `, left no finding on it (unseen14 audit)."""
+    if not name or not value.isascii():
+        return False
+    words = value.lower().translate(_PUNCT).split()
+    if words[:1] == ["skill"] or words[-1:] == ["skill"]:
+        words = words[1:] if words[0] == "skill" else words[:-1]
+    return bool(words) and words == name.lower().translate(_PUNCT).split()
 
 
 def _name(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
