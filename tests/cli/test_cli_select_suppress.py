@@ -178,8 +178,11 @@ def _until(q: queue.Queue, pred, timeout: float = 30) -> list[str]:
 def test_watch_checks_again_on_change_and_stops_cleanly_on_ctrl_c(tmp_path):
     ws = ws_with(tmp_path, demo="---\nname: demo\ndescription: d\n---\n")
     env = dict(os.environ, PYTHONPATH=str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # Ctrl-C as a terminal delivers it: a suite started as a background job of a shell without job
+    # control (`bash .ci/run &`) runs with SIGINT ignored, which the child would inherit and keep.
     proc = subprocess.Popen([sys.executable, "-m", "skill_lsp", "check", ".", "--watch"], cwd=ws, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # noqa: PLW1509
     out: queue.Queue = queue.Queue()
     err: queue.Queue = queue.Queue()
     for stream, q in ((proc.stdout, out), (proc.stderr, err)):
