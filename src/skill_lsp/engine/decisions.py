@@ -114,19 +114,18 @@ def decide(records: Sequence[SkillRecord], dialect: str, workspace: str | None =
             out[r.path] = Decision(dialect, label, r.path, r.name, SKIPPED, r.error[1])
         else:
             candidates.append(r)
-    left: dict[str, str] = {}
     if not hasattr(d, "activation_record"):
         # A reference's catalog is built from what its own selection keeps (one copy of a name,
         # what its registry refuses left out), as ``preview.catalog_view`` builds it.
         chosen, dropped = d.select(candidates)
         left = {e["path"]: e["reason"] for e in dropped}
-        candidates = [r for r in candidates if r.path not in left]
-        for r in records:
+        for r in candidates:
             if r.path in left:
                 twin = next((w for w in chosen if d.entry_name(w) == d.entry_name(r)), None)
                 out[r.path] = (Decision(dialect, label, r.path, r.name, SKIPPED, left[r.path]) if twin is None else
                                Decision(dialect, label, r.path, r.name, SHADOWED, shadowed_reason(h, label),
                                         winner=os.path.relpath(twin.path, os.path.dirname(r.path))))
+        candidates = [r for r in candidates if r.path not in left]
     shown = d.order(candidates)
     shown_paths = {r.path for r in shown}
     states: dict[str, tuple[str, str, int | None]] = {}

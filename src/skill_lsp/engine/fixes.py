@@ -430,22 +430,15 @@ def _keeps_the_yaml(doc: SkillDocument, fix: Fix, code: str = "") -> Fix:
         return fix
     after = parse(apply_edits(doc.text, list(fix.edits)), doc.path)
     if code == "TRAILING_WHITESPACE":
-        same = after.frontmatter_ok and _trimmed(after.frontmatter_values()) == _trimmed(doc.frontmatter_values())
+        def read(value: object) -> object:
+            return _each_string(value, lambda s: "\n".join(line.rstrip(" \t") for line in s.split("\n")))
     else:
         gone = {c for e in fix.edits for c in doc.text[e.start:e.end]}
-        same = after.frontmatter_ok and _without(after.frontmatter_values(), gone) == _without(doc.frontmatter_values(), gone)
+
+        def read(value: object) -> object:
+            return _without(value, gone)
+    same = after.frontmatter_ok and read(after.frontmatter_values()) == read(doc.frontmatter_values())
     return fix if same else _unsafe(fix, "yaml")
-
-
-def _trimmed(value: object) -> object:
-    """``value`` with the blanks ending each line of every string in it taken out."""
-    if isinstance(value, str):
-        return "\n".join(line.rstrip(" \t") for line in value.split("\n"))
-    if isinstance(value, dict):
-        return {_trimmed(k): _trimmed(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_trimmed(v) for v in value]
-    return value
 
 
 def _keeps_the_links(doc: SkillDocument, fix: Fix) -> Fix:
@@ -494,12 +487,18 @@ def _body_shape(doc: SkillDocument, gone: set[str]) -> tuple[object, object]:
 
 def _without(value: object, gone: set[str]) -> object:
     """``value`` with the characters of ``gone`` taken out of every string in it."""
+    return _each_string(value, lambda s: "".join(c for c in s if c not in gone) if gone.intersection(s) else s)
+
+
+def _each_string(value: object, change: Callable[[str], str]) -> object:
+    """``value`` (YAML read as Python: strings, mappings, lists, scalars) with ``change`` made to
+    every string in it, keys included."""
     if isinstance(value, str):
-        return "".join(c for c in value if c not in gone) if gone.intersection(value) else value
+        return change(value)
     if isinstance(value, dict):
-        return {_without(k, gone): _without(v, gone) for k, v in value.items()}
+        return {_each_string(k, change): _each_string(v, change) for k, v in value.items()}
     if isinstance(value, list):
-        return [_without(v, gone) for v in value]
+        return [_each_string(v, change) for v in value]
     return value
 
 

@@ -199,8 +199,10 @@ def _restates_name(value: str, name: str | None) -> bool:
     if not name or not value.isascii():
         return False
     words = value.lower().translate(_PUNCT).split()
-    if words[:1] == ["skill"] or words[-1:] == ["skill"]:
-        words = words[1:] if words[0] == "skill" else words[:-1]
+    if words[:1] == ["skill"]:
+        words = words[1:]
+    elif words[-1:] == ["skill"]:
+        words = words[:-1]
     return bool(words) and words == name.lower().translate(_PUNCT).split()
 
 
