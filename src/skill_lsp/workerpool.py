@@ -113,20 +113,26 @@ class WorkerPool:
 
     def map(self, fn: Callable, items: Iterable, chunksize: int = 1, helping: bool = False) -> Iterator:
         """``fn`` of each item, in order; the chunks are queued now (behind what was submitted
-        before), their results read as the iterator is. ``helping``: the thread reading them
-        runs chunks no worker has taken yet, from the last one back, while the workers take
-        them from the first one on (a `check` then needs one worker process fewer)."""
+        before), their results read as the iterator is. ``helping``: as ``gather``'s."""
         items = list(items)
         step = max(1, chunksize)
-        jobs = deque(self.submit(run_chunk, fn, items[i:i + step]) for i in range(0, len(items), step))
+        return self.gather([self.submit(run_chunk, fn, items[i:i + step]) for i in range(0, len(items), step)],
+                           helping)
+
+    def gather(self, jobs: Iterable[Job], helping: bool = False) -> Iterator:
+        """The items of each job's result (``run_chunk`` jobs: lists), in the jobs' order, read as
+        the iterator is. ``helping``: the thread reading them runs jobs no worker has taken yet,
+        from the last one submitted back, while the workers take them from the first one on (a
+        `check` then needs one worker process fewer)."""
+        queue = deque(jobs)
 
         def results() -> Iterator:
-            while jobs:
-                if helping and jobs[0].state in ("pending", "sent") and self._pending:
+            while queue:
+                if helping and queue[0].state in ("pending", "sent") and self._pending:
                     self._run_here(self._pending.pop())
                     self.pump(timeout=0)
                     continue
-                yield from jobs.popleft().result()  # let go of each chunk's results once taken
+                yield from queue.popleft().result()  # let go of each chunk's results once taken
         return results()
 
     def _run_here(self, job: Job) -> None:

@@ -477,15 +477,43 @@ def test_one_skill_check_imports_only_what_it_needs(tmp_path: Path):
     assert proc.returncode == 0 and not [line for line in proc.stderr.splitlines() if "skill_lsp.engine" in line]
 
 
-def test_parallel_workers_report_exactly_what_a_single_process_reports():
+@pytest.mark.parametrize("options", [[], ["--no-cache"]])
+def test_parallel_workers_report_exactly_what_a_single_process_reports(options: list[str]):
+    """Without the cache the workers start on the skills the walk finds while it goes on."""
     import subprocess
     import sys
 
     def run(jobs: str) -> str:
         return subprocess.run([sys.executable, "-m", "skill_lsp", "check", "--format", "json", "--jobs", jobs,
-                               "sample-workspace"], capture_output=True, text=True, cwd=REPO).stdout
+                               *options, "sample-workspace"], capture_output=True, text=True, cwd=REPO).stdout
 
     assert run("1") == run("2")
+
+
+def test_early_checks_keep_only_what_the_finished_walk_confirms(monkeypatch):
+    """A skill the walk named early with another location, or not at all, is checked again; one it
+    named and the inventory drops is not reported."""
+    from skill_lsp.commands.check import EarlyChecks
+    from skill_lsp.engine.config import Settings
+    from skill_lsp.engine.datarecord import replace
+    from skill_lsp.engine.discover import discover
+    from skill_lsp.engine.workspace import check_job
+
+    monkeypatch.setattr(EarlyChecks, "CHUNK", 2)
+    settings = Settings()
+    early = EarlyChecks(2, fixes=True)
+    try:
+        found = discover(str(REPO / "sample-workspace"), settings, early=lambda loc: early(loc, settings)).all
+        assert len(found) > 4 and early.pool is not None and len(early.sent) >= 2
+        moved = replace(found[1], root_index=found[1].root_index + 7)
+        final = [found[0], moved, *found[3:]]  # found[2] dropped
+        extra = replace(found[2], path=found[2].path + ".twin")  # never named early
+        got = early.finish([*final, extra], settings)
+    finally:
+        early.close()
+    assert [r.location for r in got] == [*final, extra]
+    for r, loc in zip(got, [*final, extra], strict=True):
+        assert r.findings == check_job((loc, settings, True)).findings
 
 
 @pytest.mark.parametrize("root", ["sample-workspace", "corpus"])

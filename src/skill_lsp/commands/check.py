@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from typing import Any, TextIO
 
+    from ..workerpool import Job, WorkerPool
     from .targets import Targets
 
 # Some fixes could not be written (a full disk, a read-only file, a file saved meanwhile).
@@ -42,17 +43,22 @@ _COLLECT_MIN = 50
 
 
 def check_locations(locations: list[Location], settings: Settings, jobs: int = 0,
-                    fixes: bool = False, cached_in: str | None = None) -> list[SkillResult]:
+                    fixes: bool = False, cached_in: str | None = None,
+                    early: EarlyChecks | None = None) -> list[SkillResult]:
     """Check skills, in worker processes for large runs.
 
     Results carry only the positions their findings need (what crosses process boundaries stays
     small); ``fixes``: each finding's fixes too (``workspace.check_job``). ``cached_in``: the
     workspace whose results from earlier runs are used where they still hold (``cachedcheck``).
+    ``early``: the checks started while discovery walked (with ``fixes`` alike); those of the
+    skills found where ``locations`` has them are kept.
     """
     # The disk is read once for the run: the folders beside skill folders are listed once, not
     # asked for each file a skill names (workers fork with the listings kept).
     listings_kept(True)
     try:
+        if early is not None and early.pool is not None:
+            return early.finish(locations, settings)
         if cached_in is not None and len(locations) >= _CACHE_MIN and cache_dir() is not None:
             from ..engine.cachedcheck import check_cached  # noqa: PLC0415 - large runs only
 
@@ -62,30 +68,96 @@ def check_locations(locations: list[Location], settings: Settings, jobs: int = 0
         listings_kept(False)
 
 
+def _workers(jobs: int) -> int:
+    return jobs if jobs > 0 else (os.cpu_count() or 1)
+
+
+def _chunk(count: int, workers: int) -> int:
+    # Small chunks: skills of one repository sit together and cost alike, so a process handed a
+    # costly stretch last keeps the other waiting (on the corpus 12 to 100 skills a chunk end the
+    # run alike).
+    return max(16, count // (workers * 32))
+
+
+def _pool(workers: int) -> WorkerPool:
+    """``workers - 1`` processes: this one checks too (``WorkerPool.gather``'s helping), one
+    worker fewer to fork and feed, and its own chunks' results never cross a pipe."""
+    import multiprocessing  # noqa: PLC0415 - only large runs pay for it
+
+    from ..workerpool import WorkerPool  # noqa: PLC0415
+
+    # Forked workers would copy every page the collector touches: freeze first.
+    gc.freeze()
+    return WorkerPool(multiprocessing.get_context(), workers - 1, initializer=gc.enable)
+
+
 def _run(job: Callable[[Any], Any], work: list, jobs: int) -> Iterator:
     """``job`` of each of ``work``, in order, each as soon as it is done."""
-    workers = jobs if jobs > 0 else (os.cpu_count() or 1)
+    workers = _workers(jobs)
     if workers > 1 and (len(work) >= _PARALLEL_MIN or jobs > 1):
-        import multiprocessing  # noqa: PLC0415 - only large runs pay for it
-
-        from ..workerpool import WorkerPool  # noqa: PLC0415
-
-        rules.load_all()
-        # Forked workers would copy every page the collector touches: freeze first.
-        gc.freeze()
-        # Small chunks: skills of one repository sit together and cost alike, so a process handed
-        # a costly stretch last keeps the other waiting (on the corpus 12 to 100 skills a chunk
-        # end the run alike).
-        chunk = max(16, len(work) // (workers * 32))
-        # This process checks too (from the last chunk back, ``WorkerPool.map``'s helping): one
-        # worker fewer to fork and feed, and its own chunks' results never cross a pipe.
-        pool = WorkerPool(multiprocessing.get_context(), workers - 1)
+        rules.load_all()  # before the fork: workers inherit the modules instead of importing them
+        pool = _pool(workers)
         try:
-            yield from pool.map(job, work, chunksize=chunk, helping=True)
+            yield from pool.map(job, work, chunksize=_chunk(len(work), workers), helping=True)
         finally:
             pool.shutdown(wait=True)
     else:
         yield from map(job, work)
+
+
+class EarlyChecks:
+    """Skills checked by a worker while discovery still walks (``collect``'s ``early``), for a run
+    without the result cache: the corpus's walk takes 75 ms, which a worker forked at the 500th
+    skill found spends checking, and which this process spent alone before. The worker imports
+    the rules it needs itself, while the walk goes on. Only the skills the finished walk locates
+    where it first found them keep their early results (``finish``)."""
+
+    CHUNK = 32
+
+    def __init__(self, jobs: int, fixes: bool) -> None:
+        self.workers = _workers(jobs)
+        self.start_at = 1 if jobs > 1 else _PARALLEL_MIN
+        self.fixes = fixes
+        self.found: dict[str, Location] = {}
+        self.waiting: list[tuple[Location, Settings, bool]] = []
+        self.sent: list[tuple[list[Location], Settings, Job]] = []
+        self.pool: WorkerPool | None = None
+
+    def __call__(self, loc: Location, settings: Settings) -> None:
+        if self.workers < 2 or loc.path in self.found:
+            return
+        self.found[loc.path] = loc
+        self.waiting.append((loc, settings, self.fixes))
+        if self.pool is None and len(self.found) >= self.start_at:
+            self.pool = _pool(self.workers)
+        if self.pool is not None and len(self.waiting) >= self.CHUNK:
+            from ..workerpool import run_chunk  # noqa: PLC0415 - loaded with the pool
+
+            chunk, self.waiting = self.waiting, []
+            self.sent.append(([w[0] for w in chunk], settings, self.pool.submit(run_chunk, check_job, chunk)))
+            self.pool.pump(timeout=0)  # take what came back: the worker's pipe never fills
+
+    def finish(self, locations: list[Location], settings: Settings) -> list[SkillResult]:
+        """The results of ``locations``: those sent early where they were found as listed there,
+        the others checked now (by this process too, from the last one back)."""
+        from ..workerpool import run_chunk  # noqa: PLC0415 - loaded with the pool
+
+        assert self.pool is not None
+        sent = {loc.path: loc for locs, was, _ in self.sent if was is settings for loc in locs}
+        rest = [loc for loc in locations if sent.get(loc.path) != loc]
+        step = _chunk(len(rest), self.workers)
+        jobs = [job for _, _, job in self.sent] + [
+            self.pool.submit(run_chunk, check_job, [(loc, settings, self.fixes) for loc in rest[i:i + step]])
+            for i in range(0, len(rest), step)]
+        paths = [loc.path for locs, _, _ in self.sent for loc in locs] + [loc.path for loc in rest]
+        # A path checked again (its location changed) comes later: its new result is the one kept.
+        by_path = dict(zip(paths, self.pool.gather(jobs, helping=True), strict=True))
+        self.close()
+        return [by_path[loc.path] for loc in locations]
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
 
 
 def cli_layer(args: Namespace) -> dict:
@@ -111,8 +183,21 @@ def check_once(args: Namespace) -> int:
         # Told before the check runs, not after minutes of it.
         print(f"skill-lsp: cannot write the report to {args.output_file}: {problem}", file=sys.stderr)
         return 2
+    fixes = args.format == "json"
+    # Without the result cache every skill is checked: from the walk's 500th skill on, a worker
+    # checks them while the walk goes on.
+    early = EarlyChecks(args.jobs, fixes) if args.fix or args.no_cache or cache_dir() is None else None
+    try:
+        return _collected_and_checked(args, early, fixes)
+    finally:
+        if early is not None:
+            early.close()
+        gc.unfreeze()  # frozen for the workers' fork and the report (--watch runs again)
+
+
+def _collected_and_checked(args: Namespace, early: EarlyChecks | None, fixes: bool) -> int:
     targets = collect(args.paths, args.config, args.profile, args.target, cli=cli_layer(args),
-                      force_exclude=args.force_exclude)
+                      force_exclude=args.force_exclude, early=early)
     for problem in targets.errors:
         print(f"skill-lsp: {problem}", file=sys.stderr)
     for note in targets.notes:
@@ -129,18 +214,14 @@ def check_once(args: Namespace) -> int:
     # Results keep position tables, not texts: memory follows the findings, not the bytes read.
     # JSON lists each finding's fixes (the other formats do not).
     # --fix reads every file it writes anyway: its results are always fresh.
-    results = check_locations(targets.locations + targets.loose, settings, args.jobs,
-                              fixes=args.format == "json",
-                              cached_in=None if args.fix or args.no_cache else targets.workspace)
+    results = check_locations(targets.locations + targets.loose, settings, args.jobs, fixes=fixes,
+                              cached_in=None if args.fix or args.no_cache else targets.workspace, early=early)
     if len(results) >= _COLLECT_MIN:
         # The results live until the report is out: collections would walk them again and again
         # (16 ms of a 3,223-skill run). Taken back at the end for --watch, whose next run
         # replaces them.
         gc.freeze()
-    try:
-        return _linked_and_reported(args, targets, results)
-    finally:
-        gc.unfreeze()
+    return _linked_and_reported(args, targets, results)
 
 
 def _linked_and_reported(args: Namespace, targets: Targets, results: list[SkillResult]) -> int:

@@ -9,6 +9,10 @@ from ..engine.config import DEFAULT_ROOTS, Settings, find_config_file, load_work
 from ..engine.datarecord import datarecord, field
 from ..engine.discover import discover
 
+TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 @datarecord(slots=True)
 class Targets:
@@ -80,7 +84,8 @@ def workspace_of(skill_md: str) -> str:
 
 
 def collect(paths: list[str], config: str | None, profile: str | None, target: str | None = None, *,
-            cli: dict | None = None, force_exclude: bool = False) -> Targets:
+            cli: dict | None = None, force_exclude: bool = False,
+            early: Callable[[discovery.Location, Settings], None] | None = None) -> Targets:
     """Resolve CLI paths into skill locations.
 
     Every folder is a workspace whose configured (or default) roots are scanned with
@@ -93,6 +98,10 @@ def collect(paths: list[str], config: str | None, profile: str | None, target: s
     SKILL.md paths alone (no folder: what a pre-commit hook passes) are checked within their
     workspace (``workspace_of``): it is discovered whole, so duplicate names, shadowing and
     mentions see every skill, and ``focus`` keeps the report to the files given.
+
+    ``early(location, settings)``: each skill as the walk finds it (``discover``'s ``early``): a
+    large `check` starts checking them while the walk goes on. Only the returned targets are the
+    answer.
     """
     first_dir = next((p for p in paths if os.path.isdir(p)), None)
     files_only = bool(paths) and first_dir is None
@@ -121,10 +130,12 @@ def collect(paths: list[str], config: str | None, profile: str | None, target: s
             seen.add(key)
             into.append(loc)
 
+    found = None if early is None else (lambda loc: early(loc, settings))
     if files_only:
         files = [os.path.normpath(os.path.abspath(p)) for p in paths]
         # --force-exclude: a named file is left out like one the search found.
-        return _with_context(t, [f for f in files if excluded is None or not pathglobs.matches(f, excluded)], add)
+        return _with_context(t, [f for f in files if excluded is None or not pathglobs.matches(f, excluded)], add,
+                             found)
     for raw in paths:
         path = os.path.abspath(raw)
         if excluded is not None and pathglobs.matches(path, excluded):
@@ -136,7 +147,7 @@ def collect(paths: list[str], config: str | None, profile: str | None, target: s
                 named = discovery.locate(d, d, -1, [], settings.sensitive_patterns, skill_md=path)
             add(named or discovery.Location(d, path, -1, d), t.loose)
             continue
-        inv = discover(path, settings)
+        inv = discover(path, settings, early=found)
         for loc in inv.locations:
             add(loc, t.locations)
         for loc in inv.loose:
@@ -144,10 +155,10 @@ def collect(paths: list[str], config: str | None, profile: str | None, target: s
     return t
 
 
-def _with_context(t: Targets, files: list[str], add) -> Targets:
+def _with_context(t: Targets, files: list[str], add, found) -> Targets:
     """Every skill of ``t.workspace``, with ``focus`` on ``files``; a file the workspace's
     discovery does not list (outside it, in an ignored folder) is checked alone, as before."""
-    inv = discover(t.workspace, t.settings)
+    inv = discover(t.workspace, t.settings, early=found)
     where = {os.path.normpath(loc.path): loc for loc in inv.all}
     t.focus = set(files)
     for loc in inv.locations:
