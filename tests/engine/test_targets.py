@@ -158,6 +158,54 @@ def test_missing_name_is_fine_for_claude_code():
     assert only(fs, "MISSING_FIELD").severity is E
 
 
+COLON = "---\nname: pdf\ndescription: Use it: for PDF files.\n---\n# PDF\n"
+
+
+def test_a_colon_value_every_fallback_reads_as_written_is_an_error_only_where_a_target_drops_it():
+    """Claude Code, Codex, OpenCode and Gemini CLI list `Use it: for PDF files.` (capture case
+    invalid-yaml-kinds, skill colon-in-plain); GitHub Copilot CLI and the skill tool leave it out."""
+    _, fs = _check_for(("codex", "gemini"), COLON)
+    f = only(fs, "INVALID_FRONTMATTER")
+    assert f.data["yaml"] == "colon" and f.severity is W
+    assert f.message.endswith("; Codex quotes the value and reads it as written; "
+                              "Gemini CLI reads its `key: value` lines all the same")
+    _, fs = _check_for(("codex", "opencode", "copilot"), COLON)
+    f = only(fs, "INVALID_FRONTMATTER")
+    assert f.severity is E
+    assert f.message.endswith("; Codex quotes the value and reads it as written; OpenCode reads its "
+                              "`key: value` lines all the same; GitHub Copilot CLI cannot read it and leaves it out")
+    _, fs = _check_for(("opencode", "copilot", "dsh"), COLON)
+    assert only(fs, "INVALID_FRONTMATTER").message.endswith(
+        "; GitHub Copilot CLI and DeepSeek Harness cannot read it and leave it out")  # each verb plural
+
+
+def test_a_colon_value_a_fallback_reads_otherwise_is_graded_as_any_invalid_yaml():
+    """`Use when:` holds no ': ': Claude Code's and Codex's second readings do not quote it, fail
+    again, and read no field (Codex leaves the skill out)."""
+    text = COLON.replace("Use it: for PDF files.", "Use when:\nlicense: MIT")
+    _, fs = _check_for(("codex", "gemini"), text)
+    f = only(fs, "INVALID_FRONTMATTER")
+    assert f.data["yaml"] == "colon-misread" and f.severity is E
+    assert f.message == base_message(f)  # both targets grade it an error: no harness sentence
+
+
+@pytest.mark.parametrize("note, plural", [
+    ("cannot read it and leaves it out", "cannot read it and leave it out"),
+    ("ignores it and never shows it to the model", "ignore it and never show it to the model"),
+    ("parses it again, else reads no field (unclosed: lists the first line)",
+     "parse it again, else read no field (unclosed: list the first line)"),
+    ("preserves it but does not act on it", "preserve it but do not act on it"),
+    # Not verbs of the subject: a list of nouns, a clause with a subject of its own.
+    ("lists a name of letters, digits and spaces as written", "list a name of letters, digits and spaces as written"),
+    ("quotes it (when that fails, it leaves the skill out)", "quote it (when that fails, it leaves the skill out)"),
+    ("ignores it; its editor fades it", "ignore it; its editor fades it"),
+])
+def test_a_note_said_of_several_harnesses_has_each_verb_plural(note: str, plural: str):
+    from skill_lsp.engine.targets import _plural
+
+    assert _plural(note) == plural
+
+
 def test_uppercase_name_is_listed_by_codex():
     _, fs = _check_for(("codex",), skill_text(name="Deploy"), folder="Deploy")
     f = only(fs, "NAME_INVALID")

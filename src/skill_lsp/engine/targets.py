@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from .findings import RULES, Severity
 from .harness import HARNESSES, SPEC_FIELDS, Harness, get, roots_reading
+from .lazyre import lazy_re
 from .profiles import DEFAULT_PROFILE, Profile
 
 LEGACY_PROFILES = ("skill-tool", "agentskills", "claude-code", "dsh")
@@ -72,10 +73,22 @@ def severity(code: str, targets: Sequence[str], field: str | None = None) -> Sev
     return worst if worst is not None else RULES[code].severity
 
 
+# A later verb of the same subject: "cannot read it and leaves it out", "ignores it and never
+# shows it", "parses it again ..., else reads no field", "reads no fields from it: lists it ..."
+# (not "letters, digits and spaces as written", nor "; its editor warns": an object follows the verb).
+_LATER_VERB = lazy_re(r"(?:(?<=\band )|(?<=, else )|(?<=\bbut )|(?<=: )|(?<=\(then ))((?:never )?)([a-z]+s)"
+                      r"(?= (?:it|its|the|a|an|no|them|this|not)\b)")
+
+
 def _plural(note: str) -> str:
+    """``note`` (third person singular) for more than one harness: each of its verbs plural."""
     verb, _, rest = note.partition(" ")
-    verb = {"does": "do", "has": "have", "is": "are"}.get(verb, verb[:-1] if verb.endswith("s") else verb)
-    return f"{verb} {rest}" if rest else verb
+    out = f"{_base(verb)} {rest}" if rest else _base(verb)
+    return _LATER_VERB.sub(lambda m: m.group(1) + _base(m.group(2)), out)
+
+
+def _base(verb: str) -> str:
+    return {"does": "do", "has": "have", "is": "are"}.get(verb, verb[:-1] if verb.endswith("s") else verb)
 
 
 def describe(code: str, targets: Sequence[str], field: str | None = None, *, always: bool = False) -> str:

@@ -101,13 +101,21 @@ def _yaml_kinds(release: str, lenient: tuple[str, ...],
                 note: str = "reads its `key: value` lines all the same") -> dict[str, Effect]:
     """Capture case invalid-yaml-kinds: a harness whose YAML parser rejects invalid frontmatter and leaves
     the skill out, except for the ``lenient`` kinds of error (rules/structure.py ``_yaml_kind``), which it
-    reads as `key: value` lines."""
+    reads as `key: value` lines, and for values holding ': ' (``_colon``)."""
     source = f"capture: {release} case invalid-yaml-kinds"
     out = {"INVALID_FRONTMATTER": Effect("skips", "cannot parse its YAML and leaves it out", source)}
     for kind in lenient:
         out[f"INVALID_FRONTMATTER:{kind}"] = Effect("changes", note, source, Severity.ERROR)
     out["INVALID_FRONTMATTER:unclosed"] = Effect("skips", "cannot read it and leaves it out", source)
     return out
+
+
+def _colon(release: str, note: str) -> dict[str, Effect]:
+    """Capture case invalid-yaml-kinds (skill colon-in-plain): one-line values holding ': ' that the
+    harness's second reading takes as written (rules/structure.py gives the kind `colon` only where
+    each such reader does: engine/colonreads.py). Invalid YAML still, which strict readers refuse:
+    a warning."""
+    return {"INVALID_FRONTMATTER:colon": Effect("changes", note, f"capture: {release} case invalid-yaml-kinds")}
 
 
 # --- Rule-depth severities -------------------------------------------------------------------
@@ -307,6 +315,7 @@ CLAUDE_CODE = Harness(
         **{f"INVALID_FRONTMATTER:{kind}": Effect(
             "changes", "reads none of its fields: lists it with the first line of the body as its description",
             f"{_CC} case invalid-yaml-kinds", Severity.ERROR) for kind in ("colon-continued", "unclosed-quote")},
+        **_colon("claude-code@2.1.332", "quotes the value and reads it as written"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it and never shows it to the model",
                                 "anthropics/claude-code#13005"),
         "NAME_MISMATCH": Effect("changes", "lists it under the folder name (`- folder (name): …`)",
@@ -392,9 +401,10 @@ CODEX = Harness(
     effects={
         **_followed_link("codex@0.171.0"),
         **_structure(_CODEX_SRC, _names_case("codex@0.171.0")),
-        **_yaml_kinds("codex@0.171.0", ("colon", "unclosed-flow"),
+        **_yaml_kinds("codex@0.171.0", ("unclosed-flow",),
                       note="quotes the value and parses the YAML again (when that fails too, it leaves the "
                            "skill out)"),
+        **_colon("codex@0.171.0", "quotes the value and reads it as written"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_CODEX_SRC} SkillFrontmatter"),
         "INVALID_TYPE:description": Effect("skips", "leaves it out", f"{_CODEX} case broken-frontmatter"),
         "EMPTY_FIELD:description": Effect("skips", "leaves it out", f"{_CODEX} case missing-fields"),
@@ -447,7 +457,8 @@ OPENCODE = Harness(
     effects={
         **_followed_link("opencode@1.18.33"),
         **_structure(_OPENCODE_SRC, _names_case("opencode@1.18.33")),
-        **_yaml_kinds("opencode@1.18.33", ("colon", "tab")),
+        **_yaml_kinds("opencode@1.18.33", ("tab",)),
+        **_colon("opencode@1.18.33", "reads its `key: value` lines all the same"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_OPENCODE_SRC} Info.pick(name, description)"),
         "INVALID_TYPE": Effect("skips", "leaves it out (name and description must be strings)",
                                "capture: opencode@1.18.33 case broken-frontmatter"),
@@ -494,6 +505,7 @@ GEMINI = Harness(
         **_followed_link("gemini@0.61.0"),
         **_structure(_GEMINI_SRC, _names_case("gemini@0.61.0")),
         **_lenient(f"{_GEMINI_SRC} parseSimpleFrontmatter; capture: gemini@0.61.0 case broken-frontmatter"),
+        **_colon("gemini@0.61.0", "reads its `key: value` lines all the same"),
         "EMPTY_FIELD:name": Effect("changes", "lists it with an empty <name>",
                                    "capture: gemini@0.61.0 case empty-and-duplicate-fields"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_GEMINI_SRC} parseFrontmatter"),

@@ -133,6 +133,8 @@ def _syntax_finding(doc: SkillDocument, message: str, offset: int) -> Finding:
             # A value on one line, or one continued on more lines: harness fallbacks differ there (Claude
             # Code quotes a one-line value and reads it; capture case invalid-yaml-kinds, the tester).
             kind = "colon" if src.line_of(start) == src.line_of(max(start, end - 1)) else "colon-continued"
+            if kind == "colon" and not _read_as_written(doc):
+                kind = "colon-misread"  # graded as any invalid YAML: some fallback reads something else
     if kind:
         data["yaml"] = kind
     return make("INVALID_FRONTMATTER", f"invalid YAML: {message}", start, end, data)
@@ -142,6 +144,17 @@ def _syntax_finding(doc: SkillDocument, message: str, offset: int) -> Finding:
 # invalid-yaml-kinds); harness effects are keyed INVALID_FRONTMATTER:<kind>.
 _YAML_KINDS = (("'\\t'", "tab"), ("while scanning a quoted scalar", "unclosed-quote"),
                ("while parsing a flow", "unclosed-flow"))
+
+
+def _read_as_written(doc: SkillDocument) -> bool:
+    """Whether every harness that reads a refused frontmatter again reads the one-line values
+    holding ': ' as written, and the rest as valid YAML would (``colonreads``)."""
+    from ..colonreads import read_as_written  # noqa: PLC0415 - only a frontmatter refused for ': '
+
+    src = doc.src
+    values = [(int(c["valueStart"]), int(c["valueEnd"]), str(c["value"])) for c in unquoted_colons(doc)]  # type: ignore[call-overload]
+    one_line = [v for v in values if src.line_of(v[0]) == src.line_of(max(v[0], v[1] - 1))]
+    return len(one_line) == len(values) and read_as_written(doc, one_line)
 
 
 def _yaml_kind(message: str) -> str:
