@@ -129,6 +129,7 @@ class EarlyChecks:
         self.found[loc.path] = loc
         self.waiting.append((loc, settings, self.fixes))
         if self.pool is None and len(self.found) >= self.start_at:
+            listings_kept(True)  # the worker keeps the siblings' listings for its run too
             self.pool = _pool(self.workers)
         if self.pool is not None and len(self.waiting) >= self.CHUNK:
             from ..workerpool import run_chunk  # noqa: PLC0415 - loaded with the pool
@@ -158,6 +159,7 @@ class EarlyChecks:
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=True)
+            listings_kept(False)
 
 
 def cli_layer(args: Namespace) -> dict:
