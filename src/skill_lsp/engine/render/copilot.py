@@ -45,7 +45,10 @@ _CREDENTIALS = (
     lazy_re(f"(?a)\\bBearer{JS_WS}+{_VALUE}"),  # blanks and line breaks, then up to a blank, ; ' or "
     lazy_re(f"(?ai)\\b(?:password|pwd)=(?:\"[^\"]+\"|{_VALUE})"),  # a quoted value, not an empty one
     lazy_re(r"(?a)\bgh[opsur]_[A-Za-z0-9]{36}\b"),
-    lazy_re(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:@/{}#]+:[^\s@/{}#]+@"),  # a URL's user and password
+    # A URL's user and password, each of ASCII letters, digits and `!$%&'()*+,;=._~-` (the password
+    # `:` too): any other character, `[password]` included, leaves it as written (capture case
+    # copilot-url-credentials: every printable character in each; found by capture diff --real seed 14).
+    lazy_re(r"[A-Za-z][A-Za-z0-9+.-]*://[A-Za-z0-9!$%&'()*+,;=._~-]+:[A-Za-z0-9!$%&'()*+,;=:._~-]+@"),
     # A JWT: its header (base64 of '{"alg":') and at least one character more, up to the same stops as
     # Bearer's value (capture case copilot-jwt-tails: 64 lines; found by capture diff --real seed 11).
     lazy_re(f"(?a)\\beyJhbGciOi{_VALUE}"),
