@@ -179,7 +179,7 @@ def test_a_colon_value_every_fallback_reads_as_written_is_an_error_only_where_a_
         "; GitHub Copilot CLI and DeepSeek Harness cannot read it and leave it out")  # each verb plural
 
 
-def test_a_colon_value_a_fallback_reads_otherwise_is_graded_as_any_invalid_yaml():
+def test_a_colon_value_a_fallback_reads_otherwise_keeps_the_error():
     """`Use when:` holds no ': ': Claude Code's and Codex's second readings do not quote it, fail
     again, and read no field (Codex leaves the skill out)."""
     text = COLON.replace("Use it: for PDF files.", "Use when:\nlicense: MIT")

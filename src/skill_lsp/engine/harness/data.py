@@ -114,7 +114,8 @@ def _colon(release: str, note: str) -> dict[str, Effect]:
     """Capture case invalid-yaml-kinds (skill colon-in-plain): one-line values holding ': ' that the
     harness's second reading takes as written (rules/structure.py gives the kind `colon` only where
     each such reader does: engine/colonreads.py). Invalid YAML still, which strict readers refuse:
-    a warning."""
+    a warning. Where one of them reads otherwise (`colon-misread`) each harness keeps its grading
+    of such values before the readers were asked."""
     return {"INVALID_FRONTMATTER:colon": Effect("changes", note, f"capture: {release} case invalid-yaml-kinds")}
 
 
@@ -401,7 +402,7 @@ CODEX = Harness(
     effects={
         **_followed_link("codex@0.171.0"),
         **_structure(_CODEX_SRC, _names_case("codex@0.171.0")),
-        **_yaml_kinds("codex@0.171.0", ("unclosed-flow",),
+        **_yaml_kinds("codex@0.171.0", ("colon-misread", "unclosed-flow"),
                       note="quotes the value and parses the YAML again (when that fails too, it leaves the "
                            "skill out)"),
         **_colon("codex@0.171.0", "quotes the value and reads it as written"),
@@ -457,7 +458,7 @@ OPENCODE = Harness(
     effects={
         **_followed_link("opencode@1.18.33"),
         **_structure(_OPENCODE_SRC, _names_case("opencode@1.18.33")),
-        **_yaml_kinds("opencode@1.18.33", ("tab",)),
+        **_yaml_kinds("opencode@1.18.33", ("colon-misread", "tab")),
         **_colon("opencode@1.18.33", "reads its `key: value` lines all the same"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_OPENCODE_SRC} Info.pick(name, description)"),
         "INVALID_TYPE": Effect("skips", "leaves it out (name and description must be strings)",
