@@ -197,6 +197,24 @@ def test_a_file_of_a_plugins_skill_named_before_it_is_not_missing(tmp_path: Path
     assert [span(doc, f) for f in fs] == ["references/mine.md", "references/too.md"]
 
 
+def test_a_file_of_a_skill_named_as_one_is_not_missing(tmp_path: Path):
+    # Unseen15 eworthing/agent-skills: a table cell and a list item name another skill, not in the
+    # repository, and its files (in the item's next lines); the names end in `-skill`.
+    body = ("\n| Need | Skill |\n|---|---|\n| Glass | `swiftui-expert-skill` (`references/liquid-glass.md`) |\n\n"
+            "## Related\n\n- `swiftui-expert-skill` (community) — the API surface\n"
+            "  (`references/latest-apis.md`, `references/macos-scenes.md`)\n- `swift-concurrency` (community)\n\n"
+            "See `references/mine.md` and `swift-tools` (`references/too.md`).\n")
+    doc, fs = on_disk(tmp_path, body, {"references/other.md": "x"}, code="MISSING_MENTIONED_FILE")
+    assert [span(doc, f) for f in fs] == ["references/mine.md", "references/too.md"]
+
+
+def test_a_name_standing_for_any_file_is_not_missing(tmp_path: Path):
+    # Unseen15 TestAny-io: "读取 Prompt: references/prompts/0X-xxx.md" beside 01-…, 02-… files.
+    body = "\n1. Read the prompt: references/prompts/0X-xxx.md\n2. Read references/prompts/09-editor.md\n"
+    doc, fs = on_disk(tmp_path, body, {"references/prompts/01-scout.md": "x"}, code="MISSING_MENTIONED_FILE")
+    assert [span(doc, f) for f in fs] == ["references/prompts/09-editor.md"]
+
+
 def test_mentioned_files_are_not_checked_with_link_checks_off(tmp_path: Path):
     assert on_disk(tmp_path, "\nRun `scripts/missing.py`.\n", {"scripts/extract.py": "x"}, check_links=False,
                    code="MISSING_MENTIONED_FILE")[1] == []

@@ -203,6 +203,15 @@ def test_a_fenced_command_runs_a_script_that_does_not_exist(tmp_path):
     assert missing[0].severity is W and "fails" in missing[0].message
 
 
+def test_a_script_run_through_the_skill_folder_written_out_is_checked(tmp_path):
+    # Unseen13 kouko/monkey-skills: the setup script the block runs is not bundled; the bare
+    # `./scripts/x.sh` beside it is the project's.
+    body = ("\n```bash\ncommand -v uv || sh ${CLAUDE_SKILL_DIR}/scripts/setup.sh\n./scripts/validate.sh\n"
+            "uv run ${CLAUDE_SKILL_DIR}/scripts/ta.py\n```\n")
+    doc, fs = on_disk(tmp_path, skill_text(body=body), {"scripts/ta.py": "x\n"})
+    assert [doc.text[f.start:f.end] for f in fs if f.code == "MISSING_SCRIPT"] == ["scripts/setup.sh"]
+
+
 def test_a_script_of_a_sibling_skill_is_named(tmp_path):
     (tmp_path / "charts" / "scripts").mkdir(parents=True)
     (tmp_path / "charts" / "scripts" / "plot.py").write_text("print(1)\n")
@@ -217,6 +226,9 @@ def test_a_script_of_a_sibling_skill_is_named(tmp_path):
     ("\n```python\n# scripts/analyze.py\nprint(1)\n```\n", {"scripts/x.py": "x"}),  # a caption of a sample
     ("\n```bash\npython ${CLAUDE_PLUGIN_ROOT}/scripts/analyze.py\n```\n", {"scripts/x.py": "x"}),
     ("\n```\nmy-skill/\n├── scripts/analyze.py\n```\n", {"scripts/x.py": "x"}),  # a folder tree
+    # The block runs the skill's own script through its folder; the bare one is the project's
+    # (unseen15 eworthing/agent-skills: "Use project-local validators").
+    ("\n```bash\nbash <skill-path>/scripts/x.sh docs\n./scripts/validate.sh\n```\n", {"scripts/x.sh": "x"}),
 ])
 def test_commands_that_are_fine(tmp_path, body, files):
     _, fs = on_disk(tmp_path, skill_text(body=body), files)

@@ -443,8 +443,8 @@ def _missing(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
     seen: set[str] = set()
     for m, rel in any_paths_normalized(doc, body):
         name = rel.split("/")[-1].split(".")[0].lower()
-        if rel in seen or name in _GENERIC_STEMS or name.startswith(_PLACEHOLDER_PREFIXES):
-            continue
+        if rel in seen or name in _GENERIC_STEMS or name.startswith(_PLACEHOLDER_PREFIXES) or "xxx" in name:
+            continue  # `scripts/example.py`, `my-file.md`, `0X-xxx.md`: a name standing for any file
         seen.add(rel)
         ls, le = body.rfind("\n", 0, m.start()) + 1, body.find("\n", m.end())
         link = body.rfind("](", ls, m.start())
@@ -458,6 +458,9 @@ def _missing(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
         before = body[ls:m.start()]
         command = lang is not None and lang in _DONE_LANGS and rel.startswith("scripts/") and \
             _RUNS.search(before) is not None
+        if command and _SKILL_DIR_IN_TEXT.search(body, ls, m.end()) is None and \
+                _block_names_skill_dir(body, m.start(), blocks, base):
+            continue  # the block runs the skill's own scripts as `<skill-path>/scripts/…`: a bare one is the project's
         if not command and (_NOT_YET.search(_VARS.sub("", line.replace(m.group(0), " "))) or _list_intro_not_yet(body, ls)
                             or counter_example(body, m.start()) or _caption(body, ls, line, lang)
                             or rel.rsplit(".", 1)[-1].lower() not in _RESOURCE_EXTS or len(_OTHER_PATH.findall(line)) >= 1):
@@ -501,6 +504,23 @@ def _missing(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
             yield from (f.with_severity(Severity.HINT) if weak and f.severity < Severity.HINT else f for f in found)
 
 
+def _block_names_skill_dir(body: str, at: int, blocks: list, base: int) -> bool:
+    """Whether the code block holding ``at`` runs a script through the skill's folder written out
+    (``_SKILL_DIR_IN_TEXT``): then a bare `./scripts/x` beside it is the user's project's (unseen15
+    eworthing/agent-skills: "Use project-local validators", `<skill-path>/scripts/a.sh` then
+    `./scripts/b.sh`)."""
+    for bs, be in blocks:
+        if bs <= base + at < be:
+            return _SKILL_DIR_IN_TEXT.search(body, bs - base, be - base) is not None
+    return False
+
+
+# The skill's own folder written out before its scripts (`<skill-path>/scripts/x.sh`,
+# `${CLAUDE_SKILL_DIR}/scripts/x.sh`, `$SKILL_DIR/…`).
+_SKILL_DIR_IN_TEXT = lazy_re(r"(?:<skill[-_ ]?(?:path|dir|root)>|\$\{?(?:CLAUDE_SKILL_DIR|SKILL_DIR|SKILL_PATH)\}?)"
+                             r"/scripts/", re.I)
+
+
 _PATHLIKE = lazy_re(r"(?<![\w/.-])[\w.-]+/[\w./-]*\.[A-Za-z0-9]{1,8}\b")
 _DIRECTIVE = lazy_re(r"\b(?:see|read|load|refer to|consult|open|follow|reference|references|details? in|run|execute|"
                         r"use|call|invoke|check|apply|"
@@ -528,15 +548,19 @@ _LIST_ITEM = lazy_re(r"[ \t]*(?:[-*+]|\d+[.)])\s")
 # 內的": the word after the name in any case).
 # (1) "`x`'s", "`x` skill", (2) "skill `x`", (3) a plugin's skill right before a code span
 # ("`orchestration:delegation-contracts` `references/role-floors.md`": unseen14 galaykos/cc-marketplace).
+# (4) a name that says it is a skill's (`swiftui-expert-skill` (`references/latest-apis.md`), a list
+# item opening with it and naming its files on the next lines: unseen15 eworthing/agent-skills).
 _OWNER = lazy_re(r"`([a-z0-9]+(?:[-_:][a-z0-9]+)*)`(?:['’]s\b|\s*skill\b)|\bskill\s+`([a-z0-9]+(?:[-_:][a-z0-9]+)*)`"
-                 r"|`([a-z0-9]+(?:[-_][a-z0-9]+)*:[a-z0-9]+(?:[-_][a-z0-9]+)*)`\s+`", re.I)
+                 r"|`([a-z0-9]+(?:[-_][a-z0-9]+)*:[a-z0-9]+(?:[-_][a-z0-9]+)*)`\s+`"
+                 r"|`([a-z0-9]+(?:[-_][a-z0-9]+)*[-_]skills?)`", re.I)
 
 
 def _names_another_skill(text: str, own: str) -> bool:
     """Whether ``text`` names a skill other than ``own`` as the owner of what it mentions (unseen
     choplin/my-agent-skills, kouko/monkey-skills, HsinPu/Autoverse-Ai-Agent-Skills: 14 wrong warnings
     of 17 sampled named the owner in the sentence, most a line or two above the path)."""
-    return any((m.group(1) or m.group(2) or m.group(3)).lower() != own.lower() for m in _OWNER.finditer(text))
+    return any((m.group(1) or m.group(2) or m.group(3) or m.group(4)).lower() != own.lower()
+               for m in _OWNER.finditer(text))
 
 
 def _sentence_lines(body: str, ls: int, le: int, back: int = 4, ahead: int = 2) -> str:
