@@ -29,9 +29,19 @@ from .levels import active, emit
 _DYNAMIC = lazy_re(r"(?<!\S)!`([^`\n]+)`")
 _DYNAMIC_BLOCK = lazy_re(r"^[ \t]*(```!([^\n]*)\n(.*?)^[ \t]*```)[ \t]*$", re.M | re.S)
 # Commands Claude Code 2.1.332 ran without any allowed-tools rule (its read-only check), observed
-# one by one: `touch`, `mkdir`, `npm --version` and `> file` needed approval instead.
-_READ_ONLY = ("echo", "printf", "ls", "pwd", "date", "cat", "head", "wc", "git log", "git status")
-_CHAINED = lazy_re(r"[>;&|`]|\$\(")
+# one by one (capture cases dynamic-context-read-only, and 20 probes of unseen15's plugin skills),
+# alone or joined by `|` or `&&`: `touch` (with `Bash(*:*)` too), `mkdir`, `npm --version`,
+# `> file`, a nested `$(…)` and `find … -exec` needed approval instead (cases dynamic-context-denied,
+# -nested, -find-exec).
+_READ_ONLY = ("echo", "printf", "ls", "pwd", "date", "cat", "head", "tail", "wc", "sort", "tr", "grep", "find", "test",
+              "which", "uname", "git log", "git status", "git diff", "git show", "git rev-parse",
+              "git branch --show-current")
+# What its check cannot follow or did not take: redirection, `;`, a single `&`, `||`, command
+# substitution, and (not probed) a line break.
+_UNCHECKED = lazy_re(r"[<>;`\n]|\$\(|\|\||(?<!&)&(?!&)")
+_JOINED = lazy_re(r"\s*(?:\||&&)\s*")
+# A find or sort that runs or writes something.
+_ACTING = lazy_re(r"\s-(?:exec|execdir|ok|okdir|delete|fprint0?|fprintf|fls)\b|^sort\b.*\s(?:-o|--output)\b")
 _RISKY = (
     (lazy_re(r"\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^|;&]*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|\biex\b"),
      "pipes a download into a shell"),
@@ -82,9 +92,12 @@ def dynamic_commands(doc: SkillDocument) -> list[DynamicCommand]:
 
 
 def read_only(command: str) -> bool:
-    """One command Claude Code 2.1.332 was seen to run without an allowed-tools rule (no chaining, no redirection)."""
-    return _CHAINED.search(command) is None and "\n" not in command and \
-        any(command == c or command.startswith(c + " ") for c in _READ_ONLY)
+    """Whether Claude Code 2.1.332 runs ``command`` without an allowed-tools rule: commands seen to
+    run so, alone or joined by `|` and `&&` (no redirection, substitution or `;`)."""
+    if _UNCHECKED.search(command) is not None:
+        return False
+    return all(_ACTING.search(part) is None and any(part == c or part.startswith(c + " ") for c in _READ_ONLY)
+               for part in _JOINED.split(command.strip()))
 
 
 def dynamic_hover(doc: SkillDocument, offset: int) -> tuple[str, int, int] | None:
