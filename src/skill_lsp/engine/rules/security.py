@@ -29,17 +29,19 @@ from .levels import active, emit
 _DYNAMIC = lazy_re(r"(?<!\S)!`([^`\n]+)`")
 _DYNAMIC_BLOCK = lazy_re(r"^[ \t]*(```!([^\n]*)\n(.*?)^[ \t]*```)[ \t]*$", re.M | re.S)
 # Commands Claude Code 2.1.332 ran without any allowed-tools rule (its read-only check), observed
-# one by one (capture cases dynamic-context-read-only, and 20 probes of unseen15's plugin skills),
-# alone or joined by `|` or `&&`: `touch` (with `Bash(*:*)` too), `mkdir`, `npm --version`,
-# `> file`, a nested `$(…)` and `find … -exec` needed approval instead (cases dynamic-context-denied,
-# -nested, -find-exec).
-_READ_ONLY = ("echo", "printf", "ls", "pwd", "date", "cat", "head", "tail", "wc", "sort", "tr", "grep", "find", "test",
-              "which", "uname", "git log", "git status", "git diff", "git show", "git rev-parse",
-              "git branch --show-current")
-# What its check cannot follow or did not take: redirection, `;`, a single `&`, `||`, command
-# substitution, and (not probed) a line break.
-_UNCHECKED = lazy_re(r"[<>;`\n]|\$\(|\|\||(?<!&)&(?!&)")
-_JOINED = lazy_re(r"\s*(?:\||&&)\s*")
+# one by one (capture case dynamic-context-read-only, and 36 probes of the commands unseen plugin
+# skills run), alone or joined by `|`, `&&`, `||` or `;`, reading a file with `<`, errors sent to
+# /dev/null: `touch` (with `Bash(*:*)` too), `mkdir`, `npm --version`, `git version`, `git remote
+# get-url`, `gh`, `awk`, `> file`, a nested `$(…)` and `find … -exec` needed approval instead (cases
+# dynamic-context-denied, -nested, -find-exec, -star-rule).
+_READ_ONLY = ("echo", "printf", "ls", "pwd", "date", "cat", "head", "tail", "wc", "sort", "tr", "cut", "grep", "find",
+              "test", "which", "uname", "hostname", "git log", "git status", "git diff", "git show",
+              "git rev-parse", "git rev-list", "git remote -v", "git branch --show-current", "git branch -r")
+# What its check cannot follow or did not take: output redirection (but errors to /dev/null),
+# backticks, a single `&`, command or process substitution, a line break (not probed).
+_UNCHECKED = lazy_re(r"[>`\n]|\$\(|<\(|(?<!&)&(?!&)")
+_TO_NULL = lazy_re(r"\s*2>\s*/dev/null")
+_JOINED = lazy_re(r"\s*(?:\|\||\||&&|;)\s*")
 # A find or sort that runs or writes something.
 _ACTING = lazy_re(r"\s-(?:exec|execdir|ok|okdir|delete|fprint0?|fprintf|fls)\b|^sort\b.*\s(?:-o|--output)\b")
 _RISKY = (
@@ -93,7 +95,8 @@ def dynamic_commands(doc: SkillDocument) -> list[DynamicCommand]:
 
 def read_only(command: str) -> bool:
     """Whether Claude Code 2.1.332 runs ``command`` without an allowed-tools rule: commands seen to
-    run so, alone or joined by `|` and `&&` (no redirection, substitution or `;`)."""
+    run so, alone or joined (no output redirection but errors to /dev/null, no substitution)."""
+    command = _TO_NULL.sub("", command)
     if _UNCHECKED.search(command) is not None:
         return False
     return all(_ACTING.search(part) is None and any(part == c or part.startswith(c + " ") for c in _READ_ONLY)
