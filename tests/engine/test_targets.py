@@ -9,7 +9,7 @@ import pytest
 from helpers import check, codes, only, skill_text, write_skill
 from skill_lsp.engine.config import DEFAULT_ROOTS, Settings, load_workspace, merge
 from skill_lsp.engine.findings import Severity, base_message
-from skill_lsp.engine.harness import ACTIONS, HARNESSES, get, project_roots
+from skill_lsp.engine.harness import ACTIONS, HARNESSES, claude_plugin, get, project_roots
 from skill_lsp.engine.listing import listing
 from skill_lsp.engine.targets import PROFILES, infer, parse, severity, view
 from skill_lsp.engine.workspace import check_file, targets_for
@@ -94,6 +94,23 @@ def test_the_four_profiles_are_the_views_they_always_were():
 ])
 def test_targets_inferred_from_the_root(tmp_path: Path, where: str, expected: tuple[str, ...]):
     assert infer(str(tmp_path / where)) == expected
+
+
+def test_a_claude_code_plugins_skills_are_checked_for_claude_code(tmp_path: Path):
+    """A plugin's skills are loaded by Claude Code alone (`plugin:name`): unseen15 fblissjr's
+    `arguments: [a, b]`, the form Claude Code reads, was an error of the skill-tool contract."""
+    plugin = tmp_path / "plugins" / "tools"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "tools"}')
+    skill = write_skill(plugin / "skills", "sync", skill_text("sync", extra="arguments: [version, branch]"))
+    assert infer(str(skill.parent)) == ("claude-code",)
+    assert "INVALID_ARGUMENTS" not in codes(check_file(str(skill), Settings()).findings)
+    # A manifest the release refuses loads no plugin: the skill-tool contract again.
+    (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "tools", "skills": ["skills"]}')
+    claude_plugin._SEEN.clear()  # plugins are read again after a few seconds (``fresh``), not at once
+    assert infer(str(skill.parent)) == ()
+    # Nor is a `skills/` folder without `.claude-plugin/` beside it a plugin's.
+    assert infer(str(write_skill(tmp_path / "skills", "other", skill_text("other")).parent)) == ()
 
 
 def test_configured_targets_win_over_inference_and_the_profile_is_the_fallback():

@@ -134,6 +134,8 @@ def render_text() -> str:
     lines.append("Targets inferred per root (when none are configured):")
     width = max(len(r) for r in DEFAULT_ROOTS)
     lines += [f"  {root.ljust(width)}  {', '.join(names)}" for root, names in inferred().items()]
+    lines += ["  elsewhere: a Claude Code plugin's skill (<plugin>/skills/<name>/ beside .claude-plugin/) claude-code, "
+              "any other skill-tool"]
     lines += ["", "Installed here:", *installed_lines()]
     return "\n".join(lines) + "\n"
 
@@ -201,7 +203,8 @@ def render_markdown() -> str:
         "recording model endpoint; a repository path is the harness's published source; `docs:` is "
         "documentation only (the harness is then *documented, not verified*). The lint checks each skill for "
         "its **targets**: `--target a,b` / `targets = [...]`, or `--profile x` / `profile = \"x\"` for one; "
-        "by default the harnesses that read the root the skill lives in (a skill elsewhere is checked for "
+        "by default the harnesses that read the root the skill lives in (a skill of a Claude Code plugin, "
+        "`<plugin>/skills/<name>/` beside `<plugin>/.claude-plugin/`, for `claude-code`; a skill elsewhere for "
         "`skill-tool`). A finding's severity is the worst any target gives it, and its message names what "
         "each target does when they differ.",
         "",

@@ -9,6 +9,7 @@ historical profiles are ``view((name,))``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
@@ -42,10 +43,21 @@ def harnesses(targets: Sequence[str]) -> tuple[Harness, ...]:
 
 
 def infer(skill_dir: str | None) -> tuple[str, ...]:
-    """The harnesses that read the root ``skill_dir`` lives in (documented-only ones left out); () if none."""
+    """The harnesses that read the root ``skill_dir`` lives in (documented-only ones left out), else
+    Claude Code for a skill of a plugin it loads (`<plugin>/skills/<name>/` beside
+    `<plugin>/.claude-plugin/plugin.json`: installed whole, its skills listed as `plugin:name`);
+    () if none."""
     if not skill_dir:
         return ()
-    return roots_reading(skill_dir)
+    found = roots_reading(skill_dir)
+    skills = os.path.dirname(skill_dir)
+    if found or os.path.basename(skills) != "skills" or \
+            not os.path.isdir(os.path.join(os.path.dirname(skills), ".claude-plugin")):
+        return found
+    from .harness.claude_plugin import plugin_of  # noqa: PLC0415 - only a plugin's skill
+
+    plugin = plugin_of(skill_dir)
+    return ("claude-code",) if plugin is not None and plugin.name is not None else ()
 
 
 def for_skill(configured: Sequence[str], fallback: str, skill_dir: str | None) -> tuple[str, ...]:
