@@ -88,6 +88,9 @@ def test_placeholders_in_code_of_a_skill_that_takes_arguments():
     assert body("\n```sh\nawk '{print $0}'\n```\n", extra="arguments: [file]") == [placeholder("$0", 6, 12, "1st")]
     # A skill that takes no arguments keeps its awk.
     assert body("\n```sh\nawk '{print $1}'\n```\n") == []
+    # Prices in code are no placeholders; a placeholder in a path is one.
+    prices = "\n```\nPro: $29/month, Team: $99/mo, $2.50 or $1,000, $5-15, $3k\ncd $1/src\n```\n"
+    assert body(prices, extra="argument-hint: x") == [placeholder("$1", 7, 3, "2nd")]
 
 
 def test_ordinals_of_placeholders():

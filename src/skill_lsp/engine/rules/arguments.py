@@ -35,6 +35,10 @@ _MONEY_WORDS = lazy_re(r"\b(?:costs?|pric\w*|pay\w*|fees?|usd|dollars?|budget|ch
                           r"bill\w*|revenue|tips?|worth|save\w*|earn\w*|sells?|buy\w*|under|over|only|just|free|"
                           r"mrr|arr|acv)\b", re.I)
 _POSITIONAL = lazy_re(r"\$(?<![\\$\w]\$)(\d+)\b")
+# What follows an amount in code (`$29/month`, `$2.50`, `$1,000`, `$5-15`, `$3k`): not `$1/src`,
+# a placeholder in a path (unseen aeo-optimizer: "$29/month … $99/month" as the 30th argument).
+_PRICE_AFTER = lazy_re(r"[.,]\d|\s?[-–—~]\s?\$?\d|\s?(?:million|billion|per|each)\b|[kKmMbB]\b"
+                       r"|/(?:mo|month|yr|year|user|seat|hr|hour|day|week|wk)\b")
 # Inline math that opens with a digit (`$2^n$`, `$4 \leq Score < 8$`): a closing '$' on the line,
 # math between (a command, a power, a subscript, a brace, a comparison) and no space inside either
 # '$', as Markdown math is written (unseen peterbamuhigire/srs-skills: both reports were math).
@@ -68,7 +72,7 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             # Only a skill that takes arguments gets them substituted into its code.
             for m in _POSITIONAL.finditer(body):
                 s = base + m.start()
-                if inside(blocks, s):
+                if inside(blocks, s) and _PRICE_AFTER.match(body, m.end()) is None:
                     n = int(m.group(1))
                     yield from emit(ctx, "PLACEHOLDER_IN_CODE", f"{m.group(0)} in a code block is replaced by the "
                                     f"{_ordinal(n + 1)} argument when the skill is run with {n + 1} or more arguments "
