@@ -45,8 +45,8 @@ def harnesses(targets: Sequence[str]) -> tuple[Harness, ...]:
 def infer(skill_dir: str | None) -> tuple[str, ...]:
     """The harnesses that read the root ``skill_dir`` lives in (documented-only ones left out), else
     Claude Code for a skill of a plugin it loads (`<plugin>/skills/<name>/` beside
-    `<plugin>/.claude-plugin/plugin.json`: installed whole, its skills listed as `plugin:name`);
-    () if none."""
+    `<plugin>/.claude-plugin/`, a manifest it takes or none: installed whole, its skills listed as
+    `plugin:name`); () if none."""
     if not skill_dir:
         return ()
     found = roots_reading(skill_dir)

@@ -134,7 +134,7 @@ def _syntax_finding(doc: SkillDocument, message: str, offset: int) -> Finding:
             # Code quotes a one-line value and reads it; capture case invalid-yaml-kinds, the tester).
             kind = "colon" if src.line_of(start) == src.line_of(max(start, end - 1)) else "colon-continued"
             if kind == "colon" and not _read_as_written(doc):
-                kind = "colon-misread"  # graded as any invalid YAML: some fallback reads something else
+                kind = "colon-misread"  # a second reading takes something else: graded as before (harness/data.py)
     if kind:
         data["yaml"] = kind
     return make("INVALID_FRONTMATTER", f"invalid YAML: {message}", start, end, data)
