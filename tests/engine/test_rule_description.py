@@ -147,6 +147,9 @@ def test_seven_words_are_a_stub_and_not_judged():
     "Budget- und Abrechnungslogik der Alltagshilfe. Laden wenn Abrechnung oder Budget relevant sind.",
     "Redacta notas de versión a partir de pull requests fusionados cuando se publica una etiqueta.",
     "Rédige les notes de version des pull requests fusionnées lorsque une étiquette est poussée.",
+    # In Russian (unseen dex-it/claude-code-marketplace).
+    "Паттерны предметно-ориентированного проектирования для сервисов. Активируется при проектировании агрегатов.",
+    "Составляет заметки о выпуске из слитых запросов. Используй для каждого нового тега в репозитории.",
 ])
 def test_trigger_clauses_in_their_forms_silence_the_hint(description):
     assert found(description, "DESCRIPTION_NO_TRIGGER", profile="claude-code")[1] == []

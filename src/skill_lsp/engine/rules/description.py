@@ -38,12 +38,14 @@ _TRIGGER_PHRASES = ("use this", "use it", "use for", "use to", "use on", "use in
                     "asks about", "asked to", "asked for", "asked about", "need to", "needs to", "needed to",
                     "for tasks", "for requests", "for questions", "for any", "applies to", "used to", "used for",
                     "used by", "used during", "used before", "used after", "used in")
-# The same clauses in Japanese, Chinese and Korean ("…などで使用", "用于…", "…할 때 사용"): the
+# The same clauses in Japanese, Chinese, Korean and Russian ("…などで使用", "用于…", "…할 때 사용"): the
 # unseen Fandhe-AI/agent-reference-skills wrote its triggers so, each report on them wrong (24 of
 # 24 on the corpus and 15 unseen repositories).
 _CJK_TRIGGERS = ("で使用", "に使用", "で使う", "に使う", "時に使", "ときに使", "場合に使", "際に使", "呼び出", "起動",
                  "トリガー", "用于", "用於", "适用于", "適用於", "使用场景", "使用場景", "当用户", "當用戶", "时使用", "時使用",
-                 "时调用", "触发", "觸發", "사용", "트리거", "호출")
+                 "时调用", "触发", "觸發", "사용", "트리거", "호출",
+                 # Russian ("Активируется при …", "Используй для …": unseen dex-it/claude-code-marketplace)
+                 "активиру", "используй", "используется для", "применяй", "применяется для", "вызыва")
 _PUNCT = str.maketrans({c: " " for c in ".,;:!?()[]{}\"'`/*_-"})
 # "my notes" inside a quoted trigger phrase is the user speaking: only the skill's own "I" counts.
 _FIRST_PERSON = lazy_re(r"\bI(?:'m|'ll| am| can| will| help| create| generate| provide)\b")
