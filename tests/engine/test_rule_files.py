@@ -312,9 +312,20 @@ def test_bundled_files_nothing_names_are_hints_on_the_opening_fence(tmp_path: Pa
              "assets/icons/": ""}
     doc, fs = on_disk(tmp_path, body, files, code="UNREFERENCED_FILE")
     assert [f.data for f in fs] == [{"path": "scripts/helper.py"}, {"path": "assets/logo.png"}]
-    assert base_message(fs[0]) == ("'scripts/helper.py' is never mentioned in SKILL.md or an index in references/; "
-                                   "the model only opens files the body points it to")
+    assert base_message(fs[0]) == ("'scripts/helper.py' is never mentioned in SKILL.md, a file it names or an index "
+                                   "in references/; the model only opens files the body points it to")
     assert all(rng(doc, f) == ((0, 0), (0, 3)) and f.severity is H for f in fs)
+
+
+def test_a_file_a_named_file_names_is_reached(tmp_path: Path):
+    # Unseen kouko/monkey-skills: SKILL.md sends the model to `protocols/d1.md`, which names a
+    # reference; oaustegard/claude-skills: the script the body runs imports its helper.
+    body = "\nFollow `protocols/d1.md`, then run `scripts/featuremap.py`.\n"
+    files = {"protocols/d1.md": "Ground it in references/grounding.md.\n", "references/grounding.md": "x",
+             "scripts/featuremap.py": "from staleness import check\n", "scripts/staleness.py": "x",
+             "scripts/unused.py": "x", "references/alone.md": "x"}
+    _, fs = on_disk(tmp_path, body, files, code="UNREFERENCED_FILE")
+    assert [f.data for f in fs] == [{"path": "scripts/unused.py"}, {"path": "references/alone.md"}]
 
 
 @pytest.mark.parametrize("body", [

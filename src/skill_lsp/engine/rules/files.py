@@ -284,17 +284,27 @@ def _unreferenced(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     lonely = [rel for rel in top if not _mentioned_in(doc.text, rel.split("/"))]
     if not lonely:
         return
-    # A file an index in references/ names is reachable too.
-    indexes = _texts(ctx.skill_dir, [rel for rel in top if rel.startswith("references/") and rel.endswith(".md")])
+    # A file an index in references/ names is reachable too, and one a file the body names does
+    # (`protocols/d1.md` telling the model to read `references/grounding.md`; a script importing
+    # its helper: unseen kouko/monkey-skills, oaustegard/claude-skills).
+    named = [rel for p in dict.fromkeys(m.group(0).removeprefix("./") for m in _PATHLIKE.finditer(body_of(doc)))
+             if not (rel := os.path.normpath(p).replace(os.sep, "/")).startswith("../")
+             and rel.rsplit(".", 1)[-1].lower() in _INDEX_EXTS and ctx.exists(rel) is True]
+    indexes = _texts(ctx.skill_dir, list(dict.fromkeys(
+        [rel for rel in top if rel.startswith("references/") and rel.endswith(".md")] + named)))
     sp = doc.split
     anchor = (sp.open_start, sp.open_end) if sp is not None and sp.has_frontmatter else (0, doc.src.line_end(0))
     for rel in lonely:
         parts = rel.split("/")
         if any(_mentioned_in(t, parts) for r, t in indexes if r != rel):
             continue
-        yield from emit(ctx, "UNREFERENCED_FILE", f"'{rel}' is never mentioned in SKILL.md or an index in "
-                        "references/; the model only opens files the body points it to", anchor[0],
+        yield from emit(ctx, "UNREFERENCED_FILE", f"'{rel}' is never mentioned in SKILL.md, a file it names or an "
+                        "index in references/; the model only opens files the body points it to", anchor[0],
                         max(anchor[1], anchor[0] + 1), {"path": rel})
+
+
+# Files whose text may send the model (or a script) on to another file.
+_INDEX_EXTS = frozenset(("md", "markdown", "txt", "py", "sh", "bash", "js", "mjs", "ts"))
 
 
 def _texts(skill_dir: str, rels: list[str], limit: int = 20, size: int = 64 * 1024) -> list[tuple[str, str]]:
