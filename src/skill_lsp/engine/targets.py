@@ -51,11 +51,12 @@ def infer(skill_dir: str | None) -> tuple[str, ...]:
         return ()
     found = roots_reading(skill_dir)
     skills = os.path.dirname(skill_dir)
-    if found or os.path.basename(skills) != "skills" or \
-            not os.path.isdir(os.path.join(os.path.dirname(skills), ".claude-plugin")):
+    if found or os.path.basename(skills) != "skills":
         return found
-    from .harness.claude_plugin import plugin_of  # noqa: PLC0415 - only a plugin's skill
+    from .harness.claude_plugin import plugin_of, plugin_skills_folder  # noqa: PLC0415 - a `skills/` folder's skill
 
+    if not plugin_skills_folder(skills):
+        return ()
     plugin = plugin_of(skill_dir)
     return ("claude-code",) if plugin is not None and plugin.name is not None else ()
 

@@ -357,8 +357,9 @@ def _plugin_skill(r: SkillResult) -> bool:
     """In the `skills/` root of a Claude Code plugin (`.claude-plugin/` beside it): Claude Code names
     it `plugin:name` when the plugin is installed, so it shadows no project skill and none shadows
     it (issue 26: a plugin repository that also keeps `.claude/skills/` copies for its own work)."""
-    root = r.location.root if r.location is not None else ""
-    return os.path.basename(root) == "skills" and os.path.isdir(os.path.join(os.path.dirname(root), ".claude-plugin"))
+    from .harness.claude_plugin import plugin_skills_folder  # noqa: PLC0415 - only skills sharing a name
+
+    return plugin_skills_folder(r.location.root if r.location is not None else "")
 
 
 def _link_group(name: str, members: list[SkillResult], settings: Settings) -> None:

@@ -52,6 +52,12 @@ class Plugin:
     root_skill: bool = False  # whether it loads a SKILL.md at its root as one of its skills
 
 
+def plugin_skills_folder(folder: str) -> bool:
+    """Whether ``folder`` is a Claude Code plugin's `skills/` folder (`.claude-plugin/` beside it),
+    asked of the disk each time (a plugin made or removed shows at once)."""
+    return os.path.basename(folder) == "skills" and os.path.isdir(os.path.join(os.path.dirname(folder), ".claude-plugin"))
+
+
 def plugin_of(skill_dir: str) -> Plugin | None:
     """The plugin whose `skills/` folder holds ``skill_dir``, or whose root ``skill_dir`` is; None
     when it is neither. A SKILL.md at the root of a plugin that does not load it (a `skills/` folder
