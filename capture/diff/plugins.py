@@ -1,7 +1,7 @@
 """Claude Code plugins of real repositories against the release: ``python -m capture diff --plugins REPO...``.
 
 Each Claude Code plugin (a folder holding `.claude-plugin/plugin.json` beside `skills/` or
-`commands/`) is copied alone into a fresh workspace, its `hooks` folders left out so none of its
+`commands/`, or whose plugin.json names `skills`) is copied alone into a fresh workspace, its `hooks` folders left out so none of its
 programs run, and loaded by the pinned Claude Code with `--plugin-dir`. The entries the release
 lists under the plugin's prefix (its skills and its commands, in order) are compared with what
 `skill-lsp catalog --dialect claude-code` lists on the same copy. Each folder holding
@@ -50,6 +50,15 @@ def _name(manifest: Path) -> str | None:
     return data.get("name") if isinstance(data, dict) and isinstance(data.get("name"), str) else None
 
 
+def _names_skills(manifest: Path) -> bool:
+    """Whether plugin.json has a `skills` field (folders of skills elsewhere than `skills/`)."""
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "skills" in data
+
+
 def _copy(src: Path, dst: Path) -> None:
     shutil.copytree(src, dst, symlinks=True)
     for hooks in list(dst.rglob("hooks")):
@@ -61,7 +70,8 @@ def run(repos: list[Path], out: Path, seed: int, count: int) -> int:
     pin = pins()["claude-code"]
     builtin = {name for name, _ in CLAUDE_CODE_BUILTINS} | set(CLAUDE_CODE_COMMAND_NAMES)
     plugins = sorted({m.parent.parent for repo in repos for m in repo.rglob(".claude-plugin/plugin.json")
-                      if (m.parent.parent / "skills").is_dir() or (m.parent.parent / "commands").is_dir()})
+                      if (m.parent.parent / "skills").is_dir() or (m.parent.parent / "commands").is_dir()
+                      or _names_skills(m)})
     random.Random(seed).shuffle(plugins)
     projects = sorted({c.parent.parent for repo in repos for c in repo.rglob(".claude/commands") if c.is_dir()})
     rows, agree = [], 0

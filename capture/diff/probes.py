@@ -8,9 +8,10 @@ stored answers, so a change to the splitting is checked against the release with
 
 ``--probe plugin`` loads a Claude Code plugin (``--plugin-dir``) whose skills also sit in the
 project root and prints what the release lists of each (``--write`` keeps the probe's entries,
-never the release's own skills, under plugin-skills.json). ``--probe plugin-layouts`` loads 47
-plugins one at a time (paths in plugin.json with and without `./`, a SKILL.md at the plugin's root)
-and keeps what the release listed of each and what calling its skills sent (plugin-layouts.json).
+never the release's own skills, under plugin-skills.json). ``--probe plugin-layouts`` loads 61
+plugins one at a time (paths in plugin.json with and without `./`, folders its `skills` names, a
+SKILL.md at the plugin's root) and keeps what the release listed of each and what calling its
+skills sent (plugin-layouts.json).
 """
 
 from __future__ import annotations
@@ -234,6 +235,13 @@ def _manifest_case(**fields: object) -> dict:
                                       "commands/c1.md": _command("Command one."), "agents/x.md": _AGENT}}
 
 
+def _paths_case(skills: object, folders: list[str], **files: str) -> dict:
+    """A plugin whose plugin.json `skills` is ``skills``, with a skill in each of ``folders``."""
+    laid = {".claude-plugin/plugin.json": json.dumps({"name": "pq", "skills": skills}) + "\n",
+            **{f"{f}/SKILL.md": _skill(f.rsplit("/", 1)[-1], f"Skill at {f}.") for f in folders}, **files}
+    return {"folder": "pq", "files": laid}
+
+
 PLUGIN_LAYOUTS: dict[str, dict] = {
     # plugin.json's paths, each field as a string or a list
     "skills-bare": _manifest_case(skills="skills/s1"),
@@ -307,6 +315,21 @@ PLUGIN_LAYOUTS: dict[str, dict] = {
         "commands/alpha.md": _command("Command alpha.")}},
     "root-no-manifest-name": {"folder": "fold-n", "files": {
         ".claude-plugin/plugin.json": '{"version": "1.0.0"}\n', "SKILL.md": _skill("rootname")}},
+    # folders plugin.json's `skills` names beside `skills/`: a skill's folder, or a folder of skills
+    "paths-subset": _paths_case(["./skills/s1"], ["skills/s1", "skills/s2"]),
+    "paths-folder": _paths_case(["./custom"], ["custom/b", "custom/a", "skills/s1"]),
+    "paths-folder-slash": _paths_case("./custom/", ["custom/a", "skills/s1"]),
+    "paths-skill": _paths_case(["./custom/a"], ["custom/a", "custom/b", "skills/s1"]),
+    "paths-deep": _paths_case(["./plugins/x/skills/y"], ["plugins/x/skills/y", "skills/s1"]),
+    "paths-two": _paths_case(["./one", "./two/t1"], ["one/o1", "two/t1", "two/t2"]),
+    "paths-order": _paths_case(["./b", "./a"], ["a/a1", "b/b1", "skills/zz", "skills/aa"]),
+    "paths-nested": _paths_case(["./custom"], ["custom/g/inner", "custom/a"]),
+    "paths-folder-with-own": _paths_case(["./custom"], ["custom", "custom/a"]),
+    "paths-same-name": _paths_case(["./custom"], ["skills/s1", "custom/s1"]),
+    "paths-missing": _paths_case(["./nope"], ["skills/s1"]),
+    "paths-file": _paths_case(["./SKILL.md"], ["skills/s1"], **{"SKILL.md": _skill("rootname")}),
+    "paths-twice": _paths_case(["./custom", "./custom/a"], ["custom/a"]),
+    "paths-bare": _paths_case(["custom"], ["custom/a", "skills/s1"]),
     "skill-folder-dotted": {"folder": "fold-o", "files": {
         ".claude-plugin/plugin.json": '{"name": "po"}\n', "skills/a.b/SKILL.md": _skill("a.b", "Dotted folder."),
         "skills/c d/SKILL.md": _skill(None, "Spaced folder."), "skills/one/SKILL.md": _skill("uno", "Named.")},

@@ -11,6 +11,7 @@ skills, with its listing order and eight activations (by key, folder name and de
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -251,6 +252,26 @@ def test_a_plugin_json_path_without_dot_slash_keeps_the_plugin_out_with_its_reas
     assert ":go" not in out["text"]
     said = json.dumps([*out["skipped"], *out["decisions"]], ensure_ascii=False)
     assert "does not load the plugin" in said and reason.replace('"', '\\"') in said
+
+
+def test_a_refused_plugins_folder_lists_nothing_and_says_why(tmp_path: Path):
+    """Unseen heymegabyte/claude-skills: plugin.json names its skill folders without `./`, so the
+    release loads no plugin and lists nothing, where `catalog` on the folder listed the nine skills
+    it holds elsewhere (below a named folder that is a skill itself, and in `.devin/skills`)."""
+    _plugin(tmp_path, {"name": "kit", "skills": ["01-one", "02-suite"]}, {})
+    for folder in ("01-one", "02-suite", "02-suite/inner", ".devin/skills/other"):
+        write_skill(tmp_path / os.path.dirname(folder), os.path.basename(folder),
+                    f"---\nname: {os.path.basename(folder)}\ndescription: Skill {folder}.\n---\nB\n")
+    proc = run_cli("catalog", ".", "--dialect", "claude-code", "--format", "json", cwd=tmp_path)
+    out = json.loads(proc.stdout)
+    assert [e["name"] for e in out["entries"] if e["included"]] == []
+    reasons = {row["name"]: row["reason"] for row in out["skipped"]}
+    assert set(reasons) == {"01-one", "02-suite"}
+    assert all('"skills" path "01-one" does not start with "./"' in why for why in reasons.values())
+    # Loaded, the same plugin lists the folders it names as its skills, in its order.
+    (tmp_path / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "kit", "skills": ["./02-suite",
+                                                                                                   "./01-one"]}))
+    assert _catalog(tmp_path) == ["- kit:02-suite: Skill 02-suite.", "- kit:01-one: Skill 01-one."]
 
 
 def test_a_root_skill_md_beside_a_skills_folder_is_left_out_with_its_reason(tmp_path: Path):

@@ -113,6 +113,24 @@ def test_a_claude_code_plugins_skills_are_checked_for_claude_code(tmp_path: Path
     assert infer(str(write_skill(tmp_path / "skills", "other", skill_text("other")).parent)) == ()
 
 
+def test_a_folder_plugin_json_names_holds_claude_code_skills(tmp_path: Path):
+    """`"skills": ["./custom"]` loads `custom/<name>/` as the plugin's skills (probe plugin-layouts
+    paths-folder), `"./one/a"` that one skill folder; a folder named that holds a SKILL.md of its
+    own is that skill alone, and a refused manifest loads none."""
+    plugin = tmp_path / "kit"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    manifest = plugin / ".claude-plugin" / "plugin.json"
+    manifest.write_text('{"name": "kit", "skills": ["./custom", "./one/a", "./own"]}')
+    for folder in ("custom/x", "one/a", "one/b", "own", "own/inner"):
+        write_skill(plugin / Path(folder).parent, Path(folder).name, skill_text(Path(folder).name))
+    inferred = {folder: infer(str(plugin / folder)) for folder in ("custom/x", "one/a", "one/b", "own", "own/inner")}
+    assert inferred == {"custom/x": ("claude-code",), "one/a": ("claude-code",), "one/b": (), "own": ("claude-code",),
+                        "own/inner": ()}
+    manifest.write_text('{"name": "kit", "skills": ["custom"]}')
+    claude_plugin._SEEN.clear()  # plugins are read again after a few seconds (``fresh``), not at once
+    assert infer(str(plugin / "custom" / "x")) == ()
+
+
 def test_configured_targets_win_over_inference_and_the_profile_is_the_fallback():
     md = "/ws/.claude/skills/pdf/SKILL.md"
     assert targets_for(Settings(), md) == ("claude-code", "opencode", "copilot")

@@ -204,8 +204,8 @@ def render_markdown() -> str:
         "documentation only (the harness is then *documented, not verified*). The lint checks each skill for "
         "its **targets**: `--target a,b` / `targets = [...]`, or `--profile x` / `profile = \"x\"` for one; "
         "by default the harnesses that read the root the skill lives in (a skill of a Claude Code plugin, "
-        "`<plugin>/skills/<name>/` beside `<plugin>/.claude-plugin/`, for `claude-code`; a skill elsewhere for "
-        "`skill-tool`). A finding's severity is the worst any target gives it, and its message names what "
+        "`<plugin>/skills/<name>/` beside `<plugin>/.claude-plugin/` or a folder its plugin.json's `skills` "
+        "names, for `claude-code`; a skill elsewhere for `skill-tool`). A finding's severity is the worst any target gives it, and its message names what "
         "each target does when they differ.",
         "",
         "| root | targets inferred when none are configured |",
@@ -250,8 +250,11 @@ def render_markdown() -> str:
                        "after the project's and the user's as `<plugin>:<folder>`, `<plugin>` being plugin.json's "
                        "`name` or the plugin's folder; one without a description is left out; no skill loads when "
                        "plugin.json gives no usable name; `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` are "
-                       f"filled ({h.plugins}). skill-lsp's catalog and preview show them so, as `--plugin-dir` loads "
-                       "a plugin.")
+                       f"filled ({h.plugins}). Each folder plugin.json's `skills` names (`./custom`, `./x/skills/y`) "
+                       "adds, after those of `skills/`, in its order: itself when it holds a SKILL.md, else the "
+                       "skill folders directly in it; the first of a name wins (capture: claude-code@2.1.332 probe "
+                       "plugin-layouts). skill-lsp's catalog and preview show them so, as `--plugin-dir` loads a "
+                       "plugin, and list nothing else of a plugin's folder.")
         if h.follows_links:
             out.append(f"- Skill folders that are symbolic links (into the workspace or out of it): listed and "
                        f"activated ({h.follows_links}); skill-lsp does not read those that leave their skill roots.")

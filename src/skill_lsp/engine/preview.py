@@ -20,7 +20,7 @@ from .config import Settings
 from .datarecord import asdict, is_record, replace
 from .discovery import Location, nested_in_roots
 from .harness import HARNESSES, not_read, reads_root
-from .harness.claude_plugin import inside_another, plugin_of
+from .harness.claude_plugin import inside_another, plugin_of, stray
 from .listing import shadowed_reason, unread_link
 from .readings import record_error, record_read_by, records_read_by
 from .render import catalog_report, get_dialect, render_result
@@ -166,14 +166,17 @@ def catalog_locations(locations: list[Location], loose: list[Location], roots: l
         plugin = plugin_of(loc.dir)
         return plugin is None or not inside_another(plugin)
 
+    h = HARNESSES.get(get_dialect(dialect).harness or "")
     if not locations:
         if workspace is None:
             return loose
+        # Inside a plugin's folder, a session that loads the plugin lists its skills, no other
+        # (the release lists none of a refused plugin, nor a skill its plugin.json does not name).
+        plugins = h is not None and h.plugins
         return [loc for loc in loose if kept(loc) and not in_test_folder(loc.path, workspace)
                 and not in_archive_folder(loc.path, workspace)
-                and example_of(loc.path, workspace) is None]
+                and example_of(loc.path, workspace) is None and not (plugins and stray(loc.dir))]
     nested = nested_in_roots(loose, roots)
-    h = HARNESSES.get(get_dialect(dialect).harness or "")
     if h is not None and h.plugins:
         taken = {loc.path for loc in nested}
         nested += [loc for loc in loose if loc.path not in taken and plugin_of(loc.dir) is not None and kept(loc)]

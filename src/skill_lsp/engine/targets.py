@@ -45,19 +45,23 @@ def harnesses(targets: Sequence[str]) -> tuple[Harness, ...]:
 def infer(skill_dir: str | None) -> tuple[str, ...]:
     """The harnesses that read the root ``skill_dir`` lives in (documented-only ones left out), else
     Claude Code for a skill of a plugin it loads (`<plugin>/skills/<name>/` beside
-    `<plugin>/.claude-plugin/`, a manifest it takes or none: installed whole, its skills listed as
-    `plugin:name`); () if none."""
+    `<plugin>/.claude-plugin/`, a manifest it takes or none, or a folder its plugin.json's `skills`
+    names: installed whole, its skills listed as `plugin:name`); () if none."""
     if not skill_dir:
         return ()
     found = roots_reading(skill_dir)
-    skills = os.path.dirname(skill_dir)
-    if found or os.path.basename(skills) != "skills":
+    if found:
         return found
-    from .harness.claude_plugin import plugin_of, plugin_skills_folder  # noqa: PLC0415 - a `skills/` folder's skill
+    from .harness.claude_plugin import named, plugin_of, plugin_skills_folder  # noqa: PLC0415 - outside every root
 
-    if not plugin_skills_folder(skills):
+    skills = os.path.dirname(skill_dir)
+    if os.path.basename(skills) != "skills":
+        # A folder plugin.json's `skills` names (probe plugin-layouts: listed as the plugin's).
+        plugin = named(skill_dir)
+    elif plugin_skills_folder(skills):
+        plugin = plugin_of(skill_dir)
+    else:
         return ()
-    plugin = plugin_of(skill_dir)
     return ("claude-code",) if plugin is not None and plugin.name is not None else ()
 
 

@@ -50,6 +50,18 @@ class Plugin:
     name: str | None  # the prefix of its skills' names; None when Claude Code does not load it
     problem: str = ""  # why it does not load (name None)
     root_skill: bool = False  # whether it loads a SKILL.md at its root as one of its skills
+    # The folders plugin.json's `skills` names inside the plugin, in its order (``named``): each a
+    # skill's folder or a folder of skills. Kept for a plugin that does not load too, whose skills
+    # they are all the same.
+    paths: tuple[str, ...] = ()
+
+    def rank(self, skill_dir: str) -> int:
+        """Where the release lists a skill of this plugin (probe plugin-layouts): those of its
+        `skills/` folder first, then those of each path plugin.json names, in its order."""
+        parent = os.path.dirname(skill_dir)
+        if parent == os.path.join(self.root, "skills"):
+            return 0
+        return next((i for i, p in enumerate(self.paths, 1) if p in (skill_dir, parent)), len(self.paths) + 1)
 
 
 def plugin_skills_folder(folder: str) -> bool:
@@ -70,10 +82,47 @@ def plugin_of(skill_dir: str) -> Plugin | None:
     if os.path.basename(skills) == "skills" and os.path.basename(os.path.dirname(skills)) == ".claude":
         return None  # a project's or the user's skill, whatever its folder holds (capture case codex-plugin-folder)
     plugin = plugin_at(skill_dir)
-    if plugin is None or plugin.name is None or plugin.root_skill:
+    if plugin is None:
+        return named(skill_dir)
+    if plugin.name is None or plugin.root_skill:
         return plugin
     return Plugin(plugin.root, None, "a SKILL.md at its root is loaded only when no skills/ folder is beside it "
                                      'and plugin.json names no "skills", or when its "skills" names "./"')
+
+
+def named(skill_dir: str, levels: int = 12) -> Plugin | None:
+    """The plugin whose plugin.json `skills` names ``skill_dir``, or the folder holding it when that
+    folder has no SKILL.md of its own; the nearest plugin above is asked, no other (probe
+    plugin-layouts: `"skills": ["./custom"]` lists `custom/a` and `custom/b` beside `skills/`, a
+    folder named that holds a SKILL.md is that one skill, one folder down only)."""
+    parent = os.path.dirname(skill_dir)
+    plugin = around(skill_dir, levels)
+    if plugin is not None and (skill_dir in plugin.paths or (
+            parent in plugin.paths and parent != plugin.root and not os.path.isfile(os.path.join(parent, "SKILL.md")))):
+        return plugin
+    return None
+
+
+def around(skill_dir: str, levels: int = 12) -> Plugin | None:
+    """The nearest plugin whose folder holds ``skill_dir`` (not ``skill_dir`` itself)."""
+    up = os.path.dirname(skill_dir)
+    for _ in range(levels):
+        plugin = plugin_at(up)
+        if plugin is not None:
+            return plugin
+        above = os.path.dirname(up)
+        if above == up:
+            return None
+        up = above
+    return None
+
+
+def stray(skill_dir: str) -> bool:
+    """Whether ``skill_dir`` sits in the folder of a plugin with a plugin.json that does not load it
+    as one of its skills (a skill among its docs or templates): a session that loads the plugin
+    never lists it (probe plugin-layouts: `"skills": ["./custom/a"]` lists no `custom/b`)."""
+    plugin = around(skill_dir)
+    return plugin is not None and os.path.isfile(os.path.join(plugin.root, MANIFEST)) and plugin_of(skill_dir) is None
 
 
 def skill_name(plugin: Plugin, skill_dir: str, declared: Callable[[], object] = lambda: None) -> str:
@@ -138,8 +187,26 @@ def _plugin_at(root: str) -> Plugin | None:
     # Without `skills` in plugin.json, the root's SKILL.md when nothing named `skills` is beside it
     # (probe plugin-layouts: a `skills/` folder holding only `.keep` is enough to leave it out).
     if names_root if names_root is not None else not os.path.exists(os.path.join(root, "skills")):
-        return Plugin(root, plugin.name, root_skill=True)
+        return Plugin(root, plugin.name, root_skill=True, paths=plugin.paths)
     return plugin
+
+
+def _skill_paths(root: str, data: dict) -> tuple[str, ...]:
+    """The folders inside ``root`` that plugin.json's `skills` names, written with `./` or not."""
+    value = data.get("skills")
+    items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    root = os.path.normpath(root)
+    out: list[str] = []
+    for item in items:
+        if isinstance(item, str) and item and not os.path.isabs(item):
+            path = os.path.normpath(os.path.join(root, item))
+            if is_inside_or_at(path, root) and path not in out:
+                out.append(path)
+    return tuple(out)
+
+
+def is_inside_or_at(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 @lru_cache(maxsize=256)
@@ -156,23 +223,25 @@ def _read(root: str, stamp: tuple[int, int] | None) -> tuple[Plugin, bool | None
                       else f"its {MANIFEST} cannot be read"), None
     if not isinstance(data, dict):
         return Plugin(root, None, f"its {MANIFEST} is not a JSON object"), None
+    named_paths = _skill_paths(root, data)
     name = data.get("name")
     if not isinstance(name, str):
-        return Plugin(root, None, f"its {MANIFEST} gives no string name"), None
+        return Plugin(root, None, f"its {MANIFEST} gives no string name", paths=named_paths), None
     if not name:
-        return Plugin(root, None, f"its {MANIFEST} gives an empty name"), None
+        return Plugin(root, None, f"its {MANIFEST} gives an empty name", paths=named_paths), None
     bad = _REFUSED.search(name)
     if bad is not None:
         what = {" ": "a space", ":": "':'", "/": "'/'", "\\": "'\\'"}.get(bad.group(), "a control character")
-        return Plugin(root, None, f"its {MANIFEST} name {json.dumps(name, ensure_ascii=False)} holds {what}"), None
+        return Plugin(root, None, f"its {MANIFEST} name {json.dumps(name, ensure_ascii=False)} holds {what}",
+                      paths=named_paths), None
     problem = _refused_field(data)
     if problem:
-        return Plugin(root, None, f"its {MANIFEST} {problem}"), None
+        return Plugin(root, None, f"its {MANIFEST} {problem}", paths=named_paths), None
     if "skills" not in data:
         return Plugin(root, name), None
     skills = data["skills"]
     paths = [skills] if isinstance(skills, str) else skills
-    return Plugin(root, name), any(os.path.normpath(p) == "." for p in paths)
+    return Plugin(root, name, paths=named_paths), any(os.path.normpath(p) == "." for p in paths)
 
 
 # plugin.json's fields naming the plugin's files, and the ending its manifest schema wants of a path

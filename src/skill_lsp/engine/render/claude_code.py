@@ -637,7 +637,8 @@ def _order(r: SkillRecord) -> tuple:
         return (False, "", command is not None, r.root_index, locale_key(command.key if command is not None else r.folder))
     if command is not None:
         return (True, plugin.root, False, command.rank, "/" in command.rel, locale_key(command.rel))
-    return (True, plugin.root, True, r.dir == plugin.root, r.root_index, locale_key(key(r)))  # its root's SKILL.md last
+    # Its root's SKILL.md last; its `skills/` folder's first, then each folder plugin.json names, in order.
+    return (True, plugin.root, True, r.dir == plugin.root, plugin.rank(r.dir), r.root_index, locale_key(key(r)))
 
 
 def listed(records: Sequence[SkillRecord], *, loaded: bool = False) -> list[SkillRecord]:
