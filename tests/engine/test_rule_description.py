@@ -150,6 +150,11 @@ def test_seven_words_are_a_stub_and_not_judged():
     # In Russian (unseen dex-it/claude-code-marketplace).
     "Паттерны предметно-ориентированного проектирования для сервисов. Активируется при проектировании агрегатов.",
     "Составляет заметки о выпуске из слитых запросов. Используй для каждого нового тега в репозитории.",
+    # Korean "activated on requests such as …", Chinese "its two uses: …" (unseen16 k-codepoet,
+    # lazygophers), and phrases a user would say, quoted one after another (unseen16).
+    "새 훅 생성 및 설정 파일 작성 도구 . \"훅 만들기\", \"new hook\" 등 요청 시 활성화 .",
+    "开源 协议 选择 与 合规 决策 框架 。 两类用途 ， 为 自己 项目 选 License 、 审查 依赖 。",
+    'Cross-platform essential development packages installation for every machine. "install packages", "essential packages".',
 ])
 def test_trigger_clauses_in_their_forms_silence_the_hint(description):
     assert found(description, "DESCRIPTION_NO_TRIGGER", profile="claude-code")[1] == []

@@ -214,6 +214,36 @@ def test_a_colon_value_every_fallback_reads_as_written_is_an_error_only_where_a_
         "; GitHub Copilot CLI and DeepSeek Harness cannot read it and leave it out")  # each verb plural
 
 
+def test_a_value_opening_with_a_reserved_character_is_a_warning_where_claude_code_alone_reads_it():
+    """`argument-hint: [mode] [target]`, `*Important* steps`: invalid YAML that Claude Code parses
+    again with the value quoted and reads as written (capture case invalid-yaml-retried, where
+    OpenCode and GitHub Copilot CLI list none of them). A plugin's skill, read by Claude Code
+    alone, gets a warning; the skill tool's contract keeps the error."""
+    for line in ("argument-hint: [mode] [target]", "description: *Important* steps for releases.",
+                 "allowed-tools: *"):
+        text = f"---\nname: pdf\ndescription: Does PDF things.\n{line}\n---\n# PDF\n".replace(
+            "description: Does PDF things.\ndescription:", "description:")
+        _, fs = _check_for(("claude-code",), text)
+        f = only(fs, "INVALID_FRONTMATTER")
+        assert f.data["yaml"] == "reserved" and f.severity is W, line
+        assert f.message.endswith("; Claude Code quotes the value and reads it as written")
+        _, fs = _check_for(("claude-code", "opencode"), text)
+        assert only(fs, "INVALID_FRONTMATTER").severity is E
+    # A second reading that fails too (an unclosed quote on another line) is no such value.
+    _, fs = _check_for(("claude-code",), "---\nname: pdf\ndescription: 'a\nargument-hint: [a] [b]\n---\n")
+    assert only(fs, "INVALID_FRONTMATTER").severity is E
+
+
+def test_a_list_as_argument_hint_is_information_for_claude_code():
+    """It lists and activates the skill all the same, and the hint is in nothing the model sees
+    (capture case copilot-argument-hint); GitHub Copilot CLI leaves such a skill out."""
+    text = "---\nname: pdf\ndescription: Does PDF things.\nargument-hint: [init | optimize]\n---\n# PDF\n"
+    _, fs = _check_for(("claude-code",), text)
+    assert only(fs, "INVALID_TYPE").severity is I
+    _, fs = _check_for(("claude-code", "copilot"), text)
+    assert only(fs, "INVALID_TYPE").severity is E
+
+
 def test_a_colon_value_a_fallback_reads_otherwise_keeps_the_error():
     """`Use when:` holds no ': ': Claude Code's and Codex's second readings do not quote it, fail
     again, and read no field (Codex leaves the skill out)."""

@@ -24,7 +24,7 @@ _NOT_WS = "[^" + re.escape(JS_WHITESPACE) + "]"
 _DOT = "[^\n\r\u2028\u2029]"  # JavaScript's `.`: anything but a line terminator
 
 _BLOCK = lazy_re(f"---{_WS}*\n((?:.|\n)*?)---{_WS}*\n?", re.S)
-_KEY_LINE = lazy_re(f"([a-zA-Z_-]+):{_WS}+({_NOT_WS}{_DOT}*)")
+KEY_LINE = lazy_re(f"([a-zA-Z_-]+):{_WS}+({_NOT_WS}{_DOT}*)")
 _NEEDS_QUOTES = lazy_re(r"[{}\[\]*&#!|>%@`]|: ")
 _LEADING_TABS = lazy_re("(?:^|(?<=[\n\r\u2028\u2029]))\t+")
 
@@ -142,7 +142,7 @@ def quoted_retry(block: str) -> str:
     """The block as the release's retry rewrites it."""
     out = []
     for line in block.split("\n"):
-        m = _KEY_LINE.fullmatch(line)
+        m = KEY_LINE.fullmatch(line)
         if m:
             key, value = m.groups()
             if (value[:1] == '"' and value.endswith('"')) or (value[:1] == "'" and value.endswith("'")):

@@ -310,13 +310,22 @@ CLAUDE_CODE = Harness(
         **_structure(_CC, _names_case("claude-code@2.1.332")),
         "MISSING_FRONTMATTER": Effect("changes", "lists it with the first line of the body as its description",
                                       f"{_CC} case missing-fields", Severity.ERROR),
-        "INVALID_FRONTMATTER": Effect("changes", "parses it again with each value holding ': ' quoted, else reads "
-                                      "no field (unclosed: lists the first line)",
-                                      f"{_CC} cases broken-frontmatter, invalid-yaml-kinds", Severity.ERROR),
+        "INVALID_FRONTMATTER": Effect("changes", "parses it again with each one-line value holding ': ' or a "
+                                      "character YAML reserves quoted, else reads no field (unclosed: lists the "
+                                      "first line)", f"{_CC} cases broken-frontmatter, invalid-yaml-kinds, "
+                                      "invalid-yaml-retried", Severity.ERROR),
+        "INVALID_FRONTMATTER:reserved": Effect("changes", "quotes the value and reads it as written",
+                                               f"{_CC} case invalid-yaml-retried"),
         **{f"INVALID_FRONTMATTER:{kind}": Effect(
             "changes", "reads none of its fields: lists it with the first line of the body as its description",
             f"{_CC} case invalid-yaml-kinds", Severity.ERROR) for kind in ("colon-continued", "unclosed-quote")},
         **_colon("claude-code@2.1.332", "quotes the value and reads it as written"),
+        "INVALID_TYPE:argument-hint": Effect("ignores", "lists and loads it all the same, the hint not in what "
+                                             "the model sees", f"{_CC} case copilot-argument-hint (a flow list, a "
+                                             "number)"),
+        "INVALID_TYPE:when_to_use": Effect("changes", "lists it with the value as JavaScript writes it after the "
+                                           "description (a list's items joined by ',')",
+                                           f"{_CC} cases copilot-argument-hint, non-string-values"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it and never shows it to the model",
                                 "anthropics/claude-code#13005"),
         "NAME_MISMATCH": Effect("changes", "lists it under the folder name (`- folder (name): …`)",
@@ -402,7 +411,7 @@ CODEX = Harness(
     effects={
         **_followed_link("codex@0.171.0"),
         **_structure(_CODEX_SRC, _names_case("codex@0.171.0")),
-        **_yaml_kinds("codex@0.171.0", ("colon-misread", "unclosed-flow"),
+        **_yaml_kinds("codex@0.171.0", ("colon-misread", "unclosed-flow", "reserved"),
                       note="quotes the value and parses the YAML again (when that fails too, it leaves the "
                            "skill out)"),
         **_colon("codex@0.171.0", "quotes the value and reads it as written"),

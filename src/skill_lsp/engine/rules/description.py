@@ -43,7 +43,10 @@ _TRIGGER_PHRASES = ("use this", "use it", "use for", "use to", "use on", "use in
 # 24 on the corpus and 15 unseen repositories).
 _CJK_TRIGGERS = ("で使用", "に使用", "で使う", "に使う", "時に使", "ときに使", "場合に使", "際に使", "呼び出", "起動",
                  "トリガー", "用于", "用於", "适用于", "適用於", "使用场景", "使用場景", "当用户", "當用戶", "时使用", "時使用",
-                 "时调用", "触发", "觸發", "사용", "트리거", "호출",
+                 "时调用", "触发", "觸發", "用途", "何时使用", "使用时机", "사용", "트리거", "호출",
+                 # Korean "activated", "on request", "when needed", "when doing" (unseen16
+                 # k-codepoet/my-claude-plugins: "… 등 요청 시 활성화", 37 of its 68 such hints)
+                 "활성화", "요청 시", "필요 시", "할 때",
                  # Russian ("Активируется при …", "Используй для …": unseen dex-it/claude-code-marketplace)
                  "активиру", "используй", "используется для", "применяй", "применяется для", "вызыва")
 _PUNCT = str.maketrans({c: " " for c in ".,;:!?()[]{}\"'`/*_-"})
@@ -133,6 +136,10 @@ def _has_trigger(low: str) -> bool:
     if "when" in low:
         return True
     if not low.isascii() and any(t in low for t in _CJK_TRIGGERS):
+        return True
+    # Phrases the user would say, quoted one after another ("install packages", "개발 도구 설치"):
+    # a list of triggers in any language.
+    if ('"' in low or "“" in low) and len(_QUOTED.findall(low)) >= 2:
         return True
     for lead, phrases in _PHRASES_BY_LEAD.items():
         if lead in low and any(p in low for p in phrases):

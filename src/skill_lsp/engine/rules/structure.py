@@ -135,6 +135,10 @@ def _syntax_finding(doc: SkillDocument, message: str, offset: int) -> Finding:
             kind = "colon" if src.line_of(start) == src.line_of(max(start, end - 1)) else "colon-continued"
             if kind == "colon" and not _read_as_written(doc):
                 kind = "colon-misread"  # a second reading takes something else: graded as before (harness/data.py)
+    if not kind and _retried_as_written(doc, line):
+        # A one-line value opening with a character YAML reserves (`[a] [b]`, `*x*`, `@x`): Claude Code
+        # quotes it and reads it as written (capture case invalid-yaml-retried).
+        kind = "reserved"
     if kind:
         data["yaml"] = kind
     return make("INVALID_FRONTMATTER", f"invalid YAML: {message}", start, end, data)
@@ -155,6 +159,18 @@ def _read_as_written(doc: SkillDocument) -> bool:
     values = [(int(c["valueStart"]), int(c["valueEnd"]), str(c["value"])) for c in unquoted_colons(doc)]  # type: ignore[call-overload]
     one_line = [v for v in values if src.line_of(v[0]) == src.line_of(max(v[0], v[1] - 1))]
     return len(one_line) == len(values) and read_as_written(doc, one_line)
+
+
+def _retried_as_written(doc: SkillDocument, line: int) -> bool:
+    """Whether Claude Code's second reading of a refused frontmatter (``claude_frontmatter``) takes
+    it, and reads the value on the error's line, a one-line `key: value`, as written."""
+    from .. import claude_frontmatter  # noqa: PLC0415 - only a refused frontmatter gets here
+
+    m = claude_frontmatter.KEY_LINE.fullmatch(doc.src.line_text(line))
+    if m is None:
+        return False
+    read = claude_frontmatter.read(doc.text)
+    return read.parsed and read.fields.get(m.group(1)) == m.group(2)
 
 
 def _yaml_kind(message: str) -> str:
