@@ -464,3 +464,27 @@ def test_roots_of_a_relative_path_are_found_without_looping():
 
     assert "claude-code" in roots_reading("project/.claude/skills/demo")
     assert roots_reading("demo") == ()
+
+
+def test_a_skill_folder_named_secrets_is_information_where_the_release_reads_it(tmp_path: Path):
+    """Claude Code, Codex and Copilot CLI list and activate `skills/secrets` (capture diff --real
+    seed 16); the skill tool's contract refuses it, and skill-lsp reads nothing there either."""
+    from skill_lsp.engine.discover import discover  # noqa: PLC0415
+
+    plugin = tmp_path / "vault"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    skill = write_skill(plugin / "skills", "secrets", skill_text("secrets"))
+    loose = write_skill(tmp_path / "other", "secrets", skill_text("secrets"))
+    found = {loc.path: loc for loc in discover(str(tmp_path), Settings()).all}
+    f = only(check_file(str(skill), Settings(), found[str(skill)]).findings, "SENSITIVE")  # a plugin's: Claude Code's
+    assert f.severity is I and "Claude Code lists and activates it all the same" in f.message
+    assert only(check_file(str(loose), Settings(), found[str(loose)]).findings, "SENSITIVE").severity is E
+
+
+@pytest.mark.parametrize(("value", "listed"), [("{k: v}", True), ("{{NAME}}", False), ("{{설명}}", False)])
+def test_codex_reads_a_flow_map_as_text_only_where_its_repair_quotes_it(tmp_path: Path, value: str, listed: bool):
+    """Codex's repair quotes a value holding `: ` (case non-string-values: `{k: v}` listed as
+    written); `{{NAME}}` is valid YAML alone, stays a map and keeps the skill out (held-out seed
+    16: two template skills skill-lsp listed)."""
+    skill = write_skill(tmp_path / ".agents" / "skills", "tpl", f"---\nname: tpl\ndescription: {value}\n---\nBody\n")
+    assert listing(check_file(str(skill), Settings()), "codex").listed is listed

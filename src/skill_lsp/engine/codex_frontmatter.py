@@ -27,6 +27,14 @@ def _valid_alone(scalar: str) -> bool:
     return not rest or rest[0] == "#"
 
 
+def quotes(scalar: str) -> bool:
+    """Whether the repair quotes ``scalar`` (an unquoted value, not a block indicator, its comment
+    and trailing blanks taken off): it holds `:` before whitespace, or opens with `[`, `{`, `@` or a
+    backtick without being valid YAML alone."""
+    separator = any(ch == ":" and nxt in RUST_WHITESPACE for ch, nxt in zip(scalar, scalar[1:], strict=False))
+    return separator or (scalar[:1] in ("[", "{", "@", "`") and not _valid_alone(scalar))
+
+
 def repair(frontmatter: str) -> str | None:
     """The frontmatter (the lines between the two ``---``, joined by ``\\n``) as Codex rewrites it
     for its second parse; None when no line changes (Codex then keeps its first error)."""
@@ -64,8 +72,7 @@ def repair(frontmatter: str) -> str | None:
         if first in "'\"":
             out.append(line)
             continue
-        separator = any(ch == ":" and nxt in RUST_WHITESPACE for ch, nxt in zip(scalar, scalar[1:], strict=False))
-        if not separator and not (first in "[{@`" and not _valid_alone(scalar)):
+        if not quotes(scalar):
             out.append(line)
             continue
         quoted = "'" + scalar.replace("'", "''") + "'"

@@ -261,7 +261,10 @@ RULES: dict[str, Rule] = {
              "the link, as the releases do, also when it leads out of the workspace (read only: the file out there "
              "is neither checked nor written, and a link into a sensitive folder stays unread)."),
         Rule("SENSITIVE", E, "Skill lives in a sensitive path", "SENSITIVE",
-             "Spec error code. The skill folder matches a sensitive pattern (default `**/.env/**`, `**/secrets/**`); the skill tool refuses to activate it."),
+             "Spec error code. The skill folder matches a sensitive pattern (default `**/.env/**`, `**/secrets/**`); the skill tool refuses to activate it, "
+             "and skill-lsp reads no file there. Claude Code, Codex, OpenCode, Gemini CLI and Copilot CLI list and activate such a skill "
+             "(capture case sensitive-folder): for those targets the finding is an information naming them; previews and catalogs "
+             "leave the skill out all the same."),
         Rule("SKILL_FILE_CASE", E, "Skill file is a case variant of SKILL.md", None,
              "The folder holds `SKILL.MD` (or `Skill.md`, ...) but no `SKILL.md`. The harnesses look for the exact name: "
              "on a case-sensitive file system (Linux) Claude Code 2.1.332, Codex 0.171.0, OpenCode 1.18.33, Gemini CLI "

@@ -88,7 +88,8 @@ def check_file(path: str, settings: Settings, location: Location | None = None,
         # A skill folder that is a link: harnesses that follow links grade it apart (OUTSIDE_WORKSPACE:link).
         link = {"reason": "link"} if code == "OUTSIDE_WORKSPACE" and os.path.islink(location.dir) else None
         found = make(code, message, 0, 0, link)
-        if link is not None:
+        if link is not None or code == "SENSITIVE":
+            # A folder the releases read all the same (a link, `secrets/`): graded by the targets.
             found = profile_for(settings, path).adjust(found)
         return SkillResult(path, None, apply_settings([found], settings), location)
     try:

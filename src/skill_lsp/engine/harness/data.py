@@ -119,6 +119,14 @@ def _colon(release: str, note: str) -> dict[str, Effect]:
     return {"INVALID_FRONTMATTER:colon": Effect("changes", note, f"capture: {release} case invalid-yaml-kinds")}
 
 
+def _sensitive(release: str) -> dict[str, Effect]:
+    """A skill folder named like `secrets`: the release lists and activates it (capture case
+    sensitive-folder; found by capture diff --real seed 16, held-out k-codepoet/my-claude-plugins),
+    which the skill tool's contract refuses and skill-lsp does not read (its sensitive patterns)."""
+    return {"SENSITIVE": Effect("ignores", "lists and activates it all the same; skill-lsp reads no file there, so "
+                                "it checks and previews nothing of it", f"capture: {release} case sensitive-folder")}
+
+
 # --- Rule-depth severities -------------------------------------------------------------------
 # How severe each rule-depth code is for a skill written for each harness: skill-lsp's grading of what
 # the harness does with what the rule is about ("off": it does not read it, so the rule stays silent).
@@ -326,6 +334,7 @@ CLAUDE_CODE = Harness(
         "INVALID_TYPE:when_to_use": Effect("changes", "lists it with the value as JavaScript writes it after the "
                                            "description (a list's items joined by ',')",
                                            f"{_CC} cases copilot-argument-hint, non-string-values"),
+        **_sensitive("claude-code@2.1.332"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it and never shows it to the model",
                                 "anthropics/claude-code#13005"),
         "NAME_MISMATCH": Effect("changes", "lists it under the folder name (`- folder (name): …`)",
@@ -415,6 +424,7 @@ CODEX = Harness(
                       note="quotes the value and parses the YAML again (when that fails too, it leaves the "
                            "skill out)"),
         **_colon("codex@0.171.0", "quotes the value and reads it as written"),
+        **_sensitive("codex@0.171.0"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_CODEX_SRC} SkillFrontmatter"),
         "INVALID_TYPE:description": Effect("skips", "leaves it out", f"{_CODEX} case broken-frontmatter"),
         "EMPTY_FIELD:description": Effect("skips", "leaves it out", f"{_CODEX} case missing-fields"),
@@ -469,6 +479,7 @@ OPENCODE = Harness(
         **_structure(_OPENCODE_SRC, _names_case("opencode@1.18.33")),
         **_yaml_kinds("opencode@1.18.33", ("colon-misread", "tab")),
         **_colon("opencode@1.18.33", "reads its `key: value` lines all the same"),
+        **_sensitive("opencode@1.18.33"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_OPENCODE_SRC} Info.pick(name, description)"),
         "INVALID_TYPE": Effect("skips", "leaves it out (name and description must be strings)",
                                "capture: opencode@1.18.33 case broken-frontmatter"),
@@ -518,6 +529,7 @@ GEMINI = Harness(
         **_colon("gemini@0.61.0", "reads its `key: value` lines all the same"),
         "EMPTY_FIELD:name": Effect("changes", "lists it with an empty <name>",
                                    "capture: gemini@0.61.0 case empty-and-duplicate-fields"),
+        **_sensitive("gemini@0.61.0"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_GEMINI_SRC} parseFrontmatter"),
         "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_GEMINI_SRC} loadSkillFromFile"),
         "NAME_INVALID": Effect("changes", "lists the name with : \\ / < > * ? \" | replaced by '-'",
@@ -592,6 +604,7 @@ COPILOT = Harness(
         **_structure(f"{_COPILOT} case broken-frontmatter", _names_case("copilot@1.0.102")),
         "INVALID_FRONTMATTER:not-mapping": Effect("changes", "reads no fields from it: lists it under the folder name",
                                                   f"{_COPILOT} case invalid-yaml-kinds", Severity.ERROR),
+        **_sensitive("copilot@1.0.102"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_COPILOT} case missing-fields"),
         "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_COPILOT} case name-mismatch"),
         "NAME_INVALID": Effect("ignores", "lists a name of ASCII letters, digits, `_ . : -` and spaces as written "
