@@ -152,9 +152,20 @@ def test_a_forked_skill_of_guidelines_has_no_task(profile):
     "\nReview $ARGUMENTS against the conventions below.\n",
     "\n## Workflow\n\nRead, then write.\n",
     "\nChanged files: !`git diff --name-only`\n",
+    # In Chinese, and numbered headings (unseen16 lazygophers/ccplugin: two wrong warnings).
+    "\n## 后台执行段 (worker 执行)\n\n扫描全部会话记录。\n",
+    "\n### 1. 定工作目录\n\n先读详情。\n\n### 2. 定位现状\n\n再改。\n",
 ])
 def test_a_forked_skill_with_a_task_is_fine(body):
     assert codes_of(skill_text(extra="context: fork", body=body), "FORK_WITHOUT_TASK") == []
+
+
+def test_a_forked_skill_using_its_named_arguments_has_a_task():
+    body = "\nClose subtask $sid of task $tid.\n"
+    assert codes_of(skill_text(extra="context: fork\narguments: [tid, sid]", body=body), "FORK_WITHOUT_TASK",
+                    "claude-code") == []
+    assert codes_of(skill_text(extra="context: fork\narguments: [tid, sid]", body="\nBe careful.\n"),
+                    "FORK_WITHOUT_TASK", "claude-code") == ["FORK_WITHOUT_TASK"]
 
 
 @pytest.mark.parametrize("profile", ["agentskills", "dsh", "codex"])

@@ -102,11 +102,21 @@ _STEPS = lazy_re(r"^[ \t]{0,3}(?:\d+[.)]|-\s*\[[ xX]\])\s+\S", re.M)
 _TASK_HEADING = lazy_re(r"^#{1,6}\s+.*\b(?:steps?|workflow|process|procedure|phases?|tasks?|instructions|how to|"
                            r"run|usage|checklist|algorithm|pipeline|stages?|do this|your job|what to do)\b", re.M | re.I)
 _TASK_WORDS = lazy_re(r"\$ARGUMENTS|\$\d|!`|^```!", re.M)
+# The same headings in Chinese, Japanese and Korean, and a numbered one (`### 1. 定工作目录`): unseen16
+# lazygophers/ccplugin ("## 工作流四步", "## 后台执行段"), two wrong warnings.
+_TASK_HEADING_CJK = lazy_re(r"^#{1,6}\s+(?:\d+[.)]\s|.*(?:步骤|流程|工作流|执行|任务|用法|手順|ステップ|実行|作業|"
+                            r"단계|절차|워크플로|실행|작업))", re.M)
 
 
 def _has_task(doc: SkillDocument) -> bool:
     body = doc.body_text
-    return bool(_STEPS.search(body) or _TASK_HEADING.search(body) or _TASK_WORDS.search(body))
+    if _STEPS.search(body) or _TASK_HEADING.search(body) or _TASK_WORDS.search(body) or \
+            _TASK_HEADING_CJK.search(body):
+        return True
+    # Named arguments the body uses (`arguments: [tid, sid]`, `$tid`): what it is called with.
+    names = doc.value("arguments") if doc.frontmatter_ok else None
+    named = names.split() if isinstance(names, str) else names if isinstance(names, list) else []
+    return any(isinstance(n, str) and n and f"${n}" in body for n in named)
 
 
 def string_value(doc: SkillDocument, key: str) -> str | None:
