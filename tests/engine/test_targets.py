@@ -229,6 +229,12 @@ def test_a_value_opening_with_a_reserved_character_is_a_warning_where_claude_cod
         assert f.message.endswith("; Claude Code quotes the value and reads it as written")
         _, fs = _check_for(("claude-code", "opencode"), text)
         assert only(fs, "INVALID_FRONTMATTER").severity is E
+    # Its fix quotes the value as Claude Code reads it.
+    from skill_lsp.engine.fixes import fixes_for  # noqa: PLC0415
+
+    doc, fs = _check_for(("claude-code",), "---\nname: pdf\ndescription: Does PDF things.\nargument-hint: [a] [b]\n---\n")
+    (fix,) = fixes_for(doc, only(fs, "INVALID_FRONTMATTER"))
+    assert fix.safe and [e.text for e in fix.edits] == ['"[a] [b]"']
     # A second reading that fails too (an unclosed quote on another line) is no such value.
     _, fs = _check_for(("claude-code",), "---\nname: pdf\ndescription: 'a\nargument-hint: [a] [b]\n---\n")
     assert only(fs, "INVALID_FRONTMATTER").severity is E

@@ -124,6 +124,8 @@ def _absolute_link(doc: SkillDocument, f: Finding) -> list[Fix]:
 
 def _unquoted_colon(doc: SkillDocument, f: Finding) -> list[Fix]:
     data = f.data or {}
+    if data.get("yaml") == "reserved":
+        return _reserved(doc, data)
     if data.get("reason") != "unquoted-colon":
         return []
     value = str(data["value"])
@@ -137,6 +139,17 @@ def _unquoted_colon(doc: SkillDocument, f: Finding) -> list[Fix]:
     elif run_in_field(value):
         quote = _unsafe(quote, "field")
     return [quote, Fix("Turn the value into a block scalar", (Edit(start, end, block),))]
+
+
+def _reserved(doc: SkillDocument, data: dict) -> list[Fix]:
+    """A one-line value opening with a character YAML reserves, quoted: the string Claude Code's
+    second reading takes (``rules.structure``), now what every parser reads."""
+    value = str(data["value"])
+    start, end = int(data["valueStart"]), int(data["valueEnd"])
+    quoted = json.dumps(value, ensure_ascii=False)
+    if not _quoting_holds(doc, str(data["key"]), value, start, end, quoted):
+        return []
+    return [Fix("Quote the value", (Edit(start, end, quoted),), safe=True, preferred=True)]
 
 
 # A skill field's name and its colon inside a value: `…?version: 2.0.0` where a file's line breaks

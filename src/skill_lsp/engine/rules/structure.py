@@ -135,10 +135,13 @@ def _syntax_finding(doc: SkillDocument, message: str, offset: int) -> Finding:
             kind = "colon" if src.line_of(start) == src.line_of(max(start, end - 1)) else "colon-continued"
             if kind == "colon" and not _read_as_written(doc):
                 kind = "colon-misread"  # a second reading takes something else: graded as before (harness/data.py)
-    if not kind and _retried_as_written(doc, line):
-        # A one-line value opening with a character YAML reserves (`[a] [b]`, `*x*`, `@x`): Claude Code
-        # quotes it and reads it as written (capture case invalid-yaml-retried).
-        kind = "reserved"
+    if not kind:
+        retried = _retried_as_written(doc, line)
+        if retried is not None:
+            # A one-line value opening with a character YAML reserves (`[a] [b]`, `*x*`, `@x`): Claude
+            # Code quotes it and reads it as written (capture case invalid-yaml-retried); so does the fix.
+            kind = "reserved"
+            data.update(retried)
     if kind:
         data["yaml"] = kind
     return make("INVALID_FRONTMATTER", f"invalid YAML: {message}", start, end, data)
@@ -161,16 +164,21 @@ def _read_as_written(doc: SkillDocument) -> bool:
     return len(one_line) == len(values) and read_as_written(doc, one_line)
 
 
-def _retried_as_written(doc: SkillDocument, line: int) -> bool:
-    """Whether Claude Code's second reading of a refused frontmatter (``claude_frontmatter``) takes
-    it, and reads the value on the error's line, a one-line `key: value`, as written."""
+def _retried_as_written(doc: SkillDocument, line: int) -> dict[str, object] | None:
+    """The value on the error's line, a one-line `key: value` (its key, text and span), when Claude
+    Code's second reading of the refused frontmatter (``claude_frontmatter``) takes it and reads
+    that value as written; else None."""
     from .. import claude_frontmatter  # noqa: PLC0415 - only a refused frontmatter gets here
 
     m = claude_frontmatter.KEY_LINE.fullmatch(doc.src.line_text(line))
     if m is None:
-        return False
+        return None
     read = claude_frontmatter.read(doc.text)
-    return read.parsed and read.fields.get(m.group(1)) == m.group(2)
+    if not (read.parsed and read.fields.get(m.group(1)) == m.group(2)):
+        return None
+    value = m.group(2).rstrip(" \t")
+    start = doc.src.line_start(line) + m.start(2)
+    return {"key": m.group(1), "value": value, "valueStart": start, "valueEnd": start + len(value)}
 
 
 def _yaml_kind(message: str) -> str:
