@@ -120,12 +120,13 @@ def test_a_folder_plugin_json_names_holds_claude_code_skills(tmp_path: Path):
     plugin = tmp_path / "kit"
     (plugin / ".claude-plugin").mkdir(parents=True)
     manifest = plugin / ".claude-plugin" / "plugin.json"
-    manifest.write_text('{"name": "kit", "skills": ["./custom", "./one/a", "./own"]}')
-    for folder in ("custom/x", "one/a", "one/b", "own", "own/inner"):
+    manifest.write_text('{"name": "kit", "skills": ["./custom", "./one/a", "./own", "./deep/skills/d"]}')
+    folders = ("custom/x", "one/a", "one/b", "own", "own/inner", "deep/skills/d", "deep/skills/e")
+    for folder in folders:
         write_skill(plugin / Path(folder).parent, Path(folder).name, skill_text(Path(folder).name))
-    inferred = {folder: infer(str(plugin / folder)) for folder in ("custom/x", "one/a", "one/b", "own", "own/inner")}
+    inferred = {folder: infer(str(plugin / folder)) for folder in folders}
     assert inferred == {"custom/x": ("claude-code",), "one/a": ("claude-code",), "one/b": (), "own": ("claude-code",),
-                        "own/inner": ()}
+                        "own/inner": (), "deep/skills/d": ("claude-code",), "deep/skills/e": ()}
     manifest.write_text('{"name": "kit", "skills": ["custom"]}')
     claude_plugin._SEEN.clear()  # plugins are read again after a few seconds (``fresh``), not at once
     assert infer(str(plugin / "custom" / "x")) == ()

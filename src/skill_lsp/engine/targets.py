@@ -55,13 +55,11 @@ def infer(skill_dir: str | None) -> tuple[str, ...]:
     from .harness.claude_plugin import named, plugin_of, plugin_skills_folder  # noqa: PLC0415 - outside every root
 
     skills = os.path.dirname(skill_dir)
-    if os.path.basename(skills) != "skills":
-        # A folder plugin.json's `skills` names (probe plugin-layouts: listed as the plugin's).
-        plugin = named(skill_dir)
-    elif plugin_skills_folder(skills):
+    if os.path.basename(skills) == "skills" and plugin_skills_folder(skills):
         plugin = plugin_of(skill_dir)
     else:
-        return ()
+        # A folder plugin.json's `skills` names (probe plugin-layouts: listed as the plugin's).
+        plugin = named(skill_dir)
     return ("claude-code",) if plugin is not None and plugin.name is not None else ()
 
 
