@@ -200,12 +200,12 @@ def _skill_paths(root: str, data: dict) -> tuple[str, ...]:
     for item in items:
         if isinstance(item, str) and item and not os.path.isabs(item):
             path = os.path.normpath(os.path.join(root, item))
-            if is_inside_or_at(path, root) and path not in out:
+            if _inside_or_at(path, root) and path not in out:
                 out.append(path)
     return tuple(out)
 
 
-def is_inside_or_at(path: str, root: str) -> bool:
+def _inside_or_at(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
