@@ -1,12 +1,13 @@
 """Claude Code plugins of real repositories against the release: ``python -m capture diff --plugins REPO...``.
 
 Each Claude Code plugin (a folder holding `.claude-plugin/plugin.json` beside `skills/` or
-`commands/`, or whose plugin.json names `skills`) is copied alone into a fresh workspace, its `hooks` folders left out so none of its
-programs run, and loaded by the pinned Claude Code with `--plugin-dir`. The entries the release
-lists under the plugin's prefix (its skills and its commands, in order) are compared with what
-`skill-lsp catalog --dialect claude-code` lists on the same copy. Each folder holding
-`.claude/commands` is copied whole and run as the session's folder (no plugin loaded); there the
-entries of its plugins are set aside on skill-lsp's side, as the release did not load them.
+`commands/`, or whose plugin.json names `skills`) is copied alone into a fresh workspace, its
+`hooks` folders left out so none of its programs run, and loaded by the pinned Claude Code with
+`--plugin-dir`. The entries the release lists under the plugin's prefix (its skills and its
+commands, in order) are compared with what `skill-lsp catalog --dialect claude-code` lists on the
+same copy. Each folder holding `.claude/commands` is copied whole and run as the session's folder
+(no plugin loaded); there the entries of its plugins are set aside on skill-lsp's side, as the
+release did not load them.
 
 Every difference is written to ``--out``/plugins.json with both lists; nothing of the release's own
 skills is kept. A plugin whose `dependencies` are not installed does not load when run alone, and
@@ -42,21 +43,18 @@ def _catalog(folder: Path, home: Path) -> list[str]:
     return [line for line in json.loads(proc.stdout)["text"].split("\n")[2:] if line]
 
 
+def _manifest(path: Path) -> dict:
+    """plugin.json as an object ({} when it cannot be read as one)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
 def _name(manifest: Path) -> str | None:
-    try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data.get("name") if isinstance(data, dict) and isinstance(data.get("name"), str) else None
-
-
-def _names_skills(manifest: Path) -> bool:
-    """Whether plugin.json has a `skills` field (folders of skills elsewhere than `skills/`)."""
-    try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and "skills" in data
+    name = _manifest(manifest).get("name")
+    return name if isinstance(name, str) else None
 
 
 def _copy(src: Path, dst: Path) -> None:
@@ -71,7 +69,7 @@ def run(repos: list[Path], out: Path, seed: int, count: int) -> int:
     builtin = {name for name, _ in CLAUDE_CODE_BUILTINS} | set(CLAUDE_CODE_COMMAND_NAMES)
     plugins = sorted({m.parent.parent for repo in repos for m in repo.rglob(".claude-plugin/plugin.json")
                       if (m.parent.parent / "skills").is_dir() or (m.parent.parent / "commands").is_dir()
-                      or _names_skills(m)})
+                      or "skills" in _manifest(m)})
     random.Random(seed).shuffle(plugins)
     projects = sorted({c.parent.parent for repo in repos for c in repo.rglob(".claude/commands") if c.is_dir()})
     rows, agree = [], 0

@@ -128,20 +128,16 @@ def value_read_by(h: Harness, doc: document.SkillDocument, key: str) -> object:
         # A flow map is read as its text when Codex's repair quotes it, for the `: ` it holds (case
         # non-string-values: `{k: v}`); `{{NAME}}`, valid YAML alone, stays a map and keeps the
         # skill out (held-out seed 16: two template skills).
-        if node.kind == "map" and node.style == "{" and _repair_quotes(written):
-            return written
+        if node.kind == "map" and node.style == "{":
+            from .codex_frontmatter import quotes  # noqa: PLC0415 - only a value of another type gets here
+
+            if quotes(written):
+                return written
         return SKIP
     if mode == "line":
         read = read_document(doc)
         return read.name if key == "name" else read.description if key == "description" else None
     return SKIP if mode == "strings" else value
-
-
-def _repair_quotes(value: str) -> bool:
-    """Whether Codex's repair (``codex_frontmatter.repair``) quotes ``value``, written after `key: `."""
-    from .codex_frontmatter import quotes  # noqa: PLC0415 - only a value of another type gets here
-
-    return quotes(value)
 
 
 def block_runs_to_the_end(text: str | None, key: str, *, keep_only: bool = False, yaml11: bool = False) -> bool:

@@ -54,12 +54,8 @@ def infer(skill_dir: str | None) -> tuple[str, ...]:
         return found
     from .harness.claude_plugin import named, plugin_of, plugin_skills_folder  # noqa: PLC0415 - outside every root
 
-    skills = os.path.dirname(skill_dir)
-    if os.path.basename(skills) == "skills" and plugin_skills_folder(skills):
-        plugin = plugin_of(skill_dir)
-    else:
-        # A folder plugin.json's `skills` names (probe plugin-layouts: listed as the plugin's).
-        plugin = named(skill_dir)
+    # A plugin's `skills/` folder, else a folder its plugin.json's `skills` names (probe plugin-layouts).
+    plugin = plugin_of(skill_dir) if plugin_skills_folder(os.path.dirname(skill_dir)) else named(skill_dir)
     return ("claude-code",) if plugin is not None and plugin.name is not None else ()
 
 

@@ -51,6 +51,7 @@ from ..harness.claude_commands import Command, commands_in, plugins_under
 from ..harness.claude_plugin import Plugin, inside_another, plugin_at, plugin_of, skill_name
 from ..lazyre import lazy_re
 from ..lenient import fields, text_value
+from ..rules.harness_values import argument_names
 from .base import BudgetWarning, Dialect, unsubstituted_body
 from .cells import string_width
 
@@ -224,17 +225,6 @@ def split_arguments(arguments: str) -> list[str]:
 # `$N` followed by a word character is not a placeholder (`$1x`, `$0a`, `$1_`); `$ARGUMENTS` is
 # one whatever follows (`$ARGUMENTSx`).
 _PLACEHOLDER = lazy_re(r"(\\?)\$(?:ARGUMENTS\[(\d+)\]|(ARGUMENTS)|(\d+)(?!\w))")
-
-
-def argument_names(value: object) -> list[str]:
-    """The names a skill's `arguments` declares for Claude Code 2.1.332 (capture case
-    named-arguments, probes): a string's words split at blanks (`target, mode` names `target,`),
-    a list's strings; a map or a number names none."""
-    if isinstance(value, str):
-        return value.split()
-    if isinstance(value, list):
-        return [v for v in value if isinstance(v, str)]
-    return []
 
 
 def _named(body: str, names: Sequence[str], parts: Sequence[str]) -> tuple[str, bool]:

@@ -114,9 +114,19 @@ def _has_task(doc: SkillDocument) -> bool:
             _TASK_HEADING_CJK.search(body):
         return True
     # Named arguments the body uses (`arguments: [tid, sid]`, `$tid`): what it is called with.
-    names = doc.value("arguments") if doc.frontmatter_ok else None
-    named = names.split() if isinstance(names, str) else names if isinstance(names, list) else []
-    return any(isinstance(n, str) and n and f"${n}" in body for n in named)
+    names = argument_names(doc.value("arguments")) if doc.frontmatter_ok else []
+    return any(n and f"${n}" in body for n in names)
+
+
+def argument_names(value: object) -> list[str]:
+    """The names a skill's `arguments` declares for Claude Code 2.1.332 (capture case
+    named-arguments, probes): a string's words split at blanks (`target, mode` names `target,`),
+    a list's strings; a map or a number names none."""
+    if isinstance(value, str):
+        return value.split()
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str)]
+    return []
 
 
 def string_value(doc: SkillDocument, key: str) -> str | None:
