@@ -107,7 +107,7 @@ def test_a_claude_code_plugins_skills_are_checked_for_claude_code(tmp_path: Path
     assert "INVALID_ARGUMENTS" not in codes(check_file(str(skill), Settings()).findings)
     # A manifest the release refuses loads no plugin: the skill-tool contract again.
     (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "tools", "skills": ["skills"]}')
-    claude_plugin._SEEN.clear()  # plugins are read again after a few seconds (``fresh``), not at once
+    claude_plugin.forget()  # plugins are read again after a few seconds (``fresh``), not at once
     assert infer(str(skill.parent)) == ()
     # Nor is a `skills/` folder without `.claude-plugin/` beside it a plugin's.
     assert infer(str(write_skill(tmp_path / "skills", "other", skill_text("other")).parent)) == ()
@@ -128,7 +128,7 @@ def test_a_folder_plugin_json_names_holds_claude_code_skills(tmp_path: Path):
     assert inferred == {"custom/x": ("claude-code",), "one/a": ("claude-code",), "one/b": (), "own": ("claude-code",),
                         "own/inner": (), "deep/skills/d": ("claude-code",), "deep/skills/e": ()}
     manifest.write_text('{"name": "kit", "skills": ["custom"]}')
-    claude_plugin._SEEN.clear()  # plugins are read again after a few seconds (``fresh``), not at once
+    claude_plugin.forget()  # plugins are read again after a few seconds (``fresh``), not at once
     assert infer(str(plugin / "custom" / "x")) == ()
 
 
