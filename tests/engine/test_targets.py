@@ -132,6 +132,22 @@ def test_a_folder_plugin_json_names_holds_claude_code_skills(tmp_path: Path):
     assert infer(str(plugin / "custom" / "x")) == ()
 
 
+def test_a_plugin_skill_named_as_claude_code_lists_it_matches(tmp_path: Path):
+    """`name: kit:deploy` in `kit/skills/deploy/` is the name Claude Code lists (probe plugin-names:
+    a declared `kit:one-x` stays): no NAME_MISMATCH, no NAME_INVALID for its ':' (unseen17 suwa-sh).
+    Another plugin's prefix, or other targets configured, keep them."""
+    plugin = tmp_path / "kit"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "kit"}')
+    ok = write_skill(plugin / "skills", "deploy", skill_text("kit:deploy"))
+    other = write_skill(plugin / "skills", "ship", skill_text("box:ship"))
+    assert [c for c in codes(check_file(str(ok), Settings()).findings) if c.startswith("NAME")] == []
+    assert [c for c in codes(check_file(str(other), Settings()).findings) if c.startswith("NAME")] == [
+        "NAME_INVALID", "NAME_MISMATCH"]
+    configured = Settings(targets=("claude-code", "codex"))
+    assert "NAME_MISMATCH" in codes(check_file(str(ok), configured).findings)
+
+
 def test_configured_targets_win_over_inference_and_the_profile_is_the_fallback():
     md = "/ws/.claude/skills/pdf/SKILL.md"
     assert targets_for(Settings(), md) == ("claude-code", "opencode", "copilot")

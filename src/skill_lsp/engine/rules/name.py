@@ -84,6 +84,8 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
                    {"field": "name", "limit": MAX_NAME, "length": length, "suggestion": to_kebab(name)})
         return
     folder = doc.folder
+    if ":" in name and _plugin_key(name, ctx):
+        return  # Claude Code lists the skill under this very name
     why = problems(name, unicode_names)
     if why:
         # The folder name when it is itself valid: a kebab-case of the name could differ
@@ -113,6 +115,19 @@ def _mismatch(name: str, folder: str, start: int, end: int, ctx: Context) -> Fin
     return make("NAME_MISMATCH", f"frontmatter 'name' (\"{name}\") does not match the skill folder (\"{folder}\")",
                 start, end, {"name": name, "folder": folder},
                 severity=Severity.parse(ctx.profile.name_mismatch_severity))
+
+
+def _plugin_key(name: str, ctx: Context) -> bool:
+    """Whether ``name`` is what Claude Code lists a plugin's skill as, `<plugin>:<folder>`, and Claude
+    Code is the only target: its listing then shows the name as written, with no other beside it
+    (probe plugin-names: a declared `kit:one-x` stays). Unseen17 suwa-sh's `name: distillery:dist-spec`
+    in `plugins/distillery/skills/dist-spec` were NAME_MISMATCH warnings that said otherwise."""
+    if ctx.skill_dir is None or ctx.profile.targets != ("claude-code",) or not ctx.in_claude_plugin():
+        return False
+    from ..harness.claude_plugin import plugin_of, skill_name  # noqa: PLC0415 - a plugin's skill naming one
+
+    plugin = plugin_of(ctx.skill_dir)
+    return plugin is not None and plugin.name is not None and name == f"{plugin.name}:{skill_name(plugin, ctx.skill_dir)}"
 
 
 def _refused_by_a_target(name: str, targets: tuple[str, ...]) -> bool:
