@@ -372,6 +372,14 @@ def test_unreferenced_files_are_off_where_no_target_reads_them(tmp_path: Path, p
                    code="UNREFERENCED_FILE")[1] == []
 
 
+def test_a_scripts_tests_are_never_unreferenced(tmp_path: Path):
+    """Unseen17 FunnyQ/cc-plugins: `scripts/x.test.ts` beside each script it runs (76 hints)."""
+    files = {"scripts/run.ts": "x", "scripts/run.test.ts": "x", "scripts/lint.spec.js": "x", "scripts/test_io.py": "x",
+             "scripts/io_test.go": "x", "scripts/conftest.py": "x", "scripts/helper.ts": "x", "scripts/latest.py": "x"}
+    fs = on_disk(tmp_path, "\nRun `bun scripts/run.ts`.\n", files, code="UNREFERENCED_FILE")[1]
+    assert sorted(f.data["path"] for f in fs) == ["scripts/helper.ts", "scripts/latest.py"]
+
+
 def test_only_the_resource_folders_are_listed(tmp_path: Path):
     assert on_disk(tmp_path, "\nNothing.\n", {"templates/a.md": "x", "examples/b.md": "x", "notes.md": "x"},
                    code="UNREFERENCED_FILE")[1] == []
