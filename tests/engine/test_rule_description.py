@@ -155,6 +155,12 @@ def test_seven_words_are_a_stub_and_not_judged():
     "새 훅 생성 및 설정 파일 작성 도구 . \"훅 만들기\", \"new hook\" 등 요청 시 활성화 .",
     "开源 协议 选择 与 合规 决策 框架 。 两类用途 ， 为 自己 项目 选 License 、 审查 依赖 。",
     'Cross-platform essential development packages installation for every machine. "install packages", "essential packages".',
+    # Japanese "invoked by …", phrases in corner brackets, "use as" and "use any time" (unseen17
+    # suwa-sh, ohmyhotelco).
+    "RDRA モデル から 非機能要求 グレード を 推論 する スキル 。 「非機能要求を整理」「NFRグレードを作成」 などで発動 。",
+    "要件定義 の 差分 を 反映 する パイプライン スキル で あり 、 「差分で要件更新」「変更要望を反映」 を 受け付ける 。",
+    "Use as Phase 0 security pre-work: inventory the secrets read from the legacy environment files.",
+    "Use any time to see migration progress, a read-only dashboard of every page and its gates.",
 ])
 def test_trigger_clauses_in_their_forms_silence_the_hint(description):
     assert found(description, "DESCRIPTION_NO_TRIGGER", profile="claude-code")[1] == []

@@ -34,6 +34,7 @@ _TRIGGER_WORDS = frozenset(("when", "whenever", "trigger", "triggers", "triggere
                             # (unseen AlltagshilfeFischer: "Laden wenn … relevant sind", 4 wrong hints)
                             "wenn", "sobald", "cuando", "quand", "lorsque", "quando", "wanneer", "когда"))
 _TRIGGER_PHRASES = ("use this", "use it", "use for", "use to", "use on", "use in", "use with", "use if", "use after",
+                    "use as", "use any time", "use anytime",
                     "use before", "use during", "if the user", "if user", "if you", "asks to", "asks for",
                     "asks about", "asked to", "asked for", "asked about", "need to", "needs to", "needed to",
                     "for tasks", "for requests", "for questions", "for any", "applies to", "used to", "used for",
@@ -47,6 +48,8 @@ _CJK_TRIGGERS = ("で使用", "に使用", "で使う", "に使う", "時に使"
                  # Korean "activated", "on request", "when needed", "when doing" (unseen16
                  # k-codepoet/my-claude-plugins: "… 등 요청 시 활성화", 37 of its 68 such hints)
                  "활성화", "요청 시", "필요 시", "할 때",
+                 # Japanese "invoked by" ("「アーキテクチャ設計」…などで発動": unseen17 suwa-sh, 6 hints)
+                 "発動",
                  # Russian ("Активируется при …", "Используй для …": unseen dex-it/claude-code-marketplace)
                  "активиру", "используй", "используется для", "применяй", "применяется для", "вызыва")
 _PUNCT = str.maketrans({c: " " for c in ".,;:!?()[]{}\"'`/*_-"})
@@ -55,8 +58,8 @@ _FIRST_PERSON = lazy_re(r"\bI(?:'m|'ll| am| can| will| help| create| generate| p
 _SECOND_PERSON = lazy_re(r"(?:^|[.!?]\s+)You (?:can|should|will|may|must)\b")
 # Someone else's words: "double", “curly” or 'single' quotes (an apostrophe inside, I'm, stays
 # in), and an <example> block's dialogue.
-_QUOTED = lazy_re(r'"[^"\n]*"|“[^”\n]*”|‘[^’\n]*’|(?<!\w)\'(?:[^\'\n]|\'(?=\w))*\'(?!\w)|<example>.*?</example>',
-                  re.S)
+_QUOTED = lazy_re(r'"[^"\n]*"|“[^”\n]*”|‘[^’\n]*’|「[^」\n]*」|『[^』\n]*』|(?<!\w)\'(?:[^\'\n]|\'(?=\w))*\'(?!\w)'
+                  r'|<example>.*?</example>', re.S)
 
 
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
@@ -139,7 +142,7 @@ def _has_trigger(low: str) -> bool:
         return True
     # Phrases the user would say, quoted one after another ("install packages", "개발 도구 설치"):
     # a list of triggers in any language.
-    if ('"' in low or "“" in low) and len(_QUOTED.findall(low)) >= 2:
+    if ('"' in low or "“" in low or "「" in low or "『" in low) and len(_QUOTED.findall(low)) >= 2:
         return True
     for lead, phrases in _PHRASES_BY_LEAD.items():
         if lead in low and any(p in low for p in phrases):
