@@ -238,6 +238,9 @@ def test_the_skills_own_voice_is_found_after_quoted_speech():
     "Use when the user says 'I'm stuck on', 'unblock', or 'what content should I create'.",
     'Use when asked, as in "I\'ll use docs-js to look it up" or “I am on it”.',
     "|\n  Looks up docs.\n\n  <example>\n  user: How do I start?\n  assistant: I'll use /x.\n  </example>",
+    # A quoted phrase a block scalar wraps over two lines (unseen17 microsoft/cat-agent-skills).
+    '|\n  Writes talk tracks. Use when the user says "write a script", "I\'m presenting slides X-Y, what\n'
+    '  should I say", or "create a presenter script".',
     "Converts files so You can read them. Use when asked.",  # not at a sentence start
     "Converts files. Use when asked; Iam not a word.",
     "Converts files. Use when IT asks.",

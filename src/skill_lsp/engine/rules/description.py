@@ -57,8 +57,9 @@ _PUNCT = str.maketrans({c: " " for c in ".,;:!?()[]{}\"'`/*_-"})
 _FIRST_PERSON = lazy_re(r"\bI(?:'m|'ll| am| can| will| help| create| generate| provide)\b")
 _SECOND_PERSON = lazy_re(r"(?:^|[.!?]\s+)You (?:can|should|will|may|must)\b")
 # Someone else's words: "double", “curly” or 'single' quotes (an apostrophe inside, I'm, stays
-# in), and an <example> block's dialogue.
-_QUOTED = lazy_re(r'"[^"\n]*"|“[^”\n]*”|‘[^’\n]*’|「[^」\n]*」|『[^』\n]*』|(?<!\w)\'(?:[^\'\n]|\'(?=\w))*\'(?!\w)'
+# in; a double or curly quote may go on over one line break, as a block scalar wraps it: unseen17
+# microsoft's `"I'm presenting slides X-Y, what⏎ should I say"`), and an <example> block's dialogue.
+_QUOTED = lazy_re(r'"[^"\n]*(?:\n[^"\n]*)?"|“[^”\n]*(?:\n[^”\n]*)?”|‘[^’\n]*’|「[^」\n]*」|『[^』\n]*』|(?<!\w)\'(?:[^\'\n]|\'(?=\w))*\'(?!\w)'
                   r'|<example>.*?</example>', re.S)
 
 
