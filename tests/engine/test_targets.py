@@ -132,6 +132,35 @@ def test_a_folder_plugin_json_names_holds_claude_code_skills(tmp_path: Path):
     assert infer(str(plugin / "custom" / "x")) == ()
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_the_nearest_plugin_above_is_what_asking_each_folder_finds(tmp_path: Path, seed: int):
+    """``around`` keeps the nearest plugin above each folder it asked about (siblings share it):
+    the answer is the first folder up, within ``levels``, that holds `.claude-plugin/`, asked in
+    any order, after any earlier question."""
+    import random  # noqa: PLC0415
+
+    r = random.Random(seed)
+    folders = [tmp_path]
+    for i in range(60):
+        folder = r.choice(folders) / f"d{i}"
+        folder.mkdir()
+        folders.append(folder)
+        if r.random() < 0.15:
+            (folder / ".claude-plugin").mkdir()
+    claude_plugin.forget()
+
+    def asked_up(folder: Path, levels: int) -> str | None:
+        for up in list(folder.parents)[:levels]:
+            if (up / ".claude-plugin").is_dir():
+                return str(up)
+        return None
+
+    for folder in r.sample(folders * 2, len(folders) * 2):
+        levels = r.choice((1, 2, 3, 12, 40))
+        found = claude_plugin.around(str(folder), levels)
+        assert (found.root if found is not None else None) == asked_up(folder, levels), (folder, levels)
+
+
 def test_a_plugin_skill_named_as_claude_code_lists_it_matches(tmp_path: Path):
     """`name: kit:deploy` in `kit/skills/deploy/` is the name Claude Code lists (probe plugin-names:
     a declared `kit:one-x` stays): no NAME_MISMATCH, no NAME_INVALID for its ':' (unseen17 suwa-sh).
