@@ -116,8 +116,10 @@ RULES: dict[str, Rule] = {
         Rule("FILE_TOO_LARGE", W, "File exceeds the analysis limit", None,
              "skill-lsp analyses the first 1 MiB of a SKILL.md. The rest is not checked; a skill this large costs a model far too much context anyway."),
         Rule("MISSING_FRONTMATTER", E, "No frontmatter", "INVALID_FRONTMATTER",
-             "The file does not start with a `---` line, so it has no name and no description. Every harness skips it.",
-             ("insert frontmatter",)),
+             "The file does not start with a `---` line, so it has no name and no description. Every harness skips it. "
+             "The message says when a comment stands above the `---` block, or the fields stand at the top with no "
+             "`---` lines around them.",
+             ("insert frontmatter", "move the comment below the frontmatter", "put the fields between `---` lines")),
         Rule("INVALID_FRONTMATTER", E, "Frontmatter does not parse", "INVALID_FRONTMATTER",
              "Spec error code. The frontmatter is not closed by a `---` line, is not valid YAML, or is not a mapping. Field rules do not run until it parses (one root cause, one finding). The most common real cause is an unquoted `: ` inside a value.",
              ("quote the value", "turn the value into a block scalar")),

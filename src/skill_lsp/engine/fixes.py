@@ -26,6 +26,7 @@ from .depth_fixes import BUILDERS as DEPTH_BUILDERS
 from .document import SkillDocument, parse
 from .edits import DISPLAY_ONLY, SAFE, UNSAFE, Edit, Fix, _line_span, _newline, yaml_string
 from .findings import Finding
+from .frontmatter import bare_fields, late_frontmatter
 from .lazyre import lazy_re
 from .profiles import FIELDS
 from .rules.bodyscan import code_blocks
@@ -331,6 +332,25 @@ def _insert_field(doc: SkillDocument, f: Finding) -> list[Fix]:
 
 
 def _insert_frontmatter(doc: SkillDocument, f: Finding) -> list[Fix]:
+    kind = (f.data or {}).get("fix")
+    if kind == "move-comment":
+        late = late_frontmatter(doc.text)
+        if late is None:
+            return []
+        start, end, below = late
+        # Every byte kept: the comment (and the blank lines after it) go from the top to the body's start.
+        moved = doc.text[start:end]
+        return [Fix("Move the comment below the frontmatter", (Edit(start, end, ""), Edit(below, below, moved)),
+                    preferred=True)]
+    if kind == "fence-fields":
+        fields_end = bare_fields(doc.text)
+        if fields_end is None:
+            return []
+        nl = _newline(doc)
+        at = 1 if doc.text.startswith("\ufeff") else 0
+        closing = f"---{nl}" if doc.text[fields_end - 1:fields_end] == "\n" else f"{nl}---{nl}"
+        return [Fix("Put the fields between `---` lines", (Edit(at, at, f"---{nl}"),
+                                                           Edit(fields_end, fields_end, closing)), preferred=True)]
     nl = _newline(doc)
     name = doc.folder or "my-skill"
     text = (f"---{nl}name: {yaml_string(name)}{nl}"

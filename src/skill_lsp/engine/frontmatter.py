@@ -8,6 +8,8 @@ Lines are matched whole, so a ``---`` inside a value never cuts the frontmatter
 
 from __future__ import annotations
 
+import re
+
 from .datarecord import datarecord
 from .text import SourceText
 
@@ -77,3 +79,48 @@ def _split_lf(text: str) -> Split:
             return Split(True, bom, first_end, yaml_start, start, start, end, min(end + 1, n))
         start = text.find("\n---", end) + 1
     return Split(True, bom, first_end, yaml_start, n, -1, -1, n)
+
+
+def late_frontmatter(text: str) -> tuple[int, int, int] | None:
+    """Where a leading HTML comment starts, where the closed `---` block below it starts (after the
+    comment's line and any blank lines) and where that block ends (its body's start), when
+    ``text`` opens with `<!-- … -->` (the comment ending its line) and the block follows. Harnesses read frontmatter at the very start alone
+    (unseen18 no-problem-dev: a generator's `<!-- AUTO-GENERATED … -->` above each skill's `---`,
+    and the five releases treated those skills as having none)."""
+    start = 1 if text.startswith("\ufeff") else 0
+    if not text.startswith("<!--", start):
+        return None
+    close = text.find("-->", start + 4)
+    nl = text.find("\n", close) if close >= 0 else -1
+    if nl < 0 or text[close + 3:nl].strip(" \t\r"):
+        return None
+    at = nl + 1
+    while True:  # blank lines
+        nxt = text.find("\n", at)
+        if nxt < 0 or text[at:nxt].strip(" \t\r"):
+            break
+        at = nxt + 1
+    below = split(SourceText(text[at:]))
+    if not below.has_frontmatter or not below.closed or below.open_start != 0:
+        return None
+    return start, at, at + below.body_start
+
+
+def bare_fields(text: str) -> int | None:
+    """Where the `key: value` lines that open ``text`` end, when they name `name` or `description`
+    and no `---` line is around them (unseen17 Atomz-org: `name:` and `description:` above the
+    body, read by no harness); None otherwise. The lines end at the first blank or other line."""
+    at = 1 if text.startswith("\ufeff") else 0
+    keys = set()
+    while at < len(text):
+        nl = text.find("\n", at)
+        end = len(text) if nl < 0 else nl
+        m = _KEY_LINE.match(text, at, end)
+        if m is None:
+            break
+        keys.add(m.group(1))
+        at = end + 1 if nl >= 0 else end
+    return at if keys & {"name", "description"} and len(keys) >= 2 else None
+
+
+_KEY_LINE = re.compile(r"([A-Za-z][\w-]*):(?:[ \t][^\r\n]*)?\r?$")

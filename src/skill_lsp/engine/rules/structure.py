@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from ..discovery import case_message
 from ..document import MAX_ANALYSED_CHARS, MAX_FRONTMATTER_CHARS, SkillDocument, complex_key
 from ..findings import Finding, make
+from ..frontmatter import bare_fields, late_frontmatter
 from ..lazyre import lazy_re
 from .context import Context
 
@@ -33,9 +34,18 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     assert sp is not None
     if not sp.has_frontmatter:
         end = src.line_end(0)
-        yield make("MISSING_FRONTMATTER",
-                   "SKILL.md must start with YAML frontmatter between two `---` lines (name and description are required)",
-                   sp.open_start, max(end, sp.open_start), {"fix": "insert-frontmatter"})
+        if late_frontmatter(src.text) is not None:
+            yield make("MISSING_FRONTMATTER", "SKILL.md must start with its YAML frontmatter: a comment comes before "
+                       "the opening `---` line, and harnesses read frontmatter only at the very start of the file",
+                       sp.open_start, max(end, sp.open_start), {"fix": "move-comment"})
+        elif bare_fields(src.text) is not None:
+            yield make("MISSING_FRONTMATTER", "SKILL.md must start with YAML frontmatter between two `---` lines: "
+                       "the fields at its top have none around them, so harnesses read none of them",
+                       sp.open_start, max(end, sp.open_start), {"fix": "fence-fields"})
+        else:
+            yield make("MISSING_FRONTMATTER", "SKILL.md must start with YAML frontmatter between two `---` lines "
+                       "(name and description are required)", sp.open_start, max(end, sp.open_start),
+                       {"fix": "insert-frontmatter"})
         return
     if not sp.closed and doc.too_large_frontmatter:
         yield make("FRONTMATTER_LIMIT",
