@@ -84,9 +84,9 @@ def _split_lf(text: str) -> Split:
 def late_frontmatter(text: str) -> tuple[int, int, int] | None:
     """Where a leading HTML comment starts, where the closed `---` block below it starts (after the
     comment's line and any blank lines) and where that block ends (its body's start), when
-    ``text`` opens with `<!-- … -->` (the comment ending its line) and the block follows. Harnesses read frontmatter at the very start alone
-    (unseen18 no-problem-dev: a generator's `<!-- AUTO-GENERATED … -->` above each skill's `---`,
-    and the five releases treated those skills as having none)."""
+    ``text`` opens with `<!-- … -->` (the comment ending its line) and the block follows.
+    Harnesses read frontmatter at the very start alone (unseen18 no-problem-dev: a generator's
+    `<!-- AUTO-GENERATED … -->` above each skill's `---`; the five releases read none there)."""
     start = 1 if text.startswith("\ufeff") else 0
     if not text.startswith("<!--", start):
         return None
