@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -137,8 +138,6 @@ def test_the_nearest_plugin_above_is_what_asking_each_folder_finds(tmp_path: Pat
     """``around`` keeps the nearest plugin above each folder it asked about (siblings share it):
     the answer is the first folder up, within ``levels``, that holds `.claude-plugin/`, asked in
     any order, after any earlier question."""
-    import random  # noqa: PLC0415
-
     r = random.Random(seed)
     folders = [tmp_path]
     for i in range(60):

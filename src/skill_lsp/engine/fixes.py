@@ -334,29 +334,38 @@ def _insert_field(doc: SkillDocument, f: Finding) -> list[Fix]:
 def _insert_frontmatter(doc: SkillDocument, f: Finding) -> list[Fix]:
     kind = (f.data or {}).get("fix")
     if kind == "move-comment":
-        late = late_frontmatter(doc.text)
-        if late is None:
-            return []
-        start, end, below = late
-        # Every byte kept: the comment (and the blank lines after it) go from the top to the body's start.
-        moved = doc.text[start:end]
-        return [Fix("Move the comment below the frontmatter", (Edit(start, end, ""), Edit(below, below, moved)),
-                    preferred=True)]
+        return _move_comment(doc)
     if kind == "fence-fields":
-        fields_end = bare_fields(doc.text)
-        if fields_end is None:
-            return []
-        nl = _newline(doc)
-        at = 1 if doc.text.startswith("\ufeff") else 0
-        closing = f"---{nl}" if doc.text[fields_end - 1:fields_end] == "\n" else f"{nl}---{nl}"
-        return [Fix("Put the fields between `---` lines", (Edit(at, at, f"---{nl}"),
-                                                           Edit(fields_end, fields_end, closing)), preferred=True)]
+        return _fence_fields(doc)
     nl = _newline(doc)
     name = doc.folder or "my-skill"
     text = (f"---{nl}name: {yaml_string(name)}{nl}"
             f'description: "Describe what this skill does and when to use it."{nl}---{nl}')
     at = 1 if doc.text.startswith("\ufeff") else 0
     return [Fix("Insert frontmatter", (Edit(at, at, text),), preferred=True)]
+
+
+def _move_comment(doc: SkillDocument) -> list[Fix]:
+    """The comment above the frontmatter (and the blank lines after it) moved to the body's start:
+    every byte kept."""
+    late = late_frontmatter(doc.text)
+    if late is None:
+        return []
+    start, end, below = late
+    return [Fix("Move the comment below the frontmatter",
+                (Edit(start, end, ""), Edit(below, below, doc.text[start:end])), preferred=True)]
+
+
+def _fence_fields(doc: SkillDocument) -> list[Fix]:
+    """`---` lines around the `key: value` lines at the top."""
+    end = bare_fields(doc.text)
+    if end is None:
+        return []
+    nl = _newline(doc)
+    at = 1 if doc.text.startswith("\ufeff") else 0
+    closing = f"---{nl}" if doc.text[end - 1:end] == "\n" else f"{nl}---{nl}"
+    return [Fix("Put the fields between `---` lines", (Edit(at, at, f"---{nl}"), Edit(end, end, closing)),
+                preferred=True)]
 
 
 def _unknown_skill(doc: SkillDocument, f: Finding) -> list[Fix]:

@@ -8,9 +8,8 @@ Lines are matched whole, so a ``---`` inside a value never cuts the frontmatter
 
 from __future__ import annotations
 
-import re
-
 from .datarecord import datarecord
+from .lazyre import lazy_re
 from .text import SourceText
 
 
@@ -123,4 +122,5 @@ def bare_fields(text: str) -> int | None:
     return at if keys & {"name", "description"} and len(keys) >= 2 else None
 
 
-_KEY_LINE = re.compile(r"([A-Za-z][\w-]*):(?:[ \t][^\r\n]*)?\r?$")
+# Compiled on first use: every check imports this module, few files lack their `---` lines.
+_KEY_LINE = lazy_re(r"([A-Za-z][\w-]*):(?:[ \t][^\r\n]*)?\r?$")
