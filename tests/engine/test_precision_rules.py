@@ -107,6 +107,21 @@ def test_a_claude_code_plugin_is_installed_whole_so_links_inside_it_resolve(tmp_
                        ["../../shared/guide.md", "../notes.md", "../../../outside.md"]), root
 
 
+def test_a_skill_in_a_harness_root_is_loaded_in_place_so_links_leaving_it_resolve(tmp_path: Path):
+    """`.claude/skills/<name>/` is where Claude Code reads the skill, not a source it installs from: a
+    link to the repository's templates resolves (the unseen17 audit read 46 such infos as noise). The
+    same link from a `skills/` source folder is reported."""
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "spec.md").write_text("x\n", encoding="utf-8")
+    got = {}
+    for root in (".claude/skills", ".agents/skills", "skills"):
+        up = "../" * (root.count("/") + 2)
+        path = write_skill(tmp_path / root, "demo", skill_text(body=f"[t]({up}templates/spec.md)\n"))
+        _, fs = check(path.read_text(encoding="utf-8"), path=str(path), on_disk=True)
+        got[root] = [f.code for f in fs if f.code in ("LINK_OUTSIDE_SKILL", "BROKEN_LINK")]
+    assert got == {".claude/skills": [], ".agents/skills": [], "skills": ["LINK_OUTSIDE_SKILL"]}
+
+
 def test_reserved_name_words_are_not_reported_in_a_claude_code_plugin(tmp_path: Path):
     """Its skills are installed with the plugin, never uploaded to the Claude API alone."""
     for root, plugin in ((tmp_path / "kit", True), (tmp_path / "plain", False)):

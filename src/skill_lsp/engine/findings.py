@@ -214,7 +214,8 @@ RULES: dict[str, Rule] = {
              "beside it (on the corpus nearly every link leaving a skill pointed at a sibling skill, issue 11 audit). "
              "A target that does not exist is BROKEN_LINK. A file linked again is reported at its first link only. In a Claude "
              "Code plugin (`.claude-plugin/` beside its `skills/` folder) a file the plugin holds is not reported: the plugin "
-             "is installed whole."),
+             "is installed whole. Nor is a link from a skill in a root a harness reads (`.claude/skills/<name>/`, "
+             "`.agents/skills/<name>/`): the harness loads it where it is, so the link resolves."),
         Rule("BODY_TOO_LONG", W, "Body over 500 lines", None,
              "The agentskills spec recommends keeping SKILL.md under 500 lines; move detail into references/. "
              "Reported past 550 lines: within 10 % nobody restructures a skill (issue 26 held-out audit). An "

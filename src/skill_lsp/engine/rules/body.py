@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from ..document import SkillDocument
 from ..findings import Finding, Severity, make
+from ..harness import roots_reading
 from ..lazyre import lazy_re
 from ..links import absolute_to_relative, classify, has_link_syntax, relative_path
 from ..markdown_base import has_definition_mark
@@ -186,7 +187,7 @@ def _links(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
                 yield make("BROKEN_LINK", f"link target '{path}' does not exist (and it leaves the skill folder)",
                            link.target_start, link.target_end, {"target": target, "path": path})
                 continue
-            if _another_skill(ctx, path) or path in outside or _in_own_plugin(ctx, path):
+            if _another_skill(ctx, path) or path in outside or _in_own_plugin(ctx, path) or _in_place(ctx):
                 # The same file linked again: one finding asks for the one fix (the eighth
                 # real-skill run's audit: one file linked six times, six infos).
                 continue
@@ -198,6 +199,13 @@ def _links(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             continue
         yield make("BROKEN_LINK", f"link target '{path}' does not exist in the skill folder",
                    link.target_start, link.target_end, {"target": target, "path": path})
+
+
+def _in_place(ctx: Context) -> bool:
+    """Whether the skill sits in a root a harness reads (`.claude/skills/<name>/`): loaded where it is,
+    not installed elsewhere, so a link leaving it resolves (an audit of 14 unseen repositories read
+    46 such infos, project skills linking the repository's templates and rules, as noise)."""
+    return ctx.skill_dir is not None and bool(roots_reading(ctx.skill_dir, documented=True))
 
 
 def _in_own_plugin(ctx: Context, path: str) -> bool:
