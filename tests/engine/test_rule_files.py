@@ -380,6 +380,15 @@ def test_a_scripts_tests_are_never_unreferenced(tmp_path: Path):
     assert sorted(f.data["path"] for f in fs) == ["scripts/helper.ts", "scripts/latest.py"]
 
 
+def test_a_script_folders_package_manifests_are_never_unreferenced(tmp_path: Path):
+    """Unseen19 newkayak12/claude-skills: `scripts/package.json` and its lock file beside the scripts a
+    package manager installs for; the model never opens them. A data file of the same kind is reported."""
+    files = {"scripts/package.json": "{}", "scripts/package-lock.json": "{}", "scripts/requirements.txt": "x",
+             "scripts/__init__.py": "", "scripts/run.js": "x", "assets/config.json": "{}"}
+    fs = on_disk(tmp_path, "\nRun `node scripts/run.js`.\n", files, code="UNREFERENCED_FILE")[1]
+    assert sorted(f.data["path"] for f in fs) == ["assets/config.json"]
+
+
 def test_only_the_resource_folders_are_listed(tmp_path: Path):
     assert on_disk(tmp_path, "\nNothing.\n", {"templates/a.md": "x", "examples/b.md": "x", "notes.md": "x"},
                    code="UNREFERENCED_FILE")[1] == []

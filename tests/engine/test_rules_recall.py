@@ -240,6 +240,10 @@ def test_a_script_of_a_sibling_skill_is_named(tmp_path):
     # The block runs the skill's own script through its folder; the bare one is the project's
     # (unseen15 eworthing/agent-skills: "Use project-local validators").
     ("\n```bash\nbash <skill-path>/scripts/x.sh docs\n./scripts/validate.sh\n```\n", {"scripts/x.sh": "x"}),
+    # The paragraph above gives the block to the user's repository (unseen19 ruicore/codex-skills).
+    ("\nPrefer the repository's existing scripts. In ai-signal-radar,\nrun:\n\n```bash\npython scripts/update_indexes.py\n```\n",
+     {"scripts/validate.py": "x"}),
+    ("\nIn your project, run:\n```bash\npython scripts/update_indexes.py\n```\n", {"scripts/validate.py": "x"}),
 ])
 def test_commands_that_are_fine(tmp_path, body, files):
     _, fs = on_disk(tmp_path, skill_text(body=body), files)

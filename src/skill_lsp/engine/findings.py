@@ -331,7 +331,7 @@ RULES: dict[str, Rule] = {
         Rule("REFERENCE_TOO_DEEP", H, "Reference more than one level deep", None,
              "The agentskills spec: \"References should ideally be only one level deep from the root\" (Best practices, avoid deep nesting). A link or path to `references/a/b.md` is reported, under the `agentskills` profile only: on the corpus every sampled finding was a deliberate nested layout (docs/precision-rules.md)."),
         Rule("UNREFERENCED_FILE", H, "Bundled file never mentioned", None,
-             "A file in scripts/, references/ or assets/ is never named in SKILL.md (by path, name, or a folder holding it). The model only opens files the body points it to, so the file is dead weight (agentskills spec, progressive disclosure). Only files directly in those folders; a mention in an index in references/ counts. A hint for `agentskills` and `claude-code` (25 % actionable on the corpus: docs/precision-rules.md), off elsewhere."),
+             "A file in scripts/, references/ or assets/ is never named in SKILL.md (by path, name, or a folder holding it). The model only opens files the body points it to, so the file is dead weight (agentskills spec, progressive disclosure). Only files directly in those folders; a mention in an index in references/ counts. Not reported: a script's tests (`x.test.ts`, `test_x.py`) and the package manifests and lock files a package manager reads (`package.json`, `requirements.txt`). A hint for `agentskills` and `claude-code` (25 % actionable on the corpus: docs/precision-rules.md), off elsewhere."),
         Rule("BACKSLASH_PATH", W, "Backslash in a skill-relative path", None,
              "`scripts\\lint.py` names a file called `scripts\\lint.py` on macOS and Linux. Skill paths are `/`-separated (agentskills spec: relative paths). "
              "Not reported in a Windows command (a PowerShell, cmd or bat block, a line with a cmdlet, `$env:` or a drive "
@@ -382,7 +382,8 @@ RULES: dict[str, Rule] = {
              "A command in a shell code block runs `scripts/…` (directly, or through python, bash, node…) but the "
              "file is neither in the skill folder nor relative to a folder above it (a plugin's or project's "
              "`scripts/`). The command fails when the model runs it. Skills about writing skills are not checked "
-             "(their paths are examples)."),
+             "(their paths are examples), nor a block the paragraph above gives to the user's repository (\"the "
+             "repository's scripts\", \"in your project, run:\")."),
         Rule("NESTED_REFERENCE", H, "Reference reached only through another reference", None,
              "SKILL.md names `references/a.md`, which sends the model on to `references/b.md` that SKILL.md never "
              "names. Anthropic's skill authoring best practices keep references one level deep from SKILL.md: the "

@@ -281,7 +281,8 @@ def _unreferenced(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     for d in RESOURCE_DIRS:
         if d in ctx.top_folders(_TOP_OF_INTEREST):
             top.extend(ctx.folder_files(d))
-    lonely = [rel for rel in top if not _TEST_FILE.search(rel) and not _mentioned_in(doc.text, rel.split("/"))]
+    lonely = [rel for rel in top if not _TEST_FILE.search(rel) and rel.rsplit("/", 1)[-1] not in _TOOLING
+              and not _mentioned_in(doc.text, rel.split("/"))]
     if not lonely:
         return
     # A file an index in references/ names is reachable too, and one a file the body names does
@@ -306,6 +307,12 @@ def _unreferenced(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
 # A script's tests (`x.test.ts`, `x.spec.js`, `test_x.py`, `x_test.go`, `conftest.py`): a test runner's
 # files, never the model's (unseen17 FunnyQ/cc-plugins: 76 of its 119 such hints were tests).
 _TEST_FILE = lazy_re(r"(?:\.(?:test|spec)\.[A-Za-z0-9]+|/test_[^/]*\.py|_test\.(?:py|go)|/conftest\.py)$")
+# A script folder's package manifests and lock files: what installs the scripts' dependencies, read
+# by a package manager, never by the model (unseen19 newkayak12/claude-skills: `scripts/package.json`).
+_TOOLING = frozenset(("package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml",
+                      "bun.lock", "bun.lockb", "deno.json", "deno.lock", "tsconfig.json", "requirements.txt",
+                      "pyproject.toml", "uv.lock", "poetry.lock", "Pipfile", "Pipfile.lock", "Cargo.toml",
+                      "Cargo.lock", "go.mod", "go.sum", "Gemfile", "Gemfile.lock", "__init__.py"))
 # Files whose text may send the model (or a script) on to another file.
 _INDEX_EXTS = frozenset(("md", "markdown", "txt", "py", "sh", "bash", "js", "mjs", "ts"))
 
@@ -474,6 +481,8 @@ def _missing(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]:
         if command and _SKILL_DIR_IN_TEXT.search(body, ls, m.end()) is None and \
                 _block_names_skill_dir(body, m.start(), blocks, base):
             continue  # the block runs the skill's own scripts as `<skill-path>/scripts/…`: a bare one is the project's
+        if command and _lead_in_names_project(body, m.start(), blocks, base):
+            continue
         if not command and (_NOT_YET.search(_VARS.sub("", line.replace(m.group(0), " "))) or _list_intro_not_yet(body, ls)
                             or counter_example(body, m.start()) or _caption(body, ls, line, lang)
                             or rel.rsplit(".", 1)[-1].lower() not in _RESOURCE_EXTS or len(_OTHER_PATH.findall(line)) >= 1):
@@ -526,6 +535,22 @@ def _block_names_skill_dir(body: str, at: int, blocks: list, base: int) -> bool:
         if bs <= base + at < be:
             return _SKILL_DIR_IN_TEXT.search(body, bs - base, be - base) is not None
     return False
+
+
+def _lead_in_names_project(body: str, at: int, blocks: list, base: int) -> bool:
+    """Whether the paragraph right above the code block holding ``at`` gives its commands to the
+    user's repository ("Prefer the repository's existing index names and scripts. In
+    ai-signal-radar, run:" above `python scripts/update_indexes.py`: unseen19 ruicore/codex-skills)."""
+    for bs, be in blocks:
+        if bs <= base + at < be:
+            lead = body[max(0, bs - base - 600):bs - base].rstrip()
+            return _PROJECT_OWNED.search(lead[lead.rfind("\n\n") + 1:]) is not None
+    return False
+
+
+# The user's repository as the owner of what follows: "the repository's scripts", "in your project".
+_PROJECT_OWNED = lazy_re(r"\b(?:repository|repo|project|codebase)['’]s\b|\bin (?:your|the user's|the target) "
+                         r"(?:repository|repo|project|codebase)\b", re.I)
 
 
 # The skill's own folder written out before its scripts (`<skill-path>/scripts/x.sh`,
