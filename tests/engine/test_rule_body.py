@@ -330,15 +330,15 @@ def test_instructions_just_over_ten_percent_above_the_budget_are_reported():
     assert base_message(f) == ("instructions are about 5,501 tokens; the spec recommends under 5,000 "
                                "(offline estimate)")
     assert rng(doc, f) == ((4, 0), (4, 22_000))
-    assert f.severity is INFO  # under 1.5 times the recommendation
+    assert f.severity is H  # under 1.5 times the recommendation
 
 
 def test_size_findings_are_warnings_from_one_and_a_half_times_the_recommendation():
-    # 749 body lines and 7,499 estimated tokens are informations; 750 lines and 7,500 tokens warnings.
-    for lines, severity in ((749, INFO), (750, W)):
+    # 749 body lines and 7,499 estimated tokens are hints; 750 lines and 7,500 tokens warnings.
+    for lines, severity in ((749, H), (750, W)):
         _, fs = check(skill_text(body="x\n" * lines))
         assert only(fs, "BODY_TOO_LONG").severity is severity, lines
-    for chars, severity in ((29_995, INFO), (29_996, W)):
+    for chars, severity in ((29_995, H), (29_996, W)):
         _, fs = check(skill_text(body="a" * chars + "\n"))
         f = only(fs, "SKILL_TOO_LARGE")
         assert (f.data, f.severity) == ({"tokens": -(-(chars + 1) // 4)}, severity), chars

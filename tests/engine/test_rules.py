@@ -570,7 +570,7 @@ def test_body_over_500_lines_points_at_line_501():
     # Reported past 550 lines (10 % over, as SKILL_TOO_LARGE), at the 501st line.
     doc, fs = check(skill_text(body="line\n" * 551))
     f = only(fs, "BODY_TOO_LONG")
-    assert f.severity is INFO  # a warning from 750 lines (test_rule_body)
+    assert f.severity is Severity.HINT  # a warning from 750 lines (test_rule_body)
     assert rng(doc, f) == ((504, 0), (504, 4))
     assert f.data == {"lines": 551}
 

@@ -218,12 +218,13 @@ RULES: dict[str, Rule] = {
              "`.agents/skills/<name>/`): the harness loads it where it is, so the link resolves."),
         Rule("BODY_TOO_LONG", W, "Body over 500 lines", None,
              "The agentskills spec recommends keeping SKILL.md under 500 lines; move detail into references/. "
-             "Reported past 550 lines: within 10 % nobody restructures a skill (issue 26 held-out audit). An "
-             "information below 750 lines (1.5 times the recommendation), a warning from there: two held-out audits "
-             "found every sampled body under 1.5 times noise and every one over it worth splitting."),
+             "Reported past 550 lines: within 10 % nobody restructures a skill (issue 26 held-out audit). A "
+             "hint below 750 lines (1.5 times the recommendation), a warning from there: two held-out audits "
+             "found every sampled body under 1.5 times noise and every one over it worth splitting, and the "
+             "informations it then gave under 1.5 times stayed noise in the audits after."),
         Rule("SKILL_TOO_LARGE", W, "Instructions over the recommended size", None,
              "The agentskills spec recommends instructions under 5,000 tokens. The count is an offline estimate, so "
-             "only more than 10 % over (5,500) is reported: an information below 7,500 (1.5 times the recommendation), "
+             "only more than 10 % over (5,500) is reported: a hint below 7,500 (1.5 times the recommendation), "
              "a warning from there, as for BODY_TOO_LONG."),
         # --- discovery and workspace ---
         Rule("SHADOWED", W, "Skill shadowed by a higher-precedence root", None,
