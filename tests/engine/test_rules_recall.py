@@ -613,6 +613,25 @@ def test_skills_among_another_skills_examples_are_examples(tmp_path):
     assert [(f.code, f.severity) for f in by["demo"].findings] == [("NAME_MISMATCH", Severity.ERROR)]
 
 
+def test_a_skill_file_without_frontmatter_under_a_test_folder_is_test_data_not_a_fragment(tmp_path):
+    """Unseen19 mackysoft/agent-skills: `tests/Fixtures/SkillBundle/generated/x/SKILL.md` (no skills/
+    folder above) was called a fragment; under a test folder it is test data. Outside one it stays a
+    fragment."""
+    from skill_lsp.commands.targets import collect  # noqa: PLC0415
+
+    for folder in (tmp_path / "tests" / "Fixtures" / "generated" / "x", tmp_path / "drafts" / "y"):
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(f"# {folder.name}\n\nBody.\n", encoding="utf-8")
+    t = collect([str(tmp_path)], None, None)
+    results = [check_file(loc.path, t.settings, loc) for loc in t.locations + t.loose]
+    by = {os.path.basename(os.path.dirname(r.path)): r for r in results}
+    (fixture,) = by["x"].findings
+    assert (fixture.code, fixture.severity) == ("MISSING_FRONTMATTER", Severity.INFO)
+    assert fixture.message.endswith("under a test folder and no root holds it, so it is reported as test data")
+    (fragment,) = by["y"].findings
+    assert fragment.message.endswith("so it may be a fragment rather than a skill")
+
+
 def test_a_workspace_inside_a_folder_named_test_is_not_test_data(tmp_path):
     from skill_lsp.commands.targets import collect  # noqa: PLC0415
 

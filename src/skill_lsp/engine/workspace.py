@@ -158,13 +158,16 @@ def placed(findings: list[Finding], path: str, location: Location | None) -> lis
         return findings  # what follows grades only these
     if in_devin_root(path):
         findings = [f for f in findings if f.code != "MISSING_FRONTMATTER"]
-    if not _under_a_skills_folder(path):
+    rel = _below(path, location.root)
+    # The folders between the workspace and the skill's, its own included (none outside the workspace
+    # searched). Under a test folder the file is test data before it is a fragment (unseen19
+    # mackysoft/agent-skills' `tests/Fixtures/…/SKILL.md` were called fragments).
+    parts = [] if rel.startswith("..") else rel.split(os.sep)
+    if not _under_a_skills_folder(path) and not _test_folder(parts):
         if any(f.code == "MISSING_FRONTMATTER" for f in findings) and not _among_skills(path):
             findings = [_fragment(f) if f.code == "MISSING_FRONTMATTER" else f for f in findings]
-    rel = _below(path, location.root)
-    if rel.startswith(".."):
+    if not parts:
         return findings  # outside the workspace searched: no folder of it to go by
-    parts = rel.split(os.sep)  # the folders between the workspace and the skill's, its own included
     if _test_folder(parts):
         return [_fixture(f) if f.severity <= Severity.WARNING else f for f in findings]
     if _archive_folder(parts):
