@@ -295,6 +295,21 @@ def test_a_list_as_argument_hint_is_information_for_claude_code():
     assert only(fs, "INVALID_TYPE").severity is E
 
 
+def test_a_mapping_as_compatibility_is_information_for_the_captured_harnesses():
+    """Every captured release lists and loads it (capture case compatibility-types, from a real
+    plugin found by capture diff --real seed 19); skills-ref and the skill tool refuse it. OpenCode
+    leaves out a skill whose name or description is no string, not one whose compatibility is not."""
+    text = "---\nname: pdf\ndescription: Does PDF things.\ncompatibility:\n  optional:\n    - think-tool\n---\n# PDF\n"
+    for targets in (("claude-code",), ("codex", "opencode", "gemini", "copilot")):
+        _, fs = _check_for(targets, text)
+        f = only(fs, "INVALID_TYPE")
+        assert f.severity is I and f.message.endswith("all the same"), targets
+    _, fs = _check_for(("claude-code", "agentskills"), text)
+    assert only(fs, "INVALID_TYPE").severity is E
+    _, fs = _check_for(("opencode",), "---\nname: pdf\ndescription: [a, b]\n---\n# PDF\n")
+    assert only(fs, "INVALID_TYPE").severity is E
+
+
 def test_a_colon_value_a_fallback_reads_otherwise_keeps_the_error():
     """`Use when:` holds no ': ': Claude Code's and Codex's second readings do not quote it, fail
     again, and read no field (Codex leaves the skill out)."""

@@ -119,6 +119,13 @@ def _colon(release: str, note: str) -> dict[str, Effect]:
     return {"INVALID_FRONTMATTER:colon": Effect("changes", note, f"capture: {release} case invalid-yaml-kinds")}
 
 
+def _compatibility(release: str) -> dict[str, Effect]:
+    """Capture case compatibility-types: `compatibility` as a block mapping (a real plugin's, found by
+    capture diff --real seed 19), a flow list or a number is listed and loaded as a string is."""
+    return {"INVALID_TYPE:compatibility": Effect("ignores", "lists and loads it all the same",
+                                                 f"capture: {release} case compatibility-types")}
+
+
 def _sensitive(release: str) -> dict[str, Effect]:
     """A skill folder named like `secrets`: the release lists and activates it (capture case
     sensitive-folder; found by capture diff --real seed 16, held-out k-codepoet/my-claude-plugins),
@@ -335,6 +342,7 @@ CLAUDE_CODE = Harness(
                                            "description (a list's items joined by ',')",
                                            f"{_CC} cases copilot-argument-hint, non-string-values"),
         **_sensitive("claude-code@2.1.332"),
+        **_compatibility("claude-code@2.1.332"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it and never shows it to the model",
                                 "anthropics/claude-code#13005"),
         "NAME_MISMATCH": Effect("changes", "lists it under the folder name (`- folder (name): …`)",
@@ -425,6 +433,7 @@ CODEX = Harness(
                            "skill out)"),
         **_colon("codex@0.171.0", "quotes the value and reads it as written"),
         **_sensitive("codex@0.171.0"),
+        **_compatibility("codex@0.171.0"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_CODEX_SRC} SkillFrontmatter"),
         "INVALID_TYPE:description": Effect("skips", "leaves it out", f"{_CODEX} case broken-frontmatter"),
         "EMPTY_FIELD:description": Effect("skips", "leaves it out", f"{_CODEX} case missing-fields"),
@@ -480,9 +489,11 @@ OPENCODE = Harness(
         **_yaml_kinds("opencode@1.18.33", ("colon-misread", "tab")),
         **_colon("opencode@1.18.33", "reads its `key: value` lines all the same"),
         **_sensitive("opencode@1.18.33"),
+        **_compatibility("opencode@1.18.33"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_OPENCODE_SRC} Info.pick(name, description)"),
-        "INVALID_TYPE": Effect("skips", "leaves it out (name and description must be strings)",
-                               "capture: opencode@1.18.33 case broken-frontmatter"),
+        **{f"INVALID_TYPE:{key}": Effect("skips", "leaves it out (name and description must be strings)",
+                                         "capture: opencode@1.18.33 case broken-frontmatter")
+           for key in ("name", "description")},
         "EMPTY_FIELD:name": Effect("changes", "lists it with an empty <name>",
                                    "capture: opencode@1.18.33 case empty-and-duplicate-fields"),
         **_duplicate_keys("leaves it out", "capture: opencode@1.18.33 cases empty-and-duplicate-fields, "
@@ -530,6 +541,7 @@ GEMINI = Harness(
         "EMPTY_FIELD:name": Effect("changes", "lists it with an empty <name>",
                                    "capture: gemini@0.61.0 case empty-and-duplicate-fields"),
         **_sensitive("gemini@0.61.0"),
+        **_compatibility("gemini@0.61.0"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_GEMINI_SRC} parseFrontmatter"),
         "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_GEMINI_SRC} loadSkillFromFile"),
         "NAME_INVALID": Effect("changes", "lists the name with : \\ / < > * ? \" | replaced by '-'",
@@ -605,6 +617,7 @@ COPILOT = Harness(
         "INVALID_FRONTMATTER:not-mapping": Effect("changes", "reads no fields from it: lists it under the folder name",
                                                   f"{_COPILOT} case invalid-yaml-kinds", Severity.ERROR),
         **_sensitive("copilot@1.0.102"),
+        **_compatibility("copilot@1.0.102"),
         "UNKNOWN_FIELD": Effect("ignores", "ignores it", f"{_COPILOT} case missing-fields"),
         "NAME_MISMATCH": Effect("ignores", "lists it under its frontmatter name", f"{_COPILOT} case name-mismatch"),
         "NAME_INVALID": Effect("ignores", "lists a name of ASCII letters, digits, `_ . : -` and spaces as written "
