@@ -21,16 +21,16 @@ def _write(folder: Path, name: str, text: str) -> None:
     (folder / name).write_bytes(text.encode("utf-8"))
 
 
-def _baseline(harness: str, pin, tmp: Path) -> set[str] | None:
-    """Built-in skill names, from a run on a workspace with no skills of its own."""
+def _baseline(harness: str, pin, tmp: Path) -> dict[str, int] | None:
+    """Built-in skill names and their entries' sizes, from a run on a workspace with no skills of its own."""
     if harness not in ("claude-code",):
-        return set()
+        return {}
     base = tmp / "baseline"
     workspace, home = base / "ws", base / "home"
     workspace.mkdir(parents=True)
     home.mkdir(parents=True)
     cap = DRIVERS[harness](pin, workspace, home, "capture-missing-skill", "", None)
-    return {b["name"] for b in cap.builtins}
+    return {b["name"]: b["entry_chars"] for b in cap.builtins}
 
 
 def run(harnesses: list[str], case_names: list[str] | None, out: Path, all_pins: dict | None = None) -> int:

@@ -37,7 +37,7 @@ def pinned(pin: Pin) -> list[str]:
 
 def _driver(harness: str):
     def drive(pin: Pin, workspace: Path, home: Path, skill: str, arguments: str,
-              builtin_names: set[str] | None) -> Capture:
+              builtin_names: dict[str, int] | None) -> Capture:
         got = _drivers.run(harness, pinned(pin), workspace, home, [(skill, arguments)], builtin_names)
         act = got.activations[0]
         if got.catalog is None or (act.text is None and builtin_names is not None and harness != "codex"):

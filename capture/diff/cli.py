@@ -28,15 +28,16 @@ MAX_ACTIVATIONS = {"opencode": 40}
 BUDGET_EVERY = 12
 
 
-def baseline(harness: str, argv: list[str], tmp: Path) -> set[str] | None:
-    """Built-in skill names, from a run on a workspace with no skills of its own (Claude Code)."""
+def baseline(harness: str, argv: list[str], tmp: Path) -> dict[str, int] | None:
+    """Built-in skill names and their entries' sizes, from a run on a workspace with no skills of its
+    own (Claude Code)."""
     if harness != "claude-code":
-        return set()
+        return {}
     from .workspace import lay_out  # noqa: PLC0415
 
     ws, home = lay_out([], tmp / "baseline")
     got = drivers.run(harness, argv, ws, home, [("capture-missing-skill", "")], None)
-    return {b["name"] for b in got.builtins}
+    return {b["name"]: b["entry_chars"] for b in got.builtins}
 
 
 class Tally:

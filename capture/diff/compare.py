@@ -159,7 +159,7 @@ def _sampled_alike(theirs: str, mine: str, base: str, ws: Path, home: Path) -> b
 
 
 def run_batch(harness: str, argv: list[str], skills: list[Skill], calls: list[tuple[str, str]], top: Path,
-              builtin_names: set[str] | None, timeout: float = drivers.RUN_TIMEOUT) -> Outcome:
+              builtin_names: dict[str, int] | None, timeout: float = drivers.RUN_TIMEOUT) -> Outcome:
     ws, home = lay_out(skills, top)
     if not calls:
         calls = [("capture-missing-skill", "")]

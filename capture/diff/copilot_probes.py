@@ -41,7 +41,7 @@ def item_counts_probe(write: bool) -> int:
             (skill / folder).mkdir()
             for i in range(count):
                 (skill / folder / f"f{i}.txt").write_bytes(b"")
-        got = drivers.run("copilot", pinned(pin), ws, home, [(SKILL, "")], set())
+        got = drivers.run("copilot", pinned(pin), ws, home, [(SKILL, "")], {})
     (act,) = got.activations
     text = None if act.text is None else act.text.replace(str(ws), "<ws>").replace(str(home), "<home>")
     print(text, file=sys.stderr)

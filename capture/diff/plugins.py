@@ -87,7 +87,7 @@ def run(repos: list[Path], out: Path, seed: int, count: int) -> int:
                 here, argv = ws, pinned(pin)
             mine = _catalog(here, home)
             try:
-                got = drivers.run("claude-code", argv, ws, home, [("none-such", "")], set())
+                got = drivers.run("claude-code", argv, ws, home, [("none-such", "")], {})
             except Exception as exc:  # noqa: BLE001 - one plugin that will not run is a row, not the end
                 rows.append({"kind": kind, "path": str(src), "error": str(exc)[:500]})
                 print(f"ERROR {src}", file=sys.stderr)

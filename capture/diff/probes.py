@@ -80,7 +80,7 @@ def arguments_probe(write: bool) -> int:
                     None, f"p{i:02d}", a) for i, a in enumerate(ARGUMENTS)]
     with tempfile.TemporaryDirectory(prefix="probe-", dir="/tmp") as tmp:
         ws, home = lay_out(skills, Path(tmp) / "p")
-        got = drivers.run("claude-code", pinned(pin), ws, home, [(s.folder, s.arguments) for s in skills], set())
+        got = drivers.run("claude-code", pinned(pin), ws, home, [(s.folder, s.arguments) for s in skills], {})
     from skill_lsp.engine.render.claude_code import substitute  # noqa: PLC0415
 
     rows = []
@@ -140,7 +140,7 @@ def plugin_probe(write: bool) -> int:
                 (where / "SKILL.md").write_text(text.replace(f"name: {folder}\n", f"name: p-{folder}\n")
                                                 if where.name.startswith("p-") else text, encoding="utf-8")
         got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(plugin)], ws, home,
-                          [("fmt-tables", "")], set())
+                          [("fmt-tables", "")], {})
     # Only the probe's entries are kept: the release's own skills are never stored.
     entries = drivers.claude_entries(got.catalog)
     rows = {folder: {"plugin": next((e for e in entries if e.startswith(f"- {PLUGIN}:{folder}")), None),
@@ -191,7 +191,7 @@ def plugin_names_probe(write: bool) -> int:
         _lay_out(ws, {f"{PLUGIN_FOLDER}/.claude-plugin/plugin.json":
                       json.dumps({"name": PLUGIN_MANIFEST, "version": "0.1.0"}) + "\n",
                       **_skills(f"{PLUGIN_FOLDER}/skills", PLUGIN_ORDER), **_skills(".claude/skills", project)})
-        got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(plugin)], ws, home, PLUGIN_CALLS, set())
+        got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(plugin)], ws, home, PLUGIN_CALLS, {})
     mine = set(PLUGIN_ORDER) | set(PROJECT_ORDER)
     # Only the probe's entries are kept: the release's own skills are never stored.
     entries = [e for e in drivers.claude_entries(got.catalog or "")
@@ -348,7 +348,7 @@ def plugin_layouts_probe(write: bool) -> int:
             plugin = ws / spec["folder"]
             _lay_out(plugin, spec["files"])
             calls = spec.get("calls") or [("none-such", "")]
-            got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(plugin)], ws, home, calls, set())
+            got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(plugin)], ws, home, calls, {})
         manifest = json.loads(spec["files"][".claude-plugin/plugin.json"])
         prefix = f"- {manifest.get('name') or spec['folder']}:"
         # Only the probe's entries are kept: the release's own skills are never stored.
@@ -420,7 +420,7 @@ def commands_probe(write: bool) -> int:
         ws, home = Path(tmp) / "ws", Path(tmp) / "home"
         home.mkdir()
         _lay_out(ws, COMMANDS)
-        got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(ws / "kit")], ws, home, COMMAND_CALLS, set())
+        got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(ws / "kit")], ws, home, COMMAND_CALLS, {})
     # The probe's own entries, not the release's built-in skills: each holds a description above.
     texts = {line.split("description: ", 1)[1] for text in COMMANDS.values() for line in text.split("\n")
              if line.startswith("description: ")} | {"Heading line"}
@@ -455,7 +455,7 @@ def _commands_budget(pin) -> list[str]:  # type: ignore[no-untyped-def]
         for folder in sorted(p.name for p in cases.iterdir())[:BUDGET_SKILLS]:
             shutil.copytree(cases / folder, ws / ".claude" / "skills" / folder)
         _lay_out(ws / ".claude" / "commands", BUDGET_COMMANDS)
-        got = drivers.run("claude-code", pinned(pin), ws, home, [("c0", "")], set())
+        got = drivers.run("claude-code", pinned(pin), ws, home, [("c0", "")], {})
     mine = {f"- {n}" for n in sorted(p.name for p in cases.iterdir())[:BUDGET_SKILLS]} | {
         f"- {n[:-3]}" for n in BUDGET_COMMANDS}
     return [e for e in drivers.claude_entries(got.catalog or "") if e.split(":", 1)[0] in mine or e in mine]
@@ -480,7 +480,7 @@ def paths_probe(write: bool) -> int:
         _lay_out(ws, {"kit/.claude-plugin/plugin.json": '{"name": "kit"}\n',
                       **_skills(".claude/skills", {f: skill(f, v) for f, v in PATHS.items()}),
                       **_skills("kit/skills", {f: skill(f, v) for f, v in PLUGIN_PATHS.items()})})
-        got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(ws / "kit")], ws, home, [("p1", "")], set())
+        got = drivers.run("claude-code", [*pinned(pin), "--plugin-dir", str(ws / "kit")], ws, home, [("p1", "")], {})
     listed = sorted(e[2:].split(":")[0] if e.startswith("- p") else e[2:].split(": ")[0]
                     for e in drivers.claude_entries(got.catalog or "") if e.startswith(("- p", "- kit:")))
     listed = [n for n in listed if n in PATHS or n.removeprefix("kit:") in PLUGIN_PATHS]
@@ -514,7 +514,7 @@ def joiners_probe(write: bool) -> int:
         home.mkdir()
         _lay_out(ws, _skills(".claude/skills", {folder: f"---\nname: {folder}\ndescription: {json.dumps(text)}\n---\nB\n"
                                                 for folder, text in JOINERS.items()}))
-        got = drivers.run("claude-code", pinned(pin), ws, home, [("j01", "")], set())
+        got = drivers.run("claude-code", pinned(pin), ws, home, [("j01", "")], {})
     listed = {e[2:].split(": ", 1)[0]: e.split(": ", 1)[1] for e in drivers.claude_entries(got.catalog or "")
               if e[2:].split(": ", 1)[0] in JOINERS}
     from skill_lsp.engine.render.claude_code import sanitize  # noqa: PLC0415
@@ -623,7 +623,7 @@ def unknown_names_probe(write: bool) -> int:
                                                 for folder, fields in UNKNOWN_SKILLS.items()}))
         for at in range(0, len(calls), 250):  # a run answers at most 400 calls
             chunk = calls[at:at + 250]
-            got = drivers.run("claude-code", pinned(pin), ws, home, [(n, "") for n in chunk], set())
+            got = drivers.run("claude-code", pinned(pin), ws, home, [(n, "") for n in chunk], {})
             for name, act in zip(chunk, got.activations, strict=True):
                 answers[name] = act.tool_result
     for name, said in answers.items():

@@ -45,7 +45,7 @@ def signature(what: str, kind: str, skill: Skill | None) -> str:
 
 
 class Shrinker:
-    def __init__(self, pin: Pin, tmp: Path, names: set[str] | None) -> None:
+    def __init__(self, pin: Pin, tmp: Path, names: dict[str, int] | None) -> None:
         self.pin, self.tmp, self.names = pin, tmp, names
         self.argv = pinned(pin)
         self.runs = 0

@@ -17,6 +17,7 @@ import os
 import re
 import subprocess
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -181,7 +182,7 @@ def _bodies_in_call_order(messages: list, hits: list) -> dict[int, str]:
 
 
 def claude_code(argv: list[str], workspace: Path, home: Path, activations: list[tuple[str, str]],
-                builtin_names: set[str] | None, timeout: float = RUN_TIMEOUT) -> Run:
+                builtin_names: Mapping[str, int] | None, timeout: float = RUN_TIMEOUT) -> Run:
     calls = []
     for skill, arguments in activations:
         call_args: dict[str, Any] = {"skill": skill}
@@ -254,14 +255,18 @@ def claude_code(argv: list[str], workspace: Path, home: Path, activations: list[
         out.append(Activation(skill, arguments, text, result))
     entries = claude_entries(block)
     if builtin_names is None:  # the baseline run: every entry is built in
-        builtin_names = {claude_name(e) for e in entries}
+        builtin_names = {claude_name(e): len(e) for e in entries}
     # A skill folder of the user's named like a built-in skill replaces it (capture case
-    # builtin-names): an entry of that name is the user's.
+    # builtin-names): an entry of that name is the user's. One the model may not invoke
+    # (disable-model-invocation) is not listed and leaves the built-in's entry in place (case
+    # builtin-name-hidden; capture diff --real seed 20, a real `loop`): that entry has the
+    # built-in's size (its text is never kept).
     own = {d.name for root in (workspace / ".claude" / "skills", home / ".claude" / "skills") if root.is_dir()
            for d in root.iterdir()}
 
     def built_in(e: str) -> bool:
-        return claude_name(e) in builtin_names and claude_name(e) not in own
+        name = claude_name(e)
+        return name in builtin_names and (name not in own or builtin_names[name] == len(e))
 
     builtins = [{"name": claude_name(e), "entry_chars": len(e)} for e in entries if built_in(e)]
     user = [e for e in entries if not built_in(e)]
@@ -285,7 +290,7 @@ _CODEX_SKILL = re.compile(r"<skill>\n<name>(?P<name>.*?)</name>\n", re.S)
 
 
 def codex(argv: list[str], workspace: Path, home: Path, activations: list[tuple[str, str]],
-          builtin_names: set[str] | None, timeout: float = RUN_TIMEOUT) -> Run:
+          builtin_names: Mapping[str, int] | None, timeout: float = RUN_TIMEOUT) -> Run:
     codex_home = home / ".codex"
     codex_home.mkdir(exist_ok=True)
     # A `$name` mention injects the skill: one prompt mentions every skill to activate.
@@ -341,7 +346,7 @@ OPENCODE_START = "Skills provide specialized instructions"
 
 
 def opencode(argv: list[str], workspace: Path, home: Path, activations: list[tuple[str, str]],
-             builtin_names: set[str] | None, timeout: float = RUN_TIMEOUT) -> Run:
+             builtin_names: Mapping[str, int] | None, timeout: float = RUN_TIMEOUT) -> Run:
     xdg = home / ".config"
     (xdg / "opencode").mkdir(parents=True, exist_ok=True)
     prompt = f"Use the {activations[0][0]} skill." if len(activations) == 1 else "Use the skills."
@@ -387,7 +392,7 @@ GEMINI_SCRIPT = Path(__file__).resolve().parent / "gemini_capture.mjs"
 
 
 def gemini(argv: list[str], workspace: Path, home: Path, activations: list[tuple[str, str]],
-           builtin_names: set[str] | None, timeout: float = RUN_TIMEOUT) -> Run:
+           builtin_names: Mapping[str, int] | None, timeout: float = RUN_TIMEOUT) -> Run:
     """``argv``: ``[node, <the @google/gemini-cli-core package folder>]``."""
     node, package = argv[0], argv[1]
     with tempfile.TemporaryDirectory(prefix="gemini-capture-") as tmp:
@@ -410,7 +415,7 @@ _CP_BLOCK = re.compile(r"<skill>\n  <name>(?P<name>.*?)</name>\n.*?\n</skill>\n?
 
 
 def copilot(argv: list[str], workspace: Path, home: Path, activations: list[tuple[str, str]],
-            builtin_names: set[str] | None, timeout: float = RUN_TIMEOUT) -> Run:
+            builtin_names: Mapping[str, int] | None, timeout: float = RUN_TIMEOUT) -> Run:
     prompt = f"Use the {activations[0][0]} skill." if len(activations) == 1 else "Use the skills."
     calls = [ToolCall("skill", {"skill": skill}) for skill, _ in activations]
     max_requests, lifetime = _window(timeout, len(calls))
@@ -457,7 +462,7 @@ DRIVERS = {"claude-code": claude_code, "codex": codex, "opencode": opencode, "ge
 
 
 def run(harness: str, argv: list[str], workspace: Path, home: Path, activations: list[tuple[str, str]],
-        builtin_names: set[str] | None = None, timeout: float = RUN_TIMEOUT) -> Run:
+        builtin_names: Mapping[str, int] | None = None, timeout: float = RUN_TIMEOUT) -> Run:
     """Run ``harness`` (started by ``argv``) on ``workspace`` with ``home`` as its home folder,
     activating each (skill, arguments) of ``activations`` (at least one) in one run."""
     if not activations:

@@ -102,8 +102,8 @@ def run(args: Namespace) -> int:
                 empty_home.mkdir()
                 base = drivers.run(harness, list(release.argv), empty_ws, empty_home, [(_EMPTY, "")], None,
                                    args.timeout)
-                names = {b["name"] for b in base.builtins}
-            got = drivers.run(harness, list(release.argv), ws, home, calls or [(_EMPTY, "")], names or set(),
+                names = {b["name"]: b["entry_chars"] for b in base.builtins}
+            got = drivers.run(harness, list(release.argv), ws, home, calls or [(_EMPTY, "")], names or {},
                               args.timeout)
         except drivers.CaptureError as err:
             print(f"skill-lsp: {title} did not answer as expected: {err}", file=sys.stderr)
