@@ -310,6 +310,16 @@ def test_a_mapping_as_compatibility_is_information_for_the_captured_harnesses():
     assert only(fs, "INVALID_TYPE").severity is E
 
 
+def test_a_compatibility_over_500_characters_is_information_for_the_captured_harnesses():
+    """Every captured release lists and loads it (capture case compatibility-types; a real one of 540
+    characters, capture diff --real seed 20); skills-ref keeps the spec's limit."""
+    text = f"---\nname: pdf\ndescription: Does PDF things.\ncompatibility: {'Needs Python. ' * 40}\n---\n# PDF\n"
+    _, fs = _check_for(("claude-code", "codex", "copilot"), text)
+    assert only(fs, "TOO_LONG").severity is I
+    _, fs = _check_for(("codex", "agentskills"), text)
+    assert only(fs, "TOO_LONG").severity is E
+
+
 def test_a_colon_value_a_fallback_reads_otherwise_keeps_the_error():
     """`Use when:` holds no ': ': Claude Code's and Codex's second readings do not quote it, fail
     again, and read no field (Codex leaves the skill out)."""
