@@ -44,6 +44,10 @@ _VALUE = "[^" + re.escape(JS_WHITESPACE) + ";'\"]+"
 _CREDENTIALS = (
     lazy_re(f"(?a)\\bBearer{JS_WS}+{_VALUE}"),  # blanks and line breaks, then up to a blank, ; ' or "
     lazy_re(f"(?ai)\\b(?:password|pwd)=(?:\"[^\"]+\"|{_VALUE})"),  # a quoted value, not an empty one
+    # A command's `-Password x` / `-pwd "x y"` flag with the blanks before it (line breaks too): the
+    # value quoted (across lines) or up to a blank, ; ' or " (capture case copilot-password-flags: 49
+    # lines; found by capture diff --real seed 20).
+    lazy_re(f"(?ai){JS_WS}+-(?:password|pwd){JS_WS}+(?:\"[^\"]+\"|{_VALUE})"),
     lazy_re(r"(?a)\bgh[opsur]_[A-Za-z0-9]{36}\b"),
     # A URL's user and password, each of ASCII letters, digits and `!$%&'()*+,;=._~-` (the password
     # `:` too): any other character, `[password]` included, leaves it as written (capture case
