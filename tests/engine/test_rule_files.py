@@ -197,6 +197,15 @@ def test_a_file_of_a_plugins_skill_named_before_it_is_not_missing(tmp_path: Path
     assert [span(doc, f) for f in fs] == ["references/mine.md", "references/too.md"]
 
 
+def test_a_file_a_plugins_skill_owns_by_its_is_not_missing(tmp_path: Path):
+    # Unseen20 laurigates/claude-plugins: "see `agent-patterns-plugin:parallel-agent-dispatch` §
+    # Concurrent rate-limit risk⏎and its `references/failure-recovery.md`".
+    body = ("\nFor the recovery routine, see\n`agent-patterns-plugin:parallel-agent-dispatch` § Concurrent rate-limit "
+            "risk\nand its `references/failure-recovery.md` section.\n\nSee `references/mine.md`: its limits.\n")
+    doc, fs = on_disk(tmp_path, body, {"references/other.md": "x"}, code="MISSING_MENTIONED_FILE")
+    assert [span(doc, f) for f in fs] == ["references/mine.md"]
+
+
 def test_a_file_of_a_skill_named_as_one_is_not_missing(tmp_path: Path):
     # Unseen15 eworthing/agent-skills: a table cell and a list item name another skill, not in the
     # repository, and its files (in the item's next lines); the names end in `-skill`.

@@ -594,6 +594,24 @@ def test_skills_in_an_archive_folder_outside_the_roots_are_retired_copies(tmp_pa
     assert [(f.code, f.severity) for f in by["archive"].findings] == [("NAME_MISMATCH", Severity.ERROR)]
 
 
+def test_skills_in_a_template_folder_outside_the_roots_are_templates(tmp_path):
+    """Unseen20 Presto-io/Presto-Agent-Skills (templates/skill/, `name: "<skill-name>"`) and unseen17's
+    submissions `_template`: a skeleton copied and renamed before use. In a root it is a skill."""
+    from skill_lsp.commands.targets import collect  # noqa: PLC0415
+
+    write_skill(tmp_path / "templates", "skill", skill_text("x-skill"))
+    write_skill(tmp_path / "submissions", "_template", skill_text("my-skill"))
+    write_skill(tmp_path / ".claude" / "skills", "template", skill_text("template-skill"))
+    t = collect([str(tmp_path)], None, None)
+    results = [check_file(loc.path, t.settings, loc) for loc in t.locations + t.loose]
+    by = {os.path.basename(os.path.dirname(r.path)): r for r in results}
+    for folder in ("skill", "_template"):
+        (f,) = by[folder].findings
+        assert (f.code, f.severity) == ("NAME_MISMATCH", Severity.INFO)
+        assert f.message.endswith("in a template folder and no root holds it, so it is reported as a template")
+    assert [f.severity for f in by["template"].findings if f.code == "NAME_MISMATCH"] != [Severity.INFO]
+
+
 def test_skills_among_another_skills_examples_are_examples(tmp_path):
     """A SKILL.md in a skill's examples/ (or templates/, assets/, references/, evals/) folder is what
     the skill makes or fills (unseen huashu-nuwa/examples/*/SKILL.md); one below an examples/ folder

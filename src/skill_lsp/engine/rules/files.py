@@ -585,11 +585,13 @@ _LIST_ITEM = lazy_re(r"[ \t]*(?:[-*+]|\d+[.)])\s")
 # A skill named as the owner of what follows: "the `x` skill", "`x`'s", "skill `x`" (and "`x` Skill
 # 內的": the word after the name in any case).
 # (1) "`x`'s", "`x` skill", (2) "skill `x`", (3) a plugin's skill right before a code span
-# ("`orchestration:delegation-contracts` `references/role-floors.md`": unseen14 galaykos/cc-marketplace).
+# ("`orchestration:delegation-contracts` `references/role-floors.md`": unseen14 galaykos/cc-marketplace)
+# or before an "its" ("see `agents:dispatch` § Rate limits and its `references/x.md`": unseen20
+# laurigates/claude-plugins).
 # (4) a name that says it is a skill's (`swiftui-expert-skill` (`references/latest-apis.md`), a list
 # item opening with it and naming its files on the next lines: unseen15 eworthing/agent-skills).
 _OWNER = lazy_re(r"`([a-z0-9]+(?:[-_:][a-z0-9]+)*)`(?:['’]s\b|\s*skill\b)|\bskill\s+`([a-z0-9]+(?:[-_:][a-z0-9]+)*)`"
-                 r"|`([a-z0-9]+(?:[-_][a-z0-9]+)*:[a-z0-9]+(?:[-_][a-z0-9]+)*)`\s+`"
+                 r"|`([a-z0-9]+(?:[-_][a-z0-9]+)*:[a-z0-9]+(?:[-_][a-z0-9]+)*)`(?:\s+`|[^`]{0,80}?\bits\b)"
                  r"|`([a-z0-9]+(?:[-_][a-z0-9]+)*[-_]skills?)`", re.I)
 
 
