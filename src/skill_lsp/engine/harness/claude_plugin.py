@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import time
 from functools import lru_cache
 
 from ..datarecord import datarecord
+from ..lazyre import lazy_re
 
 TYPE_CHECKING = False  # typing costs a one-skill check its import; type checkers take this as True
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 # What the release's manifest schema refuses in a name (read from 2.1.332's bundle: no space, no
 # control or bidirectional-formatting character) and what the probe found refused besides.
-_REFUSED = re.compile(r"[ /\\:\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_REFUSED = lazy_re(r"[ /\\:\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 @datarecord(frozen=True, slots=True)
@@ -173,7 +173,7 @@ def skill_name(plugin: Plugin, skill_dir: str, declared: Callable[[], object] = 
     return _NOT_IN_NAME.sub(lambda m: "--" if ord(m.group()) > 0xFFFF else "-", part)
 
 
-_NOT_IN_NAME = re.compile(r"[^a-zA-Z0-9_-]")
+_NOT_IN_NAME = lazy_re(r"[^a-zA-Z0-9_-]")
 # What JavaScript's trim() takes off (activation/jsstr.py's JS_WHITESPACE; the harness model imports
 # nothing above it).
 _JS_SPACE = ("\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
@@ -286,7 +286,7 @@ _PATHS = {"commands": "", "agents": ".md", "skills": "", "outputStyles": "", "th
 # Fields taking a file's path (a string, or strings in a list) or what that file would hold.
 _FILES = {"hooks": (".json",), "mcpServers": (".json", ".mcpb", ".dxt"), "lspServers": (".json",),
           "monitors": (".json",)}
-_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+\.(?:mcpb|dxt)\Z")
+_URL = lazy_re(r"[A-Za-z][A-Za-z0-9+.-]*://\S+\.(?:mcpb|dxt)\Z")
 
 
 def _path_refused(field: str, path: str, endings: tuple[str, ...]) -> str:
