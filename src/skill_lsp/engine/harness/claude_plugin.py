@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from ..datarecord import datarecord
-from ..lazyre import lazy_re
 
 TYPE_CHECKING = False  # typing costs a one-skill check its import; type checkers take this as True
 if TYPE_CHECKING:
@@ -41,7 +41,14 @@ if TYPE_CHECKING:
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 # What the release's manifest schema refuses in a name (read from 2.1.332's bundle: no space, no
 # control or bidirectional-formatting character) and what the probe found refused besides.
-_REFUSED = lazy_re(r"[ /\\:\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_REFUSED = r"[ /\\:\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """``pattern`` compiled on first use: the harness model imports nothing above it (no lazyre), and
+    a module-level ``re.compile`` costs every check its start-up (3.5 M instructions for three)."""
+    return re.compile(pattern)
 
 
 @datarecord(frozen=True, slots=True)
@@ -170,10 +177,10 @@ def skill_name(plugin: Plugin, skill_dir: str, declared: Callable[[], object] = 
         name = declared()
         if isinstance(name, str):
             part = name.strip(_JS_SPACE).removeprefix(f"{plugin.name}:") or part
-    return _NOT_IN_NAME.sub(lambda m: "--" if ord(m.group()) > 0xFFFF else "-", part)
+    return _compiled(_NOT_IN_NAME).sub(lambda m: "--" if ord(m.group()) > 0xFFFF else "-", part)
 
 
-_NOT_IN_NAME = lazy_re(r"[^a-zA-Z0-9_-]")
+_NOT_IN_NAME = r"[^a-zA-Z0-9_-]"
 # What JavaScript's trim() takes off (activation/jsstr.py's JS_WHITESPACE; the harness model imports
 # nothing above it).
 _JS_SPACE = ("\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
@@ -264,7 +271,7 @@ def _read(root: str, stamp: tuple[int, int] | None) -> tuple[Plugin, bool | None
         return Plugin(root, None, f"its {MANIFEST} gives no string name", paths=named_paths), None
     if not name:
         return Plugin(root, None, f"its {MANIFEST} gives an empty name", paths=named_paths), None
-    bad = _REFUSED.search(name)
+    bad = _compiled(_REFUSED).search(name)
     if bad is not None:
         what = {" ": "a space", ":": "':'", "/": "'/'", "\\": "'\\'"}.get(bad.group(), "a control character")
         return Plugin(root, None, f"its {MANIFEST} name {json.dumps(name, ensure_ascii=False)} holds {what}",
@@ -286,14 +293,14 @@ _PATHS = {"commands": "", "agents": ".md", "skills": "", "outputStyles": "", "th
 # Fields taking a file's path (a string, or strings in a list) or what that file would hold.
 _FILES = {"hooks": (".json",), "mcpServers": (".json", ".mcpb", ".dxt"), "lspServers": (".json",),
           "monitors": (".json",)}
-_URL = lazy_re(r"[A-Za-z][A-Za-z0-9+.-]*://\S+\.(?:mcpb|dxt)\Z")
+_URL = r"[A-Za-z][A-Za-z0-9+.-]*://\S+\.(?:mcpb|dxt)\Z"
 
 
 def _path_refused(field: str, path: str, endings: tuple[str, ...]) -> str:
     """Why the manifest schema refuses ``path`` in ``field`` ("" when it takes it)."""
     if field == "skills" and path == ".":
         return ""
-    if field == "mcpServers" and _URL.match(path):
+    if field == "mcpServers" and _compiled(_URL).match(path):
         return ""
     shown = json.dumps(path, ensure_ascii=False)
     if not path.startswith("./"):
