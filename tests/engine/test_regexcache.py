@@ -151,7 +151,7 @@ def test_a_check_keeps_its_patterns_for_the_next_one(tmp_path) -> None:
 def test_no_engine_module_compiles_a_pattern_at_import() -> None:
     """A module-level ``re.compile`` runs the pure-Python compiler on every start, kept patterns or not:
     three in harness/claude_plugin.py cost a one-skill check 3.5 M instructions (2.4 %). Patterns are
-    ``lazy_re``."""
+    ``lazy_re`` (the harness model, which imports nothing above it, compiles its own on first use)."""
     root = os.path.join(os.path.dirname(lazyre.__file__))
     found = []
     for folder, _, files in os.walk(root):
