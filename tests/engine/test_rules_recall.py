@@ -563,14 +563,19 @@ def test_agents_is_not_a_misspelling_of_agent():
     assert codes_of(skill_text(extra="agents:\n  - claude-code"), "UNKNOWN_FIELD", "claude-code") == []
 
 
-def test_skills_in_a_test_folder_outside_the_roots_are_test_data(tmp_path):
+def _checked_by_folder(top) -> dict:
+    """Every skill a search of ``top`` finds, checked where it was found, by its folder's name."""
     from skill_lsp.commands.targets import collect  # noqa: PLC0415
 
+    t = collect([str(top)], None, None)
+    results = [check_file(loc.path, t.settings, loc) for loc in t.locations + t.loose]
+    return {os.path.basename(os.path.dirname(r.path)): r for r in results}
+
+
+def test_skills_in_a_test_folder_outside_the_roots_are_test_data(tmp_path):
     write_skill(tmp_path / "tests" / "golden", "html_multi", skill_text("golden-html-multi"))
     write_skill(tmp_path / ".claude" / "skills", "real", skill_text("real-skill"))
-    t = collect([str(tmp_path)], None, None)
-    results = [check_file(loc.path, t.settings, loc) for loc in t.locations + t.loose]
-    by = {os.path.basename(os.path.dirname(r.path)): r for r in results}
+    by = _checked_by_folder(tmp_path)
     assert [(f.code, f.severity) for f in by["html_multi"].findings] == [("NAME_MISMATCH", Severity.INFO)]
     assert [(f.code, f.severity) for f in by["real"].findings] == [("NAME_MISMATCH", Severity.WARNING)]
 
@@ -578,14 +583,10 @@ def test_skills_in_a_test_folder_outside_the_roots_are_test_data(tmp_path):
 def test_skills_in_an_archive_folder_outside_the_roots_are_retired_copies(tmp_path):
     """Unseen ptreezh/sscisubagent-skills (archive/skills_copy/) and nathanvale/claude-code-config
     (skills/archive/): old copies nobody installs. A skill called `archive` is a skill."""
-    from skill_lsp.commands.targets import collect  # noqa: PLC0415
-
     write_skill(tmp_path / "archive" / "skills_copy", "old", skill_text("old-name"))
     write_skill(tmp_path / "skills" / "Archived", "older", skill_text("older-name"))
     write_skill(tmp_path / "skills", "archive", skill_text("archive-tool"))
-    t = collect([str(tmp_path)], None, None)
-    results = [check_file(loc.path, t.settings, loc) for loc in t.locations + t.loose]
-    by = {os.path.basename(os.path.dirname(r.path)): r for r in results}
+    by = _checked_by_folder(tmp_path)
     for folder in ("old", "older"):
         (f,) = by[folder].findings
         assert (f.code, f.severity) == ("NAME_MISMATCH", Severity.INFO)
@@ -597,14 +598,10 @@ def test_skills_in_an_archive_folder_outside_the_roots_are_retired_copies(tmp_pa
 def test_skills_in_a_template_folder_outside_the_roots_are_templates(tmp_path):
     """Unseen20 Presto-io/Presto-Agent-Skills (templates/skill/, `name: "<skill-name>"`) and unseen17's
     submissions `_template`: a skeleton copied and renamed before use. In a root it is a skill."""
-    from skill_lsp.commands.targets import collect  # noqa: PLC0415
-
     write_skill(tmp_path / "templates", "skill", skill_text("x-skill"))
     write_skill(tmp_path / "submissions", "_template", skill_text("my-skill"))
     write_skill(tmp_path / ".claude" / "skills", "template", skill_text("template-skill"))
-    t = collect([str(tmp_path)], None, None)
-    results = [check_file(loc.path, t.settings, loc) for loc in t.locations + t.loose]
-    by = {os.path.basename(os.path.dirname(r.path)): r for r in results}
+    by = _checked_by_folder(tmp_path)
     for folder in ("skill", "_template"):
         (f,) = by[folder].findings
         assert (f.code, f.severity) == ("NAME_MISMATCH", Severity.INFO)
@@ -616,14 +613,10 @@ def test_skills_among_another_skills_examples_are_examples(tmp_path):
     """A SKILL.md in a skill's examples/ (or templates/, assets/, references/, evals/) folder is what
     the skill makes or fills (unseen huashu-nuwa/examples/*/SKILL.md); one below an examples/ folder
     that is no skill's is a skill."""
-    from skill_lsp.commands.targets import collect  # noqa: PLC0415
-
     write_skill(tmp_path / "maker", "maker", skill_text("maker"))
     write_skill(tmp_path / "maker" / "maker" / "examples", "sample", skill_text("not-sample"))
     write_skill(tmp_path / "examples", "demo", skill_text("not-demo"))
-    t = collect([str(tmp_path)], None, None)
-    results = [check_file(loc.path, t.settings, loc) for loc in t.locations + t.loose]
-    by = {os.path.basename(os.path.dirname(r.path)): r for r in results}
+    by = _checked_by_folder(tmp_path)
     (example,) = by["sample"].findings
     assert (example.code, example.severity) == ("NAME_MISMATCH", Severity.INFO)
     assert example.message.endswith("the file is in the folder of the skill 'maker', among its examples, and no "
@@ -635,14 +628,10 @@ def test_a_skill_file_without_frontmatter_under_a_test_folder_is_test_data_not_a
     """Unseen19 mackysoft/agent-skills: `tests/Fixtures/SkillBundle/generated/x/SKILL.md` (no skills/
     folder above) was called a fragment; under a test folder it is test data. Outside one it stays a
     fragment."""
-    from skill_lsp.commands.targets import collect  # noqa: PLC0415
-
     for folder in (tmp_path / "tests" / "Fixtures" / "generated" / "x", tmp_path / "drafts" / "y"):
         folder.mkdir(parents=True)
         (folder / "SKILL.md").write_text(f"# {folder.name}\n\nBody.\n", encoding="utf-8")
-    t = collect([str(tmp_path)], None, None)
-    results = [check_file(loc.path, t.settings, loc) for loc in t.locations + t.loose]
-    by = {os.path.basename(os.path.dirname(r.path)): r for r in results}
+    by = _checked_by_folder(tmp_path)
     (fixture,) = by["x"].findings
     assert (fixture.code, fixture.severity) == ("MISSING_FRONTMATTER", Severity.INFO)
     assert fixture.message.endswith("under a test folder and no root holds it, so it is reported as test data")

@@ -26,7 +26,7 @@ import json
 import os
 import re
 import time
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from ..datarecord import datarecord
 
@@ -43,12 +43,9 @@ MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 # control or bidirectional-formatting character) and what the probe found refused besides.
 _REFUSED = r"[ /\\:\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
 
-
-@cache
-def _compiled(pattern: str) -> re.Pattern[str]:
-    """``pattern`` compiled on first use: the harness model imports nothing above it (no lazyre), and
-    a module-level ``re.compile`` costs every check its start-up (3.5 M instructions for three)."""
-    return re.compile(pattern)
+# The patterns stay strings, compiled by re (and kept in its cache) on first use: a module-level
+# re.compile costs every check its start-up (3.5 M instructions for these three), and the harness
+# model imports nothing above it (no lazyre).
 
 
 @datarecord(frozen=True, slots=True)
@@ -177,7 +174,7 @@ def skill_name(plugin: Plugin, skill_dir: str, declared: Callable[[], object] = 
         name = declared()
         if isinstance(name, str):
             part = name.strip(_JS_SPACE).removeprefix(f"{plugin.name}:") or part
-    return _compiled(_NOT_IN_NAME).sub(lambda m: "--" if ord(m.group()) > 0xFFFF else "-", part)
+    return re.sub(_NOT_IN_NAME, lambda m: "--" if ord(m.group()) > 0xFFFF else "-", part)
 
 
 _NOT_IN_NAME = r"[^a-zA-Z0-9_-]"
@@ -271,7 +268,7 @@ def _read(root: str, stamp: tuple[int, int] | None) -> tuple[Plugin, bool | None
         return Plugin(root, None, f"its {MANIFEST} gives no string name", paths=named_paths), None
     if not name:
         return Plugin(root, None, f"its {MANIFEST} gives an empty name", paths=named_paths), None
-    bad = _compiled(_REFUSED).search(name)
+    bad = re.search(_REFUSED, name)
     if bad is not None:
         what = {" ": "a space", ":": "':'", "/": "'/'", "\\": "'\\'"}.get(bad.group(), "a control character")
         return Plugin(root, None, f"its {MANIFEST} name {json.dumps(name, ensure_ascii=False)} holds {what}",
@@ -300,7 +297,7 @@ def _path_refused(field: str, path: str, endings: tuple[str, ...]) -> str:
     """Why the manifest schema refuses ``path`` in ``field`` ("" when it takes it)."""
     if field == "skills" and path == ".":
         return ""
-    if field == "mcpServers" and _compiled(_URL).match(path):
+    if field == "mcpServers" and re.match(_URL, path):
         return ""
     shown = json.dumps(path, ensure_ascii=False)
     if not path.startswith("./"):
