@@ -556,6 +556,65 @@ def test_check_links_off_silences_broken_links(tmp_path: Path):
     assert codes(r.findings) == ["BROKEN_LINK"]
 
 
+_TEMPLATE = "Write this:\n\n```markdown\n# Project\n\n```bash\nmake\n```\n\nSee [the guide](docs/guide.md).\n```\n"
+
+
+def _edited(text: str, edits) -> str:
+    for e in sorted(edits, key=lambda e: e.start, reverse=True):
+        text = text[:e.start] + e.text + text[e.end:]
+    return text
+
+
+@covers("NESTED_FENCE")
+def test_a_fence_nested_in_a_block_closes_it_early():
+    from skill_lsp.engine.fixes import fixes_for  # noqa: PLC0415
+
+    for newline in ("\n", "\r\n"):
+        text = skill_text(body=_TEMPLATE + "\nThen [read](missing.md).\n").replace("\n", newline)
+        doc, fs = check_raw(text, files=frozenset({"SKILL.md"}))
+        f = only(fs, "NESTED_FENCE")
+        assert f.severity is W
+        assert rng(doc, f) == ((6, 0), (6, 3))  # the outer opening fence
+        assert f.message == ("the ```bash fence inside this ```markdown block ends it: the fence on line 12 closes it, "
+                             "lines 13-14 are read as Markdown and the fence on line 15 opens a new block; open and "
+                             "close it with ```` to nest the fences")
+        assert [doc.src.position(r.start)[0] for r in f.related] == [9, 11]
+        # The template's link is not the skill's (the link after it is in the block line 15 opens).
+        assert "BROKEN_LINK" not in codes(fs)
+        (fix,) = fixes_for(doc, f)
+        assert not fix.safe  # where the author meant the block to end is a count of the fences
+        fixed, after = check_raw(_edited(text, fix.edits), files=frozenset({"SKILL.md"}))
+        assert codes(after) == ["BROKEN_LINK"]  # the link after the template, in prose again
+        assert [fixed.text[b.start:b.end] for b in after] == ["missing.md"]
+        assert fixed.text.count("````") == 2
+
+
+@pytest.mark.parametrize("body", [
+    "````markdown\n```bash\nmake\n```\n[x](gone.md)\n````\n",  # nested as meant
+    "```markdown\n~~~bash\nmake\n~~~\n```\n",  # another fence character
+    "```markdown\n````\nx\n```\n",  # no info string: it could close the block
+    "```markdown\n```bash\nmake\n```\nnever closed\n",  # the count never comes back: unclear
+    # A bare fence right after a template's block: a block the template holds, or a block of its own.
+    "```markdown\n# T\n```\n$x\n```\n```bash\nmake\n```\n```\n",
+    "> ```markdown\n> ```bash\n> make\n> ```\n> ```\n",  # in a block quote: not counted
+])
+def test_fences_that_nest_or_may_not_are_not_reported(body: str):
+    _, fs = check_raw(skill_text(body=body), files=frozenset({"SKILL.md"}))
+    assert "NESTED_FENCE" not in codes(fs)
+
+
+def test_after_a_block_closed_early_the_next_is_reported_once_it_is_fixed():
+    from skill_lsp.engine.fixes import fixes_for  # noqa: PLC0415
+
+    text = skill_text(body=_TEMPLATE + "\n" + _TEMPLATE)
+    doc, fs = check_raw(text, files=frozenset({"SKILL.md"}))
+    (f,) = [f for f in fs if f.code == "NESTED_FENCE"]  # the second template's blocks are the first's doing
+    assert rng(doc, f)[0] == (6, 0)
+    doc, fs = check_raw(_edited(text, fixes_for(doc, f)[0].edits), files=frozenset({"SKILL.md"}))
+    (f,) = [f for f in fs if f.code == "NESTED_FENCE"]
+    assert rng(doc, f)[0] == (18, 0)
+
+
 @covers("LINK_OUTSIDE_SKILL")
 def test_link_climbing_out_of_the_skill():
     doc, fs = check(skill_text(body="[s](../shared/README.md)\n"))

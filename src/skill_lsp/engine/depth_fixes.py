@@ -2,7 +2,8 @@
 
 Safe (fix-all): deleting invisible characters, forward slashes in a skill path.
 Offered one by one: renames to the suggested tool, model alias or hook event,
-inserting `context: fork` or `argument-hint`, escaping `$N` in code.
+inserting `context: fork` or `argument-hint`, escaping `$N` in code, a longer fence for a
+block that a nested fence closes early.
 """
 
 from __future__ import annotations
@@ -61,6 +62,18 @@ def _escape(doc: SkillDocument, f: Finding) -> list[Fix]:
     return [Fix(f"Escape as \\{doc.text[f.start:f.end]}", (Edit(f.start, f.start, "\\"),))]
 
 
+def _longer_fence(doc: SkillDocument, f: Finding) -> list[Fix]:
+    data = f.data or {}
+    fence, meant = data.get("fence"), data.get("meant")
+    if not fence or not meant:
+        return []
+    start, end = meant
+    if set(doc.text[f.start:f.end]) != {fence[0]} or set(doc.text[start:end]) != {fence[0]}:
+        return []  # the text moved since the check
+    return [Fix(f"Open and close the block with {fence}", (Edit(f.start, f.end, fence), Edit(start, end, fence)),
+                preferred=True)]
+
+
 BUILDERS: dict[str, Callable[[SkillDocument, Finding], list[Fix]]] = {
     "INVISIBLE_CHARACTERS": _delete,
     "BACKSLASH_PATH": _slashes,
@@ -70,4 +83,5 @@ BUILDERS: dict[str, Callable[[SkillDocument, Finding], list[Fix]]] = {
     "AGENT_WITHOUT_FORK": _fork,
     "ARGUMENTS_WITHOUT_HINT": _hint,
     "PLACEHOLDER_IN_CODE": _escape,
+    "NESTED_FENCE": _longer_fence,
 }

@@ -198,6 +198,19 @@ RULES: dict[str, Rule] = {
              "Lines inside fenced and indented code blocks are not checked, as markdownlint's MD009 does by default "
              "(`code_blocks: false`): some languages need the space and the model reads code verbatim.",
              ("trim this line", "trim all lines")),
+        Rule("NESTED_FENCE", W, "Code block closed by a fence nested inside it", None,
+             "A fenced code block holds a fence line with an info string, of its own character and at least its "
+             "length (```` ```bash ```` inside ```` ```markdown ````): such a line never closes a block, so the first "
+             "bare fence after it, meant for the inner block, closes the outer one. The rest of the template is read "
+             "as Markdown (its links as links, its headings as the skill's) and the fence meant to close the "
+             "template opens a block that swallows the text after it; editors and GitHub show it so, and the model "
+             "reads fences that no longer pair. Open and close the outer block with a longer fence (four backticks "
+             "around three). Links, paths and trailing whitespace in the spilled template are not reported: they "
+             "would be inside the block. Not reported where the blocks meant are unclear: when a count of the "
+             "fences (one with an info string opens, a bare one closes) never closes the outer block, and for a "
+             "block opened by a bare fence just after a block with an info string closed (the template may hold a "
+             "bare block of its own). Once a block closed early, the blocks after it are reported when it is fixed.",
+             ("open and close it with a longer fence",)),
         Rule("ABSOLUTE_LINK", W, "Absolute link", None,
              "Links must be relative to the skill folder (`/x`, `file://`, `C:\\`, `~/` break as soon as the skill is installed elsewhere). "
              "`/plugin:skill` is a slash-command reference to another skill, not a path, and is not reported.",

@@ -638,6 +638,9 @@ FIX_SAFETY: dict[str, tuple[tuple[str, ...], str]] = {
     "AGENT_WITHOUT_FORK": ((UNSAFE,), "`context: fork` changes how the skill runs (in a forked agent)."),
     "ARGUMENTS_WITHOUT_HINT": ((UNSAFE,), "The inserted hint is a placeholder the author has to write."),
     "PLACEHOLDER_IN_CODE": ((UNSAFE,), "Escaping `$N` changes the code the model reads."),
+    "NESTED_FENCE": ((UNSAFE,), "Where the author meant the block to end is a count of the fences after it (one "
+                     "with an info string opens, a bare one closes); a bare fence that opened a block inside the "
+                     "template would end the count early, and the longer fence would then hold the wrong lines."),
     "INVISIBLE_CHARACTERS": ((SAFE,), "Deleting characters nobody can see changes nothing a reader sees in "
                              "prose. " + _GUARDED + " " + _YAML_GUARDED + " " + _LINK_GUARDED),
     "BACKSLASH_PATH": ((SAFE,), "`scripts/x.py` is the file the author meant on every system. " + _GUARDED),

@@ -53,10 +53,21 @@ def check(doc: SkillDocument, ctx: Context) -> list[Finding]:
     if doc.split is not None and (doc.split.closed or not doc.split.has_frontmatter):
         out.extend(body.check(doc, ctx))
     out.extend(depth_check(doc, ctx))
+    if doc.memo.get("nested fences"):
+        out = _outside(out, doc)
     # Severities and harness notes follow the targets' facts (engine/harness), not the rule defaults.
     out = [ctx.profile.adjust(f) for f in out]
     out.sort(key=lambda f: (f.start, f.end, f.code))
     return out
+
+
+def _outside(found: list[Finding], doc: SkillDocument) -> list[Finding]:
+    """``found`` less what stands in the text a nested fence spilled out of its block (a template
+    read as Markdown: NESTED_FENCE reports the fence instead)."""
+    from .fences import SPILLED_CODES, spilled  # noqa: PLC0415 - loaded by body already
+
+    spans = spilled(doc)
+    return [f for f in found if f.code not in SPILLED_CODES or not any(s <= f.start < e for s, e in spans)]
 
 
 def _stage_one(doc: SkillDocument, ctx: Context) -> list[Finding]:

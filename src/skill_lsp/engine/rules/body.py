@@ -1,4 +1,4 @@
-"""Body rules: trailing whitespace, links, length and size."""
+"""Body rules: nested fences, trailing whitespace, links, length and size."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from ..links import absolute_to_relative, classify, has_link_syntax, relative_pa
 from ..markdown_base import has_definition_mark
 from ..tokens import estimate_tokens
 from .context import Context
+from .fences import check as nested_fences
 
 MAX_BODY_LINES = 500
 MAX_INSTRUCTION_TOKENS = 5000
@@ -24,6 +25,7 @@ _LAST_BLANK = lazy_re(r"[ \t\f\v](?=[\r\n]|\Z)")
 
 
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
+    yield from nested_fences(doc)
     yield from _trailing_whitespace(doc)
     yield from _links(doc, ctx)
     yield from _size(doc)
