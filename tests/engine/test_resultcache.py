@@ -21,6 +21,7 @@ from skill_lsp.engine.resultcache import (
     shard_of,
     where,
 )
+from skill_lsp.engine.rules.context import REAL
 from skill_lsp.engine.workspace import check_file
 
 SKILL = """---
@@ -449,8 +450,8 @@ def test_what_the_stamp_and_the_payload_carry(tmp_path: Path, no_racy_window: No
     result = pickle.loads(payload)
     assert result.location == loc and result.doc is None  # slim: positions only, no text
     assert type(result.src).__name__ == "PositionTable"
-    assert resultcache._outside({"..": True, "../x": False, "a/../b": True, "refs/x.md": True}) == (
-        ("..", True), ("../x", False))
+    assert resultcache._outside({"..": True, "../x": False, "a/../b": True, "refs/x.md": True,
+                                 REAL + "../y": True}) == ((REAL + "../y", True), ("..", True), ("../x", False))
 
 
 def test_a_check_on_its_stamps_listing_finds_what_a_check_on_the_disk_finds(tmp_path: Path,

@@ -296,6 +296,20 @@ def test_name_mismatch_names_both_sides():
     assert '"foo"' in f.message and '"bar"' in f.message
 
 
+def test_a_skill_named_after_its_group_and_its_folder_outside_the_roots_is_an_information(tmp_path: Path):
+    # `skills/matrix/debug-app` named `matrix-debug-app`: installed as `.agents/skills/matrix-debug-app`
+    # (held-out unseen22). Inside a root a harness reads it where it is: graded as any mismatch.
+    text = skill_text(name="matrix-debug-app")
+    r = check_file(str(write_skill(tmp_path / "skills" / "matrix", "debug-app", text)), Settings())
+    f = only(r.findings, "NAME_MISMATCH")
+    assert f.severity is INFO and f.data == {"name": "matrix-debug-app", "folder": "debug-app", "group": "matrix"}
+    assert f.message.endswith("as installed where the groups are flattened (`matrix-debug-app/`)")
+    r = check_file(str(write_skill(tmp_path / "skills" / "other", "debug-app", text)), Settings())
+    assert only(r.findings, "NAME_MISMATCH").severity is E
+    r = check_file(str(write_skill(tmp_path / ".claude" / "skills" / "matrix", "debug-app", text)), Settings())
+    assert "group" not in only(r.findings, "NAME_MISMATCH").data
+
+
 def test_name_mismatch_ignores_spaces_around_the_name():
     # agentskills reads names as Unicode and strips them (skills-ref does the same).
     _, fs = check(skill_text(name="'  demo  '"), folder="demo", profile="agentskills")
@@ -613,6 +627,25 @@ def test_after_a_block_closed_early_the_next_is_reported_once_it_is_fixed():
     doc, fs = check_raw(_edited(text, fixes_for(doc, f)[0].edits), files=frozenset({"SKILL.md"}))
     (f,) = [f for f in fs if f.code == "NESTED_FENCE"]
     assert rng(doc, f)[0] == (18, 0)
+
+
+def test_a_link_leaving_a_folder_reached_through_a_link_resolves_from_the_real_folder(tmp_path: Path):
+    # `.codex-marketplace/<plugin>/skills` links to `plugins/<plugin>/skills` (held-out unseen22): `../../x`
+    # from the mirrored skill is the plugin's file, as the system and Codex (the skill's real path) see it.
+    plugin = tmp_path / "plugins" / "roadmap"
+    (plugin / "references").mkdir(parents=True)
+    (plugin / "references" / "SCALE.md").write_text("x")
+    (plugin / ".claude-plugin").mkdir()
+    (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "roadmap"}')
+    skill = write_skill(plugin / "skills", "pm", skill_text(name="pm", body="[s](../../references/SCALE.md) "
+                                                            "[g](../../references/GONE.md)\n"))
+    mirror = tmp_path / ".codex-marketplace" / "roadmap"
+    mirror.mkdir(parents=True)
+    (mirror / "skills").symlink_to(plugin / "skills")
+    for path in (skill, mirror / "skills" / "pm" / "SKILL.md"):
+        r = check_file(str(path), Settings())
+        assert [(f.code, r.doc.text[f.start:f.end]) for f in r.findings if "LINK" in f.code] == [
+            ("BROKEN_LINK", "../../references/GONE.md")], path
 
 
 @covers("LINK_OUTSIDE_SKILL")

@@ -148,7 +148,7 @@ RULES: dict[str, Rule] = {
              "Zero-width and bidi control characters make two different names look identical, so a skill can impersonate another.",
              ("remove the invisible characters",)),
         Rule("NAME_MISMATCH", E, "Name does not match the folder", "NAME_MISMATCH",
-             "Spec error code. The frontmatter `name` must equal the skill folder's name (compared after NFKC). The skill tool, skills-ref and Copilot (VS Code) leave the skill out (error); Claude Code lists it under the folder name (warning); Codex, OpenCode, Gemini CLI and DeepSeek Harness do not compare them (information). The severity is the worst among the targets.",
+             "Spec error code. The frontmatter `name` must equal the skill folder's name (compared after NFKC). The skill tool, skills-ref and Copilot (VS Code) leave the skill out (error); Claude Code lists it under the folder name (warning); Codex, OpenCode, Gemini CLI and DeepSeek Harness do not compare them (information). The severity is the worst among the targets. A skill outside every root a harness reads, at `<group>/<folder>/` and named `<group>-<folder>` (`skills/matrix/debug-app` named `matrix-debug-app`), is named as an installer that flattens the groups installs it: an information for every target.",
              ("set name to the folder name", "rename the folder")),
         # --- other fields ---
         Rule("UNKNOWN_FIELD", W, "Unknown field: rejected by the target, or a likely misspelling", None,
@@ -218,7 +218,10 @@ RULES: dict[str, Rule] = {
         Rule("BROKEN_LINK", W, "Link target not found", None,
              "The relative link (percent-decoded) points at no file in the skill folder. Not reported: a placeholder "
              "target (`[Smith et al.](url)`, `[x](link)`), a template (`task.{id}.md`, `<file>.md`), a glob the model "
-             "expands (`references/setup/*.md`) and a path into a hidden folder of the user's project (`.wiki/x.md`)."),
+             "expands (`references/setup/*.md`), a path into a hidden folder of the user's project (`.wiki/x.md`), "
+             "and a link leaving a skill folder reached through a symbolic link (`.codex-marketplace/x/skills` "
+             "linked to `plugins/x/skills`) that resolves from the folder's real path, as the system resolves `..` "
+             "and as Codex shows the skill."),
         Rule("LINK_OUTSIDE_SKILL", I, "Link leaves the skill folder", None,
              "A relative link climbs out of the skill folder with `..` to a file that exists. It resolves in this repository "
              "and inside a plugin installed whole, but not where the skill folder is installed alone. Information, not a "

@@ -111,6 +111,8 @@ class Profile:
         """A finding at the targets' severity, naming the harnesses where they differ."""
         if f.code == "UNKNOWN_FIELD" and isinstance(f.data, dict) and "suggestion" in f.data:
             return f  # a likely misspelling: a warning whatever the targets do with unknown fields
+        if f.code == "NAME_MISMATCH" and isinstance(f.data, dict) and "group" in f.data:
+            return f  # named as installed, outside every root (rules/name.py): an information for every target
         fld = qualifier(f.data)
         key = f"{f.code}:{fld}" if fld is not None and f"{f.code}:{fld}" in self.severities else f.code
         sev = self.severities.get(key)

@@ -33,7 +33,7 @@ from .cachedir import cache_dir, open_private
 from .config import Settings
 from .datarecord import datarecord, field
 from .discovery import Location
-from .rules.context import IS_FILE, LISTING, observe
+from .rules.context import IS_FILE, LISTING, REAL, observe
 from .workspace import SkillResult, check_file
 
 TYPE_CHECKING = False  # type checkers take this as True
@@ -134,7 +134,7 @@ def _outside(seen: dict[str, bool | bytes]) -> tuple[tuple[str, bool | bytes], .
     # Inside the folder every lookup is answered by the entries; only those leaving it ('../', and
     # the file and listing lookups, all of which leave it) need their own record.
     return tuple(sorted((rel, hit) for rel, hit in seen.items()
-                        if rel == ".." or rel.startswith(("../", IS_FILE, LISTING))))
+                        if rel == ".." or rel.startswith(("../", IS_FILE, LISTING, REAL))))
 
 
 def _still(skill_dir: str, outside: tuple[tuple[str, bool | bytes], ...]) -> bool:

@@ -131,6 +131,15 @@ class Context:
             return None  # an unsaved buffer, or a listing standing in for the disk
         return self._recorded(rel)
 
+    def exists_through_links(self, rel: str) -> bool:
+        """Whether a relative path that leaves the skill folder exists from the folder's real path,
+        where that differs (the folder or one above it is a symbolic link): as the system resolves
+        `..` after a link, and as Codex shows the skill (its resolved path)."""
+        assert self.skill_dir is not None
+        if os.path.realpath(self.skill_dir) == os.path.normpath(self.skill_dir):
+            return False  # no link on the way: nothing else to look up (nor to record)
+        return self._recorded(REAL + rel)
+
     def is_file_up(self, rel: str) -> bool:
         """Whether ``rel`` (relative to the skill folder, leaving it) is a file."""
         return self._recorded(IS_FILE + rel)
@@ -272,6 +281,8 @@ UP = tuple("../" * k for k in range(1, 7))
 # Key prefixes of ``Context._exists`` for lookups other than existence: no path holds a NUL.
 IS_FILE = "\0f"
 LISTING = "\0l"
+# A path leaving the skill folder, looked up from the folder's real path (its links resolved).
+REAL = "\0r"
 
 
 def observe(skill_dir: str, key: str) -> bool | bytes:
@@ -279,6 +290,8 @@ def observe(skill_dir: str, key: str) -> bool | bytes:
     asks again to know whether a kept result still holds)."""
     if key.startswith(IS_FILE):
         return os.path.isfile(os.path.normpath(os.path.join(skill_dir, key[len(IS_FILE):])))
+    if key.startswith(REAL):
+        return os.path.exists(os.path.normpath(os.path.join(os.path.realpath(skill_dir), key[len(REAL):])))
     if key.startswith(LISTING):
         try:
             names = sorted(os.listdir(os.path.normpath(os.path.join(skill_dir, key[len(LISTING):]))))

