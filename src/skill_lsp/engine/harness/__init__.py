@@ -22,7 +22,7 @@ from .model import (
     Harness,
     Root,
 )
-from .roots import not_read, reads_root, roots_reading, win_rank
+from .roots import not_read, reads_root, roots_reading, session_reader, win_rank
 
 __all__ = [
     "ACTIONS",
@@ -45,6 +45,7 @@ __all__ = [
     "project_roots",
     "not_read",
     "reads_root",
+    "session_reader",
     "roots_reading",
     "win_rank",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from .claude_plugin import plugin_of
@@ -50,6 +51,21 @@ def reads_root(harness: Harness, skill_dir: str) -> bool | None:
     return None if readers is None else harness.name in readers
 
 
+def session_reader(harness: Harness, dirs: Iterable[str]) -> Callable[[str], bool | None]:
+    """``reads_root`` for a session in the workspace holding the skill folders ``dirs``: where
+    ``harness`` reads one of their roots (a project it works in), a folder it knows no root of (a
+    source folder such as `skills/`) is not read either. Claude Code 2.1.332 in a project with
+    `.claude/skills` and `skills/` lists the former alone (capture diff --plugins on the held-out
+    unseen22 matrix-os); with none of its roots, a source folder's skills are previewed as installed."""
+    here = any(reads_root(harness, d) is True for d in dirs)
+
+    def reads(skill_dir: str) -> bool | None:
+        got = reads_root(harness, skill_dir)
+        return False if got is None and here else got
+
+    return reads
+
+
 def roots_reading(skill_dir: str, *, documented: bool = False) -> tuple[str, ...]:
     """Names of the harnesses that read the root holding ``skill_dir`` (unverified ones on request)."""
     return _reading(os.path.dirname(os.path.normpath(skill_dir)).replace(os.sep, "/"), documented)
@@ -83,8 +99,11 @@ def not_read(harness: Harness, skill_dir: str) -> str:
         if tail is not None:
             where = "in its roots only" if harness.depth <= 1 else f"at most {harness.depth} folders below its roots"
             return f"{who} looks for skill folders {where}; this one is {level} folders below {tail.lstrip('/')}"
-    root = next((tail.lstrip("/") for tail, _, _ in _root_table() if parent.endswith(tail)),
-                "/".join(parent.rsplit("/", 2)[-2:]))
+    root = next((tail.lstrip("/") for tail, _, _ in _root_table() if parent.endswith(tail)), None)
+    if root is None:
+        # A folder no harness is known to read, in a session where this one reads its own roots.
+        return (f"{who} does not read {parent.rsplit('/', 1)[-1]}/ beside the roots it reads here (a source "
+                "folder: its skills are listed once installed into one of them)")
     return f"{who} does not read {root} (skills there are never loaded)"
 
 
