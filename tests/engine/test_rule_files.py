@@ -337,6 +337,17 @@ def test_a_file_a_named_file_names_is_reached(tmp_path: Path):
     assert [f.data for f in fs] == [{"path": "scripts/unused.py"}, {"path": "references/alone.md"}]
 
 
+def test_a_file_a_page_beside_skill_md_names_is_reached(tmp_path: Path):
+    # Held-out unseen23 copies of a PDF skill: "read forms.md", whose text names the form scripts;
+    # unseen22 arkhe: a script run as ${CLAUDE_SKILL_DIR}/scripts/x.py imports its helper.
+    body = "\nTo fill a form, read forms.md. Run `python3 ${CLAUDE_SKILL_DIR}/scripts/scan.py`.\n"
+    files = {"forms.md": "Run scripts/fill_fields.py.\n", "scripts/fill_fields.py": "x",
+             "scripts/scan.py": "from link_checker import check\n", "scripts/link_checker.py": "x",
+             "scripts/unused.py": "x"}
+    _, fs = on_disk(tmp_path, body, files, code="UNREFERENCED_FILE")
+    assert [f.data for f in fs] == [{"path": "scripts/unused.py"}]
+
+
 @pytest.mark.parametrize("body", [
     "\nSee logo.png.\n",  # the name
     "\nSee assets/logo.png.\n",  # the path

