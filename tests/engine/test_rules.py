@@ -557,6 +557,26 @@ def test_broken_relative_link_is_percent_decoded():
     assert f.data == {"target": "references/missing.md#x", "path": "references/missing.md"}
 
 
+def test_a_broken_link_names_the_file_spelled_otherwise(tmp_path: Path):
+    # Held-out unseen23: `references/ANTI-PATTERNS.md` beside `references/ANTI_PATTERNS.md`.
+    from skill_lsp.engine.fixes import fixes_for  # noqa: PLC0415
+
+    body = "[a](references/ANTI-PATTERNS.md) [b](references/gone.md) [c](../nowhere/x.md)\n"
+    p = write_skill(tmp_path, "demo", skill_text(body=body))
+    (p.parent / "references").mkdir()
+    (p.parent / "references" / "ANTI_PATTERNS.md").write_text("x")
+    (p.parent / "references" / "GONE.MD").write_text("x")
+    (p.parent / "references" / "Gone.md").write_text("x")  # two candidates: no suggestion
+    r = check_file(str(p), Settings())
+    broken = [f for f in r.findings if f.code == "BROKEN_LINK"]
+    assert [f.data.get("replacement") for f in broken] == ["references/ANTI_PATTERNS.md", None, None]
+    assert broken[0].message.endswith("; 'references/ANTI_PATTERNS.md' does")
+    assert r.doc.text[broken[2].start:broken[2].end] == "../nowhere/x.md"  # still checked after the listing
+    (fix,) = fixes_for(r.doc, broken[0])
+    assert not fix.safe and [(e.start, e.end, e.text) for e in fix.edits] == [
+        (broken[0].start, broken[0].end, "references/ANTI_PATTERNS.md")]
+
+
 def test_broken_links_are_not_checked_without_a_folder_listing():
     _, fs = check_raw(skill_text(body="[bad](missing.md)\n"), files=None)
     assert fs == []

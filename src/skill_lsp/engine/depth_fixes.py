@@ -84,4 +84,5 @@ BUILDERS: dict[str, Callable[[SkillDocument, Finding], list[Fix]]] = {
     "ARGUMENTS_WITHOUT_HINT": _hint,
     "PLACEHOLDER_IN_CODE": _escape,
     "NESTED_FENCE": _longer_fence,
+    "BROKEN_LINK": _rename,
 }

@@ -221,7 +221,9 @@ RULES: dict[str, Rule] = {
              "expands (`references/setup/*.md`), a path into a hidden folder of the user's project (`.wiki/x.md`), "
              "and a link leaving a skill folder reached through a symbolic link (`.codex-marketplace/x/skills` "
              "linked to `plugins/x/skills`) that resolves from the folder's real path, as the system resolves `..` "
-             "and as Codex shows the skill."),
+             "and as Codex shows the skill. Where one file of the skill differs only in letter case or in `-` for `_` "
+             "(`ANTI-PATTERNS.md` for `ANTI_PATTERNS.md`), the message names it and a fix links it.",
+             ("link the file spelled otherwise",)),
         Rule("LINK_OUTSIDE_SKILL", I, "Link leaves the skill folder", None,
              "A relative link climbs out of the skill folder with `..` to a file that exists. It resolves in this repository "
              "and inside a plugin installed whole, but not where the skill folder is installed alone. Information, not a "

