@@ -97,6 +97,15 @@ def test_a_source_folder_beside_a_root_the_harness_reads_is_not_read(tmp_path: P
     assert got["project"].state == LISTED and got["source"].state == NOT_READ
     assert got["source"].sentence() == ("Claude Code 2.1.332 does not read skills/ beside the roots it reads here "
                                         "(a source folder: its skills are listed once installed into one of them)")
+    # A project with Claude Code's commands and no skill root of its own: its commands alone
+    # (capture diff --plugins, the held-out unseen23 jwynia/agent-skills).
+    other = tmp_path / "commands-only"
+    _write(other, "skills", "source", good.format(n="source"))
+    (other / ".claude" / "commands").mkdir(parents=True)
+    (other / ".claude" / "commands" / "plan.md").write_text("Plan the work.\n", encoding="utf-8")
+    records = _records(other, ["skills"])
+    assert [d.state for d in decide(records, "claude-code")] == [LISTED]
+    assert [d.state for d in decide(records, "claude-code", str(other))] == [NOT_READ]
     # Codex reads no root of this project: the source folder is previewed as installed.
     codex = {Path(d.path).parent.name: d.state for d in decide(_records(tmp_path, [".claude/skills", "skills"], 2),
                                                                "codex")}

@@ -105,7 +105,7 @@ def decide(records: Sequence[SkillRecord], dialect: str, workspace: str | None =
     h = HARNESSES.get(d.harness) if d.harness else None
     out: dict[str, Decision] = {}
     candidates: list[SkillRecord] = []
-    reads = session_reader(h, (r.dir for r in records)) if h is not None else None
+    reads = session_reader(h, (r.dir for r in records), workspace) if h is not None else None
     for r in records:
         if reads is not None and h is not None and reads(r.dir) is False:
             out[r.path] = Decision(dialect, label, r.path, r.name, NOT_READ, not_read(h, r.dir))

@@ -363,12 +363,14 @@ def _in_read_roots(records: list[SkillRecord], dialect: str) -> list[SkillRecord
     return [r for r in records if reads(r.dir) is not False]
 
 
-def catalog_skips(records: list[SkillRecord], dialect: str) -> tuple[list[SkillRecord], list[dict[str, str]]]:
-    """The records in roots the dialect's harness reads, and the others with the reason."""
+def catalog_skips(records: list[SkillRecord], dialect: str, workspace: str | None = None
+                  ) -> tuple[list[SkillRecord], list[dict[str, str]]]:
+    """The records in roots the dialect's harness reads, and the others with the reason
+    (``workspace``: as for ``session_reader``)."""
     d = get_dialect(dialect)
     h = HARNESSES.get(d.harness) if d.harness else None
     kept, skipped = [], []
-    reads = session_reader(h, (r.dir for r in records)) if h is not None else None
+    reads = session_reader(h, (r.dir for r in records), workspace) if h is not None else None
     for r in records:
         if reads is not None and h is not None and reads(r.dir) is False:
             skipped.append({"name": r.name, "path": r.path, "reason": not_read(h, r.dir)})
@@ -395,7 +397,7 @@ def catalog_view(records: list[SkillRecord], dialect: str, *, update: bool = Fal
     records = records_read_by(records, d.harness)
     skipped: list[dict[str, str]] = []
     if d.harness:
-        records, skipped = catalog_skips(records, dialect)
+        records, skipped = catalog_skips(records, dialect, workspace)
     if hasattr(d, "activation_record"):
         # A harness dialect decides itself who is listed (name/folder mismatches, uppercase
         # names and long descriptions included) and how same-name skills resolve.

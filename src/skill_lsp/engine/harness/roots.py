@@ -51,13 +51,21 @@ def reads_root(harness: Harness, skill_dir: str) -> bool | None:
     return None if readers is None else harness.name in readers
 
 
-def session_reader(harness: Harness, dirs: Iterable[str]) -> Callable[[str], bool | None]:
+# Folders besides its skill roots a harness reads in a project: Claude Code lists the project's
+# commands with its skills (harness/claude_commands.py).
+_PROJECT_FOLDERS = {"claude-code": (".claude/commands",)}
+
+
+def session_reader(harness: Harness, dirs: Iterable[str], workspace: str | None = None) -> Callable[[str], bool | None]:
     """``reads_root`` for a session in the workspace holding the skill folders ``dirs``: where
-    ``harness`` reads one of their roots (a project it works in), a folder it knows no root of (a
-    source folder such as `skills/`) is not read either. Claude Code 2.1.332 in a project with
-    `.claude/skills` and `skills/` lists the former alone (capture diff --plugins on the held-out
-    unseen22 matrix-os); with none of its roots, a source folder's skills are previewed as installed."""
-    here = any(reads_root(harness, d) is True for d in dirs)
+    ``harness`` reads one of their roots, or a folder of ``workspace`` it reads in a project (a
+    project it works in), a folder it knows no root of (a source folder such as `skills/`) is not
+    read either. Claude Code 2.1.332 in a project with `.claude/skills` and `skills/` lists the
+    former alone, and in one with `.claude/commands` and `skills/` its commands alone (capture diff
+    --plugins on the held-out unseen22 matrix-os and unseen23 jwynia/agent-skills); with none of
+    them, a source folder's skills are previewed as installed."""
+    here = any(reads_root(harness, d) is True for d in dirs) or (workspace is not None and any(
+        os.path.isdir(os.path.join(workspace, f)) for f in _PROJECT_FOLDERS.get(harness.name, ())))
 
     def reads(skill_dir: str) -> bool | None:
         got = reads_root(harness, skill_dir)
