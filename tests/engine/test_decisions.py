@@ -95,8 +95,9 @@ def test_a_source_folder_beside_a_root_the_harness_reads_is_not_read(tmp_path: P
     got = {Path(d.path).parent.name: d for d in decide(_records(tmp_path, [".claude/skills", "skills"], 2),
                                                       "claude-code")}
     assert got["project"].state == LISTED and got["source"].state == NOT_READ
-    assert got["source"].sentence() == ("Claude Code 2.1.332 does not read skills/ beside the roots it reads here "
-                                        "(a source folder: its skills are listed once installed into one of them)")
+    assert got["source"].sentence() == ("Claude Code 2.1.332 does not read skills/ in a project where it reads its "
+                                        "own folders (a source folder: its skills are listed once installed into "
+                                        "one of its roots)")
     # A project with Claude Code's commands and no skill root of its own: its commands alone
     # (capture diff --plugins, the held-out unseen23 jwynia/agent-skills).
     other = tmp_path / "commands-only"

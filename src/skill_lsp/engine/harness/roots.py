@@ -110,8 +110,8 @@ def not_read(harness: Harness, skill_dir: str) -> str:
     root = next((tail.lstrip("/") for tail, _, _ in _root_table() if parent.endswith(tail)), None)
     if root is None:
         # A folder no harness is known to read, in a session where this one reads its own roots.
-        return (f"{who} does not read {parent.rsplit('/', 1)[-1]}/ beside the roots it reads here (a source "
-                "folder: its skills are listed once installed into one of them)")
+        return (f"{who} does not read {parent.rsplit('/', 1)[-1]}/ in a project where it reads its own folders "
+                "(a source folder: its skills are listed once installed into one of its roots)")
     return f"{who} does not read {root} (skills there are never loaded)"
 
 
