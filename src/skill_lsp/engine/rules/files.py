@@ -320,12 +320,12 @@ _TOOLING = frozenset(("package.json", "package-lock.json", "npm-shrinkwrap.json"
                       "Cargo.lock", "go.mod", "go.sum", "Gemfile", "Gemfile.lock", "__init__.py"))
 # Files whose text may send the model (or a script) on to another file.
 _INDEX_EXTS = frozenset(("md", "markdown", "txt", "py", "sh", "bash", "js", "mjs", "ts", "ps1", "psm1"))
+# A file named alone, as one beside SKILL.md is ("read forms.md and follow its instructions"): the
+# held-out unseen23 copies of a PDF skill whose forms.md names its form scripts.
+_ROOT_FILE = lazy_re(r"(?<![\w/.$-])[\w-][\w.-]*\.(?:" + "|".join(sorted(_INDEX_EXTS)) + r")\b")
 # A path after a variable naming the skill folder (`${CLAUDE_SKILL_DIR}/scripts/scan.py`, `$SKILL_DIR/x.py`),
 # which _PATHLIKE leaves out: the held-out unseen22 arkhe's `scan_freshness.py`, whose helper it imports
 # was called unreferenced.
-# A file named alone, as one beside SKILL.md is ("read forms.md and follow its instructions"): the
-# held-out unseen23 copies of a PDF skill whose forms.md names its form scripts.
-_ROOT_FILE = lazy_re(r"(?<![\w/.$-])[\w-][\w.-]*\.(?:md|markdown|txt|py|sh|bash|js|mjs|ts|ps1|psm1)\b")
 _SKILL_VAR_PATH = lazy_re(r"\$\{?\w+\}?/((?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]{1,8})\b")
 
 
