@@ -449,7 +449,7 @@ HEAVY_FOR_ONE_SKILL = ("pygls", "lsprotocol", "rapidfuzz", "yaml", "ruamel", "ma
                        "difflib", "subprocess", "tempfile", "shutil", "urllib", "concurrent", "multiprocessing",
                        "importlib.resources", "skill_lsp.engine.rules.codex_openai_yaml",
                        "skill_lsp.engine.rules.arguments", "skill_lsp.engine.fixes", "dataclasses", "inspect",
-                       "typing", "threading")
+                       "typing", "threading", "json")
 
 
 def test_one_skill_check_imports_only_what_it_needs(tmp_path: Path):

@@ -6,15 +6,15 @@ code point columns and a 0-based UTF-16 LSP range; SARIF declares UTF-16 columns
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 
 from .. import __version__
 from ..engine import document
 from ..engine.config import Settings
-from ..engine.findingjson import ENCODER, best, finding_json, string
+from ..engine.findingjson import best, finding_json
 from ..engine.findings import APPLICABILITIES, RULES, Finding, Severity
+from ..engine.jsontext import dumps, string
 from ..engine.result import fixes_key
 from ..engine.text import Encoding, PositionTable, SourceText
 from ..engine.workspace import SkillResult
@@ -82,6 +82,8 @@ def statistics(rows: Rows, fmt: str, out: TextIO) -> None:
     counts = Counter(f.code for _, findings in rows for f in findings)
     order = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     if fmt == "json":
+        import json  # noqa: PLC0415 - indented JSON: the package; `check` alone writes it with jsontext
+
         out.write(json.dumps([{"code": code, "count": n, "title": RULES[code].title if code in RULES else code}
                               for code, n in order], ensure_ascii=False, indent=2) + "\n")
         return
@@ -151,7 +153,7 @@ def _json(rows: Rows, out: TextIO, color: bool, quiet: bool) -> None:
             if got[1] is not None:
                 fixable[got[1]] += 1
         texts.append(items)
-    head = ENCODER.encode({"version": __version__, "summary": {**summary(rows), "fixable": fixable},
+    head = dumps({"version": __version__, "summary": {**summary(rows), "fixable": fixable},
                            "skills": skills})
     out.write(head[:-1] + ', "findings": [')
     for n, items in enumerate(texts):
@@ -200,7 +202,7 @@ def _sarif(rows: Rows, out: TextIO, color: bool, quiet: bool) -> None:
             "results": sarif_results,
         }],
     }
-    out.write(json.dumps(doc, ensure_ascii=False))
+    out.write(dumps(doc))
     out.write("\n")
 
 

@@ -8,9 +8,8 @@ text ``json.dumps(..., ensure_ascii=False)`` makes of the report's dicts.
 
 from __future__ import annotations
 
-import json
-
 from .findings import APPLICABILITIES, Finding
+from .jsontext import dumps, string
 from .result import fixes_key
 from .text import Encoding, PositionTable, SourceText
 
@@ -19,10 +18,6 @@ if TYPE_CHECKING:
     from .edits import Fix
 
 Src = SourceText | PositionTable
-
-# One encoder for a whole report: ``json.dumps`` with an option builds a new one every call.
-ENCODER = json.JSONEncoder(ensure_ascii=False)
-string = json.encoder.encode_basestring  # a str as ``ENCODER`` writes it (in C where it can)
 
 
 def range_json(src: Src | None, start: int, end: int) -> str:
@@ -56,7 +51,7 @@ def finding_json(path: str, src: Src | None, f: Finding, menu: list[Fix] | None,
             f'"character": {s16}}}, "end": {{"line": {el}, "character": {e16}}}}}')
     # Optional keys only when they carry something.
     if f.data:
-        item += ', "data": ' + ENCODER.encode(f.data)
+        item += ', "data": ' + dumps(f.data)
     if f.related:
         related = ", ".join(f'{{"path": {string(rel.path)}, "message": {string(rel.message)}, '
                             f'"range": {range_json(srcs.get(rel.path), rel.start, rel.end)}}}'

@@ -22,13 +22,13 @@ when the plugin has no `skills` entry beside it (a folder, even empty) and its p
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
 from functools import lru_cache
 
 from ..datarecord import datarecord
+from ..jsontext import string
 
 TYPE_CHECKING = False  # typing costs a one-skill check its import; type checkers take this as True
 if TYPE_CHECKING:
@@ -254,6 +254,8 @@ def _read(root: str, stamp: tuple[int, int] | None) -> tuple[Plugin, bool | None
     plugin.json's `skills` names the plugin's root (None: it has no `skills`)."""
     if stamp is None:
         return Plugin(root, os.path.basename(root)), None
+    import json  # noqa: PLC0415 - reading a manifest: most checks have none
+
     try:
         with open(os.path.join(root, MANIFEST), encoding="utf-8") as f:
             data = json.load(f)
@@ -271,7 +273,7 @@ def _read(root: str, stamp: tuple[int, int] | None) -> tuple[Plugin, bool | None
     bad = re.search(_REFUSED, name)
     if bad is not None:
         what = {" ": "a space", ":": "':'", "/": "'/'", "\\": "'\\'"}.get(bad.group(), "a control character")
-        return Plugin(root, None, f"its {MANIFEST} name {json.dumps(name, ensure_ascii=False)} holds {what}",
+        return Plugin(root, None, f"its {MANIFEST} name {string(name)} holds {what}",
                       paths=named_paths), None
     problem = _refused_field(data)
     if problem:
@@ -299,11 +301,11 @@ def _path_refused(field: str, path: str, endings: tuple[str, ...]) -> str:
         return ""
     if field == "mcpServers" and re.match(_URL, path):
         return ""
-    shown = json.dumps(path, ensure_ascii=False)
+    shown = string(path)
     if not path.startswith("./"):
         return f'"{field}" path {shown} does not start with "./"'
     if endings and not path.endswith(endings):
-        return f'"{field}" path {shown} does not end in {" or ".join(json.dumps(e) for e in endings)}'
+        return f'"{field}" path {shown} does not end in {" or ".join(string(e) for e in endings)}'
     return ""
 
 
