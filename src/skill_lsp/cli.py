@@ -222,8 +222,15 @@ def entry() -> None:
     pools shut down), so check, preview and catalog flush and end there, as mypy does; the
     server and the other commands end as usual.
     """
+    ends_here = sys.argv[1:2] and sys.argv[1] in _ENDS_HERE
+    if ends_here:
+        from . import modulecache  # noqa: PLC0415
+
+        modulecache.install()
     code = main()
-    if sys.argv[1:2] and sys.argv[1] in _ENDS_HERE:
+    if ends_here:
+        gc.disable()  # the process ends below: a collection now would walk every object for nothing
+        modulecache.save()
         try:
             sys.stdout.flush()
             sys.stderr.flush()

@@ -182,7 +182,19 @@ def test_the_generic_init_binds_as_the_compiled_one_does():
             y: int
             z: int
 
-        return Rec, Post, Three
+        # Plain defaults: positional calls fill the instance's dict in one go, or a slotted
+        # base's fields one by one.
+        @datarecord(frozen=True)
+        class Tail:
+            a: int
+            b: str = "b"
+            c: tuple[int, ...] = ()
+
+        @datarecord(frozen=True)
+        class Mixed(Rec):
+            d: int = 4
+
+        return Rec, Post, Three, Tail, Mixed
 
     calls = [((1,), {}), ((1, "x"), {}), ((1, "x", [2]), {}), ((), {"a": 1, "c": [3]}), ((1,), {"b": "y"}),
              ((), {}), ((1, 2, 3, 4), {}), ((1,), {"a": 2}), ((1,), {"z": 0}), ((), {"b": "x"})]
@@ -200,16 +212,20 @@ def test_the_generic_init_binds_as_the_compiled_one_does():
                 out.append(tuple(getattr(r, f.name) for f in fields(r)))
         return out
 
-    rec, post, three = make()
-    generic = outcomes(rec), post([1, 2]).size, outcomes(three, threes)
+    rec, post, three, tail, mixed = make()
+    generic = outcomes(rec), post([1, 2]).size, outcomes(three, threes), outcomes(tail), outcomes(mixed)
     assert rec.__init__.__code__.co_filename == dr.__file__  # still the generic one
+    assert vars(tail(1)) == {"a": 1, "b": "b", "c": ()} and vars(mixed(1)) == {"d": 4}  # a: the base's slot
     for _ in range(dr.COMPILE_AFTER):
         rec(0)
         post([])
         three(1, 2, 3)
+        tail(0)
+        mixed(0)
     assert rec.__init__.__code__.co_filename.startswith("<record")  # compiled now
-    compiled = outcomes(rec), post([1, 2]).size, outcomes(three, threes)
+    compiled = outcomes(rec), post([1, 2]).size, outcomes(three, threes), outcomes(tail), outcomes(mixed)
     assert generic == compiled
+    assert generic[3][:3] == [(1, "b", ()), (1, "x", ()), (1, "x", [2])]
     assert generic[0][0] == (1, "b", []) and generic[1] == 2
     assert sum(o[0] == "refused" for o in generic[0]) == 5
     assert [o[1].split("() ", 1)[1] for o in generic[2][:3]] == [

@@ -84,8 +84,9 @@ def test_no_import_circle_in_the_engine():
 def test_the_harness_model_imports_nothing_above_it():
     edges = _engine_imports()
     harness = {m for m in edges if m.startswith("skill_lsp.engine.harness")}
-    below = {"skill_lsp.engine.findings", "skill_lsp.engine.datarecord"} | harness
+    below = {"skill_lsp.engine.findings", "skill_lsp.engine.datarecord", "skill_lsp.engine.jsontext"} | harness
     assert not edges["skill_lsp.engine.datarecord"]  # the records' decorator is a leaf
+    assert not edges["skill_lsp.engine.jsontext"]  # and JSON text
     for m in harness:
         assert edges[m] <= below, (m, sorted(edges[m] - below))
 

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 
-@datarecord(slots=True)
+@datarecord
 class Targets:
     """What a command checks: the workspace, its settings and the skills found."""
 

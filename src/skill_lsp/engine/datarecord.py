@@ -183,12 +183,27 @@ def _generic_init(cls: Any, found: dict[str, Field], frozen: bool) -> Callable[.
     assign = object.__setattr__ if frozen else setattr
     name = f"{cls.__qualname__}.__init__()"
     built = 0
+    # Positional arguments only, the rest plain defaults (how the tables built on import call
+    # their records): the values in one go, into the instance's dict where it has one.
+    names = tuple(found)
+    tail = None if any(f.default_factory is not _MISSING for f in fields_) else tuple(f.default for f in fields_)
+    into_dict = "__slots__" not in cls.__dict__ and not any(hasattr(b, "__slots__") for b in cls.__mro__[1:-1])
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         nonlocal built
         built += 1
         if built >= COMPILE_AFTER:
             cls.__init__ = _make_init(cls, found, frozen)
+        if not kwargs and tail is not None and required <= len(args) <= len(names):
+            values = zip(names, args + tail[len(args):], strict=True)
+            if into_dict:
+                self.__dict__.update(values)
+            else:
+                for key, value in values:
+                    assign(self, key, value)
+            if post:
+                self.__post_init__()
+            return
         if len(args) > len(fields_):
             takes = (f"{len(fields_) + 1} positional argument{'s' if fields_ else ''}" if required == len(fields_)
                      else f"from {required + 1} to {len(fields_) + 1} positional arguments")  # as Python words it

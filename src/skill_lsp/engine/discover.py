@@ -19,7 +19,7 @@ from .datarecord import datarecord, field
 from .discovery import Location
 
 
-@datarecord(slots=True)
+@datarecord
 class Inventory:
     """A workspace's roots and the skills found in and below them."""
 

@@ -25,7 +25,7 @@ MAX_ANALYSED_CHARS = 1024 * 1024
 _CLOSING_FENCE = lazy_re(r"(?:\r\n|\r|\n)---[ \t]*(?:\r\n|\r|\n|$)")
 
 
-@datarecord(frozen=True, slots=True)
+@datarecord(frozen=True)
 class DecodeIssue:
     """A byte that is not UTF-8, or another problem decoding the file."""
 

@@ -92,7 +92,7 @@ def _finding(code: str, severity: int, message: str, start: int, end: int, data:
 _SEVERITIES = (None, *Severity)  # by LSP number
 
 
-@datarecord(frozen=True, slots=True)
+@datarecord(frozen=True)
 class Rule:
     """A rule code's catalogue entry: default severity, title and what it checks."""
 

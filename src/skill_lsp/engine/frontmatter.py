@@ -13,7 +13,7 @@ from .lazyre import lazy_re
 from .text import SourceText
 
 
-@datarecord(frozen=True, slots=True)
+@datarecord(frozen=True)
 class Split:
     """Where a SKILL.md's frontmatter block and body start and end."""
 

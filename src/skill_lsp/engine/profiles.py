@@ -16,7 +16,7 @@ from .harness.data import SPEC_FIELDS as _SPEC_FIELDS
 # Field kinds: "string", "boolean", "mapping", "tools", "arguments", "list-or-string", "enum", "hooks"
 
 
-@datarecord(frozen=True, slots=True)
+@datarecord(frozen=True)
 class Field:
     """A frontmatter field a target knows, with its kind and summary."""
 
@@ -78,7 +78,7 @@ CAMEL_CASE = {
 }
 
 
-@datarecord(frozen=True, slots=True)
+@datarecord(frozen=True)
 class Profile:
     """What the lint expects of a skill for a set of target harnesses (built by :func:`..targets.view`).
 

@@ -44,7 +44,7 @@ _DIRECTIVE = lazy_re(r"#[ \t]*skill-lsp[ \t]*:")
 _IGNORE = lazy_re(r"[ \t]*ignore[ \t]*\[([^\]\r\n]*)\]")
 
 
-@datarecord(frozen=True, slots=True)
+@datarecord(frozen=True)
 class Directive:
     """One `# skill-lsp: ignore[...]` comment."""
 
@@ -60,7 +60,7 @@ class Directive:
     brackets: tuple[int, int] | None  # the text between '[' and ']'; None: not `ignore[...]`
 
 
-@datarecord(frozen=True, slots=True)
+@datarecord(frozen=True)
 class Suppressions:
     """The suppression comments of one frontmatter."""
 

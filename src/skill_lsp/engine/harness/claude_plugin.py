@@ -48,7 +48,7 @@ _REFUSED = r"[ /\\:\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
 # model imports nothing above it (no lazyre).
 
 
-@datarecord(frozen=True, slots=True)
+@datarecord(frozen=True)
 class Plugin:
     root: str  # the plugin's folder
     name: str | None  # the prefix of its skills' names; None when Claude Code does not load it

@@ -30,7 +30,7 @@ ACTIONS: dict[str, Severity] = {
 BLOCKING_ACTIONS = frozenset({"skips", "rejects"})
 
 
-@datarecord(frozen=True, slots=True)
+@datarecord(frozen=True)
 class Root:
     """A folder whose immediate subfolders (or deeper, when ``depth`` > 1) hold skills."""
 
@@ -80,7 +80,7 @@ def _js_string(value: object) -> str:
     return str(value)
 
 
-@datarecord(frozen=True, slots=True)
+@datarecord(frozen=True)
 class Flag:
     """A field that, set, keeps the skill out of the model's catalog (the user may still invoke it)."""
 
@@ -104,7 +104,7 @@ class Flag:
         return f"`{self.key}` {FLAG_READINGS[self.reads]}"
 
 
-@datarecord(frozen=True, slots=True)
+@datarecord(frozen=True)
 class Effect:
     """What the harness does about one finding code (or ``CODE:field``)."""
 
@@ -125,7 +125,7 @@ SAME_NAME = "same name"
 SURROGATE_ESCAPES = "surrogate escapes"
 
 
-@datarecord(frozen=True, slots=True)
+@datarecord(frozen=True)
 class Fact:
     """A behaviour that is not one finding's effect: dynamic context, what an editor validates, ..."""
 
@@ -140,7 +140,7 @@ class Fact:
         return "documented, not verified" if self.status else "verified"
 
 
-@datarecord(frozen=True, slots=True)
+@datarecord(frozen=True)
 class Harness:
     """Every fact skill-lsp holds about one harness release, each with its source."""
 

@@ -43,7 +43,7 @@ SPILLED_CODES = frozenset({"BROKEN_LINK", "ABSOLUTE_LINK", "LINK_OUTSIDE_SKILL",
                            "TRAILING_WHITESPACE"})
 
 
-@datarecord(frozen=True, slots=True)
+@datarecord(frozen=True)
 class Nested:
     """A block closed early: spans are document offsets."""
 

@@ -63,7 +63,7 @@ _RISKY = (
 )
 
 
-@datarecord(frozen=True, slots=True)
+@datarecord(frozen=True)
 class DynamicCommand:
     """A shell command a harness runs while loading the skill (!`...`)."""
 
