@@ -409,9 +409,16 @@ COMMANDS = {
     # A plugin's by file name, `.md` with it: `review-pr.md` before `review.md`.
     "kit/commands/review.md": "---\ndescription: Plugin review.\n---\nB\n",
     "kit/commands/review-pr.md": "---\ndescription: Plugin review-pr.\n---\nB\n",
+    # A folder named before the folder's first file is walked before the files, the others after
+    # them; a declared name in a folder is shown with the folders' prefix too.
+    "kit/commands/aa/x.md": "---\ndescription: Plugin folder before the files.\n---\nB\n",
+    "kit/commands/ns/a.md": "---\ndescription: Plugin ns path name.\nname: ns:a\n---\nB\n",
+    "kit/commands/ns/b.md": "---\ndescription: Plugin ns plugin prefix.\nname: kit:x\n---\nB\n",
+    "kit/commands/ns/c.md": "---\ndescription: Plugin ns full prefix.\nname: kit:ns:c\n---\nB\n",
+    "kit/commands/ns/deep/e.md": "---\ndescription: Plugin ns deeper.\n---\nB\n",
 }
 COMMAND_CALLS = [("b-cmd", "x y"), ("m-skill", ""), ("kit:c-cmd", "z"), ("p:x", ""), ("other-name", ""),
-                 ("kit:own", ""), ("kit:other", ""), ("a:b:c", "")]
+                 ("kit:own", ""), ("kit:other", ""), ("a:b:c", ""), ("kit:ns:ns:a", ""), ("kit:ns:kit:x", "")]
 
 
 def commands_probe(write: bool) -> int:

@@ -35,6 +35,12 @@ def test_the_probe_holds_what_the_model_is_pinned_to():
     # file name (`review-pr.md` before `review.md`).
     assert keys.index("review") < keys.index("review-pr") and keys.index("a-c:x") < keys.index("a:x")
     assert keys.index("kit:review-pr") < keys.index("kit:review")
+    # A plugin's folder named before its folder's first file is walked before the files, the others
+    # after them; a declared name in a folder takes the folders' prefix too.
+    assert keys.index("kit:aa:x") < keys.index("kit:c-cmd") < keys.index("kit:ns:a") < keys.index("kit:ns:deep:e")
+    assert keys.index("kit:ns:c") < keys.index("kit:ns:deep:e") < keys.index("kit:sub:q3")
+    assert "- kit:ns:a (kit:ns:ns:a): Plugin ns path name." in PROBE["entries"]
+    assert "- kit:ns:b (kit:ns:kit:x): Plugin ns plugin prefix." in PROBE["entries"]
 
 
 def test_other_harnesses_list_no_commands(tmp_path: Path):

@@ -10,9 +10,10 @@ folders joined by `:` (`.claude/commands/a/b/c.md` is `a:b:c`; a plugin's `kit:s
 - A project's commands follow the skills, in localeCompare order of their names (`review` before
   `review-pr`, `a-c:x` before `a:x`; probe `commands`).
 - A plugin's come before its skills: those plugin.json's `commands` names (a file or a folder,
-  or a list of them), in its order, else those of its `commands/` folder; within a folder its
-  files before its folders', each in localeCompare order. One without a description is left
-  out, as a plugin's skill is; of a command and a skill of one name, the command is listed.
+  or a list of them), in its order, else those of its `commands/` folder; within a folder, in
+  localeCompare order, the folders named before its first file, its files, then its other
+  folders. One without a description is left out, as a plugin's skill is; of a command and a
+  skill of one name, the command is listed.
 - A command named like a skill is not listed, nor one that `disable-model-invocation` hides. Only
   files ending in `.md` exactly count, dot-files among them, links to files not.
 """
@@ -42,6 +43,7 @@ class Command:
     # A plugin's: the place of what named it among plugin.json's `commands` (their number for its
     # `commands/` folder's).
     rank: int = 0
+    walk: tuple = ()  # a plugin's: its place in the release's walk of its folder (render/claude_code.py)
 
 
 def _read(path: str) -> str | None:

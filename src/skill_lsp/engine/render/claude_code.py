@@ -46,6 +46,7 @@ from skill_lsp.engine.listing import described, record_listing
 from .. import fuzzy
 from ..claude_frontmatter import ClaudeFrontmatter, same_block
 from ..claude_frontmatter import read as read_frontmatter
+from ..datarecord import replace
 from ..harness import HARNESSES
 from ..harness.claude_commands import Command, commands_in, plugins_under
 from ..harness.claude_plugin import Plugin, inside_another, plugin_at, plugin_of, skill_name
@@ -541,9 +542,15 @@ def _units(text: str) -> str | list[int]:
 def _prefixed(record: SkillRecord, name: str) -> str:
     """``name`` as the listing shows it for ``record``: a plugin's skill's or command's with the
     plugin's prefix, unless it holds that prefix already (probe plugin-names: `kit:one-x` stays,
-    `other:two-x` is `kit:other:two-x`)."""
-    plugin = _plugin(record)
-    prefix = f"{plugin.name}:" if plugin is not None and plugin.name else ""
+    `other:two-x` is `kit:other:two-x`). A plugin's command in a folder takes the folders too, as its
+    key does (`commands/ns/d.md` named `other` is `kit:ns:other`, `kit:x` is `kit:ns:kit:x`,
+    `kit:ns:c` stays; held-out unseen24's yellow-plugins, 13 plugins, and a probe of the release)."""
+    command = record.checked if isinstance(record.checked, Command) else None
+    if command is not None and command.plugin is not None:
+        prefix = command.key[:len(command.key) - len(command.stem)]
+    else:
+        plugin = _plugin(record)
+        prefix = f"{plugin.name}:" if plugin is not None and plugin.name else ""
     return name if name.startswith(prefix) else f"{prefix}{name}"
 
 
@@ -566,9 +573,33 @@ def _with_commands(records: Sequence[SkillRecord], workspace: str | None = None)
             places.setdefault(os.path.join(os.path.dirname(r.root), "commands"), None)
     out = list(records)
     for folder, owner in places.items():
-        for c in commands_in(folder, owner):
+        commands = commands_in(folder, owner)
+        for c in _in_walk_order(commands) if owner is not None else commands:
             out.append(SkillRecord(c.key, c.key, os.path.dirname(c.path), c.path, 0, folder, {},
                                    _read(c.text).content, text=c.text, checked=c))
+    return out
+
+
+def _in_walk_order(commands: list[Command]) -> list[Command]:
+    """A plugin's ``commands``, each with its place in the release's walk of the folder it was found
+    in: in localeCompare order, a folder's subfolders named before its first file come first, then
+    its files, then its other subfolders (probes of the release: `ns/a.md` before `top.md`, `a.md`
+    and `c.md` before `b/x.md`, `aa/x.md`, `bb.md`, `zz.md`, then `mm/a.md`)."""
+    first: dict[tuple[int, tuple[str, ...]], tuple] = {}  # (rank, folder) -> its first file's key
+    for c in commands:
+        *folders, name = c.rel.split("/")
+        at = (c.rank, tuple(folders))
+        if at not in first or locale_key(name) < first[at]:
+            first[at] = locale_key(name)
+    out = []
+    for c in commands:
+        *folders, name = c.rel.split("/")
+        walk = []
+        for i, part in enumerate(folders):
+            before = first.get((c.rank, tuple(folders[:i])))
+            walk.append((0 if before is None or locale_key(part) < before else 2, locale_key(part)))
+        walk.append((1, locale_key(name)))
+        out.append(replace(c, walk=tuple(walk)))
     return out
 
 
@@ -626,7 +657,7 @@ def _order(r: SkillRecord) -> tuple:
         # A project's commands by their names (probe commands: `review` before `review-pr`, `a-c:x` before `a:x`).
         return (False, "", command is not None, r.root_index, locale_key(command.key if command is not None else r.folder))
     if command is not None:
-        return (True, plugin.root, False, command.rank, "/" in command.rel, locale_key(command.rel))
+        return (True, plugin.root, False, command.rank, command.walk)
     # Its root's SKILL.md last; its `skills/` folder's first, then each folder plugin.json names, in order.
     return (True, plugin.root, True, r.dir == plugin.root, plugin.rank(r.dir), r.root_index, locale_key(key(r)))
 
