@@ -344,6 +344,24 @@ def test_size_findings_are_warnings_from_one_and_a_half_times_the_recommendation
         assert (f.data, f.severity) == ({"tokens": -(-(chars + 1) // 4)}, severity), chars
 
 
+def test_a_body_over_both_recommendations_gets_one_finding_for_the_larger_excess():
+    # 1,200 lines of 8 characters: 2.4 times the lines, 2,400 tokens (under 5,500): lines alone.
+    _, fs = check(skill_text(body="abcdefg\n" * 1200))
+    assert codes(fs) == ["BODY_TOO_LONG"] and only(fs, "BODY_TOO_LONG").data == {"lines": 1200}
+    # 600 lines (1.2 times) of 60 characters: 9,000 tokens (1.8 times): the size, naming the lines.
+    _, fs = check(skill_text(body=("a" * 59 + "\n") * 600))
+    f = only(fs, "SKILL_TOO_LARGE")
+    assert codes(fs) == ["SKILL_TOO_LARGE"] and f.data == {"tokens": 9000, "lines": 600} and f.severity is W
+    assert base_message(f) == ("instructions are about 9,000 tokens in a body of 600 lines; the spec recommends "
+                               "under 5,000 (offline estimate)")
+    # 1,500 lines (3 times) of 20 characters: 7,500 tokens (1.5 times): the lines, naming the size.
+    _, fs = check(skill_text(body=("a" * 19 + "\n") * 1500))
+    f = only(fs, "BODY_TOO_LONG")
+    assert codes(fs) == ["BODY_TOO_LONG"] and f.data == {"lines": 1500, "tokens": 7500} and f.severity is W
+    assert base_message(f) == ("body is 1,500 lines (about 7,500 tokens); keep SKILL.md under 500 lines and move "
+                               "detail into references/")
+
+
 def test_a_short_body_in_a_non_latin_script_can_be_over_the_budget():
     # Regression: a cheap length bound of two characters per token skipped bodies under
     # 10,000 characters, but each CJK character is a token of its own.

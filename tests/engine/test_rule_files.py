@@ -76,7 +76,11 @@ def test_backslash_paths_into_every_folder_at_once():
 
 
 @pytest.mark.parametrize("body", ["\nA \\ alone and scripts/x.py.\n", "\nC:\\tools\\bin\\x.exe\n",
-                                  "\nEscaped \\\\scripts\\\\x\n"])
+                                  "\nEscaped \\\\scripts\\\\x\n",
+                                  # A Windows program or a virtual environment's Scripts folder on the line
+                                  "\nRun: `.venv\\Scripts\\python.exe scripts\\utils\\batch.py .tmp\\images.json`\n",
+                                  "\nRun tool.exe scripts\\x.py\n",
+                                  "\nRun `venv\\Scripts\\activate; python scripts\\x.py`\n"])
 def test_no_backslash_path(body):
     assert found(body, "BACKSLASH_PATH")[1] == []
 

@@ -43,6 +43,17 @@ def test_arguments_in_prose_need_a_hint_where_the_slash_menu_shows_one(profile):
     assert body("\nSee $ARGUMENTS.\n", extra="arguments: {file: {}}", profile=profile) == []
 
 
+def test_arguments_handed_on_alone_on_a_line_ask_for_no_hint():
+    """`$ARGUMENTS` alone on its line, wherever it appears, hands on what the user typed: no form to
+    hint at. Named elsewhere (a code span, prose), the skill reads them: the bare line is reported."""
+    assert body("\nRun the checks and report.\n\n$ARGUMENTS\n") == []
+    assert body("\nNo arguments.\n\n  $ARGUMENTS  \n\nMore.\n\n$ARGUMENTS\n") == []
+    assert body("\nExtract the id from `$ARGUMENTS`.\n\n$ARGUMENTS\n") == [hint("$ARGUMENTS", 6, 0)]
+    assert body("\nSend $ARGUMENTS now.\n\n$ARGUMENTS\n") == [hint("$ARGUMENTS", 4, 5)]
+    # A placeholder in code is still substituted when the user passes arguments.
+    assert body("\n```sh\necho $1\n```\n\n$ARGUMENTS\n") == [placeholder("$1", 5, 5, "2nd")]
+
+
 def test_targets_without_an_argument_hint_are_silent():
     for profile in ("agentskills", "dsh"):
         assert body("\nSee $ARGUMENTS.\n\n```\nawk '{print $1}'\n```\n", profile=profile) == []

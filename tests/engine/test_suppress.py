@@ -230,7 +230,8 @@ def test_per_file_ignores_and_exclude_in_discovery_and_checks(tmp_path):
     assert sorted(os.path.basename(loc.dir) for loc in inv.all) == ["keep", "legacy-one"]
     assert inv.classify(str(ws / "vendor/pack/skills/theirs/SKILL.md")) is None
     shown = {os.path.basename(loc.dir): codes(check_file(loc.path, s, loc).shown(s)) for loc in inv.all}
-    assert "NAME_INVALID" in shown["keep"] and "NAME_INVALID" not in shown["legacy-one"]
+    # NAME_MISMATCH stands for both name findings (suppress.one_name_finding).
+    assert "NAME_MISMATCH" in shown["keep"] and not {"NAME_INVALID", "NAME_MISMATCH"} & set(shown["legacy-one"])
 
 
 def test_config_errors_name_the_key_and_the_meant_spelling():
@@ -250,3 +251,38 @@ def test_fix_all_leaves_a_suppressed_finding_alone():
     # Without the directive the same whitespace is a finding with a safe fix, and fix-all takes it.
     bare = kept.replace("# skill-lsp: ignore[TRAILING_WHITESPACE]\n", "")
     assert fix_all_text(bare, PATH, Settings(), on_disk=False) == bare.replace("Body \n", "Body\n")
+
+
+@pytest.mark.parametrize(("folder", "profile", "reported"), [
+    ("pdf-tools", "claude-code", ["NAME_MISMATCH"]),  # a warning beside an information
+    ("pdf-tools", "dsh", ["NAME_INVALID"]),  # the invalid name is the more severe there
+    ("pdf-tools", "skill-tool", ["NAME_INVALID"]),  # equal: the invalid name's
+    ("pdf_tools", "claude-code", ["NAME_INVALID", "NAME_MISMATCH"]),  # no valid folder name to suggest
+])
+def test_an_invalid_name_that_is_not_the_folder_is_reported_once(folder, profile, reported):
+    """Held-out unseen24: 21 files had NAME_INVALID and NAME_MISMATCH on one name, ended by one fix."""
+    text = "---\nname: Pdf_Kit\ndescription: Does a thing. Use when testing.\n---\nBody\n"
+    path = f"/virtual/{folder}/SKILL.md"
+    settings = Settings(profile=profile)
+    found = check_text(text, path, settings, on_disk=False)[1]
+    assert {"NAME_INVALID", "NAME_MISMATCH"} <= set(codes(found))  # the checks find both
+    shown = suppress.shown(found, suppress.scan(document.parse(text, path)), settings, path, "local")
+    assert [c for c in codes(shown) if c.startswith("NAME_")] == reported
+
+
+def test_name_findings_are_merged_after_selections_and_suppressions():
+    text = "---\nname: Pdf_Kit{}\ndescription: Does a thing. Use when testing.\n---\nBody\n"
+    path = "/virtual/pdf-tools/SKILL.md"
+    settings = Settings(profile="claude-code")
+
+    def shown(comment: str, s: Settings = settings) -> list[str]:
+        t = text.format(comment)
+        return codes(suppress.shown(check_text(t, path, s, on_disk=False)[1], suppress.scan(document.parse(t, path)), s,
+                                    path, "local"))
+
+    # The mismatch suppressed or not selected: the invalid name is still reported.
+    assert shown("  # skill-lsp: ignore[NAME_MISMATCH]") == ["NAME_INVALID"]
+    ignoring, _ = merge(settings, {"ignore": ["NAME_MISMATCH"]}, "t", toml=True)
+    assert shown("", ignoring) == ["NAME_INVALID"]
+    # Both suppressed: nothing, and neither directive is unused.
+    assert shown("  # skill-lsp: ignore[NAME_INVALID, NAME_MISMATCH]") == []

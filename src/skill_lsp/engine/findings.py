@@ -142,13 +142,16 @@ RULES: dict[str, Rule] = {
              "name ≤ 64, description ≤ 1,024, compatibility ≤ 500, argument-hint ≤ 200 characters (code points).",
              ("shorten the name to a kebab-case suggestion",)),
         Rule("NAME_INVALID", E, "Name is not lowercase kebab-case", "INVALID_FRONTMATTER",
-             "The name must be lowercase letters, digits and single hyphens, with no hyphen at either end. The `agentskills` profile follows skills-ref (NFKC, any Unicode letter or digit); the others use `^[a-z0-9]+(-[a-z0-9]+)*$`.",
+             "The name must be lowercase letters, digits and single hyphens, with no hyphen at either end. The `agentskills` profile follows skills-ref (NFKC, any Unicode letter or digit); the others use `^[a-z0-9]+(-[a-z0-9]+)*$`. "
+             "Beside a NAME_MISMATCH on the same name, where the folder's name is valid (the fix of either), only the "
+             "more severe of the two is reported, NAME_INVALID at equal severity; ignoring or suppressing one shows the other.",
              ("convert to lowercase kebab-case",)),
         Rule("NAME_SPOOFABLE", E, "Name contains invisible or bidirectional characters", "INVALID_FRONTMATTER",
              "Zero-width and bidi control characters make two different names look identical, so a skill can impersonate another.",
              ("remove the invisible characters",)),
         Rule("NAME_MISMATCH", E, "Name does not match the folder", "NAME_MISMATCH",
-             "Spec error code. The frontmatter `name` must equal the skill folder's name (compared after NFKC). The skill tool, skills-ref and Copilot (VS Code) leave the skill out (error); Claude Code lists it under the folder name (warning); Codex, OpenCode, Gemini CLI and DeepSeek Harness do not compare them (information). The severity is the worst among the targets. A skill outside every root a harness reads, at `<group>/<folder>/` and named `<group>-<folder>` (`skills/matrix/debug-app` named `matrix-debug-app`), is named as an installer that flattens the groups installs it: an information for every target.",
+             "Spec error code. The frontmatter `name` must equal the skill folder's name (compared after NFKC). The skill tool, skills-ref and Copilot (VS Code) leave the skill out (error); Claude Code lists it under the folder name (warning); Codex, OpenCode, Gemini CLI and DeepSeek Harness do not compare them (information). The severity is the worst among the targets. A skill outside every root a harness reads, at `<group>/<folder>/` and named `<group>-<folder>` (`skills/matrix/debug-app` named `matrix-debug-app`), is named as an installer that flattens the groups installs it: an information for every target. Beside a "
+             "NAME_INVALID on the same name only the more severe is reported (see NAME_INVALID).",
              ("set name to the folder name", "rename the folder")),
         # --- other fields ---
         Rule("UNKNOWN_FIELD", W, "Unknown field: rejected by the target, or a likely misspelling", None,
@@ -239,11 +242,14 @@ RULES: dict[str, Rule] = {
              "Reported past 550 lines: within 10 % nobody restructures a skill (issue 26 held-out audit). A "
              "hint below 750 lines (1.5 times the recommendation), a warning from there: two held-out audits "
              "found every sampled body under 1.5 times noise and every one over it worth splitting, and the "
-             "informations it then gave under 1.5 times stayed noise in the audits after."),
+             "informations it then gave under 1.5 times stayed noise in the audits after. A body over this "
+             "and SKILL_TOO_LARGE's recommendation gets one of the two, for the measure further over its own, "
+             "naming the other."),
         Rule("SKILL_TOO_LARGE", W, "Instructions over the recommended size", None,
              "The agentskills spec recommends instructions under 5,000 tokens. The count is an offline estimate, so "
              "only more than 10 % over (5,500) is reported: a hint below 7,500 (1.5 times the recommendation), "
-             "a warning from there, as for BODY_TOO_LONG."),
+             "a warning from there, as for BODY_TOO_LONG, which reports a body over both where its lines are "
+             "further over."),
         # --- discovery and workspace ---
         Rule("SHADOWED", W, "Skill shadowed by a higher-precedence root", None,
              "Another skill of the same name lives in another root, and a target harness that reads both roots lists "

@@ -94,7 +94,7 @@ class SkillResult:
         """What is reported of this skill under ``settings``: ``suppress.shown`` of every finding."""
         sup = self.suppressions
         if sup is None and not settings.selection and not settings.per_file_ignores:
-            return self.all_findings  # nothing to filter (the common case)
+            return suppress.one_name_finding(self.all_findings)  # nothing else to filter (the common case)
         return suppress.shown(self.findings + self.cross + self.graph, sup, settings, self.path, scope)
 
     @property

