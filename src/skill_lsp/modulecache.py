@@ -48,9 +48,12 @@ class _Loader(SourceFileLoader):
         self._code = code
 
     def get_code(self, fullname: str) -> Any:
-        if fullname != self.name:  # pragma: no cover - asked for another module: as usual
-            return super().get_code(fullname)
-        return marshal.loads(self._code)
+        if fullname == self.name:
+            try:
+                return marshal.loads(self._code)
+            except Exception:  # noqa: BLE001, S110 - damaged code: the module's own .pyc or source
+                pass
+        return super().get_code(fullname)
 
 
 class _Finder:
@@ -103,7 +106,15 @@ def _read(where: str) -> dict[str, Entry]:
             fmt, entries = marshal.loads(f.read())
         except Exception:  # noqa: BLE001 - a damaged file is an empty one
             return {}
-    return entries if fmt == FORMAT and isinstance(entries, dict) else {}
+    if fmt != FORMAT or not isinstance(entries, dict):
+        return {}
+    return {origin: entry for origin, entry in entries.items() if _well_formed(origin, entry)}
+
+
+def _well_formed(origin: object, entry: object) -> bool:
+    return (isinstance(origin, str) and isinstance(entry, tuple) and len(entry) == 5
+            and isinstance(entry[0], int) and isinstance(entry[1], int) and isinstance(entry[2], (str, type(None)))
+            and isinstance(entry[3], bool) and isinstance(entry[4], bytes))
 
 
 def install() -> None:

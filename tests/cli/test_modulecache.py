@@ -89,7 +89,8 @@ def test_code_is_served_only_for_the_source_it_was_kept_for():
     assert modulecache._Finder({}).find_spec("skill_lsp.engine.spdx") is None
 
 
-@pytest.mark.parametrize("content", [b"", b"not marshal", marshal.dumps((99, {})), marshal.dumps([1, 2])])
+@pytest.mark.parametrize("content", [b"", b"not marshal", marshal.dumps((99, {})), marshal.dumps([1, 2]),
+                                     marshal.dumps((1, {"/x.py": (1, 2, 3)})), marshal.dumps((1, {"/x.py": "code"}))])
 def test_a_file_that_is_not_what_was_written_is_an_empty_one(tmp_path: Path, content: bytes):
     path = tmp_path / "modules.marshal"
     path.write_bytes(content)
@@ -106,3 +107,14 @@ def test_a_file_others_could_have_written_is_not_read(tmp_path: Path):
     assert modulecache._read(str(path)) == {origin: entry}
     path.chmod(0o620)
     assert modulecache._read(str(path)) == {}
+
+
+def test_damaged_code_is_imported_from_the_module_itself():
+    name = "skill_lsp.engine.spdx"
+    origin, entry = _entry_for(name, "")
+    spec = modulecache._Finder({origin: (*entry[:4], b"\xffdamaged")}).find_spec(name)
+    import importlib.util
+
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert callable(module.ids)  # the real module, from its .pyc or source
