@@ -224,6 +224,23 @@ def test_a_link_out_of_the_skill_to_nothing_on_disk_is_broken(tmp_path: Path):
     assert only(fs, "LINK_OUTSIDE_SKILL").data == {"target": "../shared/there.md"}
 
 
+def test_a_link_out_of_the_skill_counted_from_the_wrong_folder_names_the_one_that_exists(tmp_path: Path):
+    # Held-out unseen24: `packages/itil/skills/x/` linked `../../../docs/decisions/a.md`, which
+    # is `../../../../docs/decisions/a.md` from there.
+    text = skill_text(body="[up](../docs/a.md) [down](../../../b.md) [none](../../c.md)\n")
+    skill = write_skill(tmp_path / "repo" / "skills", "demo", text)
+    (tmp_path / "repo" / "docs").mkdir()
+    (tmp_path / "repo" / "docs" / "a.md").write_text("x")
+    (tmp_path / "repo" / "b.md").write_text("x")
+    doc, fs = check(text, path=str(skill), on_disk=True)
+    broken = [f for f in fs if f.code == "BROKEN_LINK"]
+    assert [base_message(f) for f in broken] == [
+        "link target '../docs/a.md' does not exist (and it leaves the skill folder); '../../docs/a.md' does",
+        "link target '../../../b.md' does not exist (and it leaves the skill folder); '../../b.md' does",
+        "link target '../../c.md' does not exist (and it leaves the skill folder)"]
+    assert [f.data.get("replacement") for f in broken] == ["../../docs/a.md", "../../b.md", None]
+
+
 def test_with_link_checks_off_a_missing_outside_target_is_only_outside(tmp_path: Path):
     from skill_lsp.engine.config import Settings
     from skill_lsp.engine.workspace import check_file

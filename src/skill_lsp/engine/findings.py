@@ -225,7 +225,8 @@ RULES: dict[str, Rule] = {
              "and a link leaving a skill folder reached through a symbolic link (`.codex-marketplace/x/skills` "
              "linked to `plugins/x/skills`) that resolves from the folder's real path, as the system resolves `..` "
              "and as Codex shows the skill. Where one file of the skill differs only in letter case or in `-` for `_` "
-             "(`ANTI-PATTERNS.md` for `ANTI_PATTERNS.md`), the message names it and a fix links it.",
+             "(`ANTI-PATTERNS.md` for `ANTI_PATTERNS.md`), the message names it and a fix links it; so for a link "
+             "leaving the folder whose path with one `..` more or fewer exists (a link counted from the wrong folder).",
              ("link the file spelled otherwise",)),
         Rule("LINK_OUTSIDE_SKILL", I, "Link leaves the skill folder", None,
              "A relative link climbs out of the skill folder with `..` to a file that exists. It resolves in this repository "

@@ -632,8 +632,9 @@ FIX_SAFETY: dict[str, tuple[tuple[str, ...], str]] = {
                             "blank line between a CR and a LF (trimmed, the lines join) are only offered too. " + _GUARDED + " " + _YAML_GUARDED),
     "ABSOLUTE_LINK": ((SAFE,), "The relative link names the same file. " + _GUARDED),
     "UNKNOWN_SKILL": ((UNSAFE,), "The skill meant is a guess by spelling."),
-    "BROKEN_LINK": ((UNSAFE,), "The file meant is a guess by spelling: the one file of the skill whose path "
-                    "differs only in letter case or in `-` for `_`."),
+    "BROKEN_LINK": ((UNSAFE,), "The file meant is a guess: the one file of the skill whose path differs only "
+                    "in letter case or in `-` for `_`, or for a link leaving the folder the same path with one "
+                    "`..` more or fewer."),
     "UNKNOWN_MODEL": ((UNSAFE,), "The model meant is a guess by spelling."),
     "UNKNOWN_TOOL": ((UNSAFE,), "The tool meant is a guess by spelling."),
     "INVALID_HOOKS": ((UNSAFE,), "The hook event meant is a guess by spelling."),
