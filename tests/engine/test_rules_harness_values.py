@@ -156,6 +156,23 @@ def near(start: int, name: str, meant: str, sev: str = "warning", line: int = 3)
             {"tool": name, "replacement": meant})
 
 
+def test_lowercase_tool_sets_of_copilot_skills_are_not_claude_code_near_misses(tmp_path):
+    """Held-out unseen25: `.github/skills` (Copilot CLI, VS Code) with `allowed-tools: 'execute read
+    search edit'`, VS Code's tool sets: "did you mean 'Read'?" would break them there."""
+    from helpers import write_skill
+    from skill_lsp.engine.config import Settings
+    from skill_lsp.engine.workspace import check_file
+
+    text = skill_text(extra="allowed-tools: 'execute read search edit Grepp'")
+    copilot = write_skill(tmp_path / ".github" / "skills", "demo", text)
+    got = [(f.code, f.data.get("tool")) for f in check_file(str(copilot), Settings()).findings
+           if f.code == "UNKNOWN_TOOL"]
+    assert got == [("UNKNOWN_TOOL", "Grepp")]  # a capitalised near miss is still one
+    claude = write_skill(tmp_path / ".claude" / "skills", "demo", text)
+    got = sorted(f.data.get("tool") for f in check_file(str(claude), Settings()).findings if f.code == "UNKNOWN_TOOL")
+    assert got == ["Grepp", "edit", "read"]
+
+
 def test_tool_rules_unscoped_shells_malformed_patterns_and_case():
     extra = "allowed-tools: Bash(*) PowerShell Bash() ( Read) grep Task mcp__gh__issue Bash(git diff:*)"
     assert findings(extra) == [

