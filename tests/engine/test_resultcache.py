@@ -172,7 +172,8 @@ def test_what_the_stamp_records(tmp_path: Path, no_racy_window: None) -> None:
     stamp, _ = stamped(loc, settings)
     assert stamp is not None
     digest, outside = stamp
-    assert outside == (("../other/notes.md", False),)
+    # The missing link, and where BROKEN_LINK looked for it one folder further up.
+    assert outside == (("../../other/notes.md", False), ("../other/notes.md", False))
     assert len(digest) == 16 and digest == resultcache.folder_digest(loc.dir)
     entries = folder_entries(loc.dir)
     assert entries is not None

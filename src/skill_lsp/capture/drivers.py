@@ -148,6 +148,25 @@ def claude_entries(block: str) -> list[str]:
     return entries
 
 
+def _hidden_from_model(skill_md: Path) -> bool:
+    """Whether Claude Code keeps the skill out of the model's listing (`disable-model-invocation`
+    and the other flags it reads so), its frontmatter read as the release reads it."""
+    from ..engine.claude_frontmatter import read  # noqa: PLC0415
+    from ..engine.harness import HARNESSES  # noqa: PLC0415
+
+    try:
+        fields = read(skill_md.read_text(encoding="utf-8", errors="replace")).fields
+    except OSError:
+        return False
+    for flag in HARNESSES["claude-code"].hidden_by:
+        if flag.key in fields:
+            value = fields[flag.key]
+            scalar = not isinstance(value, (list, dict))
+            if flag.hides(value if scalar else None, scalar=scalar):
+                return True
+    return False
+
+
 def claude_name(entry: str) -> str:
     m = _CLAUDE_ENTRY.match(entry)
     return m.group("name") if m else entry
@@ -261,12 +280,19 @@ def claude_code(argv: list[str], workspace: Path, home: Path, activations: list[
     # (disable-model-invocation) is not listed and leaves the built-in's entry in place (case
     # builtin-name-hidden; capture diff --real seed 20, a real `loop`): that entry has the
     # built-in's size (its text is never kept).
-    own = {d.name for root in (workspace / ".claude" / "skills", home / ".claude" / "skills") if root.is_dir()
+    own = {d.name: d for root in (workspace / ".claude" / "skills", home / ".claude" / "skills") if root.is_dir()
            for d in root.iterdir()}
 
     def built_in(e: str) -> bool:
         name = claude_name(e)
-        return name in builtin_names and (name not in own or builtin_names[name] == len(e))
+        if name not in builtin_names:
+            return False
+        if name not in own:
+            return True
+        # The user's skill is listed in the built-in's place unless the model may not invoke it: its
+        # entry is the user's whatever its size (held-out unseen25: a `simplify` listed in exactly
+        # the built-in's 188 characters was taken for the built-in's).
+        return _hidden_from_model(own[name] / "SKILL.md") and builtin_names[name] == len(e)
 
     builtins = [{"name": claude_name(e), "entry_chars": len(e)} for e in entries if built_in(e)]
     user = [e for e in entries if not built_in(e)]
