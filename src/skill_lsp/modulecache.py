@@ -24,7 +24,7 @@ import sys
 from _frozen_importlib import ModuleSpec  # type: ignore[import-not-found]  # loaded at start-up
 from _frozen_importlib_external import MAGIC_NUMBER, SourceFileLoader  # type: ignore[import-not-found]
 
-from .engine.cachedir import cache_dir, open_private
+from .engine.cachedir import cache_file, read_marshal, write_marshal
 
 TYPE_CHECKING = False  # type checkers take this as True
 if TYPE_CHECKING:
@@ -93,21 +93,11 @@ _finder: _Finder | None = None
 
 
 def path() -> str | None:
-    folder = cache_dir()
-    return None if folder is None else os.path.join(folder, _NAME)
+    return cache_file(_NAME)
 
 
 def _read(where: str) -> dict[str, Entry]:
-    f = open_private(where)
-    if f is None:
-        return {}
-    with f:
-        try:
-            fmt, entries = marshal.loads(f.read())
-        except Exception:  # noqa: BLE001 - a damaged file is an empty one
-            return {}
-    if fmt != FORMAT or not isinstance(entries, dict):
-        return {}
+    entries = read_marshal(where, FORMAT) or {}
     return {origin: entry for origin, entry in entries.items() if _well_formed(origin, entry)}
 
 
@@ -121,7 +111,7 @@ def install() -> None:
     """Serve skill_lsp's modules from the kept file from now on (nothing when caching is off)."""
     global _finder
     where = path()
-    if where is None or _finder is not None or os.environ.get('XXOFF'):
+    if where is None or _finder is not None:
         return
     _finder = _Finder(_read(where))
     sys.meta_path.insert(0, _finder)
@@ -182,18 +172,7 @@ def save() -> bool:
     if not fresh:
         return False
     kept = {origin: entry for origin, entry in _finder.entries.items() if _current(origin, entry)}
-    tmp = f"{where}.{os.getpid()}.tmp"
-    try:
-        os.makedirs(os.path.dirname(where), mode=0o700, exist_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(marshal.dumps((FORMAT, {**kept, **fresh})))
-            os.replace(tmp, where)  # a reader never sees half a file
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except (OSError, ValueError):
-        return False  # a read-only or full disk costs the next run its speed, nothing else
+    if not write_marshal(where, FORMAT, {**kept, **fresh}):
+        return False
     _finder.entries = {**kept, **fresh}
     return True

@@ -158,13 +158,7 @@ def _hidden_from_model(skill_md: Path) -> bool:
         fields = read(skill_md.read_text(encoding="utf-8", errors="replace")).fields
     except OSError:
         return False
-    for flag in HARNESSES["claude-code"].hidden_by:
-        if flag.key in fields:
-            value = fields[flag.key]
-            scalar = not isinstance(value, (list, dict))
-            if flag.hides(value if scalar else None, scalar=scalar):
-                return True
-    return False
+    return HARNESSES["claude-code"].hides(fields)
 
 
 def claude_name(entry: str) -> str:

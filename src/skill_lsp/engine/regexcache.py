@@ -17,11 +17,10 @@ later Python) means ``re.compile`` as before.
 from __future__ import annotations
 
 import _sre
-import os
 import re
 import sys
 
-from .cachedir import cache_dir, open_private
+from .cachedir import cache_file, read_marshal, write_marshal
 
 TYPE_CHECKING = False  # type checkers take this as True
 if TYPE_CHECKING:
@@ -42,23 +41,12 @@ _used: set[tuple[str | bytes, int]] = set()
 
 
 def path() -> str | None:
-    folder = cache_dir()
-    return None if folder is None else os.path.join(folder, _NAME)
+    return cache_file(_NAME)
 
 
 def _read() -> dict[tuple[str | bytes, int], tuple[Any, ...]]:
     where = path()
-    f = None if where is None else open_private(where)
-    if f is None:
-        return {}
-    import marshal  # noqa: PLC0415 - built in; only a run with a cache file needs it
-
-    with f:
-        try:
-            fmt, table = marshal.loads(f.read())
-        except Exception:  # noqa: BLE001 - a damaged file is an empty cache
-            return {}
-    return table if fmt == FORMAT and isinstance(table, dict) else {}
+    return (read_marshal(where, FORMAT) if where is not None else None) or {}
 
 
 def compile(pattern: str | bytes, flags: int = 0) -> re.Pattern:  # noqa: A001 - re.compile's stand-in
@@ -114,21 +102,8 @@ def save() -> bool:
     table = {**(_stored or {}), **_fresh}
     if len(table) > MAX_ENTRIES:
         table = {k: v for k, v in table.items() if k in _used}
-    import marshal  # noqa: PLC0415
-
-    tmp = f"{where}.{os.getpid()}.tmp"
-    try:
-        os.makedirs(os.path.dirname(where), mode=0o700, exist_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(marshal.dumps((FORMAT, table)))
-            os.replace(tmp, where)  # a reader never sees half a file
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except (OSError, ValueError):
-        return False  # a read-only or full disk costs the next run its speed, nothing else
+    if not write_marshal(where, FORMAT, table):
+        return False
     _stored = table
     _fresh.clear()
     return True

@@ -255,6 +255,17 @@ class Harness:
     def fact(self, topic: str) -> Fact | None:
         return next((f for f in self.facts if f.topic == topic), None)
 
+    def hides(self, fields: dict) -> bool:
+        """Whether a frontmatter read as a dict sets a field that keeps the skill out of the model's
+        catalog (``hidden_by``)."""
+        for flag in self.hidden_by:
+            if flag.key in fields:
+                value = fields[flag.key]
+                scalar = not isinstance(value, (list, dict))
+                if flag.hides(value if scalar else None, scalar=scalar):
+                    return True
+        return False
+
     @property
     def activates_hidden(self) -> bool:
         """Whether asking its skill tool by name loads a skill with disable-model-invocation: it reads

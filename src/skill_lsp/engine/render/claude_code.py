@@ -615,15 +615,7 @@ def _command_listed(record: SkillRecord, loaded: bool) -> bool:
     command = record.checked
     if isinstance(command, Command) and command.plugin is not None and not described(fm.get("description")):
         return False
-    if loaded:
-        return True
-    for flag in HARNESSES["claude-code"].hidden_by:
-        if flag.key in fm:
-            value = fm[flag.key]
-            scalar = not isinstance(value, (list, dict))
-            if flag.hides(value if scalar else None, scalar=scalar):
-                return False
-    return True
+    return loaded or not HARNESSES["claude-code"].hides(fm)
 
 
 def _shown(records: Sequence[SkillRecord], chosen: Sequence[SkillRecord]) -> dict[str, str]:

@@ -15,6 +15,10 @@ from ..tokens import estimate_tokens
 from .context import Context, list_skill_files
 from .fences import check as nested_fences
 
+TYPE_CHECKING = False  # type checkers take this as True
+if TYPE_CHECKING:
+    from ..markdown_base import Link
+
 MAX_BODY_LINES = 500
 MAX_INSTRUCTION_TOKENS = 5000
 
@@ -191,14 +195,7 @@ def _links(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
                     # for another harness): the link resolves where the skill really lives, whose
                     # own copy is checked there (held-out unseen22: 11 such warnings, all noise).
                     continue
-                data = {"target": target, "path": path}
-                message = f"link target '{path}' does not exist (and it leaves the skill folder)"
-                near = _one_folder_off(ctx, path)
-                if near is not None:
-                    message += f"; '{near}' does"
-                    if doc.text[link.target_start:link.target_end] == path:
-                        data["replacement"] = near
-                yield make("BROKEN_LINK", message, link.target_start, link.target_end, data)
+                yield _broken(doc, link, path, "(and it leaves the skill folder)", _one_folder_off(ctx, path))
                 continue
             if _another_skill(ctx, path) or path in outside or _in_own_plugin(ctx, path) or _in_place(ctx):
                 # The same file linked again: one finding asks for the one fix (the eighth
@@ -210,14 +207,19 @@ def _links(doc: SkillDocument, ctx: Context) -> Iterator[Finding]:
             continue
         if not ctx.check_links or ctx.exists(path) is not False or _placeholder_target(path):
             continue
-        data = {"target": target, "path": path}
-        message = f"link target '{path}' does not exist in the skill folder"
-        near = _spelled_otherwise(ctx, path)
-        if near is not None:
-            message += f"; '{near}' does"
-            if doc.text[link.target_start:link.target_end] == path:
-                data["replacement"] = near  # the destination as written: the fix can swap it whole
-        yield make("BROKEN_LINK", message, link.target_start, link.target_end, data)
+        yield _broken(doc, link, path, "in the skill folder", _spelled_otherwise(ctx, path))
+
+
+def _broken(doc: SkillDocument, link: Link, path: str, where: str, near: str | None) -> Finding:
+    """BROKEN_LINK on ``link`` (``path``: its target normalised), naming ``near``, the file likely
+    meant, where there is one."""
+    data = {"target": link.target, "path": path}
+    message = f"link target '{path}' does not exist {where}"
+    if near is not None:
+        message += f"; '{near}' does"
+        if doc.text[link.target_start:link.target_end] == path:
+            data["replacement"] = near  # the destination as written: the fix can swap it whole
+    return make("BROKEN_LINK", message, link.target_start, link.target_end, data)
 
 
 def _spelled_otherwise(ctx: Context, path: str) -> str | None:
